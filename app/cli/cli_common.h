@@ -1,0 +1,52 @@
+// Shared pieces of perwiz-cli: exit statuses, the command registry and small formatters.
+#pragma once
+
+#include "perwiz/trace.h"
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <stdexcept>
+#include <string>
+
+namespace perwiz::cli {
+
+// Exit statuses are part of the interface (scripts and tests depend on them).
+enum ExitStatus : int {
+  kExitOk = 0,
+  kExitBadInput = 1,  // the trace (or output path) is unusable: TraceError
+  kExitBadUsage = 2,  // wrong arguments, including ones only checkable after loading
+};
+
+// Bad usage discovered after parsing (e.g. --rank beyond the trace's rank count).
+class UsageError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// A registered subcommand and what to run once its arguments are parsed. Running is kept apart
+// from parsing so that parse errors (status 2) and input errors (status 1) never mix.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+Command addInfoCommand(CLI::App& parent);
+Command addEventsCommand(CLI::App& parent);
+Command addConvertCommand(CLI::App& parent);
+Command addGenerateCommand(CLI::App& parent);
+
+// "1.235 ms", "12 ns", "3.500 s": for people; JSON keeps plain nanoseconds.
+std::string humanDuration(TimeNs ns);
+
+// Writers must never replace existing data: throws TraceError if `path` exists.
+void refuseToOverwrite(const std::string& path);
+
+// Runs `write`, which creates `path`; if it throws, removes what it left behind (the path did
+// not exist before: refuseToOverwrite ran first) and rethrows.
+void writeOutput(const std::string& path, const std::function<void()>& write);
+
+// "alog" / "otf2" for an output path: the explicit choice if given, else by extension.
+std::string outputFormatName(const std::string& path, const std::string& explicitFormat);
+
+}  // namespace perwiz::cli

@@ -1,0 +1,129 @@
+// `perwiz-cli info TRACE [--json]`: what is in a trace, as text or JSON.
+#include "cli_common.h"
+#include "trace_summary.h"
+
+#include "perwiz/trace_io.h"
+
+#include <nlohmann/json.hpp>
+
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+namespace perwiz::cli {
+namespace {
+
+struct InfoOptions {
+  std::string path;
+  bool json = false;
+};
+
+nlohmann::json optionalNs(const std::optional<TimeNs>& t) {
+  return t ? nlohmann::json(*t) : nlohmann::json(nullptr);
+}
+
+std::string optionalHuman(const std::optional<TimeNs>& t) {
+  return t ? humanDuration(*t) : std::string("-");
+}
+
+// Key names are an interface: scripts and tests read them.
+nlohmann::json infoJson(const Trace& t, const std::string& path) {
+  nlohmann::json perRank = nlohmann::json::array();
+  for (std::uint32_t r = 0; r < t.rankCount(); ++r) {
+    RankSummary s = summarizeRank(t, r);
+    perRank.push_back({{"rank", r},
+                       {"name", s.name},
+                       {"events", s.events},
+                       {"mpi_calls", s.mpiCalls},
+                       {"sends", s.sends},
+                       {"receives", s.receives},
+                       {"collectives", s.collectives},
+                       {"mpi_busy_ns", s.mpiBusyNs},
+                       {"first_enter_ns", optionalNs(s.firstEnter)},
+                       {"last_leave_ns", optionalNs(s.lastLeave)}});
+  }
+  nlohmann::json warnings = nlohmann::json::array();
+  for (const Diagnostic& d : t.warnings) warnings.push_back(d.toString());
+  return {{"file", path},
+          {"format", t.format},
+          {"ranks", t.rankCount()},
+          {"events", t.eventCount()},
+          {"records", t.sourceRecords},
+          {"mpi_calls", t.mpiCallCount()},
+          {"messages",
+           {{"matched", t.messageStats.matched},
+            {"unmatched_sends", t.messageStats.unmatchedSends},
+            {"unmatched_receives", t.messageStats.unmatchedReceives},
+            {"receive_before_send", t.messageStats.receiveBeforeSend}}},
+          {"collectives", t.collectives.size()},
+          {"steps", t.steps.size()},
+          {"duration_ns", t.duration()},
+          {"duration", humanDuration(t.duration())},
+          {"per_rank", perRank},
+          {"warnings", warnings}};
+}
+
+void printRankTable(std::ostream& out, const Trace& t) {
+  std::size_t nameWidth = 4;
+  for (const RankTrace& r : t.ranks) nameWidth = std::max(nameWidth, r.name.size());
+  auto row = [&](const std::string& rank, const std::string& name, const std::string& events,
+                 const std::string& calls, const std::string& sends, const std::string& recvs,
+                 const std::string& colls, const std::string& busy, const std::string& first,
+                 const std::string& last) {
+    out << std::left << std::setw(6) << rank << std::setw(static_cast<int>(nameWidth) + 2)
+        << name << std::right << std::setw(10) << events << std::setw(10) << calls
+        << std::setw(9) << sends << std::setw(9) << recvs << std::setw(12) << colls
+        << std::setw(14) << busy << std::setw(14) << first << std::setw(14) << last << '\n';
+  };
+  row("rank", "name", "events", "MPI calls", "sends", "receives", "collectives", "MPI busy",
+      "first enter", "last leave");
+  for (std::uint32_t r = 0; r < t.rankCount(); ++r) {
+    RankSummary s = summarizeRank(t, r);
+    row(std::to_string(r), s.name, std::to_string(s.events), std::to_string(s.mpiCalls),
+        std::to_string(s.sends), std::to_string(s.receives), std::to_string(s.collectives),
+        humanDuration(s.mpiBusyNs), optionalHuman(s.firstEnter), optionalHuman(s.lastLeave));
+  }
+}
+
+void printInfoText(std::ostream& out, const Trace& t, const std::string& path) {
+  const MessageStats& m = t.messageStats;
+  auto line = [&](const char* label) -> std::ostream& {
+    return out << std::left << std::setw(18) << label << std::right;
+  };
+  line("file:") << path << '\n';
+  line("format:") << t.format << '\n';
+  line("ranks:") << t.rankCount() << '\n';
+  line("events:") << t.eventCount() << " (" << t.sourceRecords << " records in the file)\n";
+  line("MPI calls:") << t.mpiCallCount() << '\n';
+  line("messages:") << m.matched << " matched, " << m.unmatchedSends << " unmatched sends, "
+                    << m.unmatchedReceives << " unmatched receives\n";
+  line("recv before send:") << m.receiveBeforeSend << '\n';
+  line("collectives:") << t.collectives.size() << '\n';
+  line("parallel steps:") << t.steps.size() << '\n';
+  line("duration:") << t.duration() << " ns (" << humanDuration(t.duration()) << ")\n";
+  out << '\n';
+  printRankTable(out, t);
+  out << '\n' << "warnings: " << t.warnings.size() << '\n';
+  for (const Diagnostic& d : t.warnings) out << "  " << d.toString() << '\n';
+}
+
+}  // namespace
+
+Command addInfoCommand(CLI::App& parent) {
+  auto opts = std::make_shared<InfoOptions>();
+  CLI::App* app = parent.add_subcommand("info", "Summarize a trace (ALOG file or OTF2 archive)");
+  app->add_option("TRACE", opts->path, "trace file, OTF2 anchor or archive directory")
+      ->required();
+  app->add_flag("--json", opts->json, "print JSON instead of text");
+  return {app, [opts] {
+            Trace trace = loadTrace(opts->path);
+            if (opts->json)
+              std::cout << infoJson(trace, opts->path).dump(2) << '\n';
+            else
+              printInfoText(std::cout, trace, opts->path);
+            return kExitOk;
+          }};
+}
+
+}  // namespace perwiz::cli

@@ -1,0 +1,188 @@
+// The core trace model: an immutable, compact picture of one MPI execution.
+//
+// Built once by TraceBuilder (fed by a reader or a generator) and never changed afterwards;
+// analyses keep their results beside it. Time is int64 nanoseconds from the trace start
+// everywhere. Per rank, events are stored column-wise (structure of arrays) in enter order;
+// the rarer message and collective data live in side tables that point back at events.
+#pragma once
+
+#include "perwiz/mpi_ops.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace perwiz {
+
+using TimeNs = std::int64_t;
+inline constexpr std::uint32_t kNone32 = std::numeric_limits<std::uint32_t>::max();
+
+enum class EventKind : std::uint8_t {
+  MpiCall = 0,    // an MPI routine from call to return
+  UserState = 1,  // a user-defined state / region (includes parallel-region markers)
+  Point = 2,      // an instantaneous event (ALOG lone event, OTF2 parameter record)
+};
+
+// One entry per distinct function / state / point-event name.
+struct Function {
+  std::string name;
+  EventKind kind = EventKind::UserState;
+  MpiOp op = MpiOp::None;  // for MpiCall
+  std::string color;       // "" = viewer default; ALOG colour token "colour:bitmap" or X11 name
+  bool operator==(const Function&) const = default;
+};
+
+struct Communicator {
+  std::string name;
+  std::vector<std::int32_t> worldRanks;  // comm-local rank i -> world rank worldRanks[i]
+  bool isSelf = false;                   // MPI_COMM_SELF style: rank 0 is the caller
+  bool operator==(const Communicator&) const = default;
+};
+
+// A point-to-point message endpoint (one side of a message).
+struct MessageEndpoint {
+  TimeNs time = 0;          // time of the send/receive record (for Irecv: completion record)
+  std::uint32_t event = kNone32;       // call event that completes it (Recv, Wait, Send...)
+  std::uint32_t postEvent = kNone32;   // call event that posted it (Isend, Irecv; = event)
+  std::int32_t peer = -1;              // partner, world rank (-1 unknown)
+  std::int32_t tag = 0;
+  std::uint32_t comm = 0;              // index into Trace::comms
+  std::uint64_t bytes = 0;
+  std::uint64_t request = 0;           // request id for non-blocking calls, 0 for blocking
+  std::uint32_t matchRank = kNone32;   // matched endpoint: rank and index in that rank's table
+  std::uint32_t matchIndex = kNone32;
+  bool isSend = false;
+  bool matched() const { return matchRank != kNone32; }
+  bool operator==(const MessageEndpoint&) const = default;
+};
+
+// One rank's participation in a collective operation.
+struct CollectiveCall {
+  std::uint32_t event = kNone32;  // the MPI call event
+  MpiOp op = MpiOp::None;
+  std::uint32_t comm = 0;
+  std::int32_t root = -1;         // world rank, -1 = none
+  std::uint64_t bytesSent = 0;
+  std::uint64_t bytesReceived = 0;
+  std::uint32_t instance = kNone32;  // index into Trace::collectives
+  bool operator==(const CollectiveCall&) const = default;
+};
+
+// One collective operation across all members of its communicator.
+struct CollectiveInstance {
+  MpiOp op = MpiOp::None;
+  std::uint32_t comm = 0;
+  std::uint32_t sequence = 0;  // k-th collective on this communicator
+  std::uint32_t participants = 0;
+  bool operator==(const CollectiveInstance&) const = default;
+};
+
+struct PointLabel {
+  std::uint32_t event = kNone32;
+  std::string text;
+  bool operator==(const PointLabel&) const = default;
+};
+
+// Events of one rank, in enter order (ties: outer before inner, as recorded).
+struct RankTrace {
+  std::string name;
+  // Column-wise event storage.
+  std::vector<TimeNs> enter;
+  std::vector<TimeNs> leave;           // == enter for point events
+  std::vector<std::uint32_t> function; // index into Trace::functions
+  std::vector<std::uint8_t> depth;     // nesting depth when entered (0 = outermost)
+  // Side tables.
+  // In posting order: by enter time of postEvent (then postEvent, time, sends first, peer, tag,
+  // comm, bytes, request) - a canonical order that depends on model values only.
+  std::vector<MessageEndpoint> messages;
+  std::vector<CollectiveCall> collectives;  // in call order
+  std::vector<PointLabel> labels;           // text of point events that carry one
+  std::vector<std::uint32_t> mpiCalls;      // event index of each MPI call: INDEX of "RANK:INDEX"
+
+  std::size_t size() const { return enter.size(); }
+  bool operator==(const RankTrace&) const = default;
+};
+
+// Per-rank part of one parallel step.
+struct StepSpan {
+  TimeNs begin = 0;
+  TimeNs end = 0;
+  std::uint32_t firstEvent = 0;  // event range [firstEvent, lastEvent) inside [begin, end]
+  std::uint32_t lastEvent = 0;
+  std::uint32_t marker = kNone32;  // the region-marker event, kNone32 if the rank lacks this step
+  bool present() const { return marker != kNone32; }
+  bool operator==(const StepSpan&) const = default;
+};
+
+// A parallel step: one execution of the parallel region on every rank (paper §2.1).
+struct ParallelStep {
+  std::vector<StepSpan> ranks;  // indexed by world rank
+  bool operator==(const ParallelStep&) const = default;
+};
+
+enum class Severity : std::uint8_t { Warning, Note };
+
+// An anomaly found while reading or building, with where it was found.
+struct Diagnostic {
+  std::string file;      // the input file (or location file) it concerns
+  std::int64_t line = -1;  // ALOG: 1-based line; OTF2: -1 (see position)
+  std::string position;    // free-form position, e.g. "location 3, event 17"
+  std::string message;
+  std::string toString() const;
+  bool operator==(const Diagnostic&) const = default;
+};
+
+struct MessageStats {
+  std::uint64_t matched = 0;  // matched pairs
+  std::uint64_t unmatchedSends = 0;
+  std::uint64_t unmatchedReceives = 0;
+  std::uint64_t receiveBeforeSend = 0;  // matched pairs whose receive completes before the send
+};
+
+class Trace {
+ public:
+  std::string source;  // file the trace was read from (informational)
+  std::string format;  // "alog", "otf2", "generated", ...
+  std::vector<RankTrace> ranks;
+  std::vector<Function> functions;
+  std::vector<Communicator> comms;  // comms[0] is MPI_COMM_WORLD
+  std::vector<CollectiveInstance> collectives;
+  std::vector<std::uint32_t> regionFunctions;  // functions whose states are parallel steps
+  std::vector<ParallelStep> steps;
+  std::vector<Diagnostic> warnings;
+  MessageStats messageStats;
+  TimeNs startTime = 0;  // always 0 after building; kept for clarity
+  TimeNs endTime = 0;    // latest leave over all ranks
+  std::uint64_t sourceRecords = 0;  // records read from the file (events in the file's sense)
+
+  std::size_t rankCount() const { return ranks.size(); }
+  std::uint64_t eventCount() const;
+  std::uint64_t mpiCallCount() const;
+  TimeNs duration() const { return endTime - startTime; }
+  const Function& fn(std::uint32_t rank, std::uint32_t event) const {
+    return functions[ranks[rank].function[event]];
+  }
+  EventKind kind(std::uint32_t rank, std::uint32_t event) const { return fn(rank, event).kind; }
+
+  // Bytes held by the model (capacity of all arrays and strings), for the memory benchmark.
+  std::size_t residentBytes() const;
+
+  // Model equality ignores source, format, warnings and sourceRecords.
+  bool sameModel(const Trace& other, std::string* why = nullptr) const;
+};
+
+// Parallel steps (paper §2.1). The default convention: a UserState whose name starts with
+// "PRGN" is a parallel-region marker. declareParallelRegion() recomputes the steps with any
+// set of function names (e.g. a Score-P user region) as the region.
+bool isDefaultRegionName(const std::string& name);
+void computeParallelSteps(Trace& trace, const std::vector<std::uint32_t>& regionFunctions);
+// Returns false (and leaves the trace unchanged) if no function has that name.
+bool declareParallelRegion(Trace& trace, const std::string& functionName);
+
+// Event id "RANK:INDEX" where INDEX counts MPI call events of that rank (see perwiz-cli events).
+std::string eventId(std::uint32_t rank, std::uint32_t mpiIndex);
+// Parses "R:I"; returns false on malformed input.
+bool parseEventId(const std::string& id, std::uint32_t& rank, std::uint32_t& mpiIndex);
+
+}  // namespace perwiz

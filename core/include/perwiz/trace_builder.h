@@ -1,0 +1,52 @@
+// TraceBuilder: the one place where raw records become the Trace model.
+//
+// It keeps a per-rank stack of open states, attaches message and collective records to the
+// innermost open MPI call, links non-blocking requests to their completing calls, and on end()
+// closes what is still open, matches messages (non-overtaking, posting order), matches
+// collectives (order per communicator), indexes MPI calls and computes parallel steps.
+#pragma once
+
+#include "perwiz/trace_sink.h"
+
+#include <memory>
+#include <unordered_map>
+
+namespace perwiz {
+
+class TraceBuilder final : public TraceSink {
+ public:
+  explicit TraceBuilder(std::string source = {}, std::string format = {});
+  ~TraceBuilder() override;
+
+  void begin(const TraceHeader& header) override;
+  std::uint32_t defineFunction(const Function& f) override;
+  std::uint32_t defineComm(const Communicator& c) override;
+  void enter(std::uint32_t rank, TimeNs t, std::uint32_t function) override;
+  void leave(std::uint32_t rank, TimeNs t, std::uint32_t function) override;
+  void point(std::uint32_t rank, TimeNs t, std::uint32_t function,
+             std::string_view label) override;
+  void send(std::uint32_t rank, TimeNs t, std::int32_t peer, std::uint32_t comm,
+            std::int32_t tag, std::uint64_t bytes, std::uint64_t request) override;
+  void recv(std::uint32_t rank, TimeNs t, std::int32_t peer, std::uint32_t comm,
+            std::int32_t tag, std::uint64_t bytes, std::uint64_t request) override;
+  void isendComplete(std::uint32_t rank, TimeNs t, std::uint64_t request) override;
+  void irecvRequest(std::uint32_t rank, TimeNs t, std::uint64_t request) override;
+  void collective(std::uint32_t rank, TimeNs t, MpiOp op, std::uint32_t comm,
+                  std::int32_t root, std::uint64_t sent, std::uint64_t received) override;
+  void warn(Diagnostic d) override;
+  void end() override;
+
+  void setPosition(std::int64_t line, std::string_view position = {}) override;
+  void addSourceRecords(std::uint64_t n) override;
+  // Makes ranks with no events appear (ALOG -3 count larger than the ids seen).
+  void ensureRanks(std::uint32_t n);
+
+  // Valid after end(). Moves the trace out.
+  Trace take();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> d;
+};
+
+}  // namespace perwiz

@@ -1,0 +1,59 @@
+// Loading and saving traces: format detection by content, readers and writers.
+#pragma once
+
+#include "perwiz/trace.h"
+#include "perwiz/trace_sink.h"
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+namespace perwiz {
+
+// Bad input: the message names the file and the problem.
+class TraceError : public std::runtime_error {
+ public:
+  TraceError(const std::string& file, const std::string& problem)
+      : std::runtime_error(file + ": " + problem), file_(file), problem_(problem) {}
+  const std::string& file() const { return file_; }
+  const std::string& problem() const { return problem_; }
+
+ private:
+  std::string file_, problem_;
+};
+
+enum class TraceFormat { Unknown, Alog, Otf2 };
+
+// Looks at the content: an OTF2 anchor file (or a directory holding exactly one *.otf2 anchor)
+// or ALOG text (first non-blank, non-'#' line is six integers). Throws TraceError if the path
+// does not exist or cannot be read.
+TraceFormat detectFormat(const std::string& path);
+// For an OTF2 path (anchor or directory), the anchor file; otherwise the path itself.
+std::string resolveOtf2Anchor(const std::string& path);
+
+struct LoadOptions {
+  // Progress in [0, 1]; return false to cancel (load then throws TraceError "cancelled").
+  std::function<bool(double)> progress;
+};
+
+// Reads records and streams them into a sink. Throw TraceError on bad input.
+void readAlog(const std::string& path, TraceSink& sink, const LoadOptions& opts = {});
+void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts = {});
+
+// Detects the format and builds the model.
+Trace loadTrace(const std::string& path, const LoadOptions& opts = {});
+
+// Writers are sinks; use them with emitTrace() or a generator.
+// ALOG: one text file. OTF2: an archive directory `path` holding `traces.otf2`, `traces.def`
+// and `traces/`; the directory must not exist yet (nothing is overwritten).
+std::unique_ptr<TraceSink> makeAlogWriter(const std::string& path);
+std::unique_ptr<TraceSink> makeOtf2Writer(const std::string& path);
+
+// Format of an output path by its extension: .alog/.log -> Alog; .otf2 or anything else
+// (a directory) -> Otf2.
+TraceFormat outputFormatFor(const std::string& path);
+void saveTrace(const Trace& trace, const std::string& path);
+
+}  // namespace perwiz

@@ -1,0 +1,71 @@
+// A stream of trace records, rank by rank.
+//
+// Readers, the synthetic generator and the model itself (emitTrace) produce this stream;
+// TraceBuilder (which builds the model) and the ALOG and OTF2 writers consume it. So every
+// conversion is reader -> sink, and a writer never needs to know where records came from.
+//
+// Contract for producers:
+//  * records of one rank arrive in non-decreasing time order (different ranks may interleave);
+//  * functions and communicators are defined before records use them;
+//  * peers and roots are world ranks; comm indexes refer to defineComm() results
+//    (comm 0 = MPI_COMM_WORLD is predefined by begin()).
+#pragma once
+
+#include "perwiz/trace.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace perwiz {
+
+struct TraceHeader {
+  std::uint32_t ranks = 0;
+  std::vector<std::string> rankNames;  // may be empty: "rank N"
+};
+
+class TraceSink {
+ public:
+  virtual ~TraceSink() = default;
+
+  virtual void begin(const TraceHeader& header) = 0;
+  // Returns the function index (dense, in definition order). Defining the same name and kind
+  // twice returns the first index.
+  virtual std::uint32_t defineFunction(const Function& f) = 0;
+  // Returns the communicator index; index 0 (WORLD) exists after begin().
+  virtual std::uint32_t defineComm(const Communicator& c) = 0;
+
+  virtual void enter(std::uint32_t rank, TimeNs t, std::uint32_t function) = 0;
+  virtual void leave(std::uint32_t rank, TimeNs t, std::uint32_t function) = 0;
+  virtual void point(std::uint32_t rank, TimeNs t, std::uint32_t function,
+                     std::string_view label) = 0;
+  // request == 0: blocking send/receive (recorded inside the call).
+  // request != 0: MpiIsend (send) or completed MpiIrecv (recv) of that request.
+  virtual void send(std::uint32_t rank, TimeNs t, std::int32_t peer, std::uint32_t comm,
+                    std::int32_t tag, std::uint64_t bytes, std::uint64_t request) = 0;
+  virtual void recv(std::uint32_t rank, TimeNs t, std::int32_t peer, std::uint32_t comm,
+                    std::int32_t tag, std::uint64_t bytes, std::uint64_t request) = 0;
+  virtual void isendComplete(std::uint32_t rank, TimeNs t, std::uint64_t request) = 0;
+  virtual void irecvRequest(std::uint32_t rank, TimeNs t, std::uint64_t request) = 0;
+  // Recorded inside the collective's call (OTF2 MpiCollectiveEnd); root is a world rank or -1.
+  virtual void collective(std::uint32_t rank, TimeNs t, MpiOp op, std::uint32_t comm,
+                          std::int32_t root, std::uint64_t sent, std::uint64_t received) = 0;
+
+  // Producers report anomalies here (the builder keeps them, writers may ignore them).
+  virtual void warn(Diagnostic d) { (void)d; }
+  // Where the following records come from (ALOG: 1-based line; OTF2: a free-form position
+  // such as "location 3"); the builder uses it for the diagnostics it raises itself.
+  virtual void setPosition(std::int64_t line, std::string_view position = {}) {
+    (void)line; (void)position;
+  }
+  // Number of records read from the input file (Trace::sourceRecords).
+  virtual void addSourceRecords(std::uint64_t n) { (void)n; }
+
+  virtual void end() = 0;
+};
+
+// Feeds a built trace to a sink, record by record, rank by rank (the order writers expect):
+// enters, message/collective records at their times inside their calls, leaves.
+void emitTrace(const Trace& trace, TraceSink& sink);
+
+}  // namespace perwiz

@@ -1,0 +1,392 @@
+// ALOG reader (format: shared formats/alog.md; rules: its §8 checklist).
+//
+// Two passes over the memory-mapped file. Pass 1 validates every line and collects what ALOG
+// allows to appear anywhere (header records, the largest process id, the earliest time, the
+// event types used as lone events). Pass 2 streams the data records into the sink. Validating
+// everything first means a corrupt file is rejected before the sink sees a single record.
+#include "perwiz/trace_io.h"
+
+#include "alog_record.h"
+#include "event_table.h"
+#include "mapped_file.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+namespace perwiz {
+namespace {
+
+using namespace alog;
+
+// A state from a -13 record: `-13 proc start end 0 0 colour:bitmap name`.
+struct StateDef {
+  std::int64_t start = 0;
+  std::int64_t end = 0;
+  Function function;
+};
+
+// Walks the lines of a buffer, counting them (1-based) for error messages.
+class LineCursor {
+ public:
+  explicit LineCursor(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+  bool next(std::string_view& line) {
+    if (p_ >= end_) return false;
+    const char* nl = static_cast<const char*>(std::memchr(p_, '\n', end_ - p_));
+    const char* e = nl ? nl : end_;
+    line = std::string_view(p_, e - p_);
+    p_ = nl ? nl + 1 : end_;
+    ++lineNo_;
+    return true;
+  }
+  std::int64_t lineNo() const { return lineNo_; }
+  const char* position() const { return p_; }
+
+ private:
+  const char* p_;
+  const char* end_;
+  std::int64_t lineNo_ = 0;
+};
+
+// Reader diagnostics of one kind beyond this many are summarised (a broken file could
+// otherwise produce one per line).
+constexpr std::size_t kMaxWarningsPerKind = 20;
+
+class AlogReader {
+ public:
+  AlogReader(const std::string& path, TraceSink& sink, const LoadOptions& opts)
+      : path_(path), sink_(sink), opts_(opts), file_(path), text_(file_.bytes()) {}
+
+  void run() {
+    rejectBinary();
+    scanHeaders();
+    beginTrace();
+    streamRecords();
+    flushWarningSummaries();
+    sink_.addSourceRecords(dataRecords_);
+    reportProgress(1.0);
+    sink_.end();
+  }
+
+ private:
+  [[noreturn]] void fail(const std::string& problem, std::int64_t line) const {
+    throw TraceError(path_, problem + " at line " + std::to_string(line));
+  }
+
+  void warn(const std::string& kind, std::int64_t line, std::string message) {
+    std::size_t& n = warningCounts_[kind];
+    if (++n > kMaxWarningsPerKind) return;
+    Diagnostic d{path_, line, "", std::move(message)};
+    if (begun_) sink_.warn(std::move(d));
+    else pendingWarnings_.push_back(std::move(d));
+  }
+
+  void flushWarningSummaries() {
+    for (const auto& [kind, n] : warningCounts_)
+      if (n > kMaxWarningsPerKind)
+        sink_.warn(Diagnostic{path_, -1, "", std::to_string(n - kMaxWarningsPerKind) +
+                                                 " more warnings of the kind '" + kind + "'"});
+  }
+
+  // Progress runs over both passes: pass 1 is the first half, pass 2 the second.
+  void maybeReportProgress(const char* pos, int pass) {
+    if (!opts_.progress || pos < nextProgress_) return;
+    nextProgress_ = pos + kProgressStep;
+    double done = static_cast<double>(pos - text_.data()) / static_cast<double>(text_.size());
+    reportProgress(0.5 * pass + 0.5 * done);
+  }
+  void reportProgress(double fraction) {
+    if (opts_.progress && !opts_.progress(fraction)) throw TraceError(path_, "cancelled");
+  }
+
+  // Text never holds NUL bytes; one is the surest sign of a binary file. memchr over the whole
+  // file is far cheaper than checking every line.
+  void rejectBinary() {
+    const char* nul = static_cast<const char*>(std::memchr(text_.data(), '\0', text_.size()));
+    if (!nul) return;
+    std::int64_t line = 1 + std::count(text_.data(), nul, '\n');
+    fail("binary data (NUL byte), not ALOG text,", line);
+  }
+
+  bool parseLine(const LineCursor& cur, std::string_view line, Record& rec) {
+    if (isSkippableLine(line)) return false;
+    std::string problem;
+    if (!parseRecord(line, rec, problem)) {
+      if (!sawRecord_) fail("not ALOG text (" + problem + ")", cur.lineNo());
+      fail(problem, cur.lineNo());
+    }
+    sawRecord_ = true;
+    if (rec.process < 0 || rec.process > kMaxProcessId)
+      fail("absurd process id " + std::to_string(rec.process) + " (accepted: 0.." +
+               std::to_string(kMaxProcessId) + ")",
+           cur.lineNo());
+    return true;
+  }
+
+  // ---- pass 1 ------------------------------------------------------------------------------
+
+  void scanHeaders() {
+    LineCursor cur(text_);
+    std::string_view line;
+    Record rec;
+    nextProgress_ = text_.data();
+    while (cur.next(line)) {
+      maybeReportProgress(cur.position(), 0);
+      if (!parseLine(cur, line, rec)) continue;
+      if (isHeaderType(rec.type)) {
+        scanHeader(rec, cur.lineNo());
+        continue;
+      }
+      ++dataRecords_;
+      if (rec.type == kConstDef) continue;  // MPI constants logged by MPE 1.2 (§2), not events
+      maxProcess_ = std::max(maxProcess_, rec.process);
+      auto [it, fresh] = minStampByCycle_.try_emplace(rec.cycle, rec.stampNs);
+      if (!fresh) it->second = std::min(it->second, rec.stampNs);
+      std::int32_t tag;
+      std::uint64_t bytes;
+      if ((rec.type == kSend || rec.type == kRecv) && parseMessageComment(rec.comment, tag, bytes))
+        continue;
+      pointTypes_.insert(rec.type);
+    }
+    if (!sawRecord_) throw TraceError(path_, "no ALOG records (only blank or '#' lines)");
+  }
+
+  void scanHeader(const Record& rec, std::int64_t line) {
+    switch (rec.type) {
+      case kProcessCount:
+        if (rec.data < 0 || rec.data > kMaxProcessId + 1)
+          fail("absurd process count " + std::to_string(rec.data), line);
+        if (!processCount_) processCount_ = rec.data;
+        break;
+      case kStartTime:
+        if (!startRecord_) startRecord_ = rec;
+        break;
+      case kRollover:
+        if (!rolloverNs_) rolloverNs_ = rec.stampNs;
+        break;
+      case kEventDef:
+        if (!rec.comment.empty()) eventNames_.try_emplace(rec.data, rec.comment);
+        break;
+      case kStateDef:
+        scanStateDef(rec, line);
+        break;
+      case kProcessDef:
+        maxProcess_ = std::max(maxProcess_, rec.process);
+        processNames_.try_emplace(rec.process, rec.comment);
+        break;
+      case kCreator: case kEventCount: case kTaskCount: case kEventTypeCount: case kEndTime:
+      case kTimerCycles: case kEventFormat: case -12: case -14: case kSync:
+        break;  // informational or unused by any viewer (§2)
+      default:
+        warn("header", line, "unknown header record type " + std::to_string(rec.type) +
+                                 " ignored");
+        break;
+    }
+  }
+
+  // Colour token rules follow nupshot (§3): "colour:bitmap name…"; ":" alone means viewer
+  // defaults (stored as ""); a first word without ':' is the colour — unless it is the only
+  // word, which can only be a name.
+  void scanStateDef(const Record& rec, std::int64_t line) {
+    StateDef def;
+    def.start = rec.task;
+    def.end = rec.data;
+    std::string_view c = rec.comment;
+    std::size_t wordEnd = 0;
+    while (wordEnd < c.size() && !isBlank(c[wordEnd])) ++wordEnd;
+    std::string_view first = c.substr(0, wordEnd);
+    std::string_view rest = c.substr(wordEnd);
+    while (!rest.empty() && isBlank(rest.front())) rest.remove_prefix(1);
+    std::string_view color, name;
+    if (first.find(':') != std::string_view::npos) {
+      color = first == ":" ? std::string_view() : first;
+      name = rest;
+    } else if (rest.empty()) {
+      name = first;
+    } else {
+      color = first;
+      name = rest;
+    }
+    if (def.start == def.end) {
+      warn("state", line, "state definition with the same start and end event " +
+                              std::to_string(def.start) + " ignored");
+      return;
+    }
+    for (const StateDef& other : states_)
+      if (other.start == def.start) {
+        warn("state", line, "second definition of the state started by event " +
+                                std::to_string(def.start) + " ignored");
+        return;
+      }
+    if (name.empty()) {
+      warn("state", line, "state definition without a name; called 'state " +
+                              std::to_string(def.start) + "'");
+      def.function.name = "state " + std::to_string(def.start);
+    } else {
+      def.function.name.assign(name);
+    }
+    def.function.color.assign(color);
+    def.function.op = classifyMpiName(def.function.name);
+    def.function.kind = def.function.op == MpiOp::None ? EventKind::UserState : EventKind::MpiCall;
+    states_.push_back(std::move(def));
+  }
+
+  // ---- between the passes ------------------------------------------------------------------
+
+  // Absolute time of a record in ns, or nullopt on overflow (upshot: ts + cycle * rollover).
+  std::optional<TimeNs> absoluteNs(TimeNs stampNs, std::int64_t cycle) const {
+    TimeNs shift = 0, t = 0;
+    if (cycle != 0 && rolloverNs_.value_or(0) != 0 &&
+        __builtin_mul_overflow(cycle, *rolloverNs_, &shift))
+      return std::nullopt;
+    if (__builtin_add_overflow(stampNs, shift, &t)) return std::nullopt;
+    return t;
+  }
+
+  void beginTrace() {
+    // Time origin: the earliest data record, or the -6 start time if it is not later (MPE
+    // files then keep the offset upshot shows; p4 files start at their first event).
+    std::optional<TimeNs> minData;
+    for (const auto& [cycle, stamp] : minStampByCycle_) {
+      auto t = absoluteNs(stamp, cycle);
+      if (!t) throw TraceError(path_, "time out of range (timestamp + cycle * rollover)");
+      minData = minData ? std::min(*minData, *t) : *t;
+    }
+    std::optional<TimeNs> start;
+    if (startRecord_) start = absoluteNs(startRecord_->stampNs, startRecord_->cycle);
+    if (minData && start) origin_ = std::min(*minData, *start);
+    else if (minData) origin_ = *minData;
+    else if (start) origin_ = *start;
+
+    std::int64_t ranks = std::max(processCount_.value_or(0), maxProcess_ + 1);
+    TraceHeader header;
+    header.ranks = static_cast<std::uint32_t>(ranks);
+    if (!processNames_.empty()) {
+      header.rankNames.resize(header.ranks);
+      for (const auto& [proc, name] : processNames_)
+        header.rankNames[static_cast<std::size_t>(proc)].assign(name);
+    }
+    sink_.begin(header);
+    begun_ = true;
+    for (auto& d : pendingWarnings_) sink_.warn(std::move(d));
+    pendingWarnings_.clear();
+    defineFunctions();
+  }
+
+  // Functions are defined in ascending order of their event number (a state by its start
+  // event). The order is a property of the event numbers alone, so a file written back by
+  // the ALOG writer (which numbers functions in index order) defines them in the same order.
+  void defineFunctions() {
+    std::vector<std::pair<std::int64_t, Function>> byEvent;
+    for (const StateDef& s : states_) byEvent.emplace_back(s.start, s.function);
+    for (std::int64_t type : pointTypes_.values()) {
+      bool isStateEvent = false;
+      for (const StateDef& s : states_) isStateEvent |= s.start == type || s.end == type;
+      if (isStateEvent) continue;
+      Function f;
+      f.kind = EventKind::Point;
+      auto named = eventNames_.find(type);
+      f.name = named != eventNames_.end() ? std::string(named->second)
+                                          : "event " + std::to_string(type);
+      byEvent.emplace_back(type, std::move(f));
+    }
+    std::stable_sort(byEvent.begin(), byEvent.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::map<std::int64_t, std::uint32_t> stateFn;  // start event -> function
+    for (auto& [event, f] : byEvent) {
+      std::uint32_t index = sink_.defineFunction(f);
+      if (f.kind == EventKind::Point) actions_.at(event).point = index;
+      else stateFn[event] = index;
+    }
+    for (const StateDef& s : states_) {
+      std::uint32_t fn = stateFn.at(s.start);
+      actions_.at(s.start).enter = fn;
+      EventAction& endAction = actions_.at(s.end);
+      if (endAction.leave == kNone32) endAction.leave = fn;  // first definition wins
+    }
+  }
+
+  // ---- pass 2 ------------------------------------------------------------------------------
+
+  void streamRecords() {
+    LineCursor cur(text_);
+    std::string_view line;
+    Record rec;
+    nextProgress_ = text_.data();
+    while (cur.next(line)) {
+      maybeReportProgress(cur.position(), 1);
+      if (!parseLine(cur, line, rec) || isHeaderType(rec.type) || rec.type == kConstDef) continue;
+      const std::int64_t lineNo = cur.lineNo();
+      sink_.setPosition(lineNo);
+      auto abs = absoluteNs(rec.stampNs, rec.cycle);
+      TimeNs t = 0;
+      if (!abs || __builtin_sub_overflow(*abs, origin_, &t))
+        fail("time out of range (timestamp + cycle * rollover)", lineNo);
+      const auto rank = static_cast<std::uint32_t>(rec.process);
+      if (rec.type == kSend || rec.type == kRecv) {
+        std::int32_t tag;
+        std::uint64_t bytes;
+        if (parseMessageComment(rec.comment, tag, bytes)) {
+          // The partner is a world rank (MPE-1 logged communicator ranks; nothing better is
+          // known). Out-of-range partners stay as they are: the builder reports them.
+          std::int32_t peer = rec.data >= std::numeric_limits<std::int32_t>::min() &&
+                                      rec.data <= std::numeric_limits<std::int32_t>::max()
+                                  ? static_cast<std::int32_t>(rec.data)
+                                  : -1;
+          if (rec.type == kSend) sink_.send(rank, t, peer, 0, tag, bytes, 0);
+          else sink_.recv(rank, t, peer, 0, tag, bytes, 0);
+          continue;
+        }
+        warn("message", lineNo, "record " + std::to_string(rec.type) +
+                                    " without '<tag> <size>' comment (" +
+                                    quoteBytes(rec.comment) + "); kept as a lone event");
+      }
+      const EventAction& a = actions_.find(rec.type);
+      // An event may end one state and start the next (a chain of phases): leave first.
+      if (a.leave != kNone32) sink_.leave(rank, t, a.leave);
+      if (a.enter != kNone32) sink_.enter(rank, t, a.enter);
+      if (a.point != kNone32) sink_.point(rank, t, a.point, rec.comment);
+    }
+  }
+
+  static constexpr std::ptrdiff_t kProgressStep = 1 << 20;
+
+  const std::string& path_;
+  TraceSink& sink_;
+  const LoadOptions& opts_;
+  MappedFile file_;
+  std::string_view text_;
+  const char* nextProgress_ = nullptr;
+  bool sawRecord_ = false;
+  bool begun_ = false;
+
+  // Collected by pass 1.
+  std::uint64_t dataRecords_ = 0;
+  std::int64_t maxProcess_ = -1;
+  std::optional<std::int64_t> processCount_;
+  std::optional<Record> startRecord_;
+  std::optional<TimeNs> rolloverNs_;
+  std::map<std::int64_t, TimeNs> minStampByCycle_;  // few cycles in practice: usually just 0
+  std::unordered_map<std::int64_t, std::string_view> eventNames_;  // -9, view into the file
+  std::map<std::int64_t, std::string_view> processNames_;          // -15
+  std::vector<StateDef> states_;
+  EventTypeSet pointTypes_;
+
+  // Built between the passes.
+  TimeNs origin_ = 0;
+  EventTable actions_;
+
+  std::map<std::string, std::size_t> warningCounts_;
+  std::vector<Diagnostic> pendingWarnings_;
+};
+
+}  // namespace
+
+void readAlog(const std::string& path, TraceSink& sink, const LoadOptions& opts) {
+  AlogReader(path, sink, opts).run();
+}
+
+}  // namespace perwiz

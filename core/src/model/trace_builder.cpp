@@ -1,0 +1,507 @@
+#include "perwiz/trace_builder.h"
+
+#include "message_matching.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+#include <numeric>
+#include <stdexcept>
+
+namespace perwiz {
+namespace {
+
+// At most this many individual diagnostics of one kind; the rest are summarised.
+constexpr std::size_t kMaxDiagnosticsPerKind = 20;
+
+struct OpenEvent {
+  std::uint32_t event;
+  std::uint32_t function;
+};
+
+struct RankState {
+  std::vector<OpenEvent> stack;
+  std::unordered_map<std::uint64_t, std::uint32_t> pendingIsends;  // request -> endpoint
+  std::unordered_map<std::uint64_t, std::uint32_t> pendingIrecvs;  // request -> post event
+  TimeNs lastTime = std::numeric_limits<TimeNs>::min();
+  bool outOfOrder = false;
+  bool warnedSynthetic = false;
+};
+
+}  // namespace
+
+struct TraceBuilder::Impl {
+  Trace t;
+  bool begun = false;
+  bool ended = false;
+  std::vector<RankState> rs;
+  std::map<std::pair<std::string, EventKind>, std::uint32_t> functionIndex;
+  std::int64_t line = -1;
+  std::string position;
+  std::map<std::string, std::size_t> diagCounts;  // per kind, for capping
+  TimeNs maxTime = std::numeric_limits<TimeNs>::min();
+
+  void diag(const std::string& kind, std::string message) {
+    std::size_t& n = diagCounts[kind];
+    ++n;
+    if (n > kMaxDiagnosticsPerKind) return;
+    t.warnings.push_back(Diagnostic{t.source, line, position, std::move(message)});
+  }
+
+  bool checkRank(std::uint32_t rank, TimeNs time) {
+    if (!begun) throw std::logic_error("TraceBuilder: record before begin()");
+    if (rank >= rs.size()) {
+      diag("rank", "record for rank " + std::to_string(rank) + " beyond the " +
+                       std::to_string(rs.size()) + " ranks; ignored");
+      return false;
+    }
+    RankState& s = rs[rank];
+    if (time < s.lastTime) {
+      s.outOfOrder = true;
+      diag("order", "rank " + std::to_string(rank) + ": time goes backwards (" +
+                        std::to_string(time) + " ns after " + std::to_string(s.lastTime) +
+                        " ns); events re-sorted");
+    }
+    s.lastTime = std::max(s.lastTime, time);
+    maxTime = std::max(maxTime, time);
+    return true;
+  }
+
+  std::uint32_t appendEvent(std::uint32_t rank, TimeNs enter, TimeNs leave, std::uint32_t fn) {
+    RankTrace& r = t.ranks[rank];
+    auto e = static_cast<std::uint32_t>(r.enter.size());
+    r.enter.push_back(enter);
+    r.leave.push_back(leave);
+    r.function.push_back(fn);
+    r.depth.push_back(static_cast<std::uint8_t>(std::min<std::size_t>(rs[rank].stack.size(), 255)));
+    return e;
+  }
+
+  // The innermost open MPI call; records outside any call get a zero-length synthetic call so
+  // that every message belongs to an event.
+  std::uint32_t currentCall(std::uint32_t rank, TimeNs time, MpiOp syntheticOp) {
+    RankState& s = rs[rank];
+    for (auto it = s.stack.rbegin(); it != s.stack.rend(); ++it)
+      if (t.functions[it->function].kind == EventKind::MpiCall) return it->event;
+    if (!s.warnedSynthetic) {
+      s.warnedSynthetic = true;
+      diag("synthetic", "rank " + std::to_string(rank) +
+                            ": message or collective record outside any MPI call; attached to a "
+                            "zero-length " + std::string(mpiOpName(syntheticOp)) + " call");
+    }
+    Function f{std::string(mpiOpName(syntheticOp)), EventKind::MpiCall, syntheticOp, ""};
+    return appendEvent(rank, time, time, define(f));
+  }
+
+  std::uint32_t define(const Function& f) {
+    auto key = std::make_pair(f.name, f.kind);
+    auto it = functionIndex.find(key);
+    if (it != functionIndex.end()) return it->second;
+    auto idx = static_cast<std::uint32_t>(t.functions.size());
+    t.functions.push_back(f);
+    functionIndex.emplace(key, idx);
+    return idx;
+  }
+
+  void closeOpenStates();
+  void sortOutOfOrderRanks();
+  void pruneUnusedFunctions();
+  void finishRequests();
+  void sortMessages();
+  void indexMpiCalls();
+  void matchCollectives();
+  void findParallelSteps();
+};
+
+TraceBuilder::TraceBuilder(std::string source, std::string format) : d(std::make_unique<Impl>()) {
+  d->t.source = std::move(source);
+  d->t.format = std::move(format);
+}
+TraceBuilder::~TraceBuilder() = default;
+
+void TraceBuilder::begin(const TraceHeader& h) {
+  if (d->begun) throw std::logic_error("TraceBuilder: begin() twice");
+  d->begun = true;
+  d->t.ranks.resize(h.ranks);
+  d->rs.resize(h.ranks);
+  for (std::uint32_t r = 0; r < h.ranks; ++r)
+    d->t.ranks[r].name = r < h.rankNames.size() && !h.rankNames[r].empty()
+                             ? h.rankNames[r]
+                             : "rank " + std::to_string(r);
+  Communicator world{"MPI_COMM_WORLD", {}, false};
+  world.worldRanks.resize(h.ranks);
+  std::iota(world.worldRanks.begin(), world.worldRanks.end(), 0);
+  d->t.comms.push_back(std::move(world));
+}
+
+std::uint32_t TraceBuilder::defineFunction(const Function& f) { return d->define(f); }
+
+std::uint32_t TraceBuilder::defineComm(const Communicator& c) {
+  d->t.comms.push_back(c);
+  return static_cast<std::uint32_t>(d->t.comms.size() - 1);
+}
+
+void TraceBuilder::enter(std::uint32_t rank, TimeNs time, std::uint32_t fn) {
+  if (!d->checkRank(rank, time)) return;
+  std::uint32_t e = d->appendEvent(rank, time, time, fn);
+  d->rs[rank].stack.push_back({e, fn});
+}
+
+void TraceBuilder::leave(std::uint32_t rank, TimeNs time, std::uint32_t fn) {
+  if (!d->checkRank(rank, time)) return;
+  auto& stack = d->rs[rank].stack;
+  auto it = std::find_if(stack.rbegin(), stack.rend(),
+                         [&](const OpenEvent& o) { return o.function == fn; });
+  const std::string& name = d->t.functions[fn].name;
+  if (it == stack.rend()) {
+    d->diag("unmatched-leave", "rank " + std::to_string(rank) + ": end of '" + name +
+                                   "' without a matching start; ignored");
+    return;
+  }
+  if (it != stack.rbegin())
+    d->diag("nesting", "rank " + std::to_string(rank) + ": end of '" + name +
+                           "' while an inner state is still open (improper nesting)");
+  std::uint32_t e = it->event;
+  d->t.ranks[rank].leave[e] = time;
+  stack.erase(std::next(it).base());
+  // A collective call without a collective record (ALOG, Score-P 1.x) still takes part in
+  // a collective on WORLD: its name is all we know.
+  const Function& f = d->t.functions[fn];
+  if (f.kind == EventKind::MpiCall && isCollective(f.op)) {
+    auto& colls = d->t.ranks[rank].collectives;
+    if (colls.empty() || colls.back().event != e)
+      colls.push_back(CollectiveCall{e, f.op, 0, -1, 0, 0, kNone32});
+  }
+}
+
+void TraceBuilder::point(std::uint32_t rank, TimeNs time, std::uint32_t fn,
+                         std::string_view label) {
+  if (!d->checkRank(rank, time)) return;
+  std::uint32_t e = d->appendEvent(rank, time, time, fn);
+  if (!label.empty()) d->t.ranks[rank].labels.push_back(PointLabel{e, std::string(label)});
+}
+
+void TraceBuilder::send(std::uint32_t rank, TimeNs time, std::int32_t peer, std::uint32_t comm,
+                        std::int32_t tag, std::uint64_t bytes, std::uint64_t request) {
+  if (!d->checkRank(rank, time)) return;
+  std::uint32_t call = d->currentCall(rank, time, request ? MpiOp::Isend : MpiOp::Send);
+  auto& msgs = d->t.ranks[rank].messages;
+  MessageEndpoint m;
+  m.time = time;
+  m.event = m.postEvent = call;
+  m.peer = peer;
+  m.tag = tag;
+  m.comm = comm;
+  m.bytes = bytes;
+  m.request = request;
+  m.isSend = true;
+  if (request) {
+    auto [it, fresh] = d->rs[rank].pendingIsends.try_emplace(request,
+                                                             static_cast<std::uint32_t>(msgs.size()));
+    if (!fresh) {
+      d->diag("request", "rank " + std::to_string(rank) + ": Isend request " +
+                             std::to_string(request) + " reused before completion");
+      it->second = static_cast<std::uint32_t>(msgs.size());
+    }
+  }
+  msgs.push_back(m);
+}
+
+void TraceBuilder::recv(std::uint32_t rank, TimeNs time, std::int32_t peer, std::uint32_t comm,
+                        std::int32_t tag, std::uint64_t bytes, std::uint64_t request) {
+  if (!d->checkRank(rank, time)) return;
+  std::uint32_t call = d->currentCall(rank, time, request ? MpiOp::Wait : MpiOp::Recv);
+  MessageEndpoint m;
+  m.time = time;
+  m.event = m.postEvent = call;
+  m.peer = peer;
+  m.tag = tag;
+  m.comm = comm;
+  m.bytes = bytes;
+  m.request = request;
+  m.isSend = false;
+  if (request) {
+    auto& pending = d->rs[rank].pendingIrecvs;
+    auto it = pending.find(request);
+    if (it != pending.end()) {
+      m.postEvent = it->second;
+      pending.erase(it);
+    } else {
+      d->diag("request", "rank " + std::to_string(rank) + ": Irecv completion for request " +
+                             std::to_string(request) + " that was never posted");
+    }
+  }
+  d->t.ranks[rank].messages.push_back(m);
+}
+
+void TraceBuilder::isendComplete(std::uint32_t rank, TimeNs time, std::uint64_t request) {
+  if (!d->checkRank(rank, time)) return;
+  auto& pending = d->rs[rank].pendingIsends;
+  auto it = pending.find(request);
+  if (it == pending.end()) {
+    d->diag("request", "rank " + std::to_string(rank) + ": completion of unknown Isend request " +
+                           std::to_string(request));
+    return;
+  }
+  std::uint32_t call = d->currentCall(rank, time, MpiOp::Wait);
+  d->t.ranks[rank].messages[it->second].event = call;
+  pending.erase(it);
+}
+
+void TraceBuilder::irecvRequest(std::uint32_t rank, TimeNs time, std::uint64_t request) {
+  if (!d->checkRank(rank, time)) return;
+  std::uint32_t call = d->currentCall(rank, time, MpiOp::Irecv);
+  auto [it, fresh] = d->rs[rank].pendingIrecvs.try_emplace(request, call);
+  if (!fresh) {
+    d->diag("request", "rank " + std::to_string(rank) + ": Irecv request " +
+                           std::to_string(request) + " reused before completion");
+    it->second = call;
+  }
+}
+
+void TraceBuilder::collective(std::uint32_t rank, TimeNs time, MpiOp op, std::uint32_t comm,
+                              std::int32_t root, std::uint64_t sent, std::uint64_t received) {
+  if (!d->checkRank(rank, time)) return;
+  if (comm >= d->t.comms.size()) {
+    d->diag("comm", "collective on undefined communicator " + std::to_string(comm) + "; ignored");
+    return;
+  }
+  std::uint32_t call = d->currentCall(rank, time, op);
+  d->t.ranks[rank].collectives.push_back(
+      CollectiveCall{call, op, comm, root, sent, received, kNone32});
+}
+
+void TraceBuilder::warn(Diagnostic diag) {
+  if (diag.file.empty()) diag.file = d->t.source;
+  d->t.warnings.push_back(std::move(diag));
+}
+
+void TraceBuilder::setPosition(std::int64_t line, std::string_view position) {
+  d->line = line;
+  d->position.assign(position);
+}
+
+void TraceBuilder::addSourceRecords(std::uint64_t n) { d->t.sourceRecords += n; }
+
+void TraceBuilder::ensureRanks(std::uint32_t n) {
+  if (!d->begun) throw std::logic_error("TraceBuilder: ensureRanks() before begin()");
+  for (std::uint32_t r = static_cast<std::uint32_t>(d->t.ranks.size()); r < n; ++r) {
+    d->t.ranks.emplace_back();
+    d->t.ranks.back().name = "rank " + std::to_string(r);
+    d->rs.emplace_back();
+    d->t.comms[0].worldRanks.push_back(static_cast<std::int32_t>(r));
+  }
+}
+
+void TraceBuilder::Impl::closeOpenStates() {
+  line = -1;
+  position = "end of trace";
+  const TimeNs end = maxTime == std::numeric_limits<TimeNs>::min() ? 0 : maxTime;
+  for (std::uint32_t r = 0; r < rs.size(); ++r) {
+    auto& stack = rs[r].stack;
+    while (!stack.empty()) {
+      OpenEvent o = stack.back();
+      stack.pop_back();
+      t.ranks[r].leave[o.event] = end;
+      diag("open", "rank " + std::to_string(r) + ": '" + t.functions[o.function].name +
+                       "' still open at the end of the trace; closed at the end time");
+      const Function& f = t.functions[o.function];
+      if (f.kind == EventKind::MpiCall && isCollective(f.op)) {
+        auto& colls = t.ranks[r].collectives;
+        if (colls.empty() || colls.back().event != o.event)
+          colls.push_back(CollectiveCall{o.event, f.op, 0, -1, 0, 0, kNone32});
+      }
+    }
+  }
+}
+
+// Records of a rank arrived with decreasing times (a reader contract violation we survive):
+// sort the events stably by enter time and renumber every reference.
+void TraceBuilder::Impl::sortOutOfOrderRanks() {
+  for (std::uint32_t r = 0; r < rs.size(); ++r) {
+    if (!rs[r].outOfOrder) continue;
+    RankTrace& rt = t.ranks[r];
+    std::vector<std::uint32_t> order(rt.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::uint32_t a, std::uint32_t b) { return rt.enter[a] < rt.enter[b]; });
+    std::vector<std::uint32_t> newIndex(rt.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) newIndex[order[i]] = i;
+    auto permute = [&](auto& v) {
+      auto copy = v;
+      for (std::uint32_t i = 0; i < order.size(); ++i) v[i] = copy[order[i]];
+    };
+    permute(rt.enter);
+    permute(rt.leave);
+    permute(rt.function);
+    permute(rt.depth);
+    for (auto& m : rt.messages) {
+      m.event = newIndex[m.event];
+      m.postEvent = newIndex[m.postEvent];
+    }
+    for (auto& c : rt.collectives) c.event = newIndex[c.event];
+    for (auto& l : rt.labels) l.event = newIndex[l.event];
+    std::stable_sort(rt.collectives.begin(), rt.collectives.end(),
+                     [](const CollectiveCall& a, const CollectiveCall& b) { return a.event < b.event; });
+    std::stable_sort(rt.labels.begin(), rt.labels.end(),
+                     [](const PointLabel& a, const PointLabel& b) { return a.event < b.event; });
+  }
+}
+
+// Score-P defines a region for every MPI function; keep only what the trace uses so that
+// tables and round trips are about the execution, not the tracer's definitions.
+void TraceBuilder::Impl::pruneUnusedFunctions() {
+  std::vector<char> used(t.functions.size(), 0);
+  for (const auto& r : t.ranks)
+    for (std::uint32_t f : r.function) used[f] = 1;
+  std::vector<std::uint32_t> remap(t.functions.size(), kNone32);
+  std::vector<Function> kept;
+  for (std::uint32_t f = 0; f < t.functions.size(); ++f)
+    if (used[f]) {
+      remap[f] = static_cast<std::uint32_t>(kept.size());
+      kept.push_back(std::move(t.functions[f]));
+    }
+  t.functions = std::move(kept);
+  for (auto& r : t.ranks)
+    for (auto& f : r.function) f = remap[f];
+}
+
+void TraceBuilder::Impl::finishRequests() {
+  line = -1;
+  position = "end of trace";
+  for (std::uint32_t r = 0; r < rs.size(); ++r) {
+    if (!rs[r].pendingIsends.empty())
+      diag("pending", "rank " + std::to_string(r) + ": " +
+                          std::to_string(rs[r].pendingIsends.size()) +
+                          " Isend request(s) never completed");
+    if (!rs[r].pendingIrecvs.empty())
+      diag("pending", "rank " + std::to_string(r) + ": " +
+                          std::to_string(rs[r].pendingIrecvs.size()) +
+                          " Irecv request(s) posted but never completed");
+  }
+}
+
+void TraceBuilder::Impl::sortMessages() {
+  for (auto& rt : t.ranks) {
+    auto key = [&](const MessageEndpoint& m) {
+      return std::make_tuple(rt.enter[m.postEvent], m.postEvent, m.time, !m.isSend, m.event,
+                             m.peer, m.tag, m.comm, m.bytes, m.request);
+    };
+    std::stable_sort(rt.messages.begin(), rt.messages.end(),
+                     [&](const MessageEndpoint& a, const MessageEndpoint& b) {
+                       return key(a) < key(b);
+                     });
+  }
+}
+
+void TraceBuilder::Impl::indexMpiCalls() {
+  for (auto& rt : t.ranks) {
+    rt.mpiCalls.clear();
+    for (std::uint32_t e = 0; e < rt.size(); ++e)
+      if (t.functions[rt.function[e]].kind == EventKind::MpiCall) rt.mpiCalls.push_back(e);
+  }
+}
+
+// Collectives match by their order on each communicator (every member calls them in the same
+// order, MPI's rule).
+void TraceBuilder::Impl::matchCollectives() {
+  line = -1;
+  position = "collective matching";
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> instanceOf;  // (comm, seq)
+  for (std::uint32_t r = 0; r < t.ranks.size(); ++r) {
+    std::unordered_map<std::uint32_t, std::uint32_t> seq;
+    for (auto& c : t.ranks[r].collectives) {
+      std::uint32_t k = seq[c.comm]++;
+      auto [it, fresh] = instanceOf.try_emplace({c.comm, k}, static_cast<std::uint32_t>(t.collectives.size()));
+      if (fresh) t.collectives.push_back(CollectiveInstance{c.op, c.comm, k, 0});
+      CollectiveInstance& inst = t.collectives[it->second];
+      if (inst.op != c.op)
+        diag("collective", "rank " + std::to_string(r) + ": collective #" + std::to_string(k) +
+                               " on communicator '" + t.comms[c.comm].name + "' is " +
+                               std::string(mpiOpName(c.op)) + " but other ranks call " +
+                               std::string(mpiOpName(inst.op)));
+      ++inst.participants;
+      c.instance = it->second;
+    }
+  }
+  // Instances are numbered by first appearance; order them by (comm, sequence) for stability.
+  std::vector<std::uint32_t> order(t.collectives.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return std::tie(t.collectives[a].comm, t.collectives[a].sequence) <
+           std::tie(t.collectives[b].comm, t.collectives[b].sequence);
+  });
+  std::vector<std::uint32_t> newIndex(order.size());
+  std::vector<CollectiveInstance> sorted;
+  sorted.reserve(order.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) {
+    newIndex[order[i]] = i;
+    sorted.push_back(t.collectives[order[i]]);
+  }
+  t.collectives = std::move(sorted);
+  for (auto& rt : t.ranks)
+    for (auto& c : rt.collectives) c.instance = newIndex[c.instance];
+  for (const auto& inst : t.collectives) {
+    std::size_t members = t.comms[inst.comm].isSelf ? 1 : t.comms[inst.comm].worldRanks.size();
+    if (inst.participants != members)
+      diag("collective-size", "collective #" + std::to_string(inst.sequence) + " (" +
+                                  std::string(mpiOpName(inst.op)) + ") on communicator '" +
+                                  t.comms[inst.comm].name + "' has " +
+                                  std::to_string(inst.participants) + " of " +
+                                  std::to_string(members) + " members");
+  }
+}
+
+void TraceBuilder::Impl::findParallelSteps() {
+  std::vector<std::uint32_t> region;
+  for (std::uint32_t f = 0; f < t.functions.size(); ++f)
+    if (t.functions[f].kind == EventKind::UserState && isDefaultRegionName(t.functions[f].name))
+      region.push_back(f);
+  computeParallelSteps(t, region);
+  line = -1;
+  position = "parallel steps";
+  for (std::uint32_t r = 0; r < t.ranks.size() && !t.steps.empty(); ++r) {
+    std::size_t present = 0;
+    for (const auto& s : t.steps) present += s.ranks[r].present();
+    if (present != t.steps.size())
+      diag("steps", "rank " + std::to_string(r) + " executes the parallel region " +
+                        std::to_string(present) + " times, other ranks up to " +
+                        std::to_string(t.steps.size()));
+  }
+}
+
+void TraceBuilder::end() {
+  if (!d->begun) throw std::logic_error("TraceBuilder: end() before begin()");
+  if (d->ended) return;
+  d->ended = true;
+  d->closeOpenStates();
+  d->sortOutOfOrderRanks();
+  d->finishRequests();
+  d->pruneUnusedFunctions();
+  d->sortMessages();
+  d->indexMpiCalls();
+  d->line = -1;
+  d->position = "message matching";
+  MatchReport report = matchMessages(d->t);
+  d->t.messageStats = report.stats;
+  for (auto& msg : report.diagnostics) d->diag(msg.first, std::move(msg.second));
+  d->matchCollectives();
+  d->findParallelSteps();
+  d->t.startTime = 0;
+  d->t.endTime = 0;
+  for (const auto& r : d->t.ranks)
+    for (TimeNs l : r.leave) d->t.endTime = std::max(d->t.endTime, l);
+  // Summaries for diagnostics that were capped.
+  for (const auto& [kind, n] : d->diagCounts)
+    if (n > kMaxDiagnosticsPerKind)
+      d->t.warnings.push_back(Diagnostic{d->t.source, -1, "",
+                                         std::to_string(n - kMaxDiagnosticsPerKind) +
+                                             " more warnings of the kind '" + kind + "'"});
+}
+
+Trace TraceBuilder::take() {
+  if (!d->ended) throw std::logic_error("TraceBuilder: take() before end()");
+  return std::move(d->t);
+}
+
+}  // namespace perwiz

@@ -1,0 +1,349 @@
+#include "otf2_events.h"
+
+#include "otf2_common.h"
+#include "perwiz/trace_io.h"
+
+namespace perwiz::otf2 {
+
+namespace {
+
+constexpr const char* kSkippedNames[] = {
+#define PERWIZ_X(name, text) text,
+    PERWIZ_OTF2_SKIPPED_RECORDS(PERWIZ_X)
+#undef PERWIZ_X
+    "other (unrecognised)",
+};
+static_assert(std::size(kSkippedNames) == static_cast<std::size_t>(SkippedRecord::Count));
+
+const char* collectiveOpName(OTF2_CollectiveOp op) {
+  switch (op) {
+    case OTF2_COLLECTIVE_OP_CREATE_HANDLE: return "CREATE_HANDLE";
+    case OTF2_COLLECTIVE_OP_DESTROY_HANDLE: return "DESTROY_HANDLE";
+    case OTF2_COLLECTIVE_OP_ALLOCATE: return "ALLOCATE";
+    case OTF2_COLLECTIVE_OP_DEALLOCATE: return "DEALLOCATE";
+    case OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE: return "CREATE_HANDLE_AND_ALLOCATE";
+    case OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE: return "DESTROY_HANDLE_AND_DEALLOCATE";
+    default: return nullptr;
+  }
+}
+
+// libotf2 is C: exceptions must not unwind through it. Every callback runs its body here,
+// and on an exception stores it and interrupts the read; readOtf2 rethrows it.
+template <class F>
+OTF2_CallbackCode guarded(void* ud, F&& f) {
+  auto* h = static_cast<EventHandler*>(ud);
+  try {
+    f(*h);
+    return OTF2_CALLBACK_SUCCESS;
+  } catch (...) {
+    h->error = std::current_exception();
+    return OTF2_CALLBACK_INTERRUPT;
+  }
+}
+
+// One function template serves every record type we skip; the record's own fields (Rest)
+// are deduced from the callback type it is assigned to.
+template <SkippedRecord K, class... Rest>
+OTF2_CallbackCode onSkipped(OTF2_LocationRef loc, OTF2_TimeStamp, void* ud,
+                            OTF2_AttributeList*, Rest...) {
+  return guarded(ud, [&](EventHandler& h) { h.skipped(loc, K); });
+}
+
+OTF2_CallbackCode onUnknown(OTF2_LocationRef loc, OTF2_TimeStamp, void* ud, OTF2_AttributeList*) {
+  return guarded(ud, [&](EventHandler& h) { h.skipped(loc, SkippedRecord::Unknown); });
+}
+
+OTF2_CallbackCode onEnter(OTF2_LocationRef loc, OTF2_TimeStamp t, void* ud, OTF2_AttributeList*,
+                          OTF2_RegionRef region) {
+  return guarded(ud, [&](EventHandler& h) { h.enter(loc, t, region, true); });
+}
+
+OTF2_CallbackCode onLeave(OTF2_LocationRef loc, OTF2_TimeStamp t, void* ud, OTF2_AttributeList*,
+                          OTF2_RegionRef region) {
+  return guarded(ud, [&](EventHandler& h) { h.enter(loc, t, region, false); });
+}
+
+OTF2_CallbackCode onMpiSend(OTF2_LocationRef loc, OTF2_TimeStamp t, void* ud, OTF2_AttributeList*,
+                            uint32_t receiver, OTF2_CommRef comm, uint32_t tag, uint64_t bytes) {
+  return guarded(ud, [&](EventHandler& h) { h.message(loc, t, true, receiver, comm, tag, bytes, 0); });
+}
+
+OTF2_CallbackCode onMpiIsend(OTF2_LocationRef loc, OTF2_TimeStamp t, void* ud,
+                             OTF2_AttributeList*, uint32_t receiver, OTF2_CommRef comm,
+                             uint32_t tag, uint64_t bytes, uint64_t request) {
+  return guarded(ud,
+                 [&](EventHandler& h) { h.message(loc, t, true, receiver, comm, tag, bytes, request); });
+}
+
+OTF2_CallbackCode onMpiRecv(OTF2_LocationRef loc, OTF2_TimeStamp t, void* ud, OTF2_AttributeList*,
+                            uint32_t sender, OTF2_CommRef comm, uint32_t tag, uint64_t bytes) {
+  return guarded(ud, [&](EventHandler& h) { h.message(loc, t, false, sender, comm, tag, bytes, 0); });
+}
+
+OTF2_CallbackCode onMpiIrecv(OTF2_LocationRef loc, OTF2_TimeStamp t, void* ud,
+                             OTF2_AttributeList*, uint32_t sender, OTF2_CommRef comm,
+                             uint32_t tag, uint64_t bytes, uint64_t request) {
+  return guarded(ud,
+                 [&](EventHandler& h) { h.message(loc, t, false, sender, comm, tag, bytes, request); });
+}
+
+OTF2_CallbackCode onIsendComplete(OTF2_LocationRef loc, OTF2_TimeStamp t, void* ud,
+                                  OTF2_AttributeList*, uint64_t request) {
+  return guarded(ud, [&](EventHandler& h) { h.request(loc, t, true, request); });
+}
+
+OTF2_CallbackCode onIrecvRequest(OTF2_LocationRef loc, OTF2_TimeStamp t, void* ud,
+                                 OTF2_AttributeList*, uint64_t request) {
+  return guarded(ud, [&](EventHandler& h) { h.request(loc, t, false, request); });
+}
+
+// Score-P writes Begin right after the call's Enter; the call itself already marks that.
+OTF2_CallbackCode onCollectiveBegin(OTF2_LocationRef, OTF2_TimeStamp, void*, OTF2_AttributeList*) {
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode onCollectiveEnd(OTF2_LocationRef loc, OTF2_TimeStamp t, void* ud,
+                                  OTF2_AttributeList*, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                                  uint32_t root, uint64_t sent, uint64_t received) {
+  return guarded(ud, [&](EventHandler& h) { h.collectiveEnd(loc, t, op, comm, root, sent, received); });
+}
+
+OTF2_CallbackCode onParameterString(OTF2_LocationRef loc, OTF2_TimeStamp t, void* ud,
+                                    OTF2_AttributeList*, OTF2_ParameterRef p, OTF2_StringRef s) {
+  return guarded(ud, [&](EventHandler& h) { h.parameter(loc, t, p, h.string(s)); });
+}
+
+OTF2_CallbackCode onParameterInt(OTF2_LocationRef loc, OTF2_TimeStamp t, void* ud,
+                                 OTF2_AttributeList*, OTF2_ParameterRef p, int64_t v) {
+  return guarded(ud, [&](EventHandler& h) { h.parameter(loc, t, p, std::to_string(v)); });
+}
+
+OTF2_CallbackCode onParameterUnsignedInt(OTF2_LocationRef loc, OTF2_TimeStamp t, void* ud,
+                                         OTF2_AttributeList*, OTF2_ParameterRef p, uint64_t v) {
+  return guarded(ud, [&](EventHandler& h) { h.parameter(loc, t, p, std::to_string(v)); });
+}
+
+}  // namespace
+
+void EventHandler::installCallbacks(OTF2_GlobalEvtReaderCallbacks* cb) {
+  OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(cb, &onUnknown);
+#define PERWIZ_X(name, text) \
+  OTF2_GlobalEvtReaderCallbacks_Set##name##Callback(cb, &onSkipped<SkippedRecord::name>);
+  PERWIZ_OTF2_SKIPPED_RECORDS(PERWIZ_X)
+#undef PERWIZ_X
+  OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, &onEnter);
+  OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(cb, &onLeave);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(cb, &onMpiSend);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(cb, &onMpiIsend);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, &onIsendComplete);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, &onIrecvRequest);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(cb, &onMpiRecv);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, &onMpiIrecv);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, &onCollectiveBegin);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, &onCollectiveEnd);
+  OTF2_GlobalEvtReaderCallbacks_SetParameterStringCallback(cb, &onParameterString);
+  OTF2_GlobalEvtReaderCallbacks_SetParameterIntCallback(cb, &onParameterInt);
+  OTF2_GlobalEvtReaderCallbacks_SetParameterUnsignedIntCallback(cb, &onParameterUnsignedInt);
+}
+
+EventHandler::EventHandler(TraceSink& sink, std::string file, const GlobalDefinitions& defs,
+                           const RankLayout& ranks)
+    : sink_(sink), file_(std::move(file)), defs_(defs), ranks_(ranks) {
+  lastTime_.assign(ranks.rankLocation.size(), std::numeric_limits<TimeNs>::min());
+  for (OTF2_LocationRef loc : ranks.rankLocation)
+    positions_.push_back("location " + std::to_string(loc));
+}
+
+void EventHandler::rethrowPending() {
+  if (error) {
+    std::exception_ptr e = error;
+    error = nullptr;
+    std::rethrow_exception(e);
+  }
+}
+
+int EventHandler::beginRecord(OTF2_LocationRef loc, OTF2_TimeStamp t, TimeNs& ns) {
+  if (loc != cachedLoc_) {
+    auto it = ranks_.rankOf.find(loc);
+    cachedLoc_ = loc;
+    cachedRank_ = it == ranks_.rankOf.end() ? -1 : static_cast<int>(it->second);
+  }
+  const int rank = cachedRank_;
+  if (rank < 0) {
+    ++skippedLocationEvents_[loc];
+    return -1;
+  }
+  if (rank != positionRank_) {
+    sink_.setPosition(-1, positions_[static_cast<std::size_t>(rank)]);
+    positionRank_ = rank;
+  }
+  auto converted = ticksToNs(t, defs_.globalOffset, defs_.timerResolution);
+  if (!converted)
+    throw TraceError(file_, positions_[static_cast<std::size_t>(rank)] + ": timestamp " +
+                                std::to_string(t) + " is out of range");
+  ns = *converted;
+  TimeNs& last = lastTime_[static_cast<std::size_t>(rank)];
+  if (ns < last) {
+    anomaly("timestamps go backwards on a location; later records were moved forward");
+    ns = last;
+  }
+  last = ns;
+  return rank;
+}
+
+void EventHandler::skipped(OTF2_LocationRef loc, SkippedRecord kind) {
+  auto it = ranks_.rankOf.find(loc);
+  if (it == ranks_.rankOf.end())
+    ++skippedLocationEvents_[loc];
+  else
+    ++skippedCount_[static_cast<std::size_t>(kind)];
+}
+
+void EventHandler::enter(OTF2_LocationRef loc, OTF2_TimeStamp t, OTF2_RegionRef region,
+                         bool isEnter) {
+  TimeNs ns;
+  const int rank = beginRecord(loc, t, ns);
+  if (rank < 0) return;
+  auto it = regionFn_.find(region);
+  if (it == regionFn_.end()) {
+    anomaly("ENTER/LEAVE of undefined region " + std::to_string(region) + " skipped");
+    return;
+  }
+  const auto r = static_cast<std::uint32_t>(rank);
+  if (isEnter)
+    sink_.enter(r, ns, it->second);
+  else
+    sink_.leave(r, ns, it->second);
+}
+
+std::int32_t EventHandler::worldRank(int caller, OTF2_CommRef comm, std::uint32_t local,
+                                     std::uint32_t& model) {
+  model = 0;
+  auto it = comms_.find(comm);
+  if (it == comms_.end()) {
+    auto bad = unusable_.find(comm);
+    anomaly(bad == unusable_.end()
+                ? "record on undefined communicator " + std::to_string(comm) +
+                      "; peer set to unknown"
+                : "record on communicator " + std::to_string(comm) + ", whose " + bad->second +
+                      "; peer set to unknown");
+    return -1;
+  }
+  const CommInfo& c = it->second;
+  model = c.model;
+  if (c.isSelf) {
+    if (local == 0) return caller;
+  } else if (local < c.worldRanks.size()) {
+    return c.worldRanks[local];
+  }
+  anomaly("rank " + std::to_string(local) + " is outside communicator " + std::to_string(comm) +
+          "; peer set to unknown");
+  return -1;
+}
+
+void EventHandler::message(OTF2_LocationRef loc, OTF2_TimeStamp t, bool isSend,
+                           std::uint32_t peer, OTF2_CommRef comm, std::uint32_t tag,
+                           std::uint64_t bytes, std::uint64_t request) {
+  TimeNs ns;
+  const int rank = beginRecord(loc, t, ns);
+  if (rank < 0) return;
+  std::uint32_t model = 0;
+  const std::int32_t world = worldRank(rank, comm, peer, model);
+  // Tags are int in MPI; OTF2 stores them as uint32, so the cast is the inverse.
+  const auto mpiTag = static_cast<std::int32_t>(tag);
+  const auto r = static_cast<std::uint32_t>(rank);
+  if (isSend)
+    sink_.send(r, ns, world, model, mpiTag, bytes, request);
+  else
+    sink_.recv(r, ns, world, model, mpiTag, bytes, request);
+}
+
+void EventHandler::request(OTF2_LocationRef loc, OTF2_TimeStamp t, bool isendComplete,
+                           std::uint64_t request) {
+  TimeNs ns;
+  const int rank = beginRecord(loc, t, ns);
+  if (rank < 0) return;
+  const auto r = static_cast<std::uint32_t>(rank);
+  if (isendComplete)
+    sink_.isendComplete(r, ns, request);
+  else
+    sink_.irecvRequest(r, ns, request);
+}
+
+void EventHandler::collectiveEnd(OTF2_LocationRef loc, OTF2_TimeStamp t, OTF2_CollectiveOp op,
+                                 OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent,
+                                 std::uint64_t received) {
+  TimeNs ns;
+  const int rank = beginRecord(loc, t, ns);
+  if (rank < 0) return;
+  const MpiOp mop = mpiOpFromOtf2Collective(op);
+  if (mop == MpiOp::None) {
+    const char* name = collectiveOpName(op);
+    anomaly(std::string("MPI_COLLECTIVE_END with non-collective operation ") +
+            (name ? name : std::to_string(op).c_str()) + " skipped");
+    return;
+  }
+  auto it = comms_.find(comm);
+  if (it == comms_.end()) {
+    // Attributing it to WORLD would corrupt WORLD's collective matching: drop it.
+    auto bad = unusable_.find(comm);
+    anomaly("collective on " +
+            (bad == unusable_.end() ? "undefined communicator " + std::to_string(comm)
+                                    : "communicator " + std::to_string(comm) + ", whose " +
+                                          bad->second) +
+            ", skipped");
+    return;
+  }
+  std::uint32_t model = it->second.model;
+  std::int32_t worldRoot = -1;
+  // NONE, SELF and THIS_GROUP (the top three uint32 values) all mean "no rank".
+  if (root < OTF2_COLLECTIVE_ROOT_THIS_GROUP) worldRoot = worldRank(rank, comm, root, model);
+  sink_.collective(static_cast<std::uint32_t>(rank), ns, mop, model, worldRoot, sent, received);
+}
+
+void EventHandler::parameter(OTF2_LocationRef loc, OTF2_TimeStamp t, OTF2_ParameterRef p,
+                             const std::string& label) {
+  TimeNs ns;
+  const int rank = beginRecord(loc, t, ns);
+  if (rank < 0) return;
+  auto it = parameterFn_.find(p);
+  if (it == parameterFn_.end()) {
+    anomaly("parameter record of undefined parameter " + std::to_string(p) + " skipped");
+    return;
+  }
+  sink_.point(static_cast<std::uint32_t>(rank), ns, it->second, label);
+}
+
+void EventHandler::anomaly(const std::string& message) {
+  if (anomalies_[message]++ == 0)
+    sink_.warn(Diagnostic{file_, -1,
+                          positionRank_ < 0 ? std::string()
+                                            : positions_[static_cast<std::size_t>(positionRank_)],
+                          message});
+}
+
+void EventHandler::reportSummary() {
+  for (const auto& s : ranks_.skipped) {
+    auto it = skippedLocationEvents_.find(s.id);
+    const std::uint64_t n = it == skippedLocationEvents_.end() ? 0 : it->second;
+    sink_.warn(Diagnostic{file_, -1, "location " + std::to_string(s.id),
+                          "location skipped: " + s.description + "; " + std::to_string(n) +
+                              " event records ignored"});
+  }
+  for (const auto& [loc, n] : skippedLocationEvents_) {
+    if (defs_.location(loc)) continue;
+    sink_.warn(Diagnostic{file_, -1, "location " + std::to_string(loc),
+                          std::to_string(n) + " event records of an undefined location ignored"});
+  }
+  for (std::size_t k = 0; k < skippedCount_.size(); ++k)
+    if (skippedCount_[k] > 0)
+      sink_.warn(Diagnostic{file_, -1, {},
+                            std::to_string(skippedCount_[k]) + " " + kSkippedNames[k] +
+                                " records skipped (not modelled by PerWiz)"});
+  for (const auto& [message, n] : anomalies_)
+    if (n > 1)
+      sink_.warn(Diagnostic{file_, -1, {},
+                            std::to_string(n) + " records in total: " + message});
+}
+
+}  // namespace perwiz::otf2

@@ -1,0 +1,154 @@
+// Turns OTF2 event records (from the global, time-merged event reader) into TraceSink
+// records: locations -> world ranks, ticks -> ns, comm-local ranks -> world ranks, regions and
+// parameters -> function indexes. Records PerWiz does not model are counted and reported
+// once per record type.
+#pragma once
+
+#include "otf2_definitions.h"
+#include "perwiz/trace_sink.h"
+
+#include <otf2/otf2.h>
+
+#include <array>
+#include <cstdint>
+#include <exception>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace perwiz::otf2 {
+
+// Record types we recognise but do not model (plus Unknown for everything else).
+#define PERWIZ_OTF2_SKIPPED_RECORDS(X)                                          \
+  X(BufferFlush, "BUFFER_FLUSH")                                                \
+  X(MeasurementOnOff, "MEASUREMENT_ON_OFF")                                     \
+  X(Metric, "METRIC")                                                           \
+  X(ProgramBegin, "PROGRAM_BEGIN")                                              \
+  X(ProgramEnd, "PROGRAM_END")                                                  \
+  X(MpiRequestTest, "MPI_REQUEST_TEST")                                         \
+  X(MpiRequestCancelled, "MPI_REQUEST_CANCELLED")                               \
+  X(NonBlockingCollectiveRequest, "NON_BLOCKING_COLLECTIVE_REQUEST")            \
+  X(NonBlockingCollectiveComplete, "NON_BLOCKING_COLLECTIVE_COMPLETE")          \
+  X(CommCreate, "COMM_CREATE")                                                  \
+  X(CommDestroy, "COMM_DESTROY")                                                \
+  X(RmaWinCreate, "RMA_WIN_CREATE")                                             \
+  X(RmaWinDestroy, "RMA_WIN_DESTROY")                                           \
+  X(RmaCollectiveBegin, "RMA_COLLECTIVE_BEGIN")                                 \
+  X(RmaCollectiveEnd, "RMA_COLLECTIVE_END")                                     \
+  X(RmaGroupSync, "RMA_GROUP_SYNC")                                             \
+  X(RmaRequestLock, "RMA_REQUEST_LOCK")                                         \
+  X(RmaAcquireLock, "RMA_ACQUIRE_LOCK")                                         \
+  X(RmaTryLock, "RMA_TRY_LOCK")                                                 \
+  X(RmaReleaseLock, "RMA_RELEASE_LOCK")                                         \
+  X(RmaSync, "RMA_SYNC")                                                        \
+  X(RmaWaitChange, "RMA_WAIT_CHANGE")                                           \
+  X(RmaPut, "RMA_PUT")                                                          \
+  X(RmaGet, "RMA_GET")                                                          \
+  X(RmaAtomic, "RMA_ATOMIC")                                                    \
+  X(RmaOpCompleteBlocking, "RMA_OP_COMPLETE_BLOCKING")                          \
+  X(RmaOpCompleteNonBlocking, "RMA_OP_COMPLETE_NON_BLOCKING")                   \
+  X(RmaOpTest, "RMA_OP_TEST")                                                   \
+  X(RmaOpCompleteRemote, "RMA_OP_COMPLETE_REMOTE")                              \
+  X(ThreadFork, "THREAD_FORK")                                                  \
+  X(ThreadJoin, "THREAD_JOIN")                                                  \
+  X(ThreadTeamBegin, "THREAD_TEAM_BEGIN")                                       \
+  X(ThreadTeamEnd, "THREAD_TEAM_END")                                           \
+  X(ThreadAcquireLock, "THREAD_ACQUIRE_LOCK")                                   \
+  X(ThreadReleaseLock, "THREAD_RELEASE_LOCK")                                   \
+  X(ThreadTaskCreate, "THREAD_TASK_CREATE")                                     \
+  X(ThreadTaskSwitch, "THREAD_TASK_SWITCH")                                     \
+  X(ThreadTaskComplete, "THREAD_TASK_COMPLETE")                                 \
+  X(ThreadCreate, "THREAD_CREATE")                                              \
+  X(ThreadBegin, "THREAD_BEGIN")                                                \
+  X(ThreadWait, "THREAD_WAIT")                                                  \
+  X(ThreadEnd, "THREAD_END")                                                    \
+  X(OmpFork, "OMP_FORK")                                                        \
+  X(OmpJoin, "OMP_JOIN")                                                        \
+  X(OmpAcquireLock, "OMP_ACQUIRE_LOCK")                                         \
+  X(OmpReleaseLock, "OMP_RELEASE_LOCK")                                         \
+  X(OmpTaskCreate, "OMP_TASK_CREATE")                                           \
+  X(OmpTaskSwitch, "OMP_TASK_SWITCH")                                           \
+  X(OmpTaskComplete, "OMP_TASK_COMPLETE")                                       \
+  X(CallingContextEnter, "CALLING_CONTEXT_ENTER")                               \
+  X(CallingContextLeave, "CALLING_CONTEXT_LEAVE")                               \
+  X(CallingContextSample, "CALLING_CONTEXT_SAMPLE")
+
+enum class SkippedRecord : int {
+#define PERWIZ_X(name, text) name,
+  PERWIZ_OTF2_SKIPPED_RECORDS(PERWIZ_X)
+#undef PERWIZ_X
+  Unknown,  // any record type without a callback (I/O, ...)
+  Count
+};
+
+class EventHandler {
+ public:
+  // What the model knows about one OTF2 communicator.
+  struct CommInfo {
+    std::uint32_t model = 0;  // model comm index
+    bool isSelf = false;
+    std::vector<std::int32_t> worldRanks;
+  };
+
+  EventHandler(TraceSink& sink, std::string file, const GlobalDefinitions& defs,
+               const RankLayout& ranks);
+
+  void mapRegion(OTF2_RegionRef region, std::uint32_t function) { regionFn_[region] = function; }
+  void mapParameter(OTF2_ParameterRef p, std::uint32_t function) { parameterFn_[p] = function; }
+  void mapComm(OTF2_CommRef comm, CommInfo info) { comms_.emplace(comm, std::move(info)); }
+  void markUnusableComm(OTF2_CommRef comm, std::string why) { unusable_.emplace(comm, std::move(why)); }
+
+  // Sets every callback on `cb`; userData must be this handler.
+  static void installCallbacks(OTF2_GlobalEvtReaderCallbacks* cb);
+
+  // A callback caught an exception and interrupted reading: rethrow it now.
+  void rethrowPending();
+  // Reports what was skipped (once per record type / location) and repeated anomalies.
+  void reportSummary();
+
+  // --- called by the libotf2 callbacks ---------------------------------------------------
+  // Rank of a location, or -1 (then the event is counted against that skipped location).
+  int beginRecord(OTF2_LocationRef loc, OTF2_TimeStamp t, TimeNs& ns);
+  void skipped(OTF2_LocationRef loc, SkippedRecord kind);
+  void enter(OTF2_LocationRef loc, OTF2_TimeStamp t, OTF2_RegionRef region, bool isEnter);
+  void message(OTF2_LocationRef loc, OTF2_TimeStamp t, bool isSend, std::uint32_t peer,
+               OTF2_CommRef comm, std::uint32_t tag, std::uint64_t bytes, std::uint64_t request);
+  void request(OTF2_LocationRef loc, OTF2_TimeStamp t, bool isendComplete, std::uint64_t request);
+  void collectiveEnd(OTF2_LocationRef loc, OTF2_TimeStamp t, OTF2_CollectiveOp op,
+                     OTF2_CommRef comm, std::uint32_t root, std::uint64_t sent,
+                     std::uint64_t received);
+  void parameter(OTF2_LocationRef loc, OTF2_TimeStamp t, OTF2_ParameterRef p,
+                 const std::string& label);
+  const std::string& string(OTF2_StringRef ref) const { return defs_.str(ref); }
+
+  std::exception_ptr error;  // set by a callback that caught an exception
+
+ private:
+  // Comm-local rank -> world rank; -1 (with a warning) if it cannot be translated.
+  std::int32_t worldRank(int caller, OTF2_CommRef comm, std::uint32_t local, std::uint32_t& model);
+  // First occurrence: a warning at the current position; later ones are only counted.
+  void anomaly(const std::string& message);
+
+  TraceSink& sink_;
+  std::string file_;
+  const GlobalDefinitions& defs_;
+  const RankLayout& ranks_;
+
+  std::unordered_map<OTF2_RegionRef, std::uint32_t> regionFn_;
+  std::unordered_map<OTF2_ParameterRef, std::uint32_t> parameterFn_;
+  std::unordered_map<OTF2_CommRef, CommInfo> comms_;
+  std::unordered_map<OTF2_CommRef, std::string> unusable_;
+
+  std::vector<TimeNs> lastTime_;             // per rank, to keep each rank's times monotonic
+  std::vector<std::string> positions_;       // per rank: "location <id>"
+  int positionRank_ = -1;                    // rank whose position the sink has now
+  OTF2_LocationRef cachedLoc_ = OTF2_UNDEFINED_LOCATION;  // last rankOf lookup
+  int cachedRank_ = -1;
+
+  std::array<std::uint64_t, static_cast<int>(SkippedRecord::Count)> skippedCount_{};
+  std::map<OTF2_LocationRef, std::uint64_t> skippedLocationEvents_;
+  std::map<std::string, std::uint64_t> anomalies_;
+};
+
+}  // namespace perwiz::otf2

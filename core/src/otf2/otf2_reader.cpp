@@ -1,0 +1,209 @@
+// readOtf2: streams an OTF2 archive into a TraceSink through libotf2's global (time-merged)
+// event reader.
+//
+// Order of work, which libotf2 requires: global definitions; then, for every location, its
+// local definitions (they carry the clock-offset corrections and the local->global id mapping
+// tables the event reader applies) and an event reader; then the global event reader, read in
+// batches so progress can be reported and loading cancelled.
+//
+// Colour convention: a region whose description starts with "color:" has the rest of the
+// description as its Function::color. OTF2 has no colour field; our writer stores colours
+// there so that they survive a round trip.
+#include "otf2_common.h"
+#include "otf2_definitions.h"
+#include "otf2_events.h"
+#include "perwiz/trace_io.h"
+
+#include <otf2/otf2.h>
+
+#include <filesystem>
+#include <memory>
+#include <set>
+#include <string_view>
+
+namespace fs = std::filesystem;
+
+namespace perwiz {
+
+namespace {
+
+constexpr std::uint64_t kBatchEvents = 1u << 16;  // ~15 ms of reading: keeps a UI responsive
+constexpr std::string_view kColorPrefix = "color:";
+
+struct CloseReader {
+  void operator()(OTF2_Reader* r) const { OTF2_Reader_Close(r); }
+};
+using ReaderPtr = std::unique_ptr<OTF2_Reader, CloseReader>;
+
+// The anchor of `path`: the path itself if it is a file, else the single *.otf2 file in the
+// directory. (trace_io's resolveOtf2Anchor lives in perwiz_core, which links after this
+// library, so the OTF2 module keeps its own copy of this small rule.)
+fs::path findAnchor(const std::string& path) {
+  std::error_code ec;
+  fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) throw TraceError(path, "no such file or directory");
+  if (!fs::is_directory(st)) {
+    if (!fs::is_regular_file(st)) throw TraceError(path, "not a regular file");
+    return fs::path(path);
+  }
+  std::vector<fs::path> anchors;
+  for (const auto& e : fs::directory_iterator(path, ec))
+    if (e.path().extension() == ".otf2" && e.is_regular_file(ec)) anchors.push_back(e.path());
+  if (ec) throw TraceError(path, "cannot list the directory: " + ec.message());
+  if (anchors.empty()) throw TraceError(path, "directory holds no OTF2 anchor file (*.otf2)");
+  if (anchors.size() > 1)
+    throw TraceError(path, "directory holds several OTF2 anchor files; name one of them");
+  return anchors.front();
+}
+
+void requireFile(const std::string& path, const fs::path& file, const char* what) {
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec))
+    throw TraceError(path, std::string("missing ") + what + " " + file.string());
+}
+
+Function functionOfRegion(const otf2::GlobalDefinitions& defs, OTF2_RegionRef id,
+                          const otf2::GlobalDefinitions::Region& r) {
+  Function f;
+  f.name = defs.str(r.name);
+  if (f.name.empty()) f.name = "region " + std::to_string(id);
+  if (r.paradigm == OTF2_PARADIGM_MPI) {
+    f.kind = EventKind::MpiCall;
+    f.op = classifyMpiName(f.name);
+    if (f.op == MpiOp::None) f.op = MpiOp::OtherMpi;
+  } else {
+    f.kind = EventKind::UserState;
+  }
+  const std::string& description = defs.str(r.description);
+  if (description.starts_with(kColorPrefix)) f.color = description.substr(kColorPrefix.size());
+  return f;
+}
+
+void defineFunctions(const otf2::GlobalDefinitions& defs, TraceSink& sink,
+                     otf2::EventHandler& events) {
+  for (const auto& d : defs.functionOrder) {
+    if (d.isParameter) {
+      Function f;
+      f.name = defs.str(defs.parameters.at(d.id).name);
+      if (f.name.empty()) f.name = "parameter " + std::to_string(d.id);
+      f.kind = EventKind::Point;
+      events.mapParameter(d.id, sink.defineFunction(f));
+    } else {
+      events.mapRegion(d.id, sink.defineFunction(functionOfRegion(defs, d.id, defs.regions.at(d.id))));
+    }
+  }
+}
+
+void defineComms(const otf2::GlobalDefinitions& defs, const otf2::RankLayout& ranks,
+                 TraceSink& sink, otf2::EventHandler& events) {
+  std::vector<otf2::ResolvedComm> comms = otf2::resolveComms(defs, ranks);
+  const int world = otf2::findWorld(comms, static_cast<std::uint32_t>(ranks.rankLocation.size()));
+  for (std::size_t i = 0; i < comms.size(); ++i) {
+    auto& c = comms[i];
+    if (!c.comm) {
+      events.markUnusableComm(c.id, c.problem);
+      continue;
+    }
+    otf2::EventHandler::CommInfo info;
+    info.isSelf = c.comm->isSelf;
+    info.worldRanks = c.comm->worldRanks;
+    info.model = static_cast<int>(i) == world ? 0 : sink.defineComm(*c.comm);
+    events.mapComm(c.id, std::move(info));
+  }
+}
+
+}  // namespace
+
+void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts) {
+  otf2::silenceLibrary();
+  otf2::takeLastMessage();
+  const fs::path anchor = findAnchor(path);
+  const otf2::ArchivePaths files = otf2::archivePathsOfAnchor(anchor);
+
+  ReaderPtr reader(OTF2_Reader_Open(anchor.c_str()));
+  if (!reader) otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path, "cannot open the OTF2 anchor file");
+  OTF2_Reader* r = reader.get();
+  otf2::check(OTF2_Reader_SetSerialCollectiveCallbacks(r), path, "cannot set up the reader");
+  requireFile(path, files.globalDefs(), "global definition file");
+
+  otf2::GlobalDefinitions defs;
+  otf2::readGlobalDefinitions(r, path, defs);
+  if (!defs.haveClock || defs.timerResolution == 0)
+    throw TraceError(path, "no valid clock properties (timer resolution missing or 0)");
+  const otf2::RankLayout ranks = otf2::layoutRanks(defs);
+  if (ranks.rankLocation.empty())
+    throw TraceError(path, "no MPI process location (CPU thread of a process) defined");
+
+  // Every location's files must be there: libotf2 would otherwise fail deep in the merge
+  // with a message that does not say which file is missing.
+  std::set<OTF2_LocationRef> locations;
+  std::uint64_t totalEvents = 0;
+  for (const auto& l : defs.locations) {
+    if (!locations.insert(l.id).second) continue;
+    totalEvents += l.events;
+    requireFile(path, files.locationFile(l.id, ".def"), "local definition file");
+    requireFile(path, files.locationFile(l.id, ".evt"), "event file");
+  }
+
+  TraceHeader header;
+  header.ranks = static_cast<std::uint32_t>(ranks.rankLocation.size());
+  header.rankNames = ranks.rankNames;
+  sink.begin(header);
+  for (const auto& note : ranks.notes) sink.warn(Diagnostic{path, -1, {}, note});
+
+  otf2::EventHandler events(sink, path, defs, ranks);
+  defineFunctions(defs, sink, events);
+  defineComms(defs, ranks, sink, events);
+
+  for (OTF2_LocationRef loc : locations)
+    otf2::check(OTF2_Reader_SelectLocation(r, loc), path,
+                "cannot select location " + std::to_string(loc));
+  otf2::check(OTF2_Reader_OpenDefFiles(r), path, "cannot open the local definition files");
+  otf2::check(OTF2_Reader_OpenEvtFiles(r), path, "cannot open the event files");
+  for (OTF2_LocationRef loc : locations) {
+    const std::string where = "location " + std::to_string(loc);
+    OTF2_DefReader* dr = OTF2_Reader_GetDefReader(r, loc);
+    if (!dr)
+      otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path,
+                 "cannot open " + files.locationFile(loc, ".def").string());
+    std::uint64_t n = 0;
+    otf2::check(OTF2_Reader_ReadAllLocalDefinitions(r, dr, &n), path,
+                "cannot read the local definitions of " + where);
+    OTF2_Reader_CloseDefReader(r, dr);
+    if (!OTF2_Reader_GetEvtReader(r, loc))
+      otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path,
+                 "cannot open " + files.locationFile(loc, ".evt").string());
+  }
+  otf2::check(OTF2_Reader_CloseDefFiles(r), path, "cannot close the local definition files");
+
+  OTF2_GlobalEvtReader* ger = OTF2_Reader_GetGlobalEvtReader(r);
+  if (!ger) otf2::fail(OTF2_ERROR_INVALID_CALL, path, "cannot create the global event reader");
+  OTF2_GlobalEvtReaderCallbacks* cb = OTF2_GlobalEvtReaderCallbacks_New();
+  otf2::EventHandler::installCallbacks(cb);
+  OTF2_ErrorCode rc = OTF2_Reader_RegisterGlobalEvtCallbacks(r, ger, cb, &events);
+  OTF2_GlobalEvtReaderCallbacks_Delete(cb);
+  otf2::check(rc, path, "cannot register event callbacks");
+
+  std::uint64_t read = 0;
+  for (;;) {
+    std::uint64_t got = 0;
+    rc = OTF2_Reader_ReadGlobalEvents(r, ger, kBatchEvents, &got);
+    events.rethrowPending();
+    otf2::check(rc, path, "cannot read events");
+    read += got;
+    sink.addSourceRecords(got);
+    if (opts.progress) {
+      const double fraction =
+          totalEvents == 0 ? 1.0 : std::min(1.0, static_cast<double>(read) / totalEvents);
+      if (!opts.progress(fraction)) throw TraceError(path, "cancelled");
+    }
+    if (got < kBatchEvents) break;
+  }
+  OTF2_Reader_CloseGlobalEvtReader(r, ger);
+  otf2::check(OTF2_Reader_CloseEvtFiles(r), path, "cannot close the event files");
+
+  events.reportSummary();
+  sink.end();
+}
+
+}  // namespace perwiz

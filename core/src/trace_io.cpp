@@ -1,0 +1,127 @@
+// Format detection, loading and saving: the front door of the core library.
+#include "perwiz/trace_io.h"
+
+#include "perwiz/trace_builder.h"
+
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+
+namespace perwiz {
+namespace {
+
+bool endsWith(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// OTF2 anchor files start with the magic "OTF2" (then version bytes), written by libotf2.
+bool looksLikeOtf2Anchor(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  char magic[4] = {};
+  in.read(magic, 4);
+  return in.gcount() == 4 && std::string(magic, 4) == "OTF2";
+}
+
+// First non-blank, non-comment line of an ALOG file is six integers (the sixth may be
+// decimal). Only the first 64 KiB are inspected.
+bool looksLikeAlog(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::string line;
+  std::size_t inspected = 0;
+  while (inspected < 65536 && std::getline(in, line)) {
+    inspected += line.size() + 1;
+    std::size_t i = 0;
+    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+    if (i == line.size() || line[i] == '#') continue;
+    int fields = 0;
+    while (fields < 6) {
+      while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+      std::size_t start = i;
+      if (i < line.size() && (line[i] == '-' || line[i] == '+')) ++i;
+      std::size_t digits = i;
+      while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
+      if (fields == 5 && i < line.size() && line[i] == '.') {
+        ++i;
+        while (i < line.size() && std::isdigit(static_cast<unsigned char>(line[i]))) ++i;
+      }
+      if (i == digits || i == start) return false;
+      if (i < line.size() && !std::isspace(static_cast<unsigned char>(line[i]))) return false;
+      ++fields;
+    }
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string resolveOtf2Anchor(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_directory(path, ec)) return path;
+  std::vector<fs::path> anchors;
+  for (const auto& e : fs::directory_iterator(path, ec))
+    if (e.is_regular_file() && e.path().extension() == ".otf2") anchors.push_back(e.path());
+  if (anchors.size() == 1) return anchors.front().string();
+  if (anchors.empty()) throw TraceError(path, "directory holds no OTF2 anchor file (*.otf2)");
+  throw TraceError(path, "directory holds " + std::to_string(anchors.size()) +
+                             " OTF2 anchor files; name one of them");
+}
+
+TraceFormat detectFormat(const std::string& path) {
+  std::error_code ec;
+  fs::file_status st = fs::status(path, ec);
+  if (ec || !fs::exists(st)) throw TraceError(path, "no such file or directory");
+  std::string file = path;
+  if (fs::is_directory(st)) {
+    file = resolveOtf2Anchor(path);
+    if (!looksLikeOtf2Anchor(file)) throw TraceError(file, "not an OTF2 anchor file");
+    return TraceFormat::Otf2;
+  }
+  std::ifstream probe(file, std::ios::binary);
+  if (!probe) throw TraceError(path, "cannot be opened for reading");
+  if (fs::file_size(file, ec) == 0) throw TraceError(path, "file is empty");
+  if (looksLikeOtf2Anchor(file)) return TraceFormat::Otf2;
+  if (looksLikeAlog(file)) return TraceFormat::Alog;
+  return TraceFormat::Unknown;
+}
+
+Trace loadTrace(const std::string& path, const LoadOptions& opts) {
+  TraceFormat f = detectFormat(path);
+  switch (f) {
+    case TraceFormat::Alog: {
+      TraceBuilder b(path, "alog");
+      readAlog(path, b, opts);
+      b.end();  // idempotent: readers may already have ended the stream
+      return b.take();
+    }
+    case TraceFormat::Otf2: {
+      TraceBuilder b(path, "otf2");
+      readOtf2(path, b, opts);
+      b.end();
+      return b.take();
+    }
+    case TraceFormat::Unknown: break;
+  }
+  throw TraceError(path, "unknown trace format (neither an OTF2 archive nor ALOG text)");
+}
+
+TraceFormat outputFormatFor(const std::string& path) {
+  std::string l = lower(path);
+  if (endsWith(l, ".alog") || endsWith(l, ".log")) return TraceFormat::Alog;
+  return TraceFormat::Otf2;
+}
+
+void saveTrace(const Trace& trace, const std::string& path) {
+  auto writer = outputFormatFor(path) == TraceFormat::Alog ? makeAlogWriter(path)
+                                                           : makeOtf2Writer(path);
+  emitTrace(trace, *writer);
+}
+
+}  // namespace perwiz

@@ -1,0 +1,292 @@
+// TraceBuilder: nesting, request linking, message and collective matching, diagnostics.
+#include "perwiz/trace_builder.h"
+
+#include <gtest/gtest.h>
+
+using namespace perwiz;
+
+namespace {
+
+Function mpi(const std::string& name) { return {name, EventKind::MpiCall, classifyMpiName(name), ""}; }
+Function state(const std::string& name) { return {name, EventKind::UserState, MpiOp::None, ""}; }
+
+bool hasWarning(const Trace& t, const std::string& needle) {
+  for (const auto& w : t.warnings)
+    if (w.toString().find(needle) != std::string::npos) return true;
+  return false;
+}
+
+}  // namespace
+
+TEST(Builder, BlockingSendReceiveIsMatched) {
+  TraceBuilder b("mem", "test");
+  b.begin({2, {}});
+  auto send = b.defineFunction(mpi("MPI_Send"));
+  auto recv = b.defineFunction(mpi("MPI_Recv"));
+  // rank 1 posts its receive first (t=50) and the message arrives at 300.
+  b.enter(1, 50, recv);
+  b.recv(1, 300, 0, 0, 5, 64, 0);
+  b.leave(1, 310, recv);
+  b.enter(0, 100, send);
+  b.send(0, 110, 1, 0, 5, 64, 0);
+  b.leave(0, 200, send);
+  b.end();
+  Trace t = b.take();
+  ASSERT_EQ(t.rankCount(), 2u);
+  EXPECT_EQ(t.eventCount(), 2u);
+  EXPECT_EQ(t.messageStats.matched, 1u);
+  EXPECT_EQ(t.messageStats.unmatchedSends, 0u);
+  const MessageEndpoint& s = t.ranks[0].messages.at(0);
+  const MessageEndpoint& r = t.ranks[1].messages.at(0);
+  EXPECT_TRUE(s.isSend);
+  EXPECT_EQ(s.matchRank, 1u);
+  EXPECT_EQ(s.matchIndex, 0u);
+  EXPECT_EQ(r.matchRank, 0u);
+  EXPECT_EQ(r.event, 0u);
+  EXPECT_EQ(t.ranks[0].leave[0], 200);
+  EXPECT_EQ(t.endTime, 310);  // latest leave
+  EXPECT_EQ(t.ranks[1].mpiCalls, std::vector<std::uint32_t>{0});
+  EXPECT_TRUE(t.warnings.empty());
+}
+
+TEST(Builder, NonOvertakingPerChannelIndependentOfRecordOrder) {
+  TraceBuilder b;
+  b.begin({2, {}});
+  auto send = b.defineFunction(mpi("MPI_Send"));
+  auto recv = b.defineFunction(mpi("MPI_Recv"));
+  // Receiver's records arrive first in the stream (as in real ALOG files with clock skew).
+  // Rank 1 receives tag 1 twice (10 then 20 bytes) and tag 2 once (7 bytes), in the order
+  // tag1, tag2, tag1; rank 0 sends tag 2 first, then tag 1 (10 B), tag 1 (20 B).
+  TimeNs t1 = 0;
+  for (auto [tag, bytes] : {std::pair{1, 10}, std::pair{2, 7}, std::pair{1, 20}}) {
+    b.enter(1, t1, recv);
+    b.recv(1, t1 + 5, 0, 0, tag, bytes, 0);
+    b.leave(1, t1 + 6, recv);
+    t1 += 10;
+  }
+  TimeNs t0 = 100;
+  for (auto [tag, bytes] : {std::pair{2, 7}, std::pair{1, 10}, std::pair{1, 20}}) {
+    b.enter(0, t0, send);
+    b.send(0, t0 + 1, 1, 0, tag, bytes, 0);
+    b.leave(0, t0 + 2, send);
+    t0 += 10;
+  }
+  b.end();
+  Trace t = b.take();
+  EXPECT_EQ(t.messageStats.matched, 3u);
+  // Every pair must agree on tag and size: the i-th send of a channel meets its i-th receive.
+  for (const auto& m : t.ranks[0].messages) {
+    const auto& other = t.ranks[m.matchRank].messages[m.matchIndex];
+    EXPECT_EQ(other.tag, m.tag);
+    EXPECT_EQ(other.bytes, m.bytes);
+  }
+  // All three receives complete before their sends start: reported, not dropped.
+  EXPECT_EQ(t.messageStats.receiveBeforeSend, 3u);
+  EXPECT_TRUE(hasWarning(t, "completes before its send"));
+}
+
+TEST(Builder, IrecvMatchesInPostingOrderNotCompletionOrder) {
+  TraceBuilder b;
+  b.begin({2, {}});
+  auto send = b.defineFunction(mpi("MPI_Send"));
+  auto irecv = b.defineFunction(mpi("MPI_Irecv"));
+  auto waitall = b.defineFunction(mpi("MPI_Waitall"));
+  // rank 1: Irecv req 1 posted at 10, Irecv req 2 at 20; Waitall records req 2 first.
+  b.enter(1, 10, irecv); b.irecvRequest(1, 11, 1); b.leave(1, 12, irecv);
+  b.enter(1, 20, irecv); b.irecvRequest(1, 21, 2); b.leave(1, 22, irecv);
+  b.enter(1, 100, waitall);
+  b.recv(1, 150, 0, 0, 0, 16, 2);
+  b.recv(1, 151, 0, 0, 0, 8, 1);
+  b.leave(1, 160, waitall);
+  // rank 0 sends 8 bytes then 16 bytes: by non-overtaking the first (8 B) goes to the first
+  // posted receive (req 1), which recorded 8 bytes.
+  b.enter(0, 30, send); b.send(0, 31, 1, 0, 0, 8, 0); b.leave(0, 32, send);
+  b.enter(0, 40, send); b.send(0, 41, 1, 0, 0, 16, 0); b.leave(0, 42, send);
+  b.end();
+  Trace t = b.take();
+  EXPECT_EQ(t.messageStats.matched, 2u);
+  EXPECT_FALSE(hasWarning(t, "received as"));  // sizes agree: posting order was used
+  const auto& msgs = t.ranks[1].messages;
+  ASSERT_EQ(msgs.size(), 2u);
+  // Posting order: request 1 (posted by event 0) comes first.
+  EXPECT_EQ(msgs[0].request, 1u);
+  EXPECT_EQ(msgs[0].postEvent, 0u);
+  EXPECT_EQ(msgs[0].event, 2u);  // completed by the Waitall
+  EXPECT_EQ(msgs[0].bytes, 8u);
+  EXPECT_EQ(t.ranks[0].messages[msgs[0].matchIndex].bytes, 8u);
+}
+
+TEST(Builder, IsendIsLinkedToItsCompletingWait) {
+  TraceBuilder b;
+  b.begin({2, {}});
+  auto isend = b.defineFunction(mpi("MPI_Isend"));
+  auto wait = b.defineFunction(mpi("MPI_Wait"));
+  auto recv = b.defineFunction(mpi("MPI_Recv"));
+  b.enter(0, 0, isend); b.send(0, 1, 1, 0, 3, 4, 77); b.leave(0, 2, isend);
+  b.enter(0, 10, wait); b.isendComplete(0, 11, 77); b.leave(0, 12, wait);
+  b.enter(1, 0, recv); b.recv(1, 5, 0, 0, 3, 4, 0); b.leave(1, 6, recv);
+  b.end();
+  Trace t = b.take();
+  const auto& m = t.ranks[0].messages.at(0);
+  EXPECT_EQ(m.postEvent, 0u);
+  EXPECT_EQ(m.event, 1u);
+  EXPECT_EQ(m.request, 77u);
+  EXPECT_TRUE(m.matched());
+}
+
+TEST(Builder, UnmatchedEndpointsAreKeptCountedAndReported) {
+  TraceBuilder b;
+  b.begin({3, {}});
+  auto send = b.defineFunction(mpi("MPI_Send"));
+  b.enter(0, 0, send); b.send(0, 1, 1, 0, 0, 4, 0); b.leave(0, 2, send);
+  b.enter(2, 0, send); b.send(2, 1, 9, 0, 0, 4, 0); b.leave(2, 2, send);  // partner 9: no such rank
+  b.end();
+  Trace t = b.take();
+  EXPECT_EQ(t.messageStats.matched, 0u);
+  EXPECT_EQ(t.messageStats.unmatchedSends, 2u);
+  EXPECT_EQ(t.ranks[0].messages.size(), 1u);  // kept
+  EXPECT_TRUE(hasWarning(t, "unmatched send on rank 0 to rank 1"));
+  EXPECT_TRUE(hasWarning(t, "not a rank of the trace"));
+}
+
+TEST(Builder, CollectivesMatchByOrderPerCommunicator) {
+  TraceBuilder b;
+  b.begin({3, {}});
+  auto barrier = b.defineFunction(mpi("BARRIER"));
+  auto allreduce = b.defineFunction(mpi("MPI_Allreduce"));
+  auto sub = b.defineComm(Communicator{"evens", {0, 2}, false});
+  for (std::uint32_t r = 0; r < 3; ++r) {
+    // Two barriers on WORLD without collective records (ALOG style).
+    b.enter(r, 0, barrier); b.leave(r, 10, barrier);
+    b.enter(r, 20, barrier); b.leave(r, 30, barrier);
+  }
+  for (std::uint32_t r : {0u, 2u}) {
+    b.enter(r, 40, allreduce);
+    b.collective(r, 45, MpiOp::Allreduce, sub, -1, 8, 8);
+    b.leave(r, 50, allreduce);
+  }
+  b.end();
+  Trace t = b.take();
+  // 2 barriers on WORLD + 1 allreduce on "evens".
+  ASSERT_EQ(t.collectives.size(), 3u);
+  EXPECT_EQ(t.collectives[0].participants, 3u);
+  EXPECT_EQ(t.collectives[1].sequence, 1u);
+  EXPECT_EQ(t.collectives[2].comm, sub);
+  EXPECT_EQ(t.collectives[2].participants, 2u);
+  EXPECT_EQ(t.ranks[2].collectives.at(2).instance, 2u);
+  EXPECT_EQ(t.ranks[2].collectives.at(2).bytesSent, 8u);
+  EXPECT_TRUE(t.warnings.empty()) << t.warnings.front().toString();
+}
+
+TEST(Builder, NestingOpenStatesAndStrayEndsAreDiagnosed) {
+  TraceBuilder b("x.alog");
+  b.begin({1, {"main"}});
+  auto outer = b.defineFunction(state("Compute"));
+  auto send = b.defineFunction(mpi("SEND"));
+  b.setPosition(3);
+  b.enter(0, 0, outer);
+  b.enter(0, 5, send);
+  b.leave(0, 7, send);
+  b.setPosition(9);
+  b.leave(0, 8, send);  // stray end: no open SEND
+  b.end();              // Compute still open: closed at the end time (8)
+  Trace t = b.take();
+  EXPECT_EQ(t.ranks[0].name, "main");
+  EXPECT_EQ(t.ranks[0].depth, (std::vector<std::uint8_t>{0, 1}));
+  EXPECT_EQ(t.ranks[0].leave[0], 8);
+  EXPECT_TRUE(hasWarning(t, "x.alog:9: rank 0: end of 'SEND' without a matching start"));
+  EXPECT_TRUE(hasWarning(t, "'Compute' still open at the end"));
+}
+
+TEST(Builder, RecordOutsideAnyCallGetsASyntheticCall) {
+  TraceBuilder b;
+  b.begin({2, {}});
+  auto work = b.defineFunction(state("Work"));
+  b.enter(0, 0, work);
+  b.send(0, 5, 1, 0, 0, 1, 0);
+  b.leave(0, 9, work);
+  b.end();
+  Trace t = b.take();
+  ASSERT_EQ(t.ranks[0].size(), 2u);
+  EXPECT_EQ(t.fn(0, 1).name, "MPI_Send");
+  EXPECT_EQ(t.ranks[0].enter[1], 5);
+  EXPECT_EQ(t.ranks[0].leave[1], 5);
+  EXPECT_EQ(t.ranks[0].messages[0].event, 1u);
+  EXPECT_TRUE(hasWarning(t, "outside any MPI call"));
+}
+
+TEST(Builder, OutOfOrderRecordsAreResortedWithReferences) {
+  TraceBuilder b;
+  b.begin({1, {}});
+  auto send = b.defineFunction(mpi("MPI_Send"));
+  b.enter(0, 100, send); b.send(0, 101, 0, 0, 0, 1, 0); b.leave(0, 102, send);
+  b.enter(0, 10, send); b.send(0, 11, 0, 0, 0, 2, 0); b.leave(0, 12, send);
+  b.end();
+  Trace t = b.take();
+  EXPECT_EQ(t.ranks[0].enter, (std::vector<TimeNs>{10, 100}));
+  // The 2-byte message belongs to the call now at index 0.
+  for (const auto& m : t.ranks[0].messages) EXPECT_EQ(m.event, m.bytes == 2 ? 0u : 1u);
+  EXPECT_TRUE(hasWarning(t, "time goes backwards"));
+}
+
+TEST(Builder, UnusedFunctionsArePruned) {
+  TraceBuilder b;
+  b.begin({1, {}});
+  b.defineFunction(mpi("MPI_Comm_rank"));
+  auto send = b.defineFunction(mpi("MPI_Send"));
+  b.enter(0, 0, send); b.leave(0, 1, send);
+  b.end();
+  Trace t = b.take();
+  ASSERT_EQ(t.functions.size(), 1u);
+  EXPECT_EQ(t.functions[0].name, "MPI_Send");
+  EXPECT_EQ(t.ranks[0].function[0], 0u);
+}
+
+TEST(Builder, EmitTraceRebuildsTheSameModel) {
+  TraceBuilder b;
+  b.begin({2, {"a", "b"}});
+  auto prgn = b.defineFunction(state("PRGN_loop"));
+  auto isend = b.defineFunction(mpi("MPI_Isend"));
+  auto irecv = b.defineFunction(mpi("MPI_Irecv"));
+  auto wait = b.defineFunction(mpi("MPI_Waitall"));
+  auto bar = b.defineFunction(mpi("MPI_Barrier"));
+  auto mark = b.defineFunction(Function{"tick", EventKind::Point, MpiOp::None, ""});
+  for (std::uint32_t r = 0; r < 2; ++r) {
+    TimeNs t = 0;
+    for (int step = 0; step < 2; ++step) {
+      b.enter(r, t, prgn);
+      b.point(r, t + 1, mark, "step " + std::to_string(step));
+      b.enter(r, t + 2, isend); b.send(r, t + 3, 1 - r, 0, step, 100, 10 + step); b.leave(r, t + 4, isend);
+      b.enter(r, t + 5, irecv); b.irecvRequest(r, t + 6, 20 + step); b.leave(r, t + 7, irecv);
+      b.enter(r, t + 8, wait);
+      b.isendComplete(r, t + 9, 10 + step);
+      b.recv(r, t + 9, 1 - r, 0, step, 100, 20 + step);
+      b.leave(r, t + 10, wait);
+      b.enter(r, t + 11, bar); b.collective(r, t + 12, MpiOp::Barrier, 0, -1, 0, 0); b.leave(r, t + 13, bar);
+      b.leave(r, t + 14, prgn);
+      t += 20;
+    }
+  }
+  b.end();
+  Trace a = b.take();
+  ASSERT_TRUE(a.warnings.empty()) << a.warnings.front().toString();
+  EXPECT_EQ(a.messageStats.matched, 4u);
+  EXPECT_EQ(a.steps.size(), 2u);
+  TraceBuilder again;
+  emitTrace(a, again);
+  Trace c = again.take();
+  std::string why;
+  EXPECT_TRUE(a.sameModel(c, &why)) << why;
+}
+
+TEST(Builder, EventIdsRoundTrip) {
+  std::uint32_t r = 0, i = 0;
+  EXPECT_EQ(eventId(3, 17), "3:17");
+  EXPECT_TRUE(parseEventId("3:17", r, i));
+  EXPECT_EQ(r, 3u);
+  EXPECT_EQ(i, 17u);
+  EXPECT_FALSE(parseEventId("3:", r, i));
+  EXPECT_FALSE(parseEventId(":3", r, i));
+  EXPECT_FALSE(parseEventId("3:x", r, i));
+  EXPECT_FALSE(parseEventId("-1:2", r, i));
+}

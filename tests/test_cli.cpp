@@ -1,0 +1,304 @@
+// perwiz-cli end to end: runs the built binary, captures its output in files and checks JSON
+// values against what the generator spec implies (derived by hand below).
+#include "test_support.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+struct Run {
+  int status = -1;
+  std::string out, err;
+};
+
+std::string readAll(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string quote(const std::string& s) {
+  std::string q = "'";
+  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return q + "'";
+}
+
+// Runs perwiz-cli with the arguments, stdout and stderr captured in `dir`.
+Run cli(const fs::path& dir, const std::vector<std::string>& args) {
+  std::string cmd = quote(PERWIZ_CLI);
+  for (const auto& a : args) cmd += " " + quote(a);
+  const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
+  cmd += " >" + quote(out.string()) + " 2>" + quote(err.string());
+  int raw = std::system(cmd.c_str());
+  Run r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.out = readAll(out);
+  r.err = readAll(err);
+  return r;
+}
+
+json cliJson(const fs::path& dir, const std::vector<std::string>& args) {
+  Run r = cli(dir, args);
+  EXPECT_EQ(r.status, 0) << r.err;
+  json j = json::parse(r.out, nullptr, false);
+  EXPECT_FALSE(j.is_discarded()) << r.out;
+  return j;
+}
+
+// The spec every test generates unless it says otherwise, spelled out so that the expected
+// numbers below can be derived from it.
+std::vector<std::string> generateArgs(const fs::path& out, std::vector<std::string> extra) {
+  std::vector<std::string> a = {"generate",       out.string(), "--ranks",   "4",
+                                "--steps",        "6",          "--seed",    "3",
+                                "--compute-ns",   "100000",     "--bytes",   "1024",
+                                "--latency-ns",   "5000",       "--bandwidth", "1",
+                                "--collective-bytes", "8",      "--messages-per-step", "2"};
+  a.insert(a.end(), extra.begin(), extra.end());
+  return a;
+}
+
+}  // namespace
+
+TEST(CliInfo, JsonMatchesTheGeneratorSpec) {
+  fs::path dir = perwiz::test::freshDir("cli_info_json");
+  fs::path trace = dir / "ring";  // a directory name: OTF2
+  Run gen = cli(dir, generateArgs(trace, {"--pattern", "ring", "--collective", "allreduce"}));
+  ASSERT_EQ(gen.status, 0) << gen.err;
+  EXPECT_TRUE(gen.err.empty()) << gen.err;
+
+  json j = cliJson(dir, {"info", trace.string(), "--json"});
+  // Per rank and step: PRGN_step, 2 Sendrecv, 1 Allreduce = 4 events (3 MPI calls);
+  // 4 ranks x 6 steps: 96 events, 72 MPI calls. Ring: each rank sends 2 per step: 48 messages.
+  EXPECT_EQ(j["ranks"], 4);
+  EXPECT_EQ(j["events"], 96);
+  EXPECT_EQ(j["mpi_calls"], 72);
+  EXPECT_EQ(j["messages"]["matched"], 48);
+  EXPECT_EQ(j["messages"]["unmatched_sends"], 0);
+  EXPECT_EQ(j["messages"]["unmatched_receives"], 0);
+  EXPECT_EQ(j["collectives"], 6);
+  EXPECT_EQ(j["steps"], 6);
+  EXPECT_EQ(j["format"], "otf2");
+  ASSERT_TRUE(j["warnings"].is_array());
+  EXPECT_TRUE(j["warnings"].empty()) << j["warnings"].dump();
+  // Without imbalance every rank runs the same step:
+  //   compute 100000
+  //   + 2 Sendrecv, each: 500 to the send, arrival 5000 latency + 1024 bytes at 1 B/ns after
+  //     it, 500 after the receive = 7024
+  //   + Allreduce: 500 + ceil(log2 4) = 2 stages of (5000 + 8) = 10516
+  //   = 124564 ns per step, 6 steps = 747384 ns.
+  EXPECT_EQ(j["duration_ns"], 747384);
+  ASSERT_EQ(j["per_rank"].size(), 4u);
+  for (const json& r : j["per_rank"]) {
+    EXPECT_EQ(r["events"], 24);
+    EXPECT_EQ(r["mpi_calls"], 18);
+    EXPECT_EQ(r["sends"], 12);
+    EXPECT_EQ(r["receives"], 12);
+    EXPECT_EQ(r["collectives"], 6);
+    // MPI busy = everything but the computation: 6 * (124564 - 100000).
+    EXPECT_EQ(r["mpi_busy_ns"], 6 * 24564);
+    EXPECT_EQ(r["first_enter_ns"], 0);
+    EXPECT_EQ(r["last_leave_ns"], 747384);
+  }
+
+  Run text = cli(dir, {"info", trace.string()});
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("747384 ns"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("747.384 us"), std::string::npos) << text.out;
+}
+
+TEST(CliEvents, IdsAreUniqueAndMatchesPointBack) {
+  fs::path dir = perwiz::test::freshDir("cli_events");
+  fs::path trace = dir / "nb.otf2";
+  Run gen = cli(dir, generateArgs(trace, {"--ranks", "3", "--steps", "2", "--messages-per-step",
+                                          "1", "--nonblocking"}));
+  ASSERT_EQ(gen.status, 0) << gen.err;
+
+  json events = cliJson(dir, {"events", trace.string(), "--json"});
+  ASSERT_TRUE(events.is_array());
+  // Every MPI call here communicates: Isend, Irecv, Waitall, Allreduce per rank and step:
+  // 4 * 3 ranks * 2 steps = 24.
+  ASSERT_EQ(events.size(), 24u);
+  std::map<std::string, json> byId;
+  for (const json& e : events) {
+    for (const char* key : {"id", "function", "enter_ns", "leave_ns", "bytes", "partner", "match"})
+      EXPECT_TRUE(e.contains(key)) << key << " missing in " << e.dump();
+    EXPECT_LE(e["enter_ns"].get<long long>(), e["leave_ns"].get<long long>());
+    EXPECT_TRUE(byId.emplace(e["id"].get<std::string>(), e).second) << "duplicate " << e["id"];
+  }
+  std::size_t matches = 0;
+  for (const json& e : events) {
+    for (const json& m : e["match"]) {
+      ASSERT_TRUE(m.is_string()) << e.dump();
+      ASSERT_TRUE(byId.count(m.get<std::string>())) << "match " << m << " not listed";
+      const json& back = byId[m.get<std::string>()]["match"];
+      EXPECT_NE(std::find(back.begin(), back.end(), e["id"]), back.end())
+          << e["id"] << " -> " << m << " does not point back";
+      ++matches;
+    }
+  }
+  // 6 messages (3 ranks x 2 steps, one each), both ends list the other: 12.
+  EXPECT_EQ(matches, 12u);
+  // Isend owns its message: 1024 bytes, partner = next rank on the ring.
+  for (const json& e : events)
+    if (e["function"] == "MPI_Isend") {
+      EXPECT_EQ(e["bytes"], 1024);
+      int rank = std::stoi(e["id"].get<std::string>());
+      EXPECT_EQ(e["partner"], json::array({(rank + 1) % 3}));
+    }
+
+  json rank1 = cliJson(dir, {"events", trace.string(), "--rank", "1", "--json"});
+  ASSERT_EQ(rank1.size(), 8u);
+  for (const json& e : rank1) EXPECT_EQ(e["id"].get<std::string>().rfind("1:", 0), 0u);
+
+  Run text = cli(dir, {"events", trace.string()});
+  ASSERT_EQ(text.status, 0);
+  EXPECT_EQ(std::count(text.out.begin(), text.out.end(), '\n'), 24);
+}
+
+TEST(CliEvents, SendrecvListsBothPartners) {
+  fs::path dir = perwiz::test::freshDir("cli_events_sendrecv");
+  fs::path trace = dir / "ring";
+  ASSERT_EQ(cli(dir, generateArgs(trace, {"--steps", "1", "--messages-per-step", "1"})).status,
+            0);
+  json events = cliJson(dir, {"events", trace.string(), "--rank", "0", "--json"});
+  // Rank 0: one Sendrecv (send to 1, receive from 3) and one Allreduce.
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0]["id"], "0:0");
+  EXPECT_EQ(events[0]["function"], "MPI_Sendrecv");
+  EXPECT_EQ(events[0]["partner"], json::array({1, 3}));
+  EXPECT_EQ(events[0]["bytes"], 2048);
+  // Rank 1 receives rank 0's message in its Sendrecv (its call 0); rank 3 sent what 0 got.
+  EXPECT_EQ(events[0]["match"], json::array({"1:0", "3:0"}));
+  EXPECT_EQ(events[1]["function"], "MPI_Allreduce");
+  EXPECT_EQ(events[1]["id"], "0:1");
+  EXPECT_TRUE(events[1]["partner"].empty());
+}
+
+TEST(CliConvert, Otf2ToAlogToOtf2KeepsCounts) {
+  fs::path dir = perwiz::test::freshDir("cli_convert");
+  fs::path a = dir / "a", b = dir / "b.alog", c = dir / "c.otf2";
+  ASSERT_EQ(cli(dir, generateArgs(a, {"--pattern", "random", "--imbalance", "0.3"})).status, 0);
+  Run ab = cli(dir, {"convert", a.string(), b.string()});
+  ASSERT_EQ(ab.status, 0) << ab.err;
+  EXPECT_FALSE(ab.out.empty());
+  Run bc = cli(dir, {"convert", b.string(), c.string()});
+  ASSERT_EQ(bc.status, 0) << bc.err;
+
+  json ja = cliJson(dir, {"info", a.string(), "--json"});
+  json jb = cliJson(dir, {"info", b.string(), "--json"});
+  json jc = cliJson(dir, {"info", c.string(), "--json"});
+  EXPECT_EQ(jb["format"], "alog");
+  EXPECT_EQ(jc["format"], "otf2");
+  for (const char* key : {"ranks", "events", "mpi_calls", "messages", "collectives", "steps"}) {
+    EXPECT_EQ(ja[key], jb[key]) << key;
+    EXPECT_EQ(ja[key], jc[key]) << key;
+  }
+  // Random pattern, 2 exchanges: every rank sends 2 per step: 4 * 2 * 6 = 48.
+  EXPECT_EQ(jc["messages"]["matched"], 48);
+}
+
+TEST(CliConvert, RefusesToOverwrite) {
+  fs::path dir = perwiz::test::freshDir("cli_convert_overwrite");
+  fs::path a = dir / "a";
+  ASSERT_EQ(cli(dir, generateArgs(a, {"--steps", "1"})).status, 0);
+  fs::path existing = perwiz::test::writeFile(dir / "taken.alog", "keep me\n");
+  Run r = cli(dir, {"convert", a.string(), existing.string()});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_EQ(r.err.rfind("perwiz-cli: ", 0), 0u) << r.err;
+  EXPECT_TRUE(r.out.empty());
+  EXPECT_EQ(readAll(existing), "keep me\n");
+  // generate refuses too, and an existing OTF2 archive is not touched.
+  Run g = cli(dir, generateArgs(a, {}));
+  EXPECT_EQ(g.status, 1);
+  json j = cliJson(dir, {"info", a.string(), "--json"});
+  EXPECT_EQ(j["steps"], 1);
+}
+
+TEST(CliGenerate, AlogByExtensionAndEventTarget) {
+  fs::path dir = perwiz::test::freshDir("cli_generate_alog");
+  fs::path out = dir / "t.alog";
+  // --events 100 with 2 ranks, pairs, 1 exchange, barrier: per step 2 * (1 + 1 + 1) = 6
+  // events, so ceil(100 / 6) = 17 steps = 102 events.
+  Run g = cli(dir, {"generate", out.string(), "--ranks", "2", "--pattern", "pairs",
+                    "--collective", "barrier", "--events", "100"});
+  ASSERT_EQ(g.status, 0) << g.err;
+  EXPECT_TRUE(fs::is_regular_file(out));
+  json j = cliJson(dir, {"info", out.string(), "--json"});
+  EXPECT_EQ(j["format"], "alog");
+  EXPECT_EQ(j["ranks"], 2);
+  EXPECT_EQ(j["steps"], 17);
+  EXPECT_EQ(j["events"], 102);
+  EXPECT_EQ(j["messages"]["matched"], 34);
+  EXPECT_TRUE(j["warnings"].empty()) << j["warnings"].dump();
+}
+
+TEST(CliExit, BadInputIsOne) {
+  fs::path dir = perwiz::test::freshDir("cli_exit_input");
+  Run missing = cli(dir, {"info", (dir / "no-such-trace.alog").string()});
+  EXPECT_EQ(missing.status, 1);
+  EXPECT_EQ(missing.err.rfind("perwiz-cli: ", 0), 0u) << missing.err;
+  EXPECT_NE(missing.err.find("no-such-trace.alog"), std::string::npos) << missing.err;
+  EXPECT_TRUE(missing.out.empty());
+
+  fs::path garbage = perwiz::test::writeFile(dir / "garbage.alog", "this is not a trace\n\x01\x02");
+  Run bad = cli(dir, {"info", garbage.string()});
+  EXPECT_EQ(bad.status, 1);
+  EXPECT_EQ(bad.err.rfind("perwiz-cli: ", 0), 0u) << bad.err;
+  EXPECT_EQ(cli(dir, {"events", garbage.string()}).status, 1);
+  EXPECT_EQ(cli(dir, {"convert", garbage.string(), (dir / "x.alog").string()}).status, 1);
+  EXPECT_FALSE(fs::exists(dir / "x.alog"));
+}
+
+TEST(CliExit, BadUsageIsTwo) {
+  fs::path dir = perwiz::test::freshDir("cli_exit_usage");
+  EXPECT_EQ(cli(dir, {}).status, 2);
+  EXPECT_EQ(cli(dir, {"frobnicate"}).status, 2);
+  EXPECT_EQ(cli(dir, {"info"}).status, 2);
+  EXPECT_EQ(cli(dir, {"info", "x.alog", "--no-such-option"}).status, 2);
+  EXPECT_EQ(cli(dir, {"convert", "only-one-arg"}).status, 2);
+  EXPECT_EQ(cli(dir, {"generate", (dir / "g").string(), "--pattern", "star"}).status, 2);
+  EXPECT_FALSE(fs::exists(dir / "g"));
+
+  fs::path trace = dir / "t";
+  ASSERT_EQ(cli(dir, generateArgs(trace, {"--steps", "1"})).status, 0);
+  Run r = cli(dir, {"events", trace.string(), "--rank", "99"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("99"), std::string::npos) << r.err;
+  EXPECT_TRUE(r.out.empty());
+
+  Run help = cli(dir, {"--help"});
+  EXPECT_EQ(help.status, 0);
+  EXPECT_NE(help.out.find("generate"), std::string::npos);
+}
+
+TEST(CliSample, Ring4LoadsCleanly) {
+  fs::path dir = perwiz::test::freshDir("cli_sample");
+  fs::path sample = fs::path(PERWIZ_SAMPLE) / "ring4.alog";
+  ASSERT_TRUE(fs::exists(sample));
+  json j = cliJson(dir, {"info", sample.string(), "--json"});
+  // ring4.alog: 4 ranks, 4 steps; per rank and step PRGN_step, SEND, RECV, ALLREDUCE.
+  EXPECT_EQ(j["format"], "alog");
+  EXPECT_EQ(j["ranks"], 4);
+  EXPECT_EQ(j["steps"], 4);
+  EXPECT_EQ(j["events"], 4 * 4 * 4);
+  EXPECT_EQ(j["mpi_calls"], 4 * 4 * 3);
+  EXPECT_EQ(j["messages"]["matched"], 16);
+  EXPECT_EQ(j["messages"]["unmatched_sends"], 0);
+  EXPECT_EQ(j["messages"]["unmatched_receives"], 0);
+  EXPECT_EQ(j["messages"]["receive_before_send"], 0);
+  EXPECT_EQ(j["collectives"], 4);
+  EXPECT_TRUE(j["warnings"].empty()) << j["warnings"].dump();
+}

@@ -1,0 +1,1 @@
+// placeholder so CMake configures; the owner replaces this file
