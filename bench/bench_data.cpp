@@ -1,0 +1,64 @@
+#include "bench_data.h"
+
+#include "perwiz/generator.h"
+#include "perwiz/trace_io.h"
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace perwiz::bench {
+namespace {
+
+// A trace shaped like a bulk-synchronous solver: 64 ranks, ring exchange with Isend/Irecv/
+// Waitall, an Allreduce per step, 20 % compute imbalance.
+GeneratorSpec benchSpec(std::uint64_t events) {
+  GeneratorSpec s;
+  s.ranks = 64;
+  s.seed = 42;
+  s.imbalance = 0.2;
+  s.pattern = P2PPattern::Ring;
+  s.nonBlocking = true;
+  s.messageBytes = 4096;
+  s.collective = MpiOp::Allreduce;
+  return specForEventCount(s, events);
+}
+
+std::string generateOnce(const fs::path& target, const std::string& outPath,
+                         const GeneratorSpec& spec, bool alog) {
+  if (fs::exists(target)) return target.string();
+  fs::create_directories(fs::path(outPath).parent_path());
+  fs::remove_all(outPath);
+  auto writer = alog ? makeAlogWriter(outPath) : makeOtf2Writer(outPath);
+  generateTrace(spec, *writer);
+  return target.string();
+}
+
+}  // namespace
+
+std::uint64_t targetEvents(std::uint64_t fallback) {
+  const char* env = std::getenv("PERWIZ_BENCH_EVENTS");
+  return env ? std::strtoull(env, nullptr, 10) : fallback;
+}
+
+std::string otf2Archive(std::uint64_t events) {
+  fs::path dir = fs::path(PERWIZ_BENCH_DATA) / ("otf2-" + std::to_string(events));
+  return generateOnce(dir / "traces.otf2", dir.string(), benchSpec(events), false);
+}
+
+std::string alogFile(std::uint64_t events) {
+  fs::path file = fs::path(PERWIZ_BENCH_DATA) / ("trace-" + std::to_string(events) + ".alog");
+  return generateOnce(file, file.string(), benchSpec(events), true);
+}
+
+std::uint64_t residentSetBytes() {
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t size = 0, resident = 0;
+  statm >> size >> resident;
+  return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
+}
+
+}  // namespace perwiz::bench

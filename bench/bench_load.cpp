@@ -1,0 +1,158 @@
+// Load benchmarks for issue #2:
+//  * OTF2 load into the model vs. the bare libotf2 global reader with empty callbacks on the
+//    same archive (target: model load within 1.5x);
+//  * ALOG load throughput (target: >= 50 MB/s on one core);
+//  * resident bytes per event after load (target: <= 32).
+#include "bench_data.h"
+
+#include "perwiz/trace_io.h"
+
+#include <benchmark/benchmark.h>
+#include <cstdlib>
+#include <filesystem>
+#include <otf2/otf2.h>
+
+namespace {
+
+using namespace perwiz;
+
+constexpr std::uint64_t kOtf2Events = 10'000'000;
+constexpr std::uint64_t kAlogEvents = 1'000'000;
+
+OTF2_CallbackCode ignoreEnterLeave(OTF2_LocationRef, OTF2_TimeStamp, void*, OTF2_AttributeList*,
+                                   OTF2_RegionRef) {
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode ignoreP2p(OTF2_LocationRef, OTF2_TimeStamp, void*, OTF2_AttributeList*,
+                            uint32_t, OTF2_CommRef, uint32_t, uint64_t) {
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode ignoreIp2p(OTF2_LocationRef, OTF2_TimeStamp, void*, OTF2_AttributeList*,
+                             uint32_t, OTF2_CommRef, uint32_t, uint64_t, uint64_t) {
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode ignoreRequest(OTF2_LocationRef, OTF2_TimeStamp, void*, OTF2_AttributeList*,
+                                uint64_t) {
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode ignoreCollBegin(OTF2_LocationRef, OTF2_TimeStamp, void*, OTF2_AttributeList*) {
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode ignoreCollEnd(OTF2_LocationRef, OTF2_TimeStamp, void*, OTF2_AttributeList*,
+                                OTF2_CollectiveOp, OTF2_CommRef, uint32_t, uint64_t, uint64_t) {
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode collectLocation(void* ud, OTF2_LocationRef self, OTF2_StringRef,
+                                  OTF2_LocationType, uint64_t, OTF2_LocationGroupRef) {
+  static_cast<std::vector<OTF2_LocationRef>*>(ud)->push_back(self);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+// What any OTF2 consumer must at least do: definitions, local definitions, then every event
+// through the global (time-merged) reader, with callbacks that do nothing.
+std::uint64_t bareGlobalRead(const std::string& anchor) {
+  OTF2_Reader* r = OTF2_Reader_Open(anchor.c_str());
+  if (!r) throw std::runtime_error("cannot open " + anchor);
+  OTF2_Reader_SetSerialCollectiveCallbacks(r);
+  std::vector<OTF2_LocationRef> locations;
+  OTF2_GlobalDefReader* gdr = OTF2_Reader_GetGlobalDefReader(r);
+  OTF2_GlobalDefReaderCallbacks* gc = OTF2_GlobalDefReaderCallbacks_New();
+  OTF2_GlobalDefReaderCallbacks_SetLocationCallback(gc, collectLocation);
+  OTF2_Reader_RegisterGlobalDefCallbacks(r, gdr, gc, &locations);
+  OTF2_GlobalDefReaderCallbacks_Delete(gc);
+  uint64_t n = 0;
+  OTF2_Reader_ReadAllGlobalDefinitions(r, gdr, &n);
+  OTF2_Reader_CloseGlobalDefReader(r, gdr);
+  for (auto loc : locations) OTF2_Reader_SelectLocation(r, loc);
+  OTF2_Reader_OpenDefFiles(r);
+  OTF2_Reader_OpenEvtFiles(r);
+  for (auto loc : locations) {
+    if (OTF2_DefReader* d = OTF2_Reader_GetDefReader(r, loc)) {
+      uint64_t m = 0;
+      OTF2_Reader_ReadAllLocalDefinitions(r, d, &m);
+      OTF2_Reader_CloseDefReader(r, d);
+    }
+    OTF2_Reader_GetEvtReader(r, loc);
+  }
+  OTF2_Reader_CloseDefFiles(r);
+  OTF2_GlobalEvtReader* ger = OTF2_Reader_GetGlobalEvtReader(r);
+  OTF2_GlobalEvtReaderCallbacks* ec = OTF2_GlobalEvtReaderCallbacks_New();
+  OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(ec, ignoreEnterLeave);
+  OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(ec, ignoreEnterLeave);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(ec, ignoreP2p);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(ec, ignoreP2p);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(ec, ignoreIp2p);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(ec, ignoreIp2p);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(ec, ignoreRequest);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(ec, ignoreRequest);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(ec, ignoreCollBegin);
+  OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(ec, ignoreCollEnd);
+  OTF2_Reader_RegisterGlobalEvtCallbacks(r, ger, ec, nullptr);
+  OTF2_GlobalEvtReaderCallbacks_Delete(ec);
+  uint64_t events = 0;
+  OTF2_Reader_ReadAllGlobalEvents(r, ger, &events);
+  OTF2_Reader_CloseGlobalEvtReader(r, ger);
+  OTF2_Reader_CloseEvtFiles(r);
+  OTF2_Reader_Close(r);
+  return events;
+}
+
+void BM_Otf2BareGlobalReader(benchmark::State& state) {
+  const std::string anchor = bench::otf2Archive(bench::targetEvents(kOtf2Events));
+  std::uint64_t records = 0;
+  for (auto _ : state) records = bareGlobalRead(anchor);
+  state.counters["records"] = static_cast<double>(records);
+  state.counters["records_per_s"] =
+      benchmark::Counter(static_cast<double>(records), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_Otf2BareGlobalReader)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+void BM_Otf2LoadModel(benchmark::State& state) {
+  const std::string anchor = bench::otf2Archive(bench::targetEvents(kOtf2Events));
+  std::uint64_t events = 0, records = 0;
+  double bytesPerEvent = 0, bytesPerRecord = 0, rssPerEvent = 0;
+  for (auto _ : state) {
+    std::uint64_t rssBefore = bench::residentSetBytes();
+    Trace t = loadTrace(anchor);
+    std::uint64_t rssAfter = bench::residentSetBytes();
+    events = t.eventCount();
+    records = t.sourceRecords;
+    bytesPerEvent = static_cast<double>(t.residentBytes()) / static_cast<double>(events);
+    bytesPerRecord = static_cast<double>(t.residentBytes()) / static_cast<double>(records);
+    rssPerEvent = static_cast<double>(rssAfter - rssBefore) / static_cast<double>(events);
+    benchmark::DoNotOptimize(t.endTime);
+    state.PauseTiming();  // freeing the model is not part of loading
+    { Trace gone = std::move(t); }
+    state.ResumeTiming();
+  }
+  state.counters["events"] = static_cast<double>(events);
+  state.counters["records"] = static_cast<double>(records);
+  state.counters["model_bytes_per_event"] = bytesPerEvent;
+  state.counters["model_bytes_per_record"] = bytesPerRecord;
+  state.counters["rss_bytes_per_event"] = rssPerEvent;
+}
+BENCHMARK(BM_Otf2LoadModel)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+void BM_AlogLoad(benchmark::State& state) {
+  const std::string file = bench::alogFile(kAlogEvents);
+  const auto bytes = std::filesystem::file_size(file);
+  std::uint64_t events = 0;
+  double bytesPerEvent = 0;
+  for (auto _ : state) {
+    Trace t = loadTrace(file);
+    events = t.eventCount();
+    bytesPerEvent = static_cast<double>(t.residentBytes()) / static_cast<double>(events);
+    state.PauseTiming();
+    { Trace gone = std::move(t); }
+    state.ResumeTiming();
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(bytes) * state.iterations());
+  state.counters["file_MB"] = static_cast<double>(bytes) / 1e6;
+  state.counters["events"] = static_cast<double>(events);
+  state.counters["model_bytes_per_event"] = bytesPerEvent;
+}
+BENCHMARK(BM_AlogLoad)->Unit(benchmark::kMillisecond)->Iterations(3);
+
+}  // namespace
+
+BENCHMARK_MAIN();

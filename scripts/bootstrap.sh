@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Installs PerWiz's Debian 12 build dependencies, builds, and then either opens the bundled
+# sample trace (`run`) or runs the whole test suite (`test`). Run as root on a fresh machine;
+# the README's two commands call this script, and so does CI (.ci/run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-run}
+build=${PERWIZ_BUILD_DIR:-build}
+
+packages=(
+  cmake g++ pkg-config make
+  libopen-trace-format2-dev otf2-tools
+  nlohmann-json3-dev libcli11-dev
+  libgtest-dev libbenchmark-dev
+)
+
+install_packages() {
+  local missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update
+    apt-get install -y --no-install-recommends "${missing[@]}"
+  fi
+}
+
+build_all() {
+  cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo
+  cmake --build "$build" -j"$(nproc)"
+}
+
+case "$mode" in
+  run)
+    install_packages
+    build_all
+    # Until the GUI exists, "opening" the sample means summarising it with the CLI.
+    "$build/app/cli/perwiz-cli" info resources/samples/ring4.alog
+    ;;
+  test)
+    install_packages
+    build_all
+    ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
+    ;;
+  *)
+    echo "usage: $0 [run|test]" >&2
+    exit 2
+    ;;
+esac
