@@ -290,3 +290,20 @@ TEST(Builder, EventIdsRoundTrip) {
   EXPECT_FALSE(parseEventId("3:x", r, i));
   EXPECT_FALSE(parseEventId("-1:2", r, i));
 }
+
+TEST(Builder, TimesBeforeTheDeclaredStartAreShiftedToZero) {
+  TraceBuilder b;
+  b.begin({1, {}});
+  auto send = b.defineFunction(mpi("MPI_Send"));
+  b.enter(0, -50, send);
+  b.send(0, -40, 0, 0, 0, 1, 0);
+  b.leave(0, 10, send);
+  b.end();
+  Trace t = b.take();
+  // Earliest time -50 becomes 0: everything moves by +50.
+  EXPECT_EQ(t.ranks[0].enter[0], 0);
+  EXPECT_EQ(t.ranks[0].leave[0], 60);
+  EXPECT_EQ(t.ranks[0].messages[0].time, 10);
+  EXPECT_EQ(t.endTime, 60);
+  EXPECT_TRUE(hasWarning(t, "shifted"));
+}

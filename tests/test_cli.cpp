@@ -7,6 +7,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -18,7 +19,7 @@ using nlohmann::json;
 
 namespace {
 
-struct Run {
+struct CliResult {
   int status = -1;
   std::string out, err;
 };
@@ -37,13 +38,13 @@ std::string quote(const std::string& s) {
 }
 
 // Runs perwiz-cli with the arguments, stdout and stderr captured in `dir`.
-Run cli(const fs::path& dir, const std::vector<std::string>& args) {
+CliResult cli(const fs::path& dir, const std::vector<std::string>& args) {
   std::string cmd = quote(PERWIZ_CLI);
   for (const auto& a : args) cmd += " " + quote(a);
   const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
   cmd += " >" + quote(out.string()) + " 2>" + quote(err.string());
   int raw = std::system(cmd.c_str());
-  Run r;
+  CliResult r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
   r.out = readAll(out);
   r.err = readAll(err);
@@ -51,7 +52,7 @@ Run cli(const fs::path& dir, const std::vector<std::string>& args) {
 }
 
 json cliJson(const fs::path& dir, const std::vector<std::string>& args) {
-  Run r = cli(dir, args);
+  CliResult r = cli(dir, args);
   EXPECT_EQ(r.status, 0) << r.err;
   json j = json::parse(r.out, nullptr, false);
   EXPECT_FALSE(j.is_discarded()) << r.out;
@@ -75,7 +76,7 @@ std::vector<std::string> generateArgs(const fs::path& out, std::vector<std::stri
 TEST(CliInfo, JsonMatchesTheGeneratorSpec) {
   fs::path dir = perwiz::test::freshDir("cli_info_json");
   fs::path trace = dir / "ring";  // a directory name: OTF2
-  Run gen = cli(dir, generateArgs(trace, {"--pattern", "ring", "--collective", "allreduce"}));
+  CliResult gen = cli(dir, generateArgs(trace, {"--pattern", "ring", "--collective", "allreduce"}));
   ASSERT_EQ(gen.status, 0) << gen.err;
   EXPECT_TRUE(gen.err.empty()) << gen.err;
 
@@ -113,7 +114,7 @@ TEST(CliInfo, JsonMatchesTheGeneratorSpec) {
     EXPECT_EQ(r["last_leave_ns"], 747384);
   }
 
-  Run text = cli(dir, {"info", trace.string()});
+  CliResult text = cli(dir, {"info", trace.string()});
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_NE(text.out.find("747384 ns"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("747.384 us"), std::string::npos) << text.out;
@@ -122,7 +123,7 @@ TEST(CliInfo, JsonMatchesTheGeneratorSpec) {
 TEST(CliEvents, IdsAreUniqueAndMatchesPointBack) {
   fs::path dir = perwiz::test::freshDir("cli_events");
   fs::path trace = dir / "nb.otf2";
-  Run gen = cli(dir, generateArgs(trace, {"--ranks", "3", "--steps", "2", "--messages-per-step",
+  CliResult gen = cli(dir, generateArgs(trace, {"--ranks", "3", "--steps", "2", "--messages-per-step",
                                           "1", "--nonblocking"}));
   ASSERT_EQ(gen.status, 0) << gen.err;
 
@@ -163,7 +164,7 @@ TEST(CliEvents, IdsAreUniqueAndMatchesPointBack) {
   ASSERT_EQ(rank1.size(), 8u);
   for (const json& e : rank1) EXPECT_EQ(e["id"].get<std::string>().rfind("1:", 0), 0u);
 
-  Run text = cli(dir, {"events", trace.string()});
+  CliResult text = cli(dir, {"events", trace.string()});
   ASSERT_EQ(text.status, 0);
   EXPECT_EQ(std::count(text.out.begin(), text.out.end(), '\n'), 24);
 }
@@ -191,10 +192,10 @@ TEST(CliConvert, Otf2ToAlogToOtf2KeepsCounts) {
   fs::path dir = perwiz::test::freshDir("cli_convert");
   fs::path a = dir / "a", b = dir / "b.alog", c = dir / "c.otf2";
   ASSERT_EQ(cli(dir, generateArgs(a, {"--pattern", "random", "--imbalance", "0.3"})).status, 0);
-  Run ab = cli(dir, {"convert", a.string(), b.string()});
+  CliResult ab = cli(dir, {"convert", a.string(), b.string()});
   ASSERT_EQ(ab.status, 0) << ab.err;
   EXPECT_FALSE(ab.out.empty());
-  Run bc = cli(dir, {"convert", b.string(), c.string()});
+  CliResult bc = cli(dir, {"convert", b.string(), c.string()});
   ASSERT_EQ(bc.status, 0) << bc.err;
 
   json ja = cliJson(dir, {"info", a.string(), "--json"});
@@ -215,13 +216,13 @@ TEST(CliConvert, RefusesToOverwrite) {
   fs::path a = dir / "a";
   ASSERT_EQ(cli(dir, generateArgs(a, {"--steps", "1"})).status, 0);
   fs::path existing = perwiz::test::writeFile(dir / "taken.alog", "keep me\n");
-  Run r = cli(dir, {"convert", a.string(), existing.string()});
+  CliResult r = cli(dir, {"convert", a.string(), existing.string()});
   EXPECT_EQ(r.status, 1);
   EXPECT_EQ(r.err.rfind("perwiz-cli: ", 0), 0u) << r.err;
   EXPECT_TRUE(r.out.empty());
   EXPECT_EQ(readAll(existing), "keep me\n");
   // generate refuses too, and an existing OTF2 archive is not touched.
-  Run g = cli(dir, generateArgs(a, {}));
+  CliResult g = cli(dir, generateArgs(a, {}));
   EXPECT_EQ(g.status, 1);
   json j = cliJson(dir, {"info", a.string(), "--json"});
   EXPECT_EQ(j["steps"], 1);
@@ -232,7 +233,7 @@ TEST(CliGenerate, AlogByExtensionAndEventTarget) {
   fs::path out = dir / "t.alog";
   // --events 100 with 2 ranks, pairs, 1 exchange, barrier: per step 2 * (1 + 1 + 1) = 6
   // events, so ceil(100 / 6) = 17 steps = 102 events.
-  Run g = cli(dir, {"generate", out.string(), "--ranks", "2", "--pattern", "pairs",
+  CliResult g = cli(dir, {"generate", out.string(), "--ranks", "2", "--pattern", "pairs",
                     "--collective", "barrier", "--events", "100"});
   ASSERT_EQ(g.status, 0) << g.err;
   EXPECT_TRUE(fs::is_regular_file(out));
@@ -247,14 +248,14 @@ TEST(CliGenerate, AlogByExtensionAndEventTarget) {
 
 TEST(CliExit, BadInputIsOne) {
   fs::path dir = perwiz::test::freshDir("cli_exit_input");
-  Run missing = cli(dir, {"info", (dir / "no-such-trace.alog").string()});
+  CliResult missing = cli(dir, {"info", (dir / "no-such-trace.alog").string()});
   EXPECT_EQ(missing.status, 1);
   EXPECT_EQ(missing.err.rfind("perwiz-cli: ", 0), 0u) << missing.err;
   EXPECT_NE(missing.err.find("no-such-trace.alog"), std::string::npos) << missing.err;
   EXPECT_TRUE(missing.out.empty());
 
   fs::path garbage = perwiz::test::writeFile(dir / "garbage.alog", "this is not a trace\n\x01\x02");
-  Run bad = cli(dir, {"info", garbage.string()});
+  CliResult bad = cli(dir, {"info", garbage.string()});
   EXPECT_EQ(bad.status, 1);
   EXPECT_EQ(bad.err.rfind("perwiz-cli: ", 0), 0u) << bad.err;
   EXPECT_EQ(cli(dir, {"events", garbage.string()}).status, 1);
@@ -274,12 +275,12 @@ TEST(CliExit, BadUsageIsTwo) {
 
   fs::path trace = dir / "t";
   ASSERT_EQ(cli(dir, generateArgs(trace, {"--steps", "1"})).status, 0);
-  Run r = cli(dir, {"events", trace.string(), "--rank", "99"});
+  CliResult r = cli(dir, {"events", trace.string(), "--rank", "99"});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("99"), std::string::npos) << r.err;
   EXPECT_TRUE(r.out.empty());
 
-  Run help = cli(dir, {"--help"});
+  CliResult help = cli(dir, {"--help"});
   EXPECT_EQ(help.status, 0);
   EXPECT_NE(help.out.find("generate"), std::string::npos);
 }

@@ -392,6 +392,15 @@ TEST(GeneratorStream, RecordsInRankTimeOrderAndStepByStep) {
   std::vector<std::string> expected = {"PRGN_step", "MPI_Isend", "MPI_Irecv", "MPI_Waitall",
                                        "MPI_Allreduce"};
   EXPECT_EQ(sink.names, expected);
+
+  OrderCheckingSink masterWorker;
+  s.pattern = P2PPattern::MasterWorker;
+  s.nonBlocking = false;
+  s.collective = MpiOp::None;
+  generateTrace(s, masterWorker);
+  EXPECT_EQ(masterWorker.outOfOrder, 0u);
+  expected = {"PRGN_step", "MPI_Send", "MPI_Recv"};
+  EXPECT_EQ(masterWorker.names, expected);
 }
 
 TEST(GeneratorPattern, NamesRoundTrip) {

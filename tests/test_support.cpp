@@ -2,13 +2,15 @@
 
 #include <algorithm>
 #include <fstream>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 
 namespace perwiz::test {
 
 fs::path freshDir(const std::string& name) {
-  fs::path p = fs::path(PERWIZ_TEST_TMP) / name;
+  // CTest runs test cases as parallel processes; a per-process directory keeps them apart.
+  fs::path p = fs::path(PERWIZ_TEST_TMP) / (name + "-" + std::to_string(::getpid()));
   fs::remove_all(p);
   fs::create_directories(p);
   return p;

@@ -7,7 +7,7 @@
 
 namespace perwiz::test {
 
-// A fresh empty directory under the build tree, unique per test (removed first if present).
+// A fresh empty directory under the build tree, unique per name and process.
 std::filesystem::path freshDir(const std::string& name);
 // Writes text to a file and returns its path.
 std::filesystem::path writeFile(const std::filesystem::path& path, const std::string& text);

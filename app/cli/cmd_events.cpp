@@ -13,6 +13,9 @@
 namespace perwiz::cli {
 namespace {
 
+// Keys keep their insertion order: the output is read by people as well as scripts.
+using Json = nlohmann::ordered_json;
+
 struct EventsOptions {
   std::string path;
   std::uint32_t rank = 0;
@@ -20,19 +23,19 @@ struct EventsOptions {
   bool json = false;
 };
 
-nlohmann::json peerJson(std::int32_t peer) {
-  return peer >= 0 ? nlohmann::json(peer) : nlohmann::json(nullptr);
+Json peerJson(std::int32_t peer) {
+  return peer >= 0 ? Json(peer) : Json(nullptr);
 }
 
-nlohmann::json matchJson(const std::optional<std::string>& id) {
-  return id ? nlohmann::json(*id) : nlohmann::json(nullptr);
+Json matchJson(const std::optional<std::string>& id) {
+  return id ? Json(*id) : Json(nullptr);
 }
 
 // partner[i] and match[i] describe the i-th message the call owns (null: unknown/unmatched).
-nlohmann::json eventJson(const Trace& t, const CommEvent& ev) {
+Json eventJson(const Trace& t, const CommEvent& ev) {
   const RankTrace& r = t.ranks[ev.rank];
-  nlohmann::json partners = nlohmann::json::array(), matches = nlohmann::json::array();
-  nlohmann::json endpoints = nlohmann::json::array();
+  Json partners = Json::array(), matches = Json::array();
+  Json endpoints = Json::array();
   for (const EndpointView& v : ev.endpoints) {
     const MessageEndpoint& m = *v.endpoint;
     if (ownsMessage(v.role)) {
@@ -45,11 +48,10 @@ nlohmann::json eventJson(const Trace& t, const CommEvent& ev) {
                          {"comm", m.comm},
                          {"bytes", m.bytes},
                          {"time_ns", m.time},
-                         {"post_time_ns", m.postTime},
                          {"request", m.request},
                          {"match", matchJson(v.match)}});
   }
-  nlohmann::json j = {{"id", eventId(ev.rank, ev.mpiIndex)},
+  Json j = {{"id", eventId(ev.rank, ev.mpiIndex)},
                       {"function", t.fn(ev.rank, ev.event).name},
                       {"enter_ns", r.enter[ev.event]},
                       {"leave_ns", r.leave[ev.event]},
@@ -63,8 +65,8 @@ nlohmann::json eventJson(const Trace& t, const CommEvent& ev) {
                        {"root", peerJson(c->root)},
                        {"bytes_sent", c->bytesSent},
                        {"bytes_received", c->bytesReceived},
-                       {"instance", c->instance == kNone32 ? nlohmann::json(nullptr)
-                                                           : nlohmann::json(c->instance)}};
+                       {"instance", c->instance == kNone32 ? Json(nullptr)
+                                                           : Json(c->instance)}};
   }
   return j;
 }

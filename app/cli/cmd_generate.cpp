@@ -61,6 +61,8 @@ Command addGenerateCommand(CLI::App& parent) {
   auto opts = std::make_shared<GenerateOptions>();
   GeneratorSpec& s = opts->spec;
   CLI::App* app = parent.add_subcommand("generate", "Write a synthetic trace of a chosen shape");
+  // A repeated option overrides the earlier one, so scripts can append to a base command line.
+  app->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app->add_option("OUT", opts->out, "output: .alog/.log file or OTF2 archive directory")
       ->required();
   app->add_option("--ranks", s.ranks, "number of ranks")

@@ -9,18 +9,20 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
-#include <sstream>
 
 namespace perwiz::cli {
 namespace {
+
+// Keys keep their insertion order: the output is read by people as well as scripts.
+using Json = nlohmann::ordered_json;
 
 struct InfoOptions {
   std::string path;
   bool json = false;
 };
 
-nlohmann::json optionalNs(const std::optional<TimeNs>& t) {
-  return t ? nlohmann::json(*t) : nlohmann::json(nullptr);
+Json optionalNs(const std::optional<TimeNs>& t) {
+  return t ? Json(*t) : Json(nullptr);
 }
 
 std::string optionalHuman(const std::optional<TimeNs>& t) {
@@ -28,8 +30,8 @@ std::string optionalHuman(const std::optional<TimeNs>& t) {
 }
 
 // Key names are an interface: scripts and tests read them.
-nlohmann::json infoJson(const Trace& t, const std::string& path) {
-  nlohmann::json perRank = nlohmann::json::array();
+Json infoJson(const Trace& t, const std::string& path) {
+  Json perRank = Json::array();
   for (std::uint32_t r = 0; r < t.rankCount(); ++r) {
     RankSummary s = summarizeRank(t, r);
     perRank.push_back({{"rank", r},
@@ -43,7 +45,7 @@ nlohmann::json infoJson(const Trace& t, const std::string& path) {
                        {"first_enter_ns", optionalNs(s.firstEnter)},
                        {"last_leave_ns", optionalNs(s.lastLeave)}});
   }
-  nlohmann::json warnings = nlohmann::json::array();
+  Json warnings = Json::array();
   for (const Diagnostic& d : t.warnings) warnings.push_back(d.toString());
   return {{"file", path},
           {"format", t.format},

@@ -21,12 +21,13 @@ std::string lower(std::string s) {
   return s;
 }
 
-// OTF2 anchor files start with the magic "OTF2" (then version bytes), written by libotf2.
+// libotf2 anchor files start with two header bytes (a type tag and a length) followed by the
+// magic "OTF2".
 bool looksLikeOtf2Anchor(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
-  char magic[4] = {};
-  in.read(magic, 4);
-  return in.gcount() == 4 && std::string(magic, 4) == "OTF2";
+  char head[6] = {};
+  in.read(head, 6);
+  return in.gcount() == 6 && std::string(head + 2, 4) == "OTF2";
 }
 
 // First non-blank, non-comment line of an ALOG file is six integers (the sixth may be
@@ -61,18 +62,6 @@ bool looksLikeAlog(const fs::path& p) {
 }
 
 }  // namespace
-
-std::string resolveOtf2Anchor(const std::string& path) {
-  std::error_code ec;
-  if (!fs::is_directory(path, ec)) return path;
-  std::vector<fs::path> anchors;
-  for (const auto& e : fs::directory_iterator(path, ec))
-    if (e.is_regular_file() && e.path().extension() == ".otf2") anchors.push_back(e.path());
-  if (anchors.size() == 1) return anchors.front().string();
-  if (anchors.empty()) throw TraceError(path, "directory holds no OTF2 anchor file (*.otf2)");
-  throw TraceError(path, "directory holds " + std::to_string(anchors.size()) +
-                             " OTF2 anchor files; name one of them");
-}
 
 TraceFormat detectFormat(const std::string& path) {
   std::error_code ec;

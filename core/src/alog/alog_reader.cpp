@@ -4,6 +4,8 @@
 // allows to appear anywhere (header records, the largest process id, the earliest time, the
 // event types used as lone events). Pass 2 streams the data records into the sink. Validating
 // everything first means a corrupt file is rejected before the sink sees a single record.
+// Times go to the sink in file order per process (execution order); should a file's clock go
+// backwards, the builder re-sorts and warns.
 #include "perwiz/trace_io.h"
 
 #include "alog_record.h"
@@ -12,6 +14,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <optional>
 #include <unordered_map>
@@ -143,8 +146,9 @@ class AlogReader {
       ++dataRecords_;
       if (rec.type == kConstDef) continue;  // MPI constants logged by MPE 1.2 (§2), not events
       maxProcess_ = std::max(maxProcess_, rec.process);
-      auto [it, fresh] = minStampByCycle_.try_emplace(rec.cycle, rec.stampNs);
-      if (!fresh) it->second = std::min(it->second, rec.stampNs);
+      StampRange& range = stampsByCycle_[rec.cycle];
+      if (rec.stampNs < range.min) range = {rec.stampNs, cur.lineNo(), range.max, range.maxLine};
+      if (rec.stampNs > range.max) range.max = rec.stampNs, range.maxLine = cur.lineNo();
       std::int32_t tag;
       std::uint64_t bytes;
       if ((rec.type == kSend || rec.type == kRecv) && parseMessageComment(rec.comment, tag, bytes))
@@ -215,12 +219,11 @@ class AlogReader {
                               std::to_string(def.start) + " ignored");
       return;
     }
-    for (const StateDef& other : states_)
-      if (other.start == def.start) {
-        warn("state", line, "second definition of the state started by event " +
-                                std::to_string(def.start) + " ignored");
-        return;
-      }
+    if (stateStarts_.contains(def.start)) {
+      warn("state", line, "second definition of the state started by event " +
+                              std::to_string(def.start) + " ignored");
+      return;
+    }
     if (name.empty()) {
       warn("state", line, "state definition without a name; called 'state " +
                               std::to_string(def.start) + "'");
@@ -231,6 +234,9 @@ class AlogReader {
     def.function.color.assign(color);
     def.function.op = classifyMpiName(def.function.name);
     def.function.kind = def.function.op == MpiOp::None ? EventKind::UserState : EventKind::MpiCall;
+    stateStarts_.insert(def.start);
+    stateEvents_.insert(def.start);
+    stateEvents_.insert(def.end);
     states_.push_back(std::move(def));
   }
 
@@ -250,9 +256,9 @@ class AlogReader {
     // Time origin: the earliest data record, or the -6 start time if it is not later (MPE
     // files then keep the offset upshot shows; p4 files start at their first event).
     std::optional<TimeNs> minData;
-    for (const auto& [cycle, stamp] : minStampByCycle_) {
-      auto t = absoluteNs(stamp, cycle);
-      if (!t) throw TraceError(path_, "time out of range (timestamp + cycle * rollover)");
+    for (const auto& [cycle, range] : stampsByCycle_) {
+      auto t = absoluteNs(range.min, cycle);
+      if (!t) fail(kTimeOverflow, range.minLine);
       minData = minData ? std::min(*minData, *t) : *t;
     }
     std::optional<TimeNs> start;
@@ -260,6 +266,13 @@ class AlogReader {
     if (minData && start) origin_ = std::min(*minData, *start);
     else if (minData) origin_ = *minData;
     else if (start) origin_ = *start;
+    // Times grow with the stamp within a cycle, so checking each cycle's latest record here
+    // keeps pass 2 from failing half-way through the stream.
+    for (const auto& [cycle, range] : stampsByCycle_) {
+      auto t = absoluteNs(range.max, cycle);
+      TimeNs rel;
+      if (!t || __builtin_sub_overflow(*t, origin_, &rel)) fail(kTimeOverflow, range.maxLine);
+    }
 
     std::int64_t ranks = std::max(processCount_.value_or(0), maxProcess_ + 1);
     TraceHeader header;
@@ -283,9 +296,7 @@ class AlogReader {
     std::vector<std::pair<std::int64_t, Function>> byEvent;
     for (const StateDef& s : states_) byEvent.emplace_back(s.start, s.function);
     for (std::int64_t type : pointTypes_.values()) {
-      bool isStateEvent = false;
-      for (const StateDef& s : states_) isStateEvent |= s.start == type || s.end == type;
-      if (isStateEvent) continue;
+      if (stateEvents_.contains(type)) continue;
       Function f;
       f.kind = EventKind::Point;
       auto named = eventNames_.find(type);
@@ -324,7 +335,7 @@ class AlogReader {
       auto abs = absoluteNs(rec.stampNs, rec.cycle);
       TimeNs t = 0;
       if (!abs || __builtin_sub_overflow(*abs, origin_, &t))
-        fail("time out of range (timestamp + cycle * rollover)", lineNo);
+        fail(kTimeOverflow, lineNo);
       const auto rank = static_cast<std::uint32_t>(rec.process);
       if (rec.type == kSend || rec.type == kRecv) {
         std::int32_t tag;
@@ -353,6 +364,7 @@ class AlogReader {
   }
 
   static constexpr std::ptrdiff_t kProgressStep = 1 << 20;
+  static constexpr const char* kTimeOverflow = "time out of range (timestamp + cycle * rollover)";
 
   const std::string& path_;
   TraceSink& sink_;
@@ -369,11 +381,19 @@ class AlogReader {
   std::optional<std::int64_t> processCount_;
   std::optional<Record> startRecord_;
   std::optional<TimeNs> rolloverNs_;
-  std::map<std::int64_t, TimeNs> minStampByCycle_;  // few cycles in practice: usually just 0
+  struct StampRange {
+    TimeNs min = std::numeric_limits<TimeNs>::max();
+    std::int64_t minLine = 0;
+    TimeNs max = std::numeric_limits<TimeNs>::min();
+    std::int64_t maxLine = 0;
+  };
+  std::map<std::int64_t, StampRange> stampsByCycle_;  // few cycles in practice: usually just 0
   std::unordered_map<std::int64_t, std::string_view> eventNames_;  // -9, view into the file
   std::map<std::int64_t, std::string_view> processNames_;          // -15
   std::vector<StateDef> states_;
-  EventTypeSet pointTypes_;
+  EventTypeSet stateStarts_;
+  EventTypeSet stateEvents_;  // starts and ends
+  EventTypeSet pointTypes_;   // types of data records that may be lone events
 
   // Built between the passes.
   TimeNs origin_ = 0;

@@ -1,6 +1,5 @@
 #include "alog_record.h"
 
-#include <charconv>
 #include <cstdio>
 #include <limits>
 
@@ -19,54 +18,78 @@ const char* tokenEnd(const char* p, const char* end) {
   return p;
 }
 
-// A signed decimal integer filling the whole token (a leading '+' is accepted like sscanf %d).
-bool parseWholeInt(const char* b, const char* e, std::int64_t& v) {
-  if (b < e && *b == '+') {
-    ++b;
-    if (b < e && *b == '-') return false;
+bool isDigit(char c) { return static_cast<unsigned char>(c - '0') < 10; }
+
+// Unsigned decimal digits at p, accumulated with overflow detection (one compare per digit;
+// this loop is the reader's hot spot).
+// Returns the position after the digits; `digits` tells how many there were.
+const char* parseDigits(const char* p, const char* end, std::uint64_t& value, bool& overflow,
+                        std::size_t& digits) {
+  constexpr std::uint64_t kLimit = (std::numeric_limits<std::uint64_t>::max() - 9) / 10;
+  const char* start = p;
+  std::uint64_t acc = 0;
+  for (; p < end && isDigit(*p); ++p) {
+    overflow |= acc > kLimit;
+    acc = acc * 10 + static_cast<unsigned>(*p - '0');
   }
-  auto [q, ec] = std::from_chars(b, e, v);
-  return ec == std::errc{} && q == e;
+  value = acc;
+  digits = static_cast<std::size_t>(p - start);
+  return p;
 }
 
-bool isDigit(char c) { return c >= '0' && c <= '9'; }
-
-// The timestamp in µs, integer or decimal (nupshot reads it with %lf), converted to ns without
-// going through floating point: up to three fractional digits are exact, further digits round
-// half up on the fourth.
-enum class StampResult { Ok, NotANumber, OutOfRange };
-StampResult parseStamp(const char* b, const char* e, TimeNs& ns) {
+// A signed decimal integer at p that must end at a blank or at `end` (a leading '+' is
+// accepted like sscanf %d). Returns the position after it, or nullptr.
+const char* parseIntAt(const char* p, const char* end, std::int64_t& v) {
   bool negative = false;
-  if (b < e && (*b == '-' || *b == '+')) {
-    negative = *b == '-';
-    ++b;
-  }
-  const char* intEnd = b;
-  while (intEnd < e && isDigit(*intEnd)) ++intEnd;
-  std::uint64_t whole = 0;
-  if (intEnd > b) {
-    auto [q, ec] = std::from_chars(b, intEnd, whole);
-    if (ec != std::errc{} || q != intEnd) return StampResult::OutOfRange;
-  }
-  std::int64_t fraction = 0;  // ns
-  bool anyDigit = intEnd > b;
-  const char* p = intEnd;
-  if (p < e && *p == '.') {
+  if (p < end && (*p == '-' || *p == '+')) {
+    negative = *p == '-';
     ++p;
-    int digits = 0;
+  }
+  std::uint64_t mag = 0;
+  bool overflow = false;
+  std::size_t digits = 0;
+  p = parseDigits(p, end, mag, overflow, digits);
+  if (digits == 0 || overflow || (p < end && !isBlank(*p))) return nullptr;
+  constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+  if (mag > kMax + (negative ? 1 : 0)) return nullptr;
+  v = negative ? static_cast<std::int64_t>(~mag + 1) : static_cast<std::int64_t>(mag);
+  return p;
+}
+
+bool parseWholeInt(const char* b, const char* e, std::int64_t& v) {
+  return parseIntAt(b, e, v) == e;
+}
+
+// The timestamp in µs at p, integer or decimal (nupshot reads it with %lf), converted to ns
+// without going through floating point: up to three fractional digits are exact, further
+// digits round half up on the fourth. It must end at a blank or at `end`.
+enum class StampResult { Ok, NotANumber, OutOfRange };
+StampResult parseStamp(const char*& p, const char* end, TimeNs& ns) {
+  bool negative = false;
+  if (p < end && (*p == '-' || *p == '+')) {
+    negative = *p == '-';
+    ++p;
+  }
+  std::uint64_t whole = 0;
+  bool overflow = false;
+  std::size_t intDigits = 0;
+  p = parseDigits(p, end, whole, overflow, intDigits);
+  std::int64_t fraction = 0;  // ns
+  std::size_t fracDigits = 0;
+  if (p < end && *p == '.') {
+    ++p;
     bool roundUp = false;
-    for (; p < e && isDigit(*p); ++p, ++digits) {
-      anyDigit = true;
-      if (digits < 3) fraction = fraction * 10 + (*p - '0');
-      else if (digits == 3) roundUp = *p >= '5';
+    for (; p < end && isDigit(*p); ++p, ++fracDigits) {
+      if (fracDigits < 3) fraction = fraction * 10 + (*p - '0');
+      else if (fracDigits == 3) roundUp = *p >= '5';
     }
-    for (int d = digits; d < 3; ++d) fraction *= 10;
+    for (std::size_t d = fracDigits; d < 3; ++d) fraction *= 10;
     if (roundUp) ++fraction;  // may reach 1000: carried by the addition below
   }
-  if (!anyDigit || p != e) return StampResult::NotANumber;
+  if (intDigits + fracDigits == 0 || (p < end && !isBlank(*p))) return StampResult::NotANumber;
   constexpr std::uint64_t kMaxWhole =
       static_cast<std::uint64_t>(std::numeric_limits<TimeNs>::max() / 1000 - 1);
-  if (whole > kMaxWhole) return StampResult::OutOfRange;
+  if (overflow || whole > kMaxWhole) return StampResult::OutOfRange;
   TimeNs value = static_cast<TimeNs>(whole) * 1000 + fraction;
   ns = negative ? -value : value;
   return StampResult::Ok;
@@ -82,33 +105,36 @@ bool isSkippableLine(std::string_view line) {
 bool parseRecord(std::string_view line, Record& out, std::string& problem) {
   const char* p = line.data();
   const char* const end = p + line.size();
+  auto missing = [&](int field) {
+    problem = "line has only " + std::to_string(field) +
+              " of the 6 numeric fields (type process task data cycle timestamp)";
+    return false;
+  };
   std::int64_t* ints[5] = {&out.type, &out.process, &out.task, &out.data, &out.cycle};
-  for (int field = 0; field < 6; ++field) {
+  for (int field = 0; field < 5; ++field) {
     p = skipBlanks(p, end);
-    if (p == end) {
-      problem = "line has only " + std::to_string(field) +
-                " of the 6 numeric fields (type process task data cycle timestamp)";
+    if (p == end) return missing(field);
+    const char* q = parseIntAt(p, end, *ints[field]);
+    if (!q) {
+      problem = std::string("field '") + kFieldNames[field] + "' is not an integer: " +
+                quoteBytes(std::string_view(p, tokenEnd(p, end) - p));
       return false;
     }
-    const char* e = tokenEnd(p, end);
-    if (field < 5) {
-      if (!parseWholeInt(p, e, *ints[field])) {
-        problem = std::string("field '") + kFieldNames[field] + "' is not an integer: " +
-                  quoteBytes(std::string_view(p, e - p));
-        return false;
-      }
-    } else {
-      switch (parseStamp(p, e, out.stampNs)) {
-        case StampResult::Ok: break;
-        case StampResult::NotANumber:
-          problem = "field 'timestamp' is not a number: " + quoteBytes(std::string_view(p, e - p));
-          return false;
-        case StampResult::OutOfRange:
-          problem = "timestamp out of range: " + quoteBytes(std::string_view(p, e - p));
-          return false;
-      }
-    }
-    p = e;
+    p = q;
+  }
+  p = skipBlanks(p, end);
+  if (p == end) return missing(5);
+  const char* stamp = p;
+  switch (parseStamp(p, end, out.stampNs)) {
+    case StampResult::Ok: break;
+    case StampResult::NotANumber:
+      problem = "field 'timestamp' is not a number: " +
+                quoteBytes(std::string_view(stamp, tokenEnd(stamp, end) - stamp));
+      return false;
+    case StampResult::OutOfRange:
+      problem = "timestamp out of range: " +
+                quoteBytes(std::string_view(stamp, tokenEnd(stamp, end) - stamp));
+      return false;
   }
   p = skipBlanks(p, end);
   const char* commentEnd = end;

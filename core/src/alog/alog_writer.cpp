@@ -17,6 +17,7 @@
 #include "alog_time.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <charconv>
 #include <cstdio>
@@ -24,6 +25,7 @@
 #include <filesystem>
 #include <map>
 #include <queue>
+#include <fcntl.h>
 #include <unistd.h>
 #include <utility>
 
@@ -268,12 +270,7 @@ class AlogWriter final : public TraceSink {
   // Written to a temporary file in the target directory, then linked into place: a failure
   // never leaves half a file, and link() refuses to replace a file created meanwhile.
   void writeFile() {
-    fs::path target(path_);
-    std::string tmpl = (target.parent_path() / ("." + target.filename().string() + ".XXXXXX"))
-                           .string();
-    int fd = ::mkstemp(tmpl.data());
-    if (fd < 0) throw TraceError(path_, std::string("cannot create file: ") + std::strerror(errno));
-    tmpPath_ = tmpl;
+    int fd = createTemp();
     file_ = ::fdopen(fd, "wb");
     if (!file_) {
       ::close(fd);
@@ -293,6 +290,26 @@ class AlogWriter final : public TraceSink {
       discardTemp();
       throw;
     }
+  }
+
+  // A fresh file beside the target. Not mkstemp: its 0600 mode would survive the rename,
+  // whereas open() with 0666 gives the permissions the user's umask asks for.
+  int createTemp() {
+    fs::path target(path_);
+    static std::atomic<unsigned> counter{0};
+    for (int attempt = 0; attempt < 100; ++attempt) {
+      std::string name = "." + target.filename().string() + ".tmp" + std::to_string(::getpid()) +
+                         "-" + std::to_string(counter++);
+      std::string tmp = (target.parent_path() / name).string();
+      int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+      if (fd >= 0) {
+        tmpPath_ = tmp;
+        return fd;
+      }
+      if (errno != EEXIST)
+        throw TraceError(path_, std::string("cannot create file: ") + std::strerror(errno));
+    }
+    throw TraceError(path_, "cannot create a temporary file");
   }
 
   void flush() {

@@ -59,6 +59,13 @@ class EventTypeSet {
       sparse_.insert(type);
     }
   }
+  bool contains(std::int64_t type) const {
+    if (type >= 0 && type < kDenseLimit) {
+      auto i = static_cast<std::size_t>(type);
+      return i < dense_.size() && dense_[i];
+    }
+    return sparse_.count(type) != 0;
+  }
   // All members, unordered.
   std::vector<std::int64_t> values() const {
     std::vector<std::int64_t> out(sparse_.begin(), sparse_.end());

@@ -147,6 +147,7 @@ class Generator {
   }
 
  private:
+  // Only the functions this shape uses, so writers declare no states that never occur.
   void defineFunctions() {
     step_ = sink_.defineFunction({"PRGN_step", EventKind::UserState, MpiOp::None, ""});
     if (topo_.hasP2P()) {
@@ -157,10 +158,11 @@ class Generator {
         isend_ = mpi(MpiOp::Isend);
         irecv_ = mpi(MpiOp::Irecv);
         waitall_ = mpi(MpiOp::Waitall);
-      } else {
-        sendrecv_ = mpi(MpiOp::Sendrecv);
+      } else if (spec_.pattern == P2PPattern::MasterWorker) {  // one-way: see usesSendrecv()
         send_ = mpi(MpiOp::Send);
         recv_ = mpi(MpiOp::Recv);
+      } else {
+        sendrecv_ = mpi(MpiOp::Sendrecv);
       }
     }
     if (spec_.collective != MpiOp::None) {

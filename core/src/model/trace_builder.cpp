@@ -104,6 +104,7 @@ struct TraceBuilder::Impl {
   }
 
   void closeOpenStates();
+  void shiftNegativeTimes();
   void sortOutOfOrderRanks();
   void pruneUnusedFunctions();
   void finishRequests();
@@ -315,6 +316,27 @@ void TraceBuilder::Impl::closeOpenStates() {
   }
 }
 
+// Some tracers (EZTrace) write events before the clock offset they declare. The model's times
+// count from the trace start, so move the origin to the earliest event.
+void TraceBuilder::Impl::shiftNegativeTimes() {
+  TimeNs earliest = 0;
+  for (const auto& r : t.ranks)
+    for (TimeNs e : r.enter) earliest = std::min(earliest, e);
+  for (const auto& r : t.ranks)
+    for (const auto& m : r.messages) earliest = std::min(earliest, m.time);
+  if (earliest >= 0) return;
+  const TimeNs shift = -earliest;
+  for (auto& r : t.ranks) {
+    for (auto& e : r.enter) e += shift;
+    for (auto& l : r.leave) l += shift;
+    for (auto& m : r.messages) m.time += shift;
+  }
+  line = -1;
+  position = "clock";
+  diag("clock", "events precede the trace's declared start by " + std::to_string(shift) +
+                    " ns; all times shifted so that the earliest event is at 0");
+}
+
 // Records of a rank arrived with decreasing times (a reader contract violation we survive):
 // sort the events stably by enter time and renumber every reference.
 void TraceBuilder::Impl::sortOutOfOrderRanks() {
@@ -475,6 +497,7 @@ void TraceBuilder::end() {
   if (d->ended) return;
   d->ended = true;
   d->closeOpenStates();
+  d->shiftNegativeTimes();
   d->sortOutOfOrderRanks();
   d->finishRequests();
   d->pruneUnusedFunctions();

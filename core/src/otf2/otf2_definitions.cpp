@@ -265,7 +265,7 @@ std::vector<ResolvedComm> resolveComms(const GlobalDefinitions& defs, const Rank
     r.id = c.id;
     const auto* g = defs.commGroup(c.group);
     if (!g) {
-      r.problem = "its group " + std::to_string(c.group) + " is not defined";
+      r.problem = "group " + std::to_string(c.group) + " is not defined";
       out.push_back(std::move(r));
       continue;
     }
@@ -286,7 +286,7 @@ std::vector<ResolvedComm> resolveComms(const GlobalDefinitions& defs, const Rank
     // Comm-local rank i -> index into the paradigm's COMM_LOCATIONS -> location -> world rank.
     const auto* locs = defs.commLocations(g->paradigm);
     if (!locs) {
-      r.problem = "its paradigm has no locations group";
+      r.problem = "no locations group for its paradigm";
       out.push_back(std::move(r));
       continue;
     }

@@ -108,7 +108,7 @@ struct ResolvedComm {
   OTF2_CommRef id = 0;
   std::optional<Communicator> comm;
   bool mpiParadigm = false;
-  std::string problem;  // why comm is nullopt
+  std::string problem;  // why comm is nullopt, e.g. "group 3 is not defined"
 };
 std::vector<ResolvedComm> resolveComms(const GlobalDefinitions& defs, const RankLayout& ranks);
 // Index into `comms` of the one that is MPI_COMM_WORLD (all ranks in order, named like

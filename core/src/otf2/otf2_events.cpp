@@ -221,12 +221,7 @@ std::int32_t EventHandler::worldRank(int caller, OTF2_CommRef comm, std::uint32_
   model = 0;
   auto it = comms_.find(comm);
   if (it == comms_.end()) {
-    auto bad = unusable_.find(comm);
-    anomaly(bad == unusable_.end()
-                ? "record on undefined communicator " + std::to_string(comm) +
-                      "; peer set to unknown"
-                : "record on communicator " + std::to_string(comm) + ", whose " + bad->second +
-                      "; peer set to unknown");
+    anomaly("record on " + describeComm(comm) + "; peer set to unknown");
     return -1;
   }
   const CommInfo& c = it->second;
@@ -286,12 +281,7 @@ void EventHandler::collectiveEnd(OTF2_LocationRef loc, OTF2_TimeStamp t, OTF2_Co
   auto it = comms_.find(comm);
   if (it == comms_.end()) {
     // Attributing it to WORLD would corrupt WORLD's collective matching: drop it.
-    auto bad = unusable_.find(comm);
-    anomaly("collective on " +
-            (bad == unusable_.end() ? "undefined communicator " + std::to_string(comm)
-                                    : "communicator " + std::to_string(comm) + ", whose " +
-                                          bad->second) +
-            ", skipped");
+    anomaly("collective on " + describeComm(comm) + " skipped");
     return;
   }
   std::uint32_t model = it->second.model;
@@ -312,6 +302,12 @@ void EventHandler::parameter(OTF2_LocationRef loc, OTF2_TimeStamp t, OTF2_Parame
     return;
   }
   sink_.point(static_cast<std::uint32_t>(rank), ns, it->second, label);
+}
+
+std::string EventHandler::describeComm(OTF2_CommRef comm) const {
+  auto bad = unusable_.find(comm);
+  if (bad == unusable_.end()) return "undefined communicator " + std::to_string(comm);
+  return "communicator " + std::to_string(comm) + " (unusable: " + bad->second + ")";
 }
 
 void EventHandler::anomaly(const std::string& message) {

@@ -127,6 +127,8 @@ class EventHandler {
  private:
   // Comm-local rank -> world rank; -1 (with a warning) if it cannot be translated.
   std::int32_t worldRank(int caller, OTF2_CommRef comm, std::uint32_t local, std::uint32_t& model);
+  // "undefined communicator 4" / "communicator 3 (unusable: <why>)" for messages.
+  std::string describeComm(OTF2_CommRef comm) const;
   // First occurrence: a warning at the current position; later ones are only counted.
   void anomaly(const std::string& message);
 

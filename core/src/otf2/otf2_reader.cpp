@@ -35,27 +35,6 @@ struct CloseReader {
 };
 using ReaderPtr = std::unique_ptr<OTF2_Reader, CloseReader>;
 
-// The anchor of `path`: the path itself if it is a file, else the single *.otf2 file in the
-// directory. (trace_io's resolveOtf2Anchor lives in perwiz_core, which links after this
-// library, so the OTF2 module keeps its own copy of this small rule.)
-fs::path findAnchor(const std::string& path) {
-  std::error_code ec;
-  fs::file_status st = fs::status(path, ec);
-  if (ec || !fs::exists(st)) throw TraceError(path, "no such file or directory");
-  if (!fs::is_directory(st)) {
-    if (!fs::is_regular_file(st)) throw TraceError(path, "not a regular file");
-    return fs::path(path);
-  }
-  std::vector<fs::path> anchors;
-  for (const auto& e : fs::directory_iterator(path, ec))
-    if (e.path().extension() == ".otf2" && e.is_regular_file(ec)) anchors.push_back(e.path());
-  if (ec) throw TraceError(path, "cannot list the directory: " + ec.message());
-  if (anchors.empty()) throw TraceError(path, "directory holds no OTF2 anchor file (*.otf2)");
-  if (anchors.size() > 1)
-    throw TraceError(path, "directory holds several OTF2 anchor files; name one of them");
-  return anchors.front();
-}
-
 void requireFile(const std::string& path, const fs::path& file, const char* what) {
   std::error_code ec;
   if (!fs::is_regular_file(file, ec))
@@ -117,7 +96,7 @@ void defineComms(const otf2::GlobalDefinitions& defs, const otf2::RankLayout& ra
 void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts) {
   otf2::silenceLibrary();
   otf2::takeLastMessage();
-  const fs::path anchor = findAnchor(path);
+  const fs::path anchor = fs::path(resolveOtf2Anchor(path));
   const otf2::ArchivePaths files = otf2::archivePathsOfAnchor(anchor);
 
   ReaderPtr reader(OTF2_Reader_Open(anchor.c_str()));

@@ -1,1 +1,428 @@
-// placeholder, being written
+// makeOtf2Writer: a TraceSink that writes an OTF2 archive with libotf2.
+//
+// Layout: one PROCESS location group and one CPU_THREAD location per rank (location id =
+// rank), an MPI COMM_LOCATIONS group listing them in rank order, a COMM_GROUP (or COMM_SELF)
+// group per communicator, comm 0 = MPI_COMM_WORLD. Clock: 1 tick = 1 ns, offset 0, so the
+// model's times are written unchanged.
+//
+// Events stream straight to libotf2's per-location buffers; definitions are written at end()
+// when everything is known (OTF2 allows global definitions after the events). Regions and
+// parameters are written interleaved in the model's function order, which the reader keeps,
+// so function indexes survive a round trip. Colours go into the region description as
+// "color:<colour>" (see otf2_reader.cpp).
+#include "otf2_common.h"
+#include "perwiz/trace_io.h"
+
+#include <otf2/otf2.h>
+
+#include <filesystem>
+#include <map>
+#include <unordered_map>
+
+namespace fs = std::filesystem;
+
+namespace perwiz {
+
+namespace {
+
+OTF2_FlushType preFlush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) {
+  return OTF2_FLUSH;
+}
+
+// post_flush = null: no BUFFER_FLUSH records (the time spent flushing is not the program's).
+const OTF2_FlushCallbacks kFlushCallbacks = {&preFlush, nullptr};
+
+OTF2_RegionRole roleOf(const Function& f) {
+  if (f.kind != EventKind::MpiCall) return OTF2_REGION_ROLE_CODE;
+  switch (f.op) {
+    case MpiOp::Barrier: return OTF2_REGION_ROLE_BARRIER;
+    case MpiOp::Bcast:
+    case MpiOp::Scatter:
+    case MpiOp::Scatterv: return OTF2_REGION_ROLE_COLL_ONE2ALL;
+    case MpiOp::Gather:
+    case MpiOp::Gatherv:
+    case MpiOp::Reduce: return OTF2_REGION_ROLE_COLL_ALL2ONE;
+    case MpiOp::Allgather:
+    case MpiOp::Allgatherv:
+    case MpiOp::Alltoall:
+    case MpiOp::Alltoallv:
+    case MpiOp::Alltoallw:
+    case MpiOp::Allreduce:
+    case MpiOp::ReduceScatter:
+    case MpiOp::ReduceScatterBlock: return OTF2_REGION_ROLE_COLL_ALL2ALL;
+    case MpiOp::Scan:
+    case MpiOp::Exscan: return OTF2_REGION_ROLE_COLL_OTHER;
+    default: break;
+  }
+  switch (callClass(f.op)) {
+    case CallClass::Send:
+    case CallClass::Recv:
+    case CallClass::SendRecv:
+    case CallClass::Isend:
+    case CallClass::Irecv: return OTF2_REGION_ROLE_POINT2POINT;
+    default: return OTF2_REGION_ROLE_FUNCTION;
+  }
+}
+
+class Otf2Writer final : public TraceSink {
+ public:
+  explicit Otf2Writer(const std::string& path) : path_(path) {
+    otf2::silenceLibrary();
+    if (path.ends_with(".otf2")) {
+      files_ = otf2::archivePathsOfAnchor(fs::path(path));
+    } else {
+      files_.dir = fs::path(path);
+      files_.name = "traces";
+    }
+    std::error_code ec;
+    for (const fs::path& p : {files_.anchor(), files_.globalDefs(), files_.locationDir()})
+      if (fs::exists(p, ec)) throw TraceError(path, "already exists; not overwriting");
+  }
+
+  ~Otf2Writer() override {
+    if (archive_) OTF2_Archive_Close(archive_);  // unfinished (an exception): leave it as is
+  }
+
+  void begin(const TraceHeader& header) override {
+    if (archive_) throw TraceError(path_, "begin() called twice");
+    ranks_ = header.ranks;
+    for (std::uint32_t r = 0; r < ranks_; ++r)
+      rankNames_.push_back(r < header.rankNames.size() ? header.rankNames[r]
+                                                       : "rank " + std::to_string(r));
+    std::error_code ec;
+    fs::create_directories(files_.dir, ec);
+    if (ec) throw TraceError(path_, "cannot create the directory: " + ec.message());
+
+    // libotf2 keeps at least one chunk per location in memory; small chunks for many ranks.
+    const std::uint64_t chunk = ranks_ > 64 ? OTF2_CHUNK_SIZE_MIN : OTF2_CHUNK_SIZE_EVENTS_DEFAULT;
+    otf2::takeLastMessage();
+    archive_ = OTF2_Archive_Open(files_.dir.c_str(), files_.name.c_str(), OTF2_FILEMODE_WRITE,
+                                 chunk, OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
+                                 OTF2_COMPRESSION_NONE);
+    if (!archive_) otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path_, "cannot create the archive");
+    check(OTF2_Archive_SetFlushCallbacks(archive_, &kFlushCallbacks, nullptr), "set up");
+    check(OTF2_Archive_SetSerialCollectiveCallbacks(archive_), "set up");
+    check(OTF2_Archive_SetCreator(archive_, "PerWiz"), "set up");
+    // Every message of the model is written (the attribute tells analysers so).
+    check(OTF2_Archive_SetBoolProperty(archive_, "OTF2::MPI_COMMUNICATION_COMPLETE", true, true),
+          "set up");
+    check(OTF2_Archive_OpenEvtFiles(archive_), "cannot open the event files");
+    for (std::uint32_t r = 0; r < ranks_; ++r) {
+      OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive_, r);
+      if (!w) otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path_, "cannot create an event writer");
+      writers_.push_back(w);
+    }
+    open_.resize(ranks_);
+
+    Communicator world;
+    world.name = "MPI_COMM_WORLD";
+    for (std::uint32_t r = 0; r < ranks_; ++r) world.worldRanks.push_back(static_cast<std::int32_t>(r));
+    defineComm(world);
+  }
+
+  std::uint32_t defineFunction(const Function& f) override {
+    auto key = std::make_pair(f.name, f.kind);
+    auto it = functionIndex_.find(key);
+    if (it != functionIndex_.end()) return it->second;
+    const auto index = static_cast<std::uint32_t>(functions_.size());
+    functions_.push_back(f);
+    functionIndex_.emplace(std::move(key), index);
+    if (f.kind == EventKind::Point)
+      otf2Id_.push_back(parameters_++);
+    else
+      otf2Id_.push_back(regions_++);
+    return index;
+  }
+
+  std::uint32_t defineComm(const Communicator& c) override {
+    std::unordered_map<std::int32_t, std::uint32_t> local;
+    for (std::size_t i = 0; i < c.worldRanks.size(); ++i)
+      local.emplace(c.worldRanks[i], static_cast<std::uint32_t>(i));
+    comms_.push_back(c);
+    localRank_.push_back(std::move(local));
+    return static_cast<std::uint32_t>(comms_.size() - 1);
+  }
+
+  void enter(std::uint32_t rank, TimeNs t, std::uint32_t function) override {
+    const Function& f = fn(function);
+    if (f.kind == EventKind::Point) return;  // a point has no duration: nothing to enter
+    OTF2_EvtWriter* w = writer(rank);
+    const OTF2_TimeStamp ts = ticks(t);
+    check(OTF2_EvtWriter_Enter(w, nullptr, ts, otf2Id_[function]), "cannot write an event");
+    // Score-P's order inside a collective call: Enter, CollectiveBegin, ..., CollectiveEnd.
+    const bool collective = f.kind == EventKind::MpiCall && isCollective(f.op);
+    if (collective) check(OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, ts), "cannot write an event");
+    open_[rank].push_back({function, collective});
+  }
+
+  void leave(std::uint32_t rank, TimeNs t, std::uint32_t function) override {
+    const Function& f = fn(function);
+    if (f.kind == EventKind::Point) return;
+    OTF2_EvtWriter* w = writer(rank);
+    const OTF2_TimeStamp ts = ticks(t);
+    auto& stack = open_[rank];
+    for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
+      if (it->function != function) continue;
+      // A collective call without collective(): the builder puts such a call on WORLD,
+      // so the file says the same and Begin never stays unpaired.
+      const int otfOp = otf2CollectiveFromMpiOp(f.op);
+      if (it->collectivePending && otfOp >= 0)
+        check(OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, ts, static_cast<OTF2_CollectiveOp>(otfOp),
+                                              0, OTF2_COLLECTIVE_ROOT_NONE, 0, 0),
+              "cannot write an event");
+      stack.erase(std::next(it).base());
+      break;
+    }
+    check(OTF2_EvtWriter_Leave(w, nullptr, ts, otf2Id_[function]), "cannot write an event");
+  }
+
+  void point(std::uint32_t rank, TimeNs t, std::uint32_t function,
+             std::string_view label) override {
+    const Function& f = fn(function);
+    OTF2_EvtWriter* w = writer(rank);
+    const OTF2_TimeStamp ts = ticks(t);
+    if (f.kind != EventKind::Point) {  // not representable as a parameter: a zero-length state
+      check(OTF2_EvtWriter_Enter(w, nullptr, ts, otf2Id_[function]), "cannot write an event");
+      check(OTF2_EvtWriter_Leave(w, nullptr, ts, otf2Id_[function]), "cannot write an event");
+      return;
+    }
+    check(OTF2_EvtWriter_ParameterString(w, nullptr, ts, otf2Id_[function],
+                                         stringRef(std::string(label))),
+          "cannot write an event");
+  }
+
+  void send(std::uint32_t rank, TimeNs t, std::int32_t peer, std::uint32_t comm,
+            std::int32_t tag, std::uint64_t bytes, std::uint64_t request) override {
+    OTF2_EvtWriter* w = writer(rank);
+    const std::uint32_t local = localRank(rank, peer, comm);
+    const auto otfTag = static_cast<std::uint32_t>(tag);
+    if (request == 0)
+      check(OTF2_EvtWriter_MpiSend(w, nullptr, ticks(t), local, comm, otfTag, bytes),
+            "cannot write an event");
+    else
+      check(OTF2_EvtWriter_MpiIsend(w, nullptr, ticks(t), local, comm, otfTag, bytes, request),
+            "cannot write an event");
+  }
+
+  void recv(std::uint32_t rank, TimeNs t, std::int32_t peer, std::uint32_t comm,
+            std::int32_t tag, std::uint64_t bytes, std::uint64_t request) override {
+    OTF2_EvtWriter* w = writer(rank);
+    const std::uint32_t local = localRank(rank, peer, comm);
+    const auto otfTag = static_cast<std::uint32_t>(tag);
+    if (request == 0)
+      check(OTF2_EvtWriter_MpiRecv(w, nullptr, ticks(t), local, comm, otfTag, bytes),
+            "cannot write an event");
+    else
+      check(OTF2_EvtWriter_MpiIrecv(w, nullptr, ticks(t), local, comm, otfTag, bytes, request),
+            "cannot write an event");
+  }
+
+  void isendComplete(std::uint32_t rank, TimeNs t, std::uint64_t request) override {
+    check(OTF2_EvtWriter_MpiIsendComplete(writer(rank), nullptr, ticks(t), request),
+          "cannot write an event");
+  }
+
+  void irecvRequest(std::uint32_t rank, TimeNs t, std::uint64_t request) override {
+    check(OTF2_EvtWriter_MpiIrecvRequest(writer(rank), nullptr, ticks(t), request),
+          "cannot write an event");
+  }
+
+  void collective(std::uint32_t rank, TimeNs t, MpiOp op, std::uint32_t comm, std::int32_t root,
+                  std::uint64_t sent, std::uint64_t received) override {
+    OTF2_EvtWriter* w = writer(rank);
+    const int otfOp = otf2CollectiveFromMpiOp(op);
+    if (otfOp < 0) return;  // not an operation OTF2 can name
+    const OTF2_TimeStamp ts = ticks(t);
+    bool begun = false;
+    auto& stack = open_[rank];
+    for (auto it = stack.rbegin(); it != stack.rend(); ++it)
+      if (it->collectivePending) {
+        it->collectivePending = false;
+        begun = true;
+        break;
+      }
+    if (!begun) check(OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, ts), "cannot write an event");
+    const std::uint32_t otfRoot =
+        root < 0 ? OTF2_COLLECTIVE_ROOT_NONE : localRank(rank, root, comm);
+    check(OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, ts, static_cast<OTF2_CollectiveOp>(otfOp),
+                                          comm, otfRoot, sent, received),
+          "cannot write an event");
+  }
+
+  void end() override {
+    if (!archive_) throw TraceError(path_, "end() without begin()");
+    std::vector<std::uint64_t> eventCounts(ranks_, 0);
+    for (std::uint32_t r = 0; r < ranks_; ++r) {
+      check(OTF2_EvtWriter_GetNumberOfEvents(writers_[r], &eventCounts[r]), "cannot count events");
+      check(OTF2_Archive_CloseEvtWriter(archive_, writers_[r]), "cannot write the events");
+    }
+    writers_.clear();
+    check(OTF2_Archive_CloseEvtFiles(archive_), "cannot close the event files");
+
+    // Empty local definition files: readers expect one per location.
+    check(OTF2_Archive_OpenDefFiles(archive_), "cannot open the local definition files");
+    for (std::uint32_t r = 0; r < ranks_; ++r) {
+      OTF2_DefWriter* dw = OTF2_Archive_GetDefWriter(archive_, r);
+      if (!dw) otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path_, "cannot create a definition writer");
+      check(OTF2_Archive_CloseDefWriter(archive_, dw), "cannot write local definitions");
+    }
+    check(OTF2_Archive_CloseDefFiles(archive_), "cannot close the local definition files");
+
+    writeGlobalDefinitions(eventCounts);
+    const OTF2_ErrorCode rc = OTF2_Archive_Close(archive_);
+    archive_ = nullptr;
+    check(rc, "cannot close the archive");
+  }
+
+ private:
+  struct OpenCall {
+    std::uint32_t function;
+    bool collectivePending;  // CollectiveBegin written, CollectiveEnd not yet
+  };
+
+  void check(OTF2_ErrorCode rc, const char* what) { otf2::check(rc, path_, what); }
+
+  const Function& fn(std::uint32_t function) const {
+    if (function >= functions_.size())
+      throw TraceError(path_, "undefined function " + std::to_string(function));
+    return functions_[function];
+  }
+
+  OTF2_EvtWriter* writer(std::uint32_t rank) const {
+    if (rank >= writers_.size())
+      throw TraceError(path_, "record for rank " + std::to_string(rank) + " outside the trace");
+    return writers_[rank];
+  }
+
+  OTF2_TimeStamp ticks(TimeNs t) {
+    if (t < 0) throw TraceError(path_, "negative time " + std::to_string(t) + " cannot be written");
+    endTime_ = std::max(endTime_, t);
+    return static_cast<OTF2_TimeStamp>(t);
+  }
+
+  // World rank -> rank in `comm` (OTF2 records comm-local ranks). Unknown peers are written
+  // as OTF2_UNDEFINED_UINT32, which readers report and treat as unknown.
+  std::uint32_t localRank(std::uint32_t caller, std::int32_t world, std::uint32_t comm) const {
+    if (comm >= comms_.size())
+      throw TraceError(path_, "undefined communicator " + std::to_string(comm));
+    if (comms_[comm].isSelf)
+      return world == static_cast<std::int32_t>(caller) ? 0 : OTF2_UNDEFINED_UINT32;
+    auto it = localRank_[comm].find(world);
+    return it == localRank_[comm].end() ? OTF2_UNDEFINED_UINT32 : it->second;
+  }
+
+  OTF2_StringRef stringRef(const std::string& s) {
+    auto [it, inserted] = strings_.emplace(s, static_cast<OTF2_StringRef>(stringList_.size()));
+    if (inserted) stringList_.push_back(s);
+    return it->second;
+  }
+
+  void writeGlobalDefinitions(const std::vector<std::uint64_t>& eventCounts) {
+    // Strings first, so every later definition refers to an already defined string.
+    const OTF2_StringRef mpi = stringRef("MPI");
+    const OTF2_StringRef machine = stringRef("machine");
+    const OTF2_StringRef host = stringRef("PerWiz");
+    const OTF2_StringRef thread = stringRef("Master thread");
+    const OTF2_StringRef empty = stringRef("");
+    std::vector<OTF2_StringRef> rankName, fnName, fnDescription, commName;
+    for (const auto& n : rankNames_) rankName.push_back(stringRef(n));
+    for (const auto& f : functions_) {
+      fnName.push_back(stringRef(f.name));
+      fnDescription.push_back(f.color.empty() ? empty : stringRef("color:" + f.color));
+    }
+    for (const auto& c : comms_) commName.push_back(stringRef(c.name));
+
+    OTF2_GlobalDefWriter* g = OTF2_Archive_GetGlobalDefWriter(archive_);
+    if (!g) otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path_, "cannot create the definitions");
+    const char* what = "cannot write definitions";
+    check(OTF2_GlobalDefWriter_WriteClockProperties(g, 1'000'000'000, 0,
+                                                    static_cast<std::uint64_t>(endTime_),
+                                                    OTF2_UNDEFINED_TIMESTAMP),
+          what);
+    for (std::size_t i = 0; i < stringList_.size(); ++i)
+      check(OTF2_GlobalDefWriter_WriteString(g, static_cast<OTF2_StringRef>(i),
+                                             stringList_[i].c_str()),
+            what);
+    check(OTF2_GlobalDefWriter_WriteParadigm(g, OTF2_PARADIGM_MPI, mpi, OTF2_PARADIGM_CLASS_PROCESS),
+          what);
+    check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, host, machine,
+                                                   OTF2_UNDEFINED_SYSTEM_TREE_NODE),
+          what);
+    for (std::uint32_t r = 0; r < ranks_; ++r)
+      check(OTF2_GlobalDefWriter_WriteLocationGroup(g, r, rankName[r],
+                                                    OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                                    OTF2_UNDEFINED_LOCATION_GROUP),
+            what);
+    for (std::uint32_t r = 0; r < ranks_; ++r)
+      check(OTF2_GlobalDefWriter_WriteLocation(g, r, thread, OTF2_LOCATION_TYPE_CPU_THREAD,
+                                               eventCounts[r], r),
+            what);
+    for (std::size_t i = 0; i < functions_.size(); ++i) {
+      const Function& f = functions_[i];
+      if (f.kind == EventKind::Point) {
+        check(OTF2_GlobalDefWriter_WriteParameter(g, otf2Id_[i], fnName[i], OTF2_PARAMETER_TYPE_STRING),
+              what);
+      } else {
+        const OTF2_Paradigm paradigm =
+            f.kind == EventKind::MpiCall ? OTF2_PARADIGM_MPI : OTF2_PARADIGM_USER;
+        check(OTF2_GlobalDefWriter_WriteRegion(g, otf2Id_[i], fnName[i], fnName[i],
+                                               fnDescription[i], roleOf(f), paradigm,
+                                               OTF2_REGION_FLAG_NONE, OTF2_UNDEFINED_STRING, 0, 0),
+              what);
+      }
+    }
+    // Group 0: the locations in MPI_COMM_WORLD rank order. Group k+1: comm k's members as
+    // indexes into group 0, which are their world ranks.
+    std::vector<std::uint64_t> members(ranks_);
+    for (std::uint32_t r = 0; r < ranks_; ++r) members[r] = r;
+    check(OTF2_GlobalDefWriter_WriteGroup(g, 0, empty, OTF2_GROUP_TYPE_COMM_LOCATIONS,
+                                          OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, ranks_,
+                                          members.data()),
+          what);
+    for (std::size_t k = 0; k < comms_.size(); ++k) {
+      const Communicator& c = comms_[k];
+      const auto group = static_cast<OTF2_GroupRef>(k + 1);
+      std::vector<std::uint64_t> local;
+      if (!c.isSelf)
+        for (std::int32_t w : c.worldRanks) local.push_back(static_cast<std::uint64_t>(w));
+      check(OTF2_GlobalDefWriter_WriteGroup(
+                g, group, empty, c.isSelf ? OTF2_GROUP_TYPE_COMM_SELF : OTF2_GROUP_TYPE_COMM_GROUP,
+                OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE, static_cast<std::uint32_t>(local.size()),
+                local.data()),
+            what);
+      check(OTF2_GlobalDefWriter_WriteComm(g, static_cast<OTF2_CommRef>(k), commName[k], group,
+                                           OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE),
+            what);
+    }
+    check(OTF2_Archive_CloseGlobalDefWriter(archive_, g), what);
+  }
+
+  std::string path_;
+  otf2::ArchivePaths files_;
+  OTF2_Archive* archive_ = nullptr;
+  std::uint32_t ranks_ = 0;
+  std::vector<std::string> rankNames_;
+  std::vector<OTF2_EvtWriter*> writers_;
+  std::vector<std::vector<OpenCall>> open_;
+  TimeNs endTime_ = 0;
+
+  std::vector<Function> functions_;
+  std::map<std::pair<std::string, EventKind>, std::uint32_t> functionIndex_;
+  std::vector<std::uint32_t> otf2Id_;  // function -> region or parameter id
+  std::uint32_t regions_ = 0;
+  std::uint32_t parameters_ = 0;
+
+  std::vector<Communicator> comms_;
+  std::vector<std::unordered_map<std::int32_t, std::uint32_t>> localRank_;
+
+  std::unordered_map<std::string, OTF2_StringRef> strings_;
+  std::vector<std::string> stringList_;
+};
+
+}  // namespace
+
+std::unique_ptr<TraceSink> makeOtf2Writer(const std::string& path) {
+  return std::make_unique<Otf2Writer>(path);
+}
+
+}  // namespace perwiz
