@@ -17,6 +17,7 @@
 
 #include <filesystem>
 #include <map>
+#include <cstdlib>
 #include <unordered_map>
 
 namespace fs = std::filesystem;
@@ -31,6 +32,39 @@ OTF2_FlushType preFlush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) {
 
 // post_flush = null: no BUFFER_FLUSH records (the time spent flushing is not the program's).
 const OTF2_FlushCallbacks kFlushCallbacks = {&preFlush, nullptr};
+
+// Without memory callbacks libotf2 keeps every event chunk until the archive closes, so memory
+// grows with the trace. Refusing a new chunk once a location's buffer holds a few makes libotf2
+// flush that buffer to its file and free it (the way Score-P bounds its memory), so writing a
+// 10^8-event trace needs ranks x kMaxEventChunks x chunk size, not the whole trace.
+constexpr std::size_t kMaxEventChunks = 4;
+
+struct ChunkList {
+  std::vector<void*> chunks;
+};
+
+void* allocateChunk(void*, OTF2_FileType type, OTF2_LocationRef, void** perBuffer,
+                    uint64_t chunkSize) {
+  auto*& list = reinterpret_cast<ChunkList*&>(*perBuffer);
+  if (!list) list = new ChunkList;
+  if (type == OTF2_FILETYPE_EVENTS && list->chunks.size() >= kMaxEventChunks) return nullptr;
+  void* chunk = std::malloc(chunkSize);
+  if (chunk) list->chunks.push_back(chunk);
+  return chunk;
+}
+
+void freeAllChunks(void*, OTF2_FileType, OTF2_LocationRef, void** perBuffer, bool final) {
+  auto*& list = reinterpret_cast<ChunkList*&>(*perBuffer);
+  if (!list) return;
+  for (void* c : list->chunks) std::free(c);
+  list->chunks.clear();
+  if (final) {
+    delete list;
+    list = nullptr;
+  }
+}
+
+const OTF2_MemoryCallbacks kMemoryCallbacks = {&allocateChunk, &freeAllChunks};
 
 OTF2_RegionRole roleOf(const Function& f) {
   if (f.kind != EventKind::MpiCall) return OTF2_REGION_ROLE_CODE;
@@ -101,6 +135,7 @@ class Otf2Writer final : public TraceSink {
                                  OTF2_COMPRESSION_NONE);
     if (!archive_) otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path_, "cannot create the archive");
     check(OTF2_Archive_SetFlushCallbacks(archive_, &kFlushCallbacks, nullptr), "set up");
+    check(OTF2_Archive_SetMemoryCallbacks(archive_, &kMemoryCallbacks, nullptr), "set up");
     check(OTF2_Archive_SetSerialCollectiveCallbacks(archive_), "set up");
     check(OTF2_Archive_SetCreator(archive_, "PerWiz"), "set up");
     // Every message of the model is written (the attribute tells analysers so).
