@@ -105,7 +105,43 @@ void BM_Otf2BareGlobalReader(benchmark::State& state) {
   state.counters["records_per_s"] =
       benchmark::Counter(static_cast<double>(records), benchmark::Counter::kIsIterationInvariantRate);
 }
-BENCHMARK(BM_Otf2BareGlobalReader)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_Otf2BareGlobalReader)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+
+// The reader's own cost: records translated and handed to a sink that ignores them.
+class NullSink final : public TraceSink {
+ public:
+  void begin(const TraceHeader&) override {}
+  std::uint32_t defineFunction(const Function&) override { return functions_++; }
+  std::uint32_t defineComm(const Communicator&) override { return ++comms_; }
+  void enter(std::uint32_t, TimeNs, std::uint32_t) override { ++records; }
+  void leave(std::uint32_t, TimeNs, std::uint32_t) override { ++records; }
+  void point(std::uint32_t, TimeNs, std::uint32_t, std::string_view) override { ++records; }
+  void send(std::uint32_t, TimeNs, std::int32_t, std::uint32_t, std::int32_t, std::uint64_t,
+            std::uint64_t) override { ++records; }
+  void recv(std::uint32_t, TimeNs, std::int32_t, std::uint32_t, std::int32_t, std::uint64_t,
+            std::uint64_t) override { ++records; }
+  void isendComplete(std::uint32_t, TimeNs, std::uint64_t) override { ++records; }
+  void irecvRequest(std::uint32_t, TimeNs, std::uint64_t) override { ++records; }
+  void collective(std::uint32_t, TimeNs, MpiOp, std::uint32_t, std::int32_t, std::uint64_t,
+                  std::uint64_t) override { ++records; }
+  void end() override {}
+  std::uint64_t records = 0;
+
+ private:
+  std::uint32_t functions_ = 0, comms_ = 0;
+};
+
+void BM_Otf2ReadIntoNullSink(benchmark::State& state) {
+  const std::string anchor = bench::otf2Archive(bench::targetEvents(kOtf2Events));
+  std::uint64_t records = 0;
+  for (auto _ : state) {
+    NullSink sink;
+    readOtf2(anchor, sink);
+    records = sink.records;
+  }
+  state.counters["sink_records"] = static_cast<double>(records);
+}
+BENCHMARK(BM_Otf2ReadIntoNullSink)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
 void BM_Otf2LoadModel(benchmark::State& state) {
   const std::string anchor = bench::otf2Archive(bench::targetEvents(kOtf2Events));
@@ -119,7 +155,8 @@ void BM_Otf2LoadModel(benchmark::State& state) {
     records = t.sourceRecords;
     bytesPerEvent = static_cast<double>(t.residentBytes()) / static_cast<double>(events);
     bytesPerRecord = static_cast<double>(t.residentBytes()) / static_cast<double>(records);
-    rssPerEvent = static_cast<double>(rssAfter - rssBefore) / static_cast<double>(events);
+    rssPerEvent = (static_cast<double>(rssAfter) - static_cast<double>(rssBefore)) /
+                  static_cast<double>(events);
     benchmark::DoNotOptimize(t.endTime);
     state.PauseTiming();  // freeing the model is not part of loading
     { Trace gone = std::move(t); }
@@ -131,15 +168,18 @@ void BM_Otf2LoadModel(benchmark::State& state) {
   state.counters["model_bytes_per_record"] = bytesPerRecord;
   state.counters["rss_bytes_per_event"] = rssPerEvent;
 }
-BENCHMARK(BM_Otf2LoadModel)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_Otf2LoadModel)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
+// state.range(0): 0 = one core (reader and builder on one thread), 1 = pipelined (2 threads).
 void BM_AlogLoad(benchmark::State& state) {
   const std::string file = bench::alogFile(kAlogEvents);
+  LoadOptions opts;
+  opts.pipelined = state.range(0) != 0;
   const auto bytes = std::filesystem::file_size(file);
   std::uint64_t events = 0;
   double bytesPerEvent = 0;
   for (auto _ : state) {
-    Trace t = loadTrace(file);
+    Trace t = loadTrace(file, opts);
     events = t.eventCount();
     bytesPerEvent = static_cast<double>(t.residentBytes()) / static_cast<double>(events);
     state.PauseTiming();
@@ -151,7 +191,7 @@ void BM_AlogLoad(benchmark::State& state) {
   state.counters["events"] = static_cast<double>(events);
   state.counters["model_bytes_per_event"] = bytesPerEvent;
 }
-BENCHMARK(BM_AlogLoad)->Unit(benchmark::kMillisecond)->Iterations(3);
+BENCHMARK(BM_AlogLoad)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
 }  // namespace
 

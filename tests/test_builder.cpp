@@ -307,3 +307,31 @@ TEST(Builder, TimesBeforeTheDeclaredStartAreShiftedToZero) {
   EXPECT_EQ(t.endTime, 60);
   EXPECT_TRUE(hasWarning(t, "shifted"));
 }
+
+TEST(Builder, ManyOutstandingRequestsAreLinkedInAnyCompletionOrder) {
+  // 100 Isends in flight at once (beyond the request table's small-vector size), completed
+  // newest first by one Waitall each; every send must point at its own Wait.
+  TraceBuilder b;
+  b.begin({2, {}});
+  auto isend = b.defineFunction(mpi("MPI_Isend"));
+  auto wait = b.defineFunction(mpi("MPI_Wait"));
+  const int n = 100;
+  TimeNs t = 0;
+  for (int i = 0; i < n; ++i) {
+    b.enter(0, t, isend); b.send(0, t, 1, 0, 0, static_cast<std::uint64_t>(i), 1000 + i); b.leave(0, t + 1, isend);
+    t += 2;
+  }
+  for (int i = n - 1; i >= 0; --i) {
+    b.enter(0, t, wait); b.isendComplete(0, t, 1000 + i); b.leave(0, t + 1, wait);
+    t += 2;
+  }
+  b.end();
+  Trace tr = b.take();
+  ASSERT_EQ(tr.ranks[0].messages.size(), static_cast<std::size_t>(n));
+  for (const auto& m : tr.ranks[0].messages) {
+    // Isend i is event i; its Wait comes (n-1-i) waits after the n Isends: event n + (n-1-i).
+    const auto i = static_cast<std::uint32_t>(m.request - 1000);
+    EXPECT_EQ(m.postEvent, i);
+    EXPECT_EQ(m.event, static_cast<std::uint32_t>(n) + (n - 1 - i));
+  }
+}

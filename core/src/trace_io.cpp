@@ -1,6 +1,7 @@
 // Format detection, loading and saving: the front door of the core library.
 #include "perwiz/trace_io.h"
 
+#include "perwiz/pipelined_sink.h"
 #include "perwiz/trace_builder.h"
 
 #include <cctype>
@@ -61,6 +62,22 @@ bool looksLikeAlog(const fs::path& p) {
   return false;
 }
 
+using ReadFn = void (*)(const std::string&, TraceSink&, const LoadOptions&);
+
+Trace build(const std::string& path, const char* format, ReadFn read, const LoadOptions& opts) {
+  TraceBuilder b(path, format);
+  if (opts.pipelined) {
+    // The reader decodes on this thread while the builder stores on another.
+    PipelinedSink pipe(b);
+    read(path, pipe, opts);
+    pipe.end();  // idempotent: readers may already have ended the stream
+  } else {
+    read(path, b, opts);
+    b.end();
+  }
+  return b.take();
+}
+
 }  // namespace
 
 TraceFormat detectFormat(const std::string& path) {
@@ -84,18 +101,8 @@ TraceFormat detectFormat(const std::string& path) {
 Trace loadTrace(const std::string& path, const LoadOptions& opts) {
   TraceFormat f = detectFormat(path);
   switch (f) {
-    case TraceFormat::Alog: {
-      TraceBuilder b(path, "alog");
-      readAlog(path, b, opts);
-      b.end();  // idempotent: readers may already have ended the stream
-      return b.take();
-    }
-    case TraceFormat::Otf2: {
-      TraceBuilder b(path, "otf2");
-      readOtf2(path, b, opts);
-      b.end();
-      return b.take();
-    }
+    case TraceFormat::Alog: return build(path, "alog", readAlog, opts);
+    case TraceFormat::Otf2: return build(path, "otf2", readOtf2, opts);
     case TraceFormat::Unknown: break;
   }
   throw TraceError(path, "unknown trace format (neither an OTF2 archive nor ALOG text)");

@@ -36,6 +36,9 @@ std::string resolveOtf2Anchor(const std::string& path);
 struct LoadOptions {
   // Progress in [0, 1]; return false to cancel (load then throws TraceError "cancelled").
   std::function<bool(double)> progress;
+  // loadTrace: decode on the calling thread and build the model on a second one (2 cores).
+  // false: everything on the calling thread.
+  bool pipelined = true;
 };
 
 // Reads records and streams them into a sink. Throw TraceError on bad input.

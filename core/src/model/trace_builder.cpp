@@ -1,6 +1,7 @@
 #include "perwiz/trace_builder.h"
 
 #include "message_matching.h"
+#include "request_table.h"
 
 #include <algorithm>
 #include <map>
@@ -21,12 +22,28 @@ struct OpenEvent {
 
 struct RankState {
   std::vector<OpenEvent> stack;
-  std::unordered_map<std::uint64_t, std::uint32_t> pendingIsends;  // request -> endpoint
-  std::unordered_map<std::uint64_t, std::uint32_t> pendingIrecvs;  // request -> post event
+  RequestTable pendingIsends;  // request -> endpoint
+  RequestTable pendingIrecvs;  // request -> post event
   TimeNs lastTime = std::numeric_limits<TimeNs>::min();
   bool outOfOrder = false;
   bool warnedSynthetic = false;
 };
+
+// An endpoint posted and completed by `call` (Irecv/Isend completions are linked later).
+MessageEndpoint endpoint(TimeNs time, std::uint32_t call, std::int32_t peer, std::uint32_t comm,
+                         std::int32_t tag, std::uint64_t bytes, std::uint64_t request,
+                         bool isSend) {
+  MessageEndpoint m;
+  m.time = time;
+  m.event = m.postEvent = call;
+  m.peer = peer;
+  m.tag = tag;
+  m.comm = comm;
+  m.bytes = bytes;
+  m.request = request;
+  m.isSend = isSend;
+  return m;
+}
 
 }  // namespace
 
@@ -110,6 +127,7 @@ struct TraceBuilder::Impl {
   void finishRequests();
   void sortMessages();
   void indexMpiCalls();
+  void releaseSlack();
   void matchCollectives();
   void findParallelSteps();
 };
@@ -187,24 +205,10 @@ void TraceBuilder::send(std::uint32_t rank, TimeNs time, std::int32_t peer, std:
   if (!d->checkRank(rank, time)) return;
   std::uint32_t call = d->currentCall(rank, time, request ? MpiOp::Isend : MpiOp::Send);
   auto& msgs = d->t.ranks[rank].messages;
-  MessageEndpoint m;
-  m.time = time;
-  m.event = m.postEvent = call;
-  m.peer = peer;
-  m.tag = tag;
-  m.comm = comm;
-  m.bytes = bytes;
-  m.request = request;
-  m.isSend = true;
-  if (request) {
-    auto [it, fresh] = d->rs[rank].pendingIsends.try_emplace(request,
-                                                             static_cast<std::uint32_t>(msgs.size()));
-    if (!fresh) {
-      d->diag("request", "rank " + std::to_string(rank) + ": Isend request " +
-                             std::to_string(request) + " reused before completion");
-      it->second = static_cast<std::uint32_t>(msgs.size());
-    }
-  }
+  MessageEndpoint m = endpoint(time, call, peer, comm, tag, bytes, request, true);
+  if (request && !d->rs[rank].pendingIsends.put(request, static_cast<std::uint32_t>(msgs.size())))
+    d->diag("request", "rank " + std::to_string(rank) + ": Isend request " +
+                           std::to_string(request) + " reused before completion");
   msgs.push_back(m);
 }
 
@@ -212,52 +216,30 @@ void TraceBuilder::recv(std::uint32_t rank, TimeNs time, std::int32_t peer, std:
                         std::int32_t tag, std::uint64_t bytes, std::uint64_t request) {
   if (!d->checkRank(rank, time)) return;
   std::uint32_t call = d->currentCall(rank, time, request ? MpiOp::Wait : MpiOp::Recv);
-  MessageEndpoint m;
-  m.time = time;
-  m.event = m.postEvent = call;
-  m.peer = peer;
-  m.tag = tag;
-  m.comm = comm;
-  m.bytes = bytes;
-  m.request = request;
-  m.isSend = false;
-  if (request) {
-    auto& pending = d->rs[rank].pendingIrecvs;
-    auto it = pending.find(request);
-    if (it != pending.end()) {
-      m.postEvent = it->second;
-      pending.erase(it);
-    } else {
-      d->diag("request", "rank " + std::to_string(rank) + ": Irecv completion for request " +
-                             std::to_string(request) + " that was never posted");
-    }
-  }
+  MessageEndpoint m = endpoint(time, call, peer, comm, tag, bytes, request, false);
+  if (request && !d->rs[rank].pendingIrecvs.take(request, m.postEvent))
+    d->diag("request", "rank " + std::to_string(rank) + ": Irecv completion for request " +
+                           std::to_string(request) + " that was never posted");
   d->t.ranks[rank].messages.push_back(m);
 }
 
 void TraceBuilder::isendComplete(std::uint32_t rank, TimeNs time, std::uint64_t request) {
   if (!d->checkRank(rank, time)) return;
-  auto& pending = d->rs[rank].pendingIsends;
-  auto it = pending.find(request);
-  if (it == pending.end()) {
+  std::uint32_t endpoint = 0;
+  if (!d->rs[rank].pendingIsends.take(request, endpoint)) {
     d->diag("request", "rank " + std::to_string(rank) + ": completion of unknown Isend request " +
                            std::to_string(request));
     return;
   }
-  std::uint32_t call = d->currentCall(rank, time, MpiOp::Wait);
-  d->t.ranks[rank].messages[it->second].event = call;
-  pending.erase(it);
+  d->t.ranks[rank].messages[endpoint].event = d->currentCall(rank, time, MpiOp::Wait);
 }
 
 void TraceBuilder::irecvRequest(std::uint32_t rank, TimeNs time, std::uint64_t request) {
   if (!d->checkRank(rank, time)) return;
   std::uint32_t call = d->currentCall(rank, time, MpiOp::Irecv);
-  auto [it, fresh] = d->rs[rank].pendingIrecvs.try_emplace(request, call);
-  if (!fresh) {
+  if (!d->rs[rank].pendingIrecvs.put(request, call))
     d->diag("request", "rank " + std::to_string(rank) + ": Irecv request " +
                            std::to_string(request) + " reused before completion");
-    it->second = call;
-  }
 }
 
 void TraceBuilder::collective(std::uint32_t rank, TimeNs time, MpiOp op, std::uint32_t comm,
@@ -416,6 +398,21 @@ void TraceBuilder::Impl::sortMessages() {
   }
 }
 
+// Vectors grew by doubling while records arrived; give the unused capacity back (the model
+// lives as long as the session, the copy is a one-off).
+void TraceBuilder::Impl::releaseSlack() {
+  for (auto& r : t.ranks) {
+    r.enter.shrink_to_fit();
+    r.leave.shrink_to_fit();
+    r.function.shrink_to_fit();
+    r.depth.shrink_to_fit();
+    r.messages.shrink_to_fit();
+    r.collectives.shrink_to_fit();
+    r.labels.shrink_to_fit();
+    r.mpiCalls.shrink_to_fit();
+  }
+}
+
 void TraceBuilder::Impl::indexMpiCalls() {
   for (auto& rt : t.ranks) {
     rt.mpiCalls.clear();
@@ -429,21 +426,26 @@ void TraceBuilder::Impl::indexMpiCalls() {
 void TraceBuilder::Impl::matchCollectives() {
   line = -1;
   position = "collective matching";
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> instanceOf;  // (comm, seq)
+  // instanceOf[comm][k]: instance index of the k-th collective on comm.
+  std::vector<std::vector<std::uint32_t>> instanceOf(t.comms.size());
+  std::vector<std::uint32_t> seq(t.comms.size());
   for (std::uint32_t r = 0; r < t.ranks.size(); ++r) {
-    std::unordered_map<std::uint32_t, std::uint32_t> seq;
+    std::fill(seq.begin(), seq.end(), 0);
     for (auto& c : t.ranks[r].collectives) {
       std::uint32_t k = seq[c.comm]++;
-      auto [it, fresh] = instanceOf.try_emplace({c.comm, k}, static_cast<std::uint32_t>(t.collectives.size()));
-      if (fresh) t.collectives.push_back(CollectiveInstance{c.op, c.comm, k, 0});
-      CollectiveInstance& inst = t.collectives[it->second];
+      auto& slots = instanceOf[c.comm];
+      if (k == slots.size()) {
+        slots.push_back(static_cast<std::uint32_t>(t.collectives.size()));
+        t.collectives.push_back(CollectiveInstance{c.op, c.comm, k, 0});
+      }
+      CollectiveInstance& inst = t.collectives[slots[k]];
       if (inst.op != c.op)
         diag("collective", "rank " + std::to_string(r) + ": collective #" + std::to_string(k) +
                                " on communicator '" + t.comms[c.comm].name + "' is " +
                                std::string(mpiOpName(c.op)) + " but other ranks call " +
                                std::string(mpiOpName(inst.op)));
       ++inst.participants;
-      c.instance = it->second;
+      c.instance = slots[k];
     }
   }
   // Instances are numbered by first appearance; order them by (comm, sequence) for stability.
@@ -510,6 +512,7 @@ void TraceBuilder::end() {
   for (auto& msg : report.diagnostics) d->diag(msg.first, std::move(msg.second));
   d->matchCollectives();
   d->findParallelSteps();
+  d->releaseSlack();
   d->t.startTime = 0;
   d->t.endTime = 0;
   for (const auto& r : d->t.ranks)

@@ -173,10 +173,9 @@ int EventHandler::beginRecord(OTF2_LocationRef loc, OTF2_TimeStamp t, TimeNs& ns
     ++skippedLocationEvents_[loc];
     return -1;
   }
-  if (rank != positionRank_) {
-    sink_.setPosition(-1, positions_[static_cast<std::size_t>(rank)]);
-    positionRank_ = rank;
-  }
+  // Only remembered for this handler's own diagnostics: the builder names ranks itself, and
+  // telling the sink on every location switch would cost a string copy per record.
+  positionRank_ = rank;
   auto converted = ticksToNs(t, defs_.globalOffset, defs_.timerResolution);
   if (!converted)
     throw TraceError(file_, positions_[static_cast<std::size_t>(rank)] + ": timestamp " +
@@ -204,16 +203,16 @@ void EventHandler::enter(OTF2_LocationRef loc, OTF2_TimeStamp t, OTF2_RegionRef 
   TimeNs ns;
   const int rank = beginRecord(loc, t, ns);
   if (rank < 0) return;
-  auto it = regionFn_.find(region);
-  if (it == regionFn_.end()) {
+  const std::uint32_t fn = functionOfRegion(region);
+  if (fn == kNone32) {
     anomaly("ENTER/LEAVE of undefined region " + std::to_string(region) + " skipped");
     return;
   }
   const auto r = static_cast<std::uint32_t>(rank);
   if (isEnter)
-    sink_.enter(r, ns, it->second);
+    sink_.enter(r, ns, fn);
   else
-    sink_.leave(r, ns, it->second);
+    sink_.leave(r, ns, fn);
 }
 
 std::int32_t EventHandler::worldRank(int caller, OTF2_CommRef comm, std::uint32_t local,

@@ -94,7 +94,19 @@ class EventHandler {
   EventHandler(TraceSink& sink, std::string file, const GlobalDefinitions& defs,
                const RankLayout& ranks);
 
-  void mapRegion(OTF2_RegionRef region, std::uint32_t function) { regionFn_[region] = function; }
+  void mapRegion(OTF2_RegionRef region, std::uint32_t function) {
+    if (region >= kDenseRegions) {
+      sparseRegionFn_[region] = function;
+      return;
+    }
+    if (region >= regionFn_.size()) regionFn_.resize(region + 1, kNone32);
+    regionFn_[region] = function;
+  }
+  std::uint32_t functionOfRegion(OTF2_RegionRef region) const {
+    if (region < regionFn_.size()) return regionFn_[region];
+    auto it = sparseRegionFn_.find(region);
+    return it == sparseRegionFn_.end() ? kNone32 : it->second;
+  }
   void mapParameter(OTF2_ParameterRef p, std::uint32_t function) { parameterFn_[p] = function; }
   void mapComm(OTF2_CommRef comm, CommInfo info) { comms_.emplace(comm, std::move(info)); }
   void markUnusableComm(OTF2_CommRef comm, std::string why) { unusable_.emplace(comm, std::move(why)); }
@@ -137,7 +149,11 @@ class EventHandler {
   const GlobalDefinitions& defs_;
   const RankLayout& ranks_;
 
-  std::unordered_map<OTF2_RegionRef, std::uint32_t> regionFn_;
+  // Region ref -> function (kNone32: undefined). Tracers number regions densely, so a vector
+  // serves the hot Enter/Leave path; absurdly large refs go to a map instead of a huge vector.
+  static constexpr OTF2_RegionRef kDenseRegions = 1u << 20;
+  std::vector<std::uint32_t> regionFn_;
+  std::unordered_map<OTF2_RegionRef, std::uint32_t> sparseRegionFn_;
   std::unordered_map<OTF2_ParameterRef, std::uint32_t> parameterFn_;
   std::unordered_map<OTF2_CommRef, CommInfo> comms_;
   std::unordered_map<OTF2_CommRef, std::string> unusable_;
