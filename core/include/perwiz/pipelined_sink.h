@@ -15,7 +15,9 @@ namespace perwiz {
 
 class PipelinedSink final : public TraceSink {
  public:
-  explicit PipelinedSink(TraceSink& target, std::size_t batchRecords = 1u << 14);
+  // 4096 records (192 KiB) per batch: small enough that a batch is still in L2 when the worker
+  // reads it, large enough that hand-overs are rare (measured: docs/performance.md).
+  explicit PipelinedSink(TraceSink& target, std::size_t batchRecords = 1u << 12);
   // Stops the worker; records not yet replayed are dropped (the producer failed).
   ~PipelinedSink() override;
 
@@ -37,6 +39,7 @@ class PipelinedSink final : public TraceSink {
   void warn(Diagnostic d) override;
   void setPosition(std::int64_t line, std::string_view position = {}) override;
   void addSourceRecords(std::uint64_t n) override;
+  void expectRecords(std::uint32_t rank, std::uint64_t records) override;
   // Waits for the worker, then ends the target. Rethrows what the target threw, if anything.
   void end() override;
 

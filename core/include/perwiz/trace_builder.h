@@ -38,6 +38,7 @@ class TraceBuilder final : public TraceSink {
 
   void setPosition(std::int64_t line, std::string_view position = {}) override;
   void addSourceRecords(std::uint64_t n) override;
+  void expectRecords(std::uint32_t rank, std::uint64_t records) override;
   // Makes ranks with no events appear (ALOG -3 count larger than the ids seen).
   void ensureRanks(std::uint32_t n);
 

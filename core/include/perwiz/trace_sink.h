@@ -60,6 +60,9 @@ class TraceSink {
   }
   // Number of records read from the input file (Trace::sourceRecords).
   virtual void addSourceRecords(std::uint64_t n) { (void)n; }
+  // Hint after begin(): about this many records will follow for the rank (OTF2 knows it per
+  // location), so consumers can size their storage once instead of growing it.
+  virtual void expectRecords(std::uint32_t rank, std::uint64_t records) { (void)rank; (void)records; }
 
   virtual void end() = 0;
 };

@@ -226,6 +226,11 @@ void PipelinedSink::addSourceRecords(std::uint64_t n) {
   d->push(Rec{RecType::SourceRecords, MpiOp::None, 0, 0, 0, 0, 0, n, 0, 0});
 }
 
+void PipelinedSink::expectRecords(std::uint32_t rank, std::uint64_t records) {
+  d->drain();  // a hint given before the records; cheap because it comes right after begin()
+  d->target.expectRecords(rank, records);
+}
+
 void PipelinedSink::end() {
   if (d->ended) return;
   d->drain();

@@ -266,6 +266,19 @@ void TraceBuilder::setPosition(std::int64_t line, std::string_view position) {
 
 void TraceBuilder::addSourceRecords(std::uint64_t n) { d->t.sourceRecords += n; }
 
+void TraceBuilder::expectRecords(std::uint32_t rank, std::uint64_t records) {
+  if (rank >= d->t.ranks.size()) return;
+  // Every event but a point takes two records (enter and leave); a bounded reservation keeps a
+  // lying header from allocating absurd amounts (the vectors still grow past it if needed).
+  constexpr std::uint64_t kMaxReserve = std::uint64_t{1} << 28;
+  const auto events = static_cast<std::size_t>(std::min(records / 2 + 1, kMaxReserve));
+  RankTrace& r = d->t.ranks[rank];
+  r.enter.reserve(events);
+  r.leave.reserve(events);
+  r.function.reserve(events);
+  r.depth.reserve(events);
+}
+
 void TraceBuilder::ensureRanks(std::uint32_t n) {
   if (!d->begun) throw std::logic_error("TraceBuilder: ensureRanks() before begin()");
   for (std::uint32_t r = static_cast<std::uint32_t>(d->t.ranks.size()); r < n; ++r) {

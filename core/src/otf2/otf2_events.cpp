@@ -152,6 +152,13 @@ EventHandler::EventHandler(TraceSink& sink, std::string file, const GlobalDefini
   lastTime_.assign(ranks.rankLocation.size(), std::numeric_limits<TimeNs>::min());
   for (OTF2_LocationRef loc : ranks.rankLocation)
     positions_.push_back("location " + std::to_string(loc));
+  for (const auto& [loc, rank] : ranks.rankOf)
+    if (loc < kDenseLocations) {
+      if (loc >= denseRank_.size()) denseRank_.resize(loc + 1, -1);
+      denseRank_[loc] = static_cast<int>(rank);
+    }
+  nanosecondClock_ = defs.timerResolution == 1'000'000'000 &&
+                     defs.globalOffset <= static_cast<std::uint64_t>(INT64_MAX);
 }
 
 void EventHandler::rethrowPending() {
@@ -163,12 +170,19 @@ void EventHandler::rethrowPending() {
 }
 
 int EventHandler::beginRecord(OTF2_LocationRef loc, OTF2_TimeStamp t, TimeNs& ns) {
-  if (loc != cachedLoc_) {
-    auto it = ranks_.rankOf.find(loc);
-    cachedLoc_ = loc;
-    cachedRank_ = it == ranks_.rankOf.end() ? -1 : static_cast<int>(it->second);
+  int rank = -1;
+  if (loc < denseRank_.size()) {
+    rank = denseRank_[loc];
+  } else if (loc < kDenseLocations) {
+    rank = -1;  // below the dense range but not a rank location
+  } else {
+    if (loc != cachedLoc_) {
+      auto it = ranks_.rankOf.find(loc);
+      cachedLoc_ = loc;
+      cachedRank_ = it == ranks_.rankOf.end() ? -1 : static_cast<int>(it->second);
+    }
+    rank = cachedRank_;
   }
-  const int rank = cachedRank_;
   if (rank < 0) {
     ++skippedLocationEvents_[loc];
     return -1;
@@ -176,11 +190,15 @@ int EventHandler::beginRecord(OTF2_LocationRef loc, OTF2_TimeStamp t, TimeNs& ns
   // Only remembered for this handler's own diagnostics: the builder names ranks itself, and
   // telling the sink on every location switch would cost a string copy per record.
   positionRank_ = rank;
-  auto converted = ticksToNs(t, defs_.globalOffset, defs_.timerResolution);
-  if (!converted)
-    throw TraceError(file_, positions_[static_cast<std::size_t>(rank)] + ": timestamp " +
-                                std::to_string(t) + " is out of range");
-  ns = *converted;
+  if (nanosecondClock_ && t <= static_cast<std::uint64_t>(INT64_MAX)) {
+    ns = static_cast<TimeNs>(t) - static_cast<TimeNs>(defs_.globalOffset);
+  } else {
+    auto converted = ticksToNs(t, defs_.globalOffset, defs_.timerResolution);
+    if (!converted)
+      throw TraceError(file_, positions_[static_cast<std::size_t>(rank)] + ": timestamp " +
+                                  std::to_string(t) + " is out of range");
+    ns = *converted;
+  }
   TimeNs& last = lastTime_[static_cast<std::size_t>(rank)];
   if (ns < last) {
     anomaly("timestamps go backwards on a location; later records were moved forward");

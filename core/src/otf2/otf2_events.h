@@ -161,8 +161,15 @@ class EventHandler {
   std::vector<TimeNs> lastTime_;             // per rank, to keep each rank's times monotonic
   std::vector<std::string> positions_;       // per rank: "location <id>"
   int positionRank_ = -1;                    // rank whose position the sink has now
-  OTF2_LocationRef cachedLoc_ = OTF2_UNDEFINED_LOCATION;  // last rankOf lookup
+  // Location -> rank on the hot path. The global reader switches location on nearly every
+  // record, so a one-entry cache misses; rank locations of MPI traces have small ids (Score-P:
+  // the rank; threads and devices get k<<32|rank), which index this vector directly.
+  static constexpr OTF2_LocationRef kDenseLocations = 1u << 20;
+  std::vector<int> denseRank_;  // -1: not a rank location
+  OTF2_LocationRef cachedLoc_ = OTF2_UNDEFINED_LOCATION;  // last rankOf lookup beyond the vector
   int cachedRank_ = -1;
+  // Nanosecond clock with no offset issues: ticks convert by one subtraction.
+  bool nanosecondClock_ = false;
 
   std::array<std::uint64_t, static_cast<int>(SkippedRecord::Count)> skippedCount_{};
   std::map<OTF2_LocationRef, std::uint64_t> skippedLocationEvents_;

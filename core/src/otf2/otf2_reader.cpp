@@ -128,6 +128,8 @@ void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts)
   header.ranks = static_cast<std::uint32_t>(ranks.rankLocation.size());
   header.rankNames = ranks.rankNames;
   sink.begin(header);
+  for (std::uint32_t r = 0; r < ranks.rankLocation.size(); ++r)
+    if (const auto* loc = defs.location(ranks.rankLocation[r])) sink.expectRecords(r, loc->events);
   for (const auto& note : ranks.notes) sink.warn(Diagnostic{path, -1, {}, note});
 
   otf2::EventHandler events(sink, path, defs, ranks);
