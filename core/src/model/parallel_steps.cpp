@@ -12,16 +12,15 @@ void computeParallelSteps(Trace& trace, const std::vector<std::uint32_t>& region
   trace.regionFunctions = regionFunctions;
   trace.steps.clear();
   if (regionFunctions.empty()) return;
-  auto isRegion = [&](std::uint32_t f) {
-    return std::find(regionFunctions.begin(), regionFunctions.end(), f) !=
-           regionFunctions.end();
-  };
+  std::vector<char> isRegion(trace.functions.size(), 0);
+  for (std::uint32_t f : regionFunctions)
+    if (f < isRegion.size()) isRegion[f] = 1;
   const std::size_t nRanks = trace.ranks.size();
   for (std::size_t r = 0; r < nRanks; ++r) {
     const RankTrace& rt = trace.ranks[r];
     std::size_t k = 0;
     for (std::uint32_t e = 0; e < rt.size(); ++e) {
-      if (!isRegion(rt.function[e])) continue;
+      if (!isRegion[rt.function[e]]) continue;
       // A region marker nested in another marker (a recursive region) belongs to the outer
       // step; only outermost markers start steps.
       if (k > 0) {

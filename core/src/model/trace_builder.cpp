@@ -57,6 +57,7 @@ struct TraceBuilder::Impl {
   std::string position;
   std::map<std::string, std::size_t> diagCounts;  // per kind, for capping
   TimeNs maxTime = std::numeric_limits<TimeNs>::min();
+  TimeNs minTime = std::numeric_limits<TimeNs>::max();
 
   void diag(const std::string& kind, std::string message) {
     std::size_t& n = diagCounts[kind];
@@ -81,6 +82,7 @@ struct TraceBuilder::Impl {
     }
     s.lastTime = std::max(s.lastTime, time);
     maxTime = std::max(maxTime, time);
+    minTime = std::min(minTime, time);
     return true;
   }
 
@@ -314,11 +316,8 @@ void TraceBuilder::Impl::closeOpenStates() {
 // Some tracers (EZTrace) write events before the clock offset they declare. The model's times
 // count from the trace start, so move the origin to the earliest event.
 void TraceBuilder::Impl::shiftNegativeTimes() {
-  TimeNs earliest = 0;
-  for (const auto& r : t.ranks)
-    for (TimeNs e : r.enter) earliest = std::min(earliest, e);
-  for (const auto& r : t.ranks)
-    for (const auto& m : r.messages) earliest = std::min(earliest, m.time);
+  // minTime covers every record the builder accepted (events and message times).
+  const TimeNs earliest = minTime;
   if (earliest >= 0) return;
   const TimeNs shift = -earliest;
   for (auto& r : t.ranks) {
