@@ -165,7 +165,7 @@ class Trace {
   }
   EventKind kind(std::uint32_t rank, std::uint32_t event) const { return fn(rank, event).kind; }
 
-  // Bytes held by the model (capacity of all arrays and strings), for the memory benchmark.
+  // Bytes of model data (elements of all arrays, heap strings), for the memory benchmark.
   std::size_t residentBytes() const;
 
   // Model equality ignores source, format, warnings and sourceRecords.

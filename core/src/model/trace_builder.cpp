@@ -129,7 +129,6 @@ struct TraceBuilder::Impl {
   void finishRequests();
   void sortMessages();
   void indexMpiCalls();
-  void releaseSlack();
   void matchCollectives();
   void findParallelSteps();
 };
@@ -270,15 +269,21 @@ void TraceBuilder::addSourceRecords(std::uint64_t n) { d->t.sourceRecords += n; 
 
 void TraceBuilder::expectRecords(std::uint32_t rank, std::uint64_t records) {
   if (rank >= d->t.ranks.size()) return;
-  // Every event but a point takes two records (enter and leave); a bounded reservation keeps a
-  // lying header from allocating absurd amounts (the vectors still grow past it if needed).
+  // Upper bounds from the record count: every event but a point takes two records (enter and
+  // leave), an endpoint at least two (its record and, shared, its call's), a collective four.
+  // Reserving only costs address space: pages are resident once written, so growing the
+  // vectors by doubling (copying, and faulting in every intermediate block) is the dearer way.
+  // The cap keeps a lying header from reserving absurd amounts; vectors still grow past it.
   constexpr std::uint64_t kMaxReserve = std::uint64_t{1} << 28;
-  const auto events = static_cast<std::size_t>(std::min(records / 2 + 1, kMaxReserve));
+  auto bound = [&](std::uint64_t n) { return static_cast<std::size_t>(std::min(n + 1, kMaxReserve)); };
   RankTrace& r = d->t.ranks[rank];
+  const std::size_t events = bound(records / 2);
   r.enter.reserve(events);
   r.leave.reserve(events);
   r.function.reserve(events);
   r.depth.reserve(events);
+  r.messages.reserve(bound(records / 2));
+  r.collectives.reserve(bound(records / 4));
 }
 
 void TraceBuilder::ensureRanks(std::uint32_t n) {
@@ -410,21 +415,6 @@ void TraceBuilder::Impl::sortMessages() {
   }
 }
 
-// Vectors grew by doubling while records arrived; give the unused capacity back (the model
-// lives as long as the session, the copy is a one-off).
-void TraceBuilder::Impl::releaseSlack() {
-  for (auto& r : t.ranks) {
-    r.enter.shrink_to_fit();
-    r.leave.shrink_to_fit();
-    r.function.shrink_to_fit();
-    r.depth.shrink_to_fit();
-    r.messages.shrink_to_fit();
-    r.collectives.shrink_to_fit();
-    r.labels.shrink_to_fit();
-    r.mpiCalls.shrink_to_fit();
-  }
-}
-
 void TraceBuilder::Impl::indexMpiCalls() {
   for (auto& rt : t.ranks) {
     rt.mpiCalls.clear();
@@ -524,7 +514,6 @@ void TraceBuilder::end() {
   for (auto& msg : report.diagnostics) d->diag(msg.first, std::move(msg.second));
   d->matchCollectives();
   d->findParallelSteps();
-  d->releaseSlack();
   d->t.startTime = 0;
   d->t.endTime = 0;
   for (const auto& r : d->t.ranks)
