@@ -9,7 +9,6 @@
 #include "perwiz/trace_sink.h"
 
 #include <memory>
-#include <unordered_map>
 
 namespace perwiz {
 
@@ -39,8 +38,6 @@ class TraceBuilder final : public TraceSink {
   void setPosition(std::int64_t line, std::string_view position = {}) override;
   void addSourceRecords(std::uint64_t n) override;
   void expectRecords(std::uint32_t rank, std::uint64_t records) override;
-  // Makes ranks with no events appear (ALOG -3 count larger than the ids seen).
-  void ensureRanks(std::uint32_t n);
 
   // Valid after end(). Moves the trace out.
   Trace take();

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 #include <map>
-#include <tuple>
 #include <numeric>
 #include <stdexcept>
+#include <tuple>
 
 namespace perwiz {
 namespace {
@@ -284,16 +284,6 @@ void TraceBuilder::expectRecords(std::uint32_t rank, std::uint64_t records) {
   r.depth.reserve(events);
   r.messages.reserve(bound(records / 2));
   r.collectives.reserve(bound(records / 4));
-}
-
-void TraceBuilder::ensureRanks(std::uint32_t n) {
-  if (!d->begun) throw std::logic_error("TraceBuilder: ensureRanks() before begin()");
-  for (std::uint32_t r = static_cast<std::uint32_t>(d->t.ranks.size()); r < n; ++r) {
-    d->t.ranks.emplace_back();
-    d->t.ranks.back().name = "rank " + std::to_string(r);
-    d->rs.emplace_back();
-    d->t.comms[0].worldRanks.push_back(static_cast<std::int32_t>(r));
-  }
 }
 
 void TraceBuilder::Impl::closeOpenStates() {
