@@ -123,7 +123,42 @@ OTF2_CallbackCode onParameterUnsignedInt(OTF2_LocationRef loc, OTF2_TimeStamp t,
   return guarded(ud, [&](EventHandler& h) { h.parameter(loc, t, p, std::to_string(v)); });
 }
 
+// Local (per-location) readers pass the record's position in its location as an extra third
+// argument; otherwise the callbacks are the global ones. Rest is deduced from the setter.
+template <auto GlobalCallback, class... Rest>
+OTF2_CallbackCode local(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t, void* ud,
+                        OTF2_AttributeList* attributes, Rest... rest) {
+  return GlobalCallback(loc, t, ud, attributes, rest...);
+}
+
+template <SkippedRecord K, class... Rest>
+OTF2_CallbackCode onSkippedLocal(OTF2_LocationRef loc, OTF2_TimeStamp, uint64_t, void* ud,
+                                 OTF2_AttributeList*, Rest...) {
+  return guarded(ud, [&](EventHandler& h) { h.skipped(loc, K); });
+}
+
 }  // namespace
+
+void EventHandler::installCallbacks(OTF2_EvtReaderCallbacks* cb) {
+  OTF2_EvtReaderCallbacks_SetUnknownCallback(cb, &local<onUnknown>);
+#define PERWIZ_X(name, text) \
+  OTF2_EvtReaderCallbacks_Set##name##Callback(cb, &onSkippedLocal<SkippedRecord::name>);
+  PERWIZ_OTF2_SKIPPED_RECORDS(PERWIZ_X)
+#undef PERWIZ_X
+  OTF2_EvtReaderCallbacks_SetEnterCallback(cb, &local<onEnter>);
+  OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, &local<onLeave>);
+  OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, &local<onMpiSend>);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, &local<onMpiIsend>);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, &local<onIsendComplete>);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, &local<onIrecvRequest>);
+  OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, &local<onMpiRecv>);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, &local<onMpiIrecv>);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, &local<onCollectiveBegin>);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, &local<onCollectiveEnd>);
+  OTF2_EvtReaderCallbacks_SetParameterStringCallback(cb, &local<onParameterString>);
+  OTF2_EvtReaderCallbacks_SetParameterIntCallback(cb, &local<onParameterInt>);
+  OTF2_EvtReaderCallbacks_SetParameterUnsignedIntCallback(cb, &local<onParameterUnsignedInt>);
+}
 
 void EventHandler::installCallbacks(OTF2_GlobalEvtReaderCallbacks* cb) {
   OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(cb, &onUnknown);

@@ -113,6 +113,7 @@ class EventHandler {
 
   // Sets every callback on `cb`; userData must be this handler.
   static void installCallbacks(OTF2_GlobalEvtReaderCallbacks* cb);
+  static void installCallbacks(OTF2_EvtReaderCallbacks* cb);
 
   // A callback caught an exception and interrupted reading: rethrow it now.
   void rethrowPending();

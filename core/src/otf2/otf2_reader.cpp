@@ -157,30 +157,37 @@ void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts)
   }
   otf2::check(OTF2_Reader_CloseDefFiles(r), path, "cannot close the local definition files");
 
-  OTF2_GlobalEvtReader* ger = OTF2_Reader_GetGlobalEvtReader(r);
-  if (!ger) otf2::fail(OTF2_ERROR_INVALID_CALL, path, "cannot create the global event reader");
-  OTF2_GlobalEvtReaderCallbacks* cb = OTF2_GlobalEvtReaderCallbacks_New();
-  otf2::EventHandler::installCallbacks(cb);
-  OTF2_ErrorCode rc = OTF2_Reader_RegisterGlobalEvtCallbacks(r, ger, cb, &events);
-  OTF2_GlobalEvtReaderCallbacks_Delete(cb);
-  otf2::check(rc, path, "cannot register event callbacks");
-
+  // Each location is read on its own, in rank order, instead of through libotf2's global
+  // (time-merged) reader: the model needs time order per rank only (matching happens after
+  // reading), the merge heap is skipped, and the builder fills one rank's arrays at a time
+  // instead of 64 interleaved ones. Non-rank locations are read too, to count what is skipped.
+  std::vector<OTF2_LocationRef> order(ranks.rankLocation.begin(), ranks.rankLocation.end());
+  for (OTF2_LocationRef loc : locations)
+    if (!ranks.rankOf.count(loc)) order.push_back(loc);
+  std::unique_ptr<OTF2_EvtReaderCallbacks, decltype(&OTF2_EvtReaderCallbacks_Delete)> cb(
+      OTF2_EvtReaderCallbacks_New(), &OTF2_EvtReaderCallbacks_Delete);
+  otf2::EventHandler::installCallbacks(cb.get());
   std::uint64_t read = 0;
-  for (;;) {
-    std::uint64_t got = 0;
-    rc = OTF2_Reader_ReadGlobalEvents(r, ger, kBatchEvents, &got);
-    events.rethrowPending();
-    otf2::check(rc, path, "cannot read events");
-    read += got;
-    sink.addSourceRecords(got);
-    if (opts.progress) {
-      const double fraction =
-          totalEvents == 0 ? 1.0 : std::min(1.0, static_cast<double>(read) / totalEvents);
-      if (!opts.progress(fraction)) throw TraceError(path, "cancelled");
+  for (OTF2_LocationRef loc : order) {
+    OTF2_EvtReader* er = OTF2_Reader_GetEvtReader(r, loc);
+    OTF2_ErrorCode rc = OTF2_Reader_RegisterEvtCallbacks(r, er, cb.get(), &events);
+    otf2::check(rc, path, "cannot register event callbacks");
+    for (;;) {
+      std::uint64_t got = 0;
+      rc = OTF2_Reader_ReadLocalEvents(r, er, kBatchEvents, &got);
+      events.rethrowPending();
+      otf2::check(rc, path, "cannot read the events of location " + std::to_string(loc));
+      read += got;
+      sink.addSourceRecords(got);
+      if (opts.progress) {
+        const double fraction =
+            totalEvents == 0 ? 1.0 : std::min(1.0, static_cast<double>(read) / totalEvents);
+        if (!opts.progress(fraction)) throw TraceError(path, "cancelled");
+      }
+      if (got < kBatchEvents) break;
     }
-    if (got < kBatchEvents) break;
+    OTF2_Reader_CloseEvtReader(r, er);
   }
-  OTF2_Reader_CloseGlobalEvtReader(r, ger);
   otf2::check(OTF2_Reader_CloseEvtFiles(r), path, "cannot close the event files");
 
   events.reportSummary();
