@@ -220,16 +220,14 @@ void BM_Otf2LoadModel(benchmark::State& state) {
 }
 BENCHMARK(BM_Otf2LoadModel)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
-// state.range(0): 0 = one core (reader and builder on one thread), 1 = pipelined (2 threads).
+// ALOG loads on one core (reader and builder on one thread).
 void BM_AlogLoad(benchmark::State& state) {
   const std::string file = bench::alogFile(kAlogEvents);
-  LoadOptions opts;
-  opts.pipelined = state.range(0) != 0;
   const auto bytes = std::filesystem::file_size(file);
   std::uint64_t events = 0;
   double bytesPerEvent = 0;
   for (auto _ : state) {
-    Trace t = loadTrace(file, opts);
+    Trace t = loadTrace(file);
     events = t.eventCount();
     bytesPerEvent = static_cast<double>(t.residentBytes()) / static_cast<double>(events);
     state.PauseTiming();
@@ -241,7 +239,7 @@ void BM_AlogLoad(benchmark::State& state) {
   state.counters["events"] = static_cast<double>(events);
   state.counters["model_bytes_per_event"] = bytesPerEvent;
 }
-BENCHMARK(BM_AlogLoad)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK(BM_AlogLoad)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
 }  // namespace
 

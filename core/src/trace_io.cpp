@@ -64,9 +64,10 @@ bool looksLikeAlog(const fs::path& p) {
 
 using ReadFn = void (*)(const std::string&, TraceSink&, const LoadOptions&);
 
-Trace build(const std::string& path, const char* format, ReadFn read, const LoadOptions& opts) {
+Trace build(const std::string& path, const char* format, ReadFn read, const LoadOptions& opts,
+            bool pipelined) {
   TraceBuilder b(path, format);
-  if (opts.pipelined) {
+  if (pipelined) {
     // The reader decodes on this thread while the builder stores on another.
     PipelinedSink pipe(b);
     read(path, pipe, opts);
@@ -101,8 +102,8 @@ TraceFormat detectFormat(const std::string& path) {
 Trace loadTrace(const std::string& path, const LoadOptions& opts) {
   TraceFormat f = detectFormat(path);
   switch (f) {
-    case TraceFormat::Alog: return build(path, "alog", readAlog, opts);
-    case TraceFormat::Otf2: return build(path, "otf2", readOtf2, opts);
+    case TraceFormat::Alog: return build(path, "alog", readAlog, opts, false);
+    case TraceFormat::Otf2: return build(path, "otf2", readOtf2, opts, opts.pipelined);
     case TraceFormat::Unknown: break;
   }
   throw TraceError(path, "unknown trace format (neither an OTF2 archive nor ALOG text)");

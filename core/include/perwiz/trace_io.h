@@ -36,8 +36,9 @@ std::string resolveOtf2Anchor(const std::string& path);
 struct LoadOptions {
   // Progress in [0, 1]; return false to cancel (load then throws TraceError "cancelled").
   std::function<bool(double)> progress;
-  // loadTrace: decode on the calling thread and build the model on a second one (2 cores).
-  // false: everything on the calling thread.
+  // loadTrace of OTF2: decode on the calling thread and build the model on a second one
+  // (2 cores). false: everything on the calling thread. ALOG always loads on one thread: its
+  // parser is cheap next to the builder, and the hand-over measured slower (performance.md).
   bool pipelined = true;
 };
 
