@@ -1,5 +1,6 @@
 // ALOG reader and writer: hand-written traces with hand-derived expectations, conformance over
 // the real MPE/p4 sample files, round trips through the writer, and hostile input.
+#include "model_invariants.h"
 #include "test_support.h"
 
 #include "perwiz/trace_builder.h"
@@ -499,7 +500,8 @@ TEST(AlogReaderErrors, MutatedRealisticFilesThrowOrLoad) {
     }
     fs::path p = writeFile(dir / ("m" + std::to_string(seed) + ".alog"), text);
     try {
-      readPath(p);
+      Trace t = readPath(p);
+      EXPECT_EQ(perwiz::test::modelViolation(t), "") << p;
       ++loaded;
     } catch (const TraceError& e) {
       EXPECT_NE(std::string(e.what()).find(p.string()), std::string::npos);

@@ -2,6 +2,7 @@
 // OTF2 -> ALOG -> model keeps ranks, events, times and matched messages (ALOG cannot carry
 // communicators, request ids or collective records, see docs/trace-model.md).
 #include "perwiz/trace_io.h"
+#include "model_invariants.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>
@@ -16,6 +17,7 @@ TEST(Conformance, EverySharedAlogSurvivesConversionToOtf2) {
   for (const auto& f : files) {
     SCOPED_TRACE(f.string());
     Trace a = loadTrace(f.string());
+    EXPECT_EQ(test::modelViolation(a), "");
     fs::path out = dir / f.stem();
     saveTrace(a, out.string());
     Trace b = loadTrace(out.string());
@@ -31,6 +33,7 @@ TEST(Conformance, EverySharedOtf2KeepsEventsAndMessagesThroughAlog) {
   for (const auto& a : archives) {
     SCOPED_TRACE(a.string());
     Trace t = loadTrace(a.string());
+    EXPECT_EQ(test::modelViolation(t), "");
     fs::path out = dir / (a.filename().string() + ".alog");
     saveTrace(t, out.string());
     Trace back = loadTrace(out.string());

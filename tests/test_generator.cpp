@@ -1,5 +1,6 @@
 // Synthetic trace generator: counts derived by hand from the spec, matching, causality,
 // determinism and the streaming order the writers rely on.
+#include "model_invariants.h"
 #include "perwiz/generator.h"
 #include "perwiz/trace_builder.h"
 
@@ -15,7 +16,10 @@ namespace {
 Trace build(const GeneratorSpec& spec) {
   TraceBuilder builder("generated", "generated");
   generateTrace(spec, builder);
-  return builder.take();
+  Trace t = builder.take();
+  // Every generated shape must be a well-formed model.
+  EXPECT_EQ(perwiz::test::modelViolation(t), "");
+  return t;
 }
 
 std::uint64_t totalMessages(const Trace& t, bool sends) {

@@ -3,6 +3,7 @@
 #include "perwiz/pipelined_sink.h"
 #include "perwiz/trace_builder.h"
 #include "perwiz/trace_io.h"
+#include "model_invariants.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>
@@ -60,6 +61,7 @@ class FailingSink final : public TraceSink {
 
 TEST(Pipeline, SameModelForAnyBatchSize) {
   Trace direct = generated(0, false);
+  ASSERT_EQ(test::modelViolation(direct), "");
   for (std::size_t batch : {1u, 7u, 1000u, 1u << 14}) {
     Trace piped = generated(batch, true);
     std::string why;

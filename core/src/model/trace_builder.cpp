@@ -182,7 +182,8 @@ void TraceBuilder::leave(std::uint32_t rank, TimeNs time, std::uint32_t fn) {
     d->diag("nesting", "rank " + std::to_string(rank) + ": end of '" + name +
                            "' while an inner state is still open (improper nesting)");
   std::uint32_t e = it->event;
-  d->t.ranks[rank].leave[e] = time;
+  // A clock that went backwards (already reported) must not produce a negative duration.
+  d->t.ranks[rank].leave[e] = std::max(time, d->t.ranks[rank].enter[e]);
   stack.erase(std::next(it).base());
   // A collective call without a collective record (ALOG, Score-P 1.x) still takes part in
   // a collective on WORLD: its name is all we know.
@@ -206,7 +207,8 @@ void TraceBuilder::send(std::uint32_t rank, TimeNs time, std::int32_t peer, std:
   if (!d->checkRank(rank, time)) return;
   std::uint32_t call = d->currentCall(rank, time, request ? MpiOp::Isend : MpiOp::Send);
   auto& msgs = d->t.ranks[rank].messages;
-  MessageEndpoint m = endpoint(time, call, peer, comm, tag, bytes, request, true);
+  MessageEndpoint m = endpoint(std::max(time, d->t.ranks[rank].enter[call]), call, peer, comm,
+                               tag, bytes, request, true);
   if (request && !d->rs[rank].pendingIsends.put(request, static_cast<std::uint32_t>(msgs.size())))
     d->diag("request", "rank " + std::to_string(rank) + ": Isend request " +
                            std::to_string(request) + " reused before completion");
@@ -217,7 +219,8 @@ void TraceBuilder::recv(std::uint32_t rank, TimeNs time, std::int32_t peer, std:
                         std::int32_t tag, std::uint64_t bytes, std::uint64_t request) {
   if (!d->checkRank(rank, time)) return;
   std::uint32_t call = d->currentCall(rank, time, request ? MpiOp::Wait : MpiOp::Recv);
-  MessageEndpoint m = endpoint(time, call, peer, comm, tag, bytes, request, false);
+  MessageEndpoint m = endpoint(std::max(time, d->t.ranks[rank].enter[call]), call, peer, comm,
+                               tag, bytes, request, false);
   if (request && !d->rs[rank].pendingIrecvs.take(request, m.postEvent))
     d->diag("request", "rank " + std::to_string(rank) + ": Irecv completion for request " +
                            std::to_string(request) + " that was never posted");
