@@ -52,10 +52,6 @@ void check(OTF2_ErrorCode code, const std::string& file, const std::string& what
 std::optional<TimeNs> ticksToNs(std::uint64_t ticks, std::uint64_t globalOffset,
                                 std::uint64_t timerResolution) {
   if (timerResolution == 0) return std::nullopt;
-  // Fast path for nanosecond clocks (Score-P 1.x, EZTrace, our writer): a subtraction.
-  if (timerResolution == 1'000'000'000 && ticks <= static_cast<std::uint64_t>(INT64_MAX) &&
-      globalOffset <= static_cast<std::uint64_t>(INT64_MAX))
-    return static_cast<TimeNs>(ticks) - static_cast<TimeNs>(globalOffset);
   // Offsets are ~7e15 ticks and resolutions up to ~4e9, so a double would lose the low
   // digits; 128-bit integers keep the result exact.
   __int128 delta = static_cast<__int128>(ticks) - static_cast<__int128>(globalOffset);

@@ -41,14 +41,6 @@ OTF2_CallbackCode guarded(void* ud, F&& f) {
   }
 }
 
-// One function template serves every record type we skip; the record's own fields (Rest)
-// are deduced from the callback type it is assigned to.
-template <SkippedRecord K, class... Rest>
-OTF2_CallbackCode onSkipped(OTF2_LocationRef loc, OTF2_TimeStamp, void* ud,
-                            OTF2_AttributeList*, Rest...) {
-  return guarded(ud, [&](EventHandler& h) { h.skipped(loc, K); });
-}
-
 OTF2_CallbackCode onUnknown(OTF2_LocationRef loc, OTF2_TimeStamp, void* ud, OTF2_AttributeList*) {
   return guarded(ud, [&](EventHandler& h) { h.skipped(loc, SkippedRecord::Unknown); });
 }
@@ -124,13 +116,16 @@ OTF2_CallbackCode onParameterUnsignedInt(OTF2_LocationRef loc, OTF2_TimeStamp t,
 }
 
 // Local (per-location) readers pass the record's position in its location as an extra third
-// argument; otherwise the callbacks are the global ones. Rest is deduced from the setter.
-template <auto GlobalCallback, class... Rest>
+// argument; the callbacks above are written in the shorter global-reader form and adapted
+// here. Rest is deduced from the setter.
+template <auto Callback, class... Rest>
 OTF2_CallbackCode local(OTF2_LocationRef loc, OTF2_TimeStamp t, uint64_t, void* ud,
                         OTF2_AttributeList* attributes, Rest... rest) {
-  return GlobalCallback(loc, t, ud, attributes, rest...);
+  return Callback(loc, t, ud, attributes, rest...);
 }
 
+// One function template serves every record type we skip; the record's own fields (Rest)
+// are deduced from the callback type it is assigned to.
 template <SkippedRecord K, class... Rest>
 OTF2_CallbackCode onSkippedLocal(OTF2_LocationRef loc, OTF2_TimeStamp, uint64_t, void* ud,
                                  OTF2_AttributeList*, Rest...) {
@@ -158,27 +153,6 @@ void EventHandler::installCallbacks(OTF2_EvtReaderCallbacks* cb) {
   OTF2_EvtReaderCallbacks_SetParameterStringCallback(cb, &local<onParameterString>);
   OTF2_EvtReaderCallbacks_SetParameterIntCallback(cb, &local<onParameterInt>);
   OTF2_EvtReaderCallbacks_SetParameterUnsignedIntCallback(cb, &local<onParameterUnsignedInt>);
-}
-
-void EventHandler::installCallbacks(OTF2_GlobalEvtReaderCallbacks* cb) {
-  OTF2_GlobalEvtReaderCallbacks_SetUnknownCallback(cb, &onUnknown);
-#define PERWIZ_X(name, text) \
-  OTF2_GlobalEvtReaderCallbacks_Set##name##Callback(cb, &onSkipped<SkippedRecord::name>);
-  PERWIZ_OTF2_SKIPPED_RECORDS(PERWIZ_X)
-#undef PERWIZ_X
-  OTF2_GlobalEvtReaderCallbacks_SetEnterCallback(cb, &onEnter);
-  OTF2_GlobalEvtReaderCallbacks_SetLeaveCallback(cb, &onLeave);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiSendCallback(cb, &onMpiSend);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCallback(cb, &onMpiIsend);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, &onIsendComplete);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, &onIrecvRequest);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiRecvCallback(cb, &onMpiRecv);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiIrecvCallback(cb, &onMpiIrecv);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, &onCollectiveBegin);
-  OTF2_GlobalEvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, &onCollectiveEnd);
-  OTF2_GlobalEvtReaderCallbacks_SetParameterStringCallback(cb, &onParameterString);
-  OTF2_GlobalEvtReaderCallbacks_SetParameterIntCallback(cb, &onParameterInt);
-  OTF2_GlobalEvtReaderCallbacks_SetParameterUnsignedIntCallback(cb, &onParameterUnsignedInt);
 }
 
 EventHandler::EventHandler(TraceSink& sink, std::string file, const GlobalDefinitions& defs,

@@ -112,7 +112,6 @@ class EventHandler {
   void markUnusableComm(OTF2_CommRef comm, std::string why) { unusable_.emplace(comm, std::move(why)); }
 
   // Sets every callback on `cb`; userData must be this handler.
-  static void installCallbacks(OTF2_GlobalEvtReaderCallbacks* cb);
   static void installCallbacks(OTF2_EvtReaderCallbacks* cb);
 
   // A callback caught an exception and interrupted reading: rethrow it now.
