@@ -11,7 +11,7 @@ build=${PERWIZ_BUILD_DIR:-build}
 packages=(
   cmake g++ pkg-config make
   libopen-trace-format2-dev otf2-tools
-  nlohmann-json3-dev libcli11-dev
+  nlohmann-json3-dev libcli11-dev libboost-graph-dev
   libgtest-dev libbenchmark-dev
 )
 

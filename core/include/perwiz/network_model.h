@@ -1,0 +1,109 @@
+// Network models that price communication for the replay (paper §2.2, docs/model.md).
+//
+// The replay asks a model four things: is a k-byte message sent synchronously (rendezvous),
+// how long after its send is called does a message (or the rendezvous request REQ) reach the
+// receiver, and what does each communication role cost the processor locally. LogGPS is the
+// model of the papers; LogGP and LogGPO (later issues) implement the same interface.
+#pragma once
+
+#include "perwiz/mpi_ops.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace perwiz {
+
+using TimeNs = std::int64_t;
+
+// a + b·k, in nanoseconds and nanoseconds per byte.
+struct LinearCost {
+  double a = 0;
+  double b = 0;
+  TimeNs at(std::uint64_t bytes) const;  // rounded to the nearest nanosecond, never negative
+  bool operator==(const LinearCost&) const = default;
+};
+
+// What one message endpoint makes its call do (see docs/model.md, "Local costs").
+enum class CommRole : std::uint8_t {
+  BlockingSend,    // MPI_Send family, the send half of MPI_Sendrecv
+  BlockingRecv,    // MPI_Recv, the receive half of MPI_Sendrecv
+  IsendPost,       // MPI_Isend family
+  IsendComplete,   // the Wait/Test call that completes an Isend
+  IrecvPost,       // MPI_Irecv
+  IrecvComplete,   // the Wait/Test call that completes an Irecv
+};
+
+class NetworkModel {
+ public:
+  virtual ~NetworkModel() = default;
+  virtual std::string kind() const = 0;  // "LogGPS"
+  virtual std::string name() const = 0;  // preset or user name
+  // k > S: the message is sent in synchronous (rendezvous) mode.
+  virtual bool synchronous(std::uint64_t bytes) const = 0;
+  // λ(k): time from the call of the send until the message (eager) or its request REQ
+  // (rendezvous) reaches the receiver. The paper's o + L.
+  virtual TimeNs arrivalDelay(std::uint64_t bytes) const = 0;
+  // Local cost of one communication role for a k-byte message (cost mode "model").
+  virtual TimeNs roleCost(CommRole role, std::uint64_t bytes) const = 0;
+  // Local cost of a collective call moving `bytes` per member among `members` ranks.
+  virtual TimeNs collectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t members) const = 0;
+  // The model's JSON form (docs/model.md, "Parameter files"); loadable by networkModelFromJson.
+  virtual std::string toJson() const = 0;
+  virtual std::unique_ptr<NetworkModel> clone() const = 0;
+};
+
+// LogGPS (Ino, Fujimoto, Hagihara, PPoPP'01): seven parameters, with the send and receive
+// overheads distinct and linear in message length, and the synchronous-mode send and receive
+// times given separately (the Japanese paper's Table 5).
+struct LogGpsParams {
+  std::string name = "custom";
+  double L = 0;           // latency, ns
+  double o = 0;           // overhead, ns (used where the linear overheads are not given)
+  double g = 0;           // gap between consecutive messages (and packets), ns
+  double G = 0;           // gap per byte, ns/byte
+  std::uint32_t P = 0;    // processors (0 = take the trace's rank count)
+  std::uint64_t S = 0;    // messages longer than S bytes are synchronous
+  std::uint64_t s = 0;    // messages longer than s bytes travel in several packets (0 = one)
+  LinearCost sendOverhead;  // o_s(k): asynchronous send time
+  LinearCost recvOverhead;  // o_r(k): asynchronous receive time
+  LinearCost syncSend;      // synchronous send time (k > S)
+  LinearCost syncRecv;      // synchronous receive time (k > S)
+  bool operator==(const LogGpsParams&) const = default;
+};
+
+class LogGpsModel final : public NetworkModel {
+ public:
+  explicit LogGpsModel(LogGpsParams p) : p_(std::move(p)) {}
+  const LogGpsParams& params() const { return p_; }
+  std::string kind() const override { return "LogGPS"; }
+  std::string name() const override { return p_.name; }
+  bool synchronous(std::uint64_t bytes) const override;
+  TimeNs arrivalDelay(std::uint64_t bytes) const override;
+  TimeNs roleCost(CommRole role, std::uint64_t bytes) const override;
+  TimeNs collectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t members) const override;
+  std::string toJson() const override;
+  std::unique_ptr<NetworkModel> clone() const override;
+
+ private:
+  LogGpsParams p_;
+};
+
+// Presets: "myrinet-score" (English paper §5: L = 9.11 µs, o = 2.15 µs, S = 16383 B),
+// "myrinet-table5" and "ethernet-table5" (Japanese paper, Table 5).
+std::vector<std::string> networkPresetNames();
+std::unique_ptr<NetworkModel> networkPreset(const std::string& name);  // nullptr if unknown
+// The default model of a replay when none is given: "myrinet-score".
+std::unique_ptr<NetworkModel> defaultNetworkModel();
+
+// Parses a model's JSON form. On error returns nullptr and sets *error to a message naming
+// `source` (the file) and the problem.
+std::unique_ptr<NetworkModel> networkModelFromJson(const std::string& json,
+                                                   const std::string& source, std::string* error);
+// A preset name or a JSON file path.
+std::unique_ptr<NetworkModel> loadNetworkModel(const std::string& presetOrFile, std::string* error);
+// Writes the model's JSON to `path`; refuses to overwrite an existing file.
+bool saveNetworkModel(const NetworkModel& model, const std::string& path, std::string* error);
+
+}  // namespace perwiz

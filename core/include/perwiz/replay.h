@@ -1,0 +1,95 @@
+// The LogGPS replay: predicted times of every event under a scenario (paper §4, docs/model.md).
+//
+// Replayer turns a measured trace into a replay program once: every top-level MPI call is
+// split into its local cost and its waiting time, and its waits become dependencies on the
+// partner's call time plus an offset from the network model. A forward sweep over a fixed
+// topological schedule then gives predicted enter, leave and wait of every call. Hypotheses
+// change local costs, computation gaps, dependencies or message sizes; adding or removing one
+// re-simulates only the events whose times can change.
+//
+// With no hypothesis in cost mode `measured` the prediction equals the measured trace exactly.
+#pragma once
+
+#include "perwiz/scenario.h"
+#include "perwiz/trace.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace perwiz {
+
+struct PredictedCall {
+  TimeNs enter = 0;
+  TimeNs leave = 0;
+  TimeNs wait = 0;  // predicted waiting time inside the call
+};
+
+// What the replay had to assume about the measured trace.
+struct ReplayReport {
+  std::uint64_t skewedDependencies = 0;  // partner's time after this call returned (clock skew)
+  std::uint64_t brokenCycles = 0;        // rendezvous dependencies dropped to break a cycle
+  std::uint64_t nestedCalls = 0;         // MPI calls inside another MPI call (follow their parent)
+  std::uint64_t unmatchedEndpoints = 0;  // endpoints without a partner: local cost only
+  std::vector<std::string> notes;        // human-readable summary lines
+};
+
+struct UpdateStats {
+  std::uint64_t recomputed = 0;  // schedule items recomputed by the last update
+  bool full = false;             // the last update was a full replay
+};
+
+class Replayer {
+ public:
+  Replayer(const Trace& trace, Scenario scenario);
+  ~Replayer();
+  Replayer(const Replayer&) = delete;
+  Replayer& operator=(const Replayer&) = delete;
+
+  const Trace& trace() const;
+  const Scenario& scenario() const;
+  const ReplayReport& report() const;
+
+  // Hypothesis checks against this trace; "" if valid, else the problem.
+  std::string validate(const Hypothesis& h) const;
+  // Incremental updates; return false with *error set if the hypothesis is invalid (add) or
+  // not present (remove). Results equal a full replay of the new scenario.
+  bool add(const Hypothesis& h, std::string* error = nullptr);
+  bool remove(const Hypothesis& h, std::string* error = nullptr);
+  // Replaces all hypotheses and replays in full.
+  bool setHypotheses(std::vector<Hypothesis> hs, std::string* error = nullptr);
+  void replayFull();
+  const UpdateStats& lastUpdate() const;
+
+  TimeNs measuredTime() const;   // latest measured leave over all ranks
+  TimeNs predictedTime() const;  // T: latest predicted leave over all ranks
+  TimeNs measuredRankEnd(std::uint32_t rank) const;
+  TimeNs predictedRankEnd(std::uint32_t rank) const;
+  // Per MPI call ("RANK:INDEX").
+  PredictedCall predicted(std::uint32_t rank, std::uint32_t mpiIndex) const;
+  TimeNs measuredWait(std::uint32_t rank, std::uint32_t mpiIndex) const;
+  std::uint64_t callCount() const;
+
+  // Predicted time of any measured instant on a rank (for user states, points, endpoints).
+  TimeNs mapTime(std::uint32_t rank, TimeNs measured) const;
+  // The predicted trace L': the measured trace with every time replaced by its prediction
+  // and a "PerWiz scenario" point event at time 0 on rank 0 carrying the scenario JSON.
+  Trace predictedTrace() const;
+
+  struct Program;    // internal (core/src/replay/replay_program.h)
+  struct Effective;  // the program with the scenario applied (same header)
+  const Program& program() const;
+  Effective effective() const;
+  const std::vector<TimeNs>& predictedEnters() const;  // per replay unit
+  const std::vector<TimeNs>& predictedLeaves() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> d;
+};
+
+// Name of the point event that records the scenario in a predicted trace.
+inline constexpr const char* kScenarioEventName = "PerWiz scenario";
+
+}  // namespace perwiz

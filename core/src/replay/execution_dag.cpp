@@ -1,0 +1,175 @@
+// Happened-before DAG with Boost.Graph: acyclicity and the critical path (execution_dag.h).
+#include "perwiz/execution_dag.h"
+
+#include "replay_program.h"
+
+#include <boost/graph/compressed_sparse_row_graph.hpp>
+#include <boost/graph/exception.hpp>
+#include <boost/graph/topological_sort.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <set>
+
+namespace perwiz {
+namespace {
+
+enum EdgeKind : std::uint8_t { kGap, kLocal, kDep, kMember };
+
+struct EdgeInfo {
+  TimeNs weight = 0;
+  std::uint32_t aux = 0;  // kGap/kLocal: unit; kDep: dependency index; kMember: unit
+  EdgeKind kind = kGap;
+};
+
+using Graph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, EdgeInfo,
+                                                 boost::no_property, std::uint32_t, std::uint32_t>;
+
+}  // namespace
+
+std::string CriticalSegment::id() const {
+  return std::to_string(rank) + (kind == Kind::Computation ? ":c" : ":") + std::to_string(index);
+}
+
+struct ExecutionDag::Impl {
+  Graph g;
+  std::uint32_t units = 0, nodes = 0, source = 0;
+};
+
+ExecutionDag::ExecutionDag(const Replayer& replayer) : d(std::make_unique<Impl>()), replayer_(replayer) {
+  const auto& p = replayer.program();
+  const auto eff = replayer.effective();
+  d->units = p.units;
+  d->nodes = p.nodes();
+  d->source = 2 * p.units + p.nodes();
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> edges;
+  std::vector<EdgeInfo> info;
+  edges.reserve(3 * std::size_t{p.units} + p.depSrc.size() + p.nodeMembers.size());
+  info.reserve(edges.capacity());
+  auto add = [&](std::uint32_t from, std::uint32_t to, EdgeInfo e) {
+    edges.emplace_back(from, to);
+    info.push_back(e);
+  };
+  auto vertexOf = [&](std::uint32_t src) { return src < p.units ? 2 * src : 2 * p.units + (src - p.units); };
+  for (std::uint32_t u = 0; u < p.units; ++u) {
+    add(p.isFirst(u) ? d->source : 2 * u - 1, 2 * u, {eff.gap[u], u, kGap});
+    add(2 * u, 2 * u + 1, {eff.local[u], u, kLocal});
+    if (eff.noWait[u]) continue;
+    for (std::uint32_t k = p.depBegin[u]; k < p.depBegin[u + 1]; ++k)
+      if ((eff.depFlags[k] & dep::kUse) == dep::kUse)
+        add(vertexOf(p.depSrc[k]), 2 * u + 1, {eff.depOff[k] + eff.local[u], k, kDep});
+  }
+  for (std::uint32_t n = 0; n < p.nodes(); ++n)
+    for (std::uint32_t i = p.nodeBegin[n]; i < p.nodeBegin[n + 1]; ++i)
+      add(2 * p.nodeMembers[i], 2 * p.units + n, {0, p.nodeMembers[i], kMember});
+  d->g = Graph(boost::edges_are_unsorted_multi_pass, edges.begin(), edges.end(), info.begin(), d->source + 1);
+}
+
+ExecutionDag::~ExecutionDag() = default;
+
+std::size_t ExecutionDag::vertexCount() const { return boost::num_vertices(d->g); }
+std::size_t ExecutionDag::edgeCount() const { return boost::num_edges(d->g); }
+
+bool ExecutionDag::acyclic() const {
+  std::vector<std::uint32_t> order;
+  try {
+    boost::topological_sort(d->g, std::back_inserter(order));
+  } catch (const boost::not_a_dag&) {
+    return false;
+  }
+  return true;
+}
+
+CriticalPath ExecutionDag::criticalPath() const {
+  const auto& p = replayer_.program();
+  const Graph& g = d->g;
+  std::vector<std::uint32_t> order;
+  order.reserve(boost::num_vertices(g));
+  boost::topological_sort(g, std::back_inserter(order));  // reverse topological order
+  constexpr TimeNs kUnreached = std::numeric_limits<TimeNs>::min();
+  std::vector<TimeNs> dist(boost::num_vertices(g), kUnreached);
+  using Edge = boost::graph_traits<Graph>::edge_descriptor;
+  std::vector<Edge> pred(boost::num_vertices(g));
+  std::vector<std::uint8_t> hasPred(boost::num_vertices(g), 0);
+  dist[d->source] = 0;
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    const std::uint32_t v = *it;
+    if (dist[v] == kUnreached) continue;
+    for (auto [e, end] = boost::out_edges(v, g); e != end; ++e) {
+      const std::uint32_t t = static_cast<std::uint32_t>(boost::target(*e, g));
+      const TimeNs cand = dist[v] + g[*e].weight;
+      // On a tie the rank's own work (program order) explains the time, not a message.
+      if (cand > dist[t] || (cand == dist[t] && g[*e].kind == kLocal)) {
+        dist[t] = cand;
+        pred[t] = *e;
+        hasPred[t] = 1;
+      }
+    }
+  }
+  CriticalPath cp;
+  std::uint32_t endVertex = d->source;
+  for (std::uint32_t r = 0; r < p.ranks; ++r) {
+    const std::uint32_t v = 2 * (p.rankBegin[r + 1] - 1) + 1;
+    if (endVertex == d->source || dist[v] > dist[endVertex]) endVertex = v;
+  }
+  if (endVertex == d->source) return cp;
+  cp.length = dist[endVertex];
+  auto callIndex = [&](std::uint32_t u) {
+    return p.isSentinel(u) ? static_cast<std::uint32_t>(p.unitOfCall[p.unitRank[u]].size()) : p.callOfUnit[u];
+  };
+  std::vector<CriticalSegment> rev;
+  for (std::uint32_t v = endVertex; v != d->source && hasPred[v];) {
+    const Edge e = pred[v];
+    const std::uint32_t from = static_cast<std::uint32_t>(boost::source(e, g));
+    const EdgeInfo& info = g[e];
+    CriticalSegment s;
+    s.begin = dist[from];
+    s.end = dist[v];
+    switch (info.kind) {
+      case kGap:
+        s.kind = CriticalSegment::Kind::Computation;
+        s.rank = p.unitRank[info.aux];
+        s.index = callIndex(info.aux);
+        if (s.end > s.begin) rev.push_back(s);
+        break;
+      case kLocal:
+        if (!p.isSentinel(info.aux)) {
+          s.kind = CriticalSegment::Kind::Call;
+          s.rank = p.unitRank[info.aux];
+          s.index = callIndex(info.aux);
+          rev.push_back(s);
+        }
+        break;
+      case kDep: {
+        const std::uint32_t u = (v - 1) / 2;
+        s.kind = CriticalSegment::Kind::Message;
+        s.rank = p.unitRank[u];
+        s.index = callIndex(u);
+        const std::uint32_t src = p.depSrc[info.aux];
+        if (src < p.units) {
+          s.fromRank = p.unitRank[src];
+          s.fromIndex = callIndex(src);
+        }
+        rev.push_back(s);
+        break;
+      }
+      case kMember:
+        break;  // a gather vertex takes the time of its latest member: continue there
+    }
+    v = from;
+  }
+  cp.segments.assign(rev.rbegin(), rev.rend());
+  std::set<std::string> seen;
+  auto note = [&](const std::string& id) {
+    if (seen.insert(id).second) cp.callIds.push_back(id);
+  };
+  for (const CriticalSegment& s : cp.segments) {
+    if (s.kind == CriticalSegment::Kind::Computation) continue;
+    if (s.kind == CriticalSegment::Kind::Message && s.fromRank != kNone32)
+      note(std::to_string(s.fromRank) + ":" + std::to_string(s.fromIndex));
+    note(s.id());
+  }
+  return cp;
+}
+
+}  // namespace perwiz

@@ -1,0 +1,92 @@
+// The predicted trace L' (paper §4): the measured trace with predicted times, and the
+// scenario that produced it recorded as a point event, so L' can be loaded and predicted again.
+#include "replay_program.h"
+
+#include "perwiz/trace_builder.h"
+
+#include <nlohmann/json.hpp>
+
+namespace perwiz {
+namespace {
+
+// Forwards a record stream to a builder and puts the scenario point first on rank 0.
+class ScenarioInjector final : public TraceSink {
+ public:
+  ScenarioInjector(TraceBuilder& out, std::string label) : out_(out), label_(std::move(label)) {}
+  void begin(const TraceHeader& h) override {
+    out_.begin(h);
+    ranks_ = h.ranks;
+  }
+  std::uint32_t defineFunction(const Function& f) override { return out_.defineFunction(f); }
+  std::uint32_t defineComm(const Communicator& c) override { return out_.defineComm(c); }
+  void enter(std::uint32_t r, TimeNs t, std::uint32_t f) override { inject(r); out_.enter(r, t, f); }
+  void leave(std::uint32_t r, TimeNs t, std::uint32_t f) override { out_.leave(r, t, f); }
+  void point(std::uint32_t r, TimeNs t, std::uint32_t f, std::string_view l) override {
+    inject(r);
+    out_.point(r, t, f, l);
+  }
+  void send(std::uint32_t r, TimeNs t, std::int32_t p, std::uint32_t c, std::int32_t tag,
+            std::uint64_t b, std::uint64_t q) override { out_.send(r, t, p, c, tag, b, q); }
+  void recv(std::uint32_t r, TimeNs t, std::int32_t p, std::uint32_t c, std::int32_t tag,
+            std::uint64_t b, std::uint64_t q) override { out_.recv(r, t, p, c, tag, b, q); }
+  void isendComplete(std::uint32_t r, TimeNs t, std::uint64_t q) override { out_.isendComplete(r, t, q); }
+  void irecvRequest(std::uint32_t r, TimeNs t, std::uint64_t q) override { out_.irecvRequest(r, t, q); }
+  void collective(std::uint32_t r, TimeNs t, MpiOp op, std::uint32_t c, std::int32_t root,
+                  std::uint64_t s, std::uint64_t v) override { out_.collective(r, t, op, c, root, s, v); }
+  void end() override {
+    if (ranks_ > 0) inject(0);
+    out_.end();
+  }
+
+ private:
+  void inject(std::uint32_t rank) {
+    if (done_ || rank != 0) return;
+    done_ = true;
+    const std::uint32_t fn = out_.defineFunction(Function{kScenarioEventName, EventKind::Point, MpiOp::None, ""});
+    out_.point(0, 0, fn, label_);
+  }
+  TraceBuilder& out_;
+  std::string label_;
+  std::uint32_t ranks_ = 0;
+  bool done_ = false;
+};
+
+}  // namespace
+
+Trace Replayer::predictedTrace() const {
+  const Program& p = program();
+  const auto& enters = predictedEnters();
+  const auto& leaves = predictedLeaves();
+  Trace t = trace();
+  TimeNs end = 0;
+  for (std::uint32_t r = 0; r < t.ranks.size(); ++r) {
+    RankTrace& rt = t.ranks[r];
+    const RankTrace& mt = trace().ranks[r];
+    std::size_t call = 0;
+    for (std::uint32_t e = 0; e < rt.size(); ++e) {
+      const bool isCall = call < mt.mpiCalls.size() && mt.mpiCalls[call] == e;
+      if (isCall && !p.nestedCall[r][call]) {
+        const std::uint32_t u = p.unitOfCall[r][call];
+        rt.enter[e] = enters[u];
+        rt.leave[e] = leaves[u];
+      } else {
+        rt.enter[e] = mapTime(r, mt.enter[e]);
+        rt.leave[e] = mapTime(r, mt.leave[e]);
+      }
+      if (isCall) ++call;
+      end = std::max(end, rt.leave[e]);
+    }
+    for (MessageEndpoint& m : rt.messages) m.time = mapTime(r, m.time);
+  }
+  t.endTime = end;
+
+  const std::string label = nlohmann::json::parse(scenario().toJson()).dump();
+  TraceBuilder builder(trace().source, trace().format);
+  ScenarioInjector injector(builder, label);
+  emitTrace(t, injector);
+  Trace out = builder.take();
+  computeParallelSteps(out, trace().regionFunctions);  // same function indices: keep the region
+  return out;
+}
+
+}  // namespace perwiz

@@ -1,0 +1,90 @@
+// The replay program: a measured trace compiled for fast forward sweeps (internal).
+//
+// A *unit* is a top-level MPI call of a rank (MPI calls nested inside another MPI call follow
+// their parent) or the rank's end sentinel, whose gap is the computation after the last call.
+// Units are numbered rank after rank; everything per unit lives in flat arrays so that a sweep
+// touches memory in order. A dependency says "this unit cannot return before the source's
+// predicted time plus an offset"; a source is a unit's enter time or a gather node (the latest
+// enter of a collective's members). The schedule is a topological order of units and nodes
+// that respects every dependency the replay may ever activate.
+#pragma once
+
+#include "perwiz/replay.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace perwiz {
+
+namespace dep {
+inline constexpr std::uint8_t kActive = 1;     // the protocol makes this dependency real
+inline constexpr std::uint8_t kScheduled = 2;  // the schedule respects it (not cut by a cycle)
+inline constexpr std::uint8_t kSyncSend = 4;   // a rendezvous send's wait for its receiver
+inline constexpr std::uint8_t kSkewed = 8;     // offset shortened to fit the measured times
+inline constexpr std::uint8_t kUse = kActive | kScheduled;
+}  // namespace dep
+
+// A point-to-point message (a matched pair) or an unmatched endpoint.
+struct ReplayMessage {
+  std::uint64_t bytes = 0;
+  std::uint32_t step = kNone32;  // parallel step containing the send's post call
+  std::uint32_t units[4] = {kNone32, kNone32, kNone32, kNone32};  // units whose costs use it
+};
+
+struct Replayer::Program {
+  std::uint32_t ranks = 0;
+  std::uint32_t units = 0;
+  std::vector<std::uint32_t> rankBegin;  // size ranks+1; last unit of a rank = its sentinel
+  std::vector<std::uint32_t> unitRank;
+  std::vector<std::uint32_t> callOfUnit;  // MPI index of the unit's call, kNone32 = sentinel
+  std::vector<std::vector<std::uint32_t>> unitOfCall;  // per rank: MPI index -> unit
+  std::vector<std::vector<std::uint8_t>> nestedCall;   // per rank: MPI index is nested
+  std::vector<TimeNs> measEnter, measLeave;  // per unit; sentinel: rank end
+  std::vector<TimeNs> gap0;    // measured computation before the unit
+  std::vector<TimeNs> local0;  // local cost in the program's cost mode
+  std::vector<TimeNs> wait0;   // measured waiting time
+
+  // Dependencies, CSR by unit.
+  std::vector<std::uint32_t> depBegin;  // size units+1
+  std::vector<std::uint32_t> depSrc;    // < units: unit enter; else gather node units+n
+  std::vector<TimeNs> depOff0;
+  std::vector<std::uint8_t> depFlags0;
+  std::vector<std::uint32_t> depMsg;    // message that prices the offset, kNone32 for nodes
+
+  // Gather nodes (collective instances), CSR.
+  std::vector<std::uint32_t> nodeBegin;
+  std::vector<std::uint32_t> nodeMembers;
+
+  // Who reads a source's time: CSR over units+nodes -> units and nodes.
+  std::vector<std::uint32_t> consumerBegin;
+  std::vector<std::uint32_t> consumers;
+
+  // Topological schedule of units and nodes, and each item's position in it.
+  std::vector<std::uint32_t> schedule;
+  std::vector<std::uint32_t> position;
+
+  // Communication roles, CSR by unit (used when message sizes change).
+  std::vector<std::uint32_t> roleBegin;
+  std::vector<CommRole> roleKind;
+  std::vector<std::uint32_t> roleMsg;
+  std::vector<ReplayMessage> messages;
+
+  std::uint32_t nodes() const { return static_cast<std::uint32_t>(nodeBegin.size()) - 1; }
+  std::uint32_t items() const { return units + nodes(); }
+  bool isSentinel(std::uint32_t u) const { return callOfUnit[u] == kNone32; }
+  bool isFirst(std::uint32_t u) const { return u == rankBegin[unitRank[u]]; }
+};
+
+struct Replayer::Effective {
+  const std::vector<TimeNs>& gap;
+  const std::vector<TimeNs>& local;
+  const std::vector<TimeNs>& depOff;
+  const std::vector<std::uint8_t>& depFlags;
+  const std::vector<std::uint8_t>& noWait;
+};
+
+// Compiles `trace` for `model` in cost mode `costs`; fills `report`.
+void buildReplayProgram(const Trace& trace, const NetworkModel& model, CostMode costs,
+                        Replayer::Program& program, ReplayReport& report);
+
+}  // namespace perwiz

@@ -1,0 +1,472 @@
+// Forward sweep, hypotheses and incremental re-simulation (see replay.h, docs/model.md).
+#include "replay_program.h"
+
+#include <algorithm>
+#include <bit>
+#include <map>
+#include <set>
+
+namespace perwiz {
+
+struct Replayer::Impl {
+  const Trace& trace;
+  Scenario scenario;
+  Program p;
+  ReplayReport report;
+  UpdateStats stats;
+
+  // Effective (scenario-applied) program values.
+  std::vector<TimeNs> gap, local, depOff;
+  std::vector<std::uint8_t> depFlags, noWait, zeroGap, zeroLocal;
+  std::vector<TimeNs> gapDelta;                 // from balance-compute hypotheses
+  std::vector<std::uint64_t> bytes;             // effective message sizes
+  // Results.
+  std::vector<TimeNs> enter, leave, nodeVal;
+  TimeNs predictedT = 0, measuredT = 0;
+  std::vector<std::uint64_t> dirty;  // by schedule position
+
+  Impl(const Trace& t, Scenario s) : trace(t), scenario(std::move(s)) {}
+
+  const NetworkModel& model() const { return *scenario.model; }
+
+  // ---- hypothesis bookkeeping ----
+  std::uint32_t unitOf(const EventRef& e) const {
+    if (e.rank >= p.ranks) return kNone32;
+    const auto& calls = p.unitOfCall[e.rank];
+    if (e.computation) {
+      if (e.index > calls.size()) return kNone32;
+      if (e.index == calls.size()) return p.rankBegin[e.rank + 1] - 1;  // the sentinel's gap
+      return p.nestedCall[e.rank][e.index] ? kNone32 : calls[e.index];
+    }
+    if (e.index >= calls.size() || p.nestedCall[e.rank][e.index]) return kNone32;
+    return calls[e.index];
+  }
+
+  std::string validate(const Hypothesis& h) const {
+    switch (h.kind) {
+      case HypothesisKind::ZeroWait:
+      case HypothesisKind::ZeroEvent: {
+        const EventRef& e = h.event;
+        if (e.rank >= p.ranks)
+          return "event " + e.toString() + ": the trace has " + std::to_string(p.ranks) + " ranks";
+        const std::size_t calls = p.unitOfCall[e.rank].size();
+        if (e.index > calls || (!e.computation && e.index == calls))
+          return "event " + e.toString() + ": rank " + std::to_string(e.rank) + " has " +
+                 std::to_string(calls) + " MPI calls";
+        if (h.kind == HypothesisKind::ZeroWait && e.computation)
+          return "event " + e.toString() + ": computation has no waiting time; use zero-event";
+        if (unitOf(e) == kNone32)
+          return "event " + e.toString() + " lies inside another MPI call; name the outer call";
+        return "";
+      }
+      case HypothesisKind::BalanceCompute:
+      case HypothesisKind::BalanceVolume:
+        if (h.step >= trace.steps.size())
+          return "step " + std::to_string(h.step) + ": the trace has " +
+                 std::to_string(trace.steps.size()) + " parallel steps (0-based)";
+        return "";
+    }
+    return "unknown hypothesis";
+  }
+
+  // Per-unit gap changes of balancing the computation of step k (docs/model.md).
+  std::vector<std::pair<std::uint32_t, TimeNs>> computeBalance(std::uint32_t k) const {
+    const ParallelStep& step = trace.steps[k];
+    struct Part { std::uint32_t unit; TimeNs inside; };
+    std::vector<std::vector<Part>> parts(p.ranks);
+    std::vector<TimeNs> total(p.ranks, 0);
+    TimeNs sum = 0;
+    std::uint32_t present = 0;
+    for (std::uint32_t r = 0; r < p.ranks && r < step.ranks.size(); ++r) {
+      const StepSpan& s = step.ranks[r];
+      if (!s.present()) continue;
+      ++present;
+      const auto first = p.measEnter.begin() + p.rankBegin[r];
+      const auto last = p.measEnter.begin() + p.rankBegin[r + 1];
+      std::uint32_t u = static_cast<std::uint32_t>(std::lower_bound(first, last, s.begin) - p.measEnter.begin());
+      for (; u < p.rankBegin[r + 1]; ++u) {
+        const TimeNs prev = p.isFirst(u) ? 0 : p.measLeave[u - 1];
+        if (prev >= s.end && !parts[r].empty()) break;
+        const TimeNs inside = std::max<TimeNs>(0, std::min(p.measEnter[u], s.end) - std::max(prev, s.begin));
+        parts[r].push_back({u, inside});
+        total[r] += inside;
+        if (prev >= s.end) break;
+      }
+      sum += total[r];
+    }
+    std::vector<std::pair<std::uint32_t, TimeNs>> out;
+    if (present == 0) return out;
+    const TimeNs mean = static_cast<TimeNs>((static_cast<__int128>(sum) * 2 + present) / (2 * present));
+    for (std::uint32_t r = 0; r < p.ranks; ++r) {
+      if (parts[r].empty()) continue;
+      if (total[r] == 0) {  // no computation to scale: the first gap of the step takes it all
+        out.emplace_back(parts[r].front().unit, mean);
+        continue;
+      }
+      // Cumulative rounding keeps the rank's new total exactly at the mean.
+      __int128 prefix = 0;
+      TimeNs scaledBefore = 0;
+      for (const Part& part : parts[r]) {
+        prefix += part.inside;
+        const TimeNs scaled = static_cast<TimeNs>((prefix * mean * 2 + total[r]) / (2 * total[r]));
+        const TimeNs delta = (scaled - scaledBefore) - part.inside;
+        scaledBefore = scaled;
+        if (delta != 0) out.emplace_back(part.unit, delta);
+      }
+    }
+    return out;
+  }
+
+  std::vector<std::uint32_t> stepMessages(std::uint32_t k) const {
+    std::vector<std::uint32_t> ids;
+    for (std::uint32_t m = 0; m < p.messages.size(); ++m)
+      if (p.messages[m].step == k && p.messages[m].units[0] != kNone32) ids.push_back(m);
+    return ids;
+  }
+
+  // Effective message sizes from the base sizes and the active balance-volume hypotheses.
+  void applyVolume(std::uint32_t k, bool on, std::set<std::uint32_t>& touched) {
+    const auto ids = stepMessages(k);
+    if (ids.empty()) return;
+    __int128 sum = 0;
+    for (std::uint32_t m : ids) sum += p.messages[m].bytes;
+    const std::uint64_t mean = static_cast<std::uint64_t>((sum * 2 + ids.size()) / (2 * ids.size()));
+    for (std::uint32_t m : ids) {
+      bytes[m] = on ? mean : p.messages[m].bytes;
+      for (std::uint32_t u : p.messages[m].units)
+        if (u != kNone32) touched.insert(u);
+    }
+  }
+
+  // Recomputes the effective local cost, flags and dependency offsets of unit u.
+  void refreshUnit(std::uint32_t u) {
+    gap[u] = zeroGap[u] ? 0 : std::max<TimeNs>(0, p.gap0[u] + gapDelta[u]);
+    TimeNs l = p.local0[u];
+    for (std::uint32_t i = p.roleBegin[u]; i < p.roleBegin[u + 1]; ++i) {
+      const std::uint32_t m = p.roleMsg[i];
+      if (bytes[m] != p.messages[m].bytes)
+        l += model().roleCost(p.roleKind[i], bytes[m]) - model().roleCost(p.roleKind[i], p.messages[m].bytes);
+    }
+    local[u] = zeroLocal[u] ? 0 : std::max<TimeNs>(0, l);
+    for (std::uint32_t d = p.depBegin[u]; d < p.depBegin[u + 1]; ++d) {
+      const std::uint32_t m = p.depMsg[d];
+      std::uint8_t f = p.depFlags0[d];
+      TimeNs off = p.depOff0[d];
+      if (m != kNone32 && bytes[m] != p.messages[m].bytes) {
+        const TimeNs delta = model().arrivalDelay(bytes[m]) - model().arrivalDelay(p.messages[m].bytes);
+        if (f & dep::kSyncSend) {
+          off -= delta;
+          f = static_cast<std::uint8_t>(model().synchronous(bytes[m]) ? (f | dep::kActive) : (f & ~dep::kActive));
+        } else {
+          off += delta;
+        }
+      }
+      depOff[d] = off;
+      depFlags[d] = f;
+    }
+  }
+
+  // ---- sweeps ----
+  TimeNs srcValue(std::uint32_t s) const { return s < p.units ? enter[s] : nodeVal[s - p.units]; }
+
+  TimeNs computeLeave(std::uint32_t u) const {
+    TimeNs ready = enter[u];
+    if (!noWait[u])
+      for (std::uint32_t d = p.depBegin[u]; d < p.depBegin[u + 1]; ++d)
+        if ((depFlags[d] & dep::kUse) == dep::kUse) ready = std::max(ready, srcValue(p.depSrc[d]) + depOff[d]);
+    return ready + local[u];
+  }
+
+  TimeNs computeNode(std::uint32_t n) const {
+    TimeNs t = 0;
+    for (std::uint32_t i = p.nodeBegin[n]; i < p.nodeBegin[n + 1]; ++i) t = std::max(t, enter[p.nodeMembers[i]]);
+    return t;
+  }
+
+  bool isLastOfRank(std::uint32_t u) const { return u + 1 == p.rankBegin[p.unitRank[u] + 1]; }
+
+  void full() {
+    for (std::uint32_t r = 0; r < p.ranks; ++r) enter[p.rankBegin[r]] = gap[p.rankBegin[r]];
+    for (std::uint32_t item : p.schedule) {
+      if (item < p.units) {
+        const std::uint32_t u = item;
+        leave[u] = computeLeave(u);
+        if (!isLastOfRank(u)) enter[u + 1] = leave[u] + gap[u + 1];
+      } else {
+        nodeVal[item - p.units] = computeNode(item - p.units);
+      }
+    }
+    stats = {p.items(), true};
+    finishT();
+  }
+
+  void finishT() {
+    predictedT = 0;
+    for (std::uint32_t r = 0; r < p.ranks; ++r) predictedT = std::max(predictedT, leave[p.rankBegin[r + 1] - 1]);
+  }
+
+  void markItem(std::uint32_t item) {
+    const std::uint32_t pos = p.position[item];
+    dirty[pos >> 6] |= std::uint64_t{1} << (pos & 63);
+  }
+  void markConsumers(std::uint32_t src) {
+    for (std::uint32_t i = p.consumerBegin[src]; i < p.consumerBegin[src + 1]; ++i) markItem(p.consumers[i]);
+  }
+
+  // Re-simulates after the effective values of `changed` units were refreshed; only items
+  // downstream of a changed time are recomputed, in schedule order.
+  void incremental(const std::set<std::uint32_t>& changed) {
+    std::uint64_t recomputed = 0;
+    for (std::uint32_t u : changed) {
+      markItem(u);  // its local cost, waits or dependencies may have changed
+      if (p.isFirst(u)) {
+        const TimeNs e = gap[u];
+        if (e != enter[u]) {
+          enter[u] = e;
+          markConsumers(u);
+        }
+      } else {
+        markItem(u - 1);  // recomputes enter[u] from the (possibly new) gap
+      }
+    }
+    for (std::size_t w = 0; w < dirty.size(); ++w) {
+      while (dirty[w]) {
+        const int bit = std::countr_zero(dirty[w]);
+        dirty[w] &= dirty[w] - 1;
+        const std::uint32_t item = p.schedule[(w << 6) + static_cast<std::size_t>(bit)];
+        ++recomputed;
+        if (item < p.units) {
+          const std::uint32_t u = item;
+          leave[u] = computeLeave(u);
+          if (!isLastOfRank(u)) {
+            const TimeNs e = leave[u] + gap[u + 1];
+            if (e != enter[u + 1]) {
+              enter[u + 1] = e;
+              markItem(u + 1);
+              markConsumers(u + 1);
+            }
+          }
+        } else {
+          const std::uint32_t n = item - p.units;
+          const TimeNs v = computeNode(n);
+          if (v != nodeVal[n]) {
+            nodeVal[n] = v;
+            markConsumers(item);
+          }
+        }
+      }
+    }
+    stats = {recomputed, false};
+    finishT();
+  }
+
+  // Applies (on = true) or withdraws one hypothesis; returns the units whose values changed.
+  std::set<std::uint32_t> apply(const Hypothesis& h, bool on) {
+    std::set<std::uint32_t> touched;
+    switch (h.kind) {
+      case HypothesisKind::ZeroWait: {
+        const std::uint32_t u = unitOf(h.event);
+        touched.insert(u);
+        break;
+      }
+      case HypothesisKind::ZeroEvent: {
+        const std::uint32_t u = unitOf(h.event);
+        if (h.event.computation) zeroGap[u] = on;
+        else zeroLocal[u] = on;
+        touched.insert(u);
+        break;
+      }
+      case HypothesisKind::BalanceCompute:
+        for (const auto& [u, delta] : computeBalance(h.step)) {
+          gapDelta[u] += on ? delta : -delta;
+          touched.insert(u);
+        }
+        break;
+      case HypothesisKind::BalanceVolume:
+        applyVolume(h.step, on, touched);
+        break;
+    }
+    return touched;
+  }
+
+  // noWait is derived from the hypothesis set (zero-wait or zero-event on the call).
+  void refreshNoWait(std::uint32_t u) {
+    bool nw = zeroLocal[u] != 0;
+    const auto& hs = scenario.hypotheses;
+    if (!nw && p.callOfUnit[u] != kNone32) {
+      const Hypothesis probe{HypothesisKind::ZeroWait, EventRef{p.unitRank[u], p.callOfUnit[u], false}, 0};
+      nw = std::binary_search(hs.begin(), hs.end(), probe);
+    }
+    noWait[u] = nw;
+  }
+
+  void resetEffective() {
+    gap = p.gap0;
+    local = p.local0;
+    depOff = p.depOff0;
+    depFlags = p.depFlags0;
+    noWait.assign(p.units, 0);
+    zeroGap.assign(p.units, 0);
+    zeroLocal.assign(p.units, 0);
+    gapDelta.assign(p.units, 0);
+    bytes.resize(p.messages.size());
+    for (std::size_t m = 0; m < p.messages.size(); ++m) bytes[m] = p.messages[m].bytes;
+  }
+
+  void rebuildFromHypotheses() {
+    resetEffective();
+    std::set<std::uint32_t> touched;
+    for (const Hypothesis& h : scenario.hypotheses) touched.merge(apply(h, true));
+    for (std::uint32_t u : touched) {
+      refreshUnit(u);
+      refreshNoWait(u);
+    }
+    full();
+  }
+};
+
+Replayer::Replayer(const Trace& trace, Scenario scenario) : d(std::make_unique<Impl>(trace, std::move(scenario))) {
+  if (!d->scenario.model) d->scenario.model = defaultNetworkModel();
+  d->scenario.normalize();
+  buildReplayProgram(trace, d->model(), d->scenario.costs, d->p, d->report);
+  const std::uint32_t items = d->p.items();
+  d->enter.assign(d->p.units, 0);
+  d->leave.assign(d->p.units, 0);
+  d->nodeVal.assign(d->p.nodes(), 0);
+  d->dirty.assign((items + 63) / 64, 0);
+  for (std::uint32_t r = 0; r < d->p.ranks; ++r)
+    d->measuredT = std::max(d->measuredT, d->p.measLeave[d->p.rankBegin[r + 1] - 1]);
+  // Hypotheses that do not fit this trace are dropped by setHypotheses' validation.
+  auto hs = std::move(d->scenario.hypotheses);
+  d->scenario.hypotheses.clear();
+  std::string ignored;
+  if (!setHypotheses(std::move(hs), &ignored)) {
+    d->scenario.hypotheses.clear();
+    d->rebuildFromHypotheses();
+    d->report.notes.push_back("scenario hypotheses ignored: " + ignored);
+  }
+}
+
+Replayer::~Replayer() = default;
+
+const Trace& Replayer::trace() const { return d->trace; }
+const Scenario& Replayer::scenario() const { return d->scenario; }
+const ReplayReport& Replayer::report() const { return d->report; }
+std::string Replayer::validate(const Hypothesis& h) const { return d->validate(h); }
+const UpdateStats& Replayer::lastUpdate() const { return d->stats; }
+
+bool Replayer::add(const Hypothesis& h, std::string* error) {
+  const std::string problem = d->validate(h);
+  if (!problem.empty()) {
+    if (error) *error = problem;
+    return false;
+  }
+  auto& hs = d->scenario.hypotheses;
+  auto it = std::lower_bound(hs.begin(), hs.end(), h);
+  if (it != hs.end() && *it == h) {
+    d->stats = {0, false};
+    return true;  // already present: nothing changes
+  }
+  hs.insert(it, h);
+  auto touched = d->apply(h, true);
+  for (std::uint32_t u : touched) {
+    d->refreshUnit(u);
+    d->refreshNoWait(u);
+  }
+  d->incremental(touched);
+  return true;
+}
+
+bool Replayer::remove(const Hypothesis& h, std::string* error) {
+  auto& hs = d->scenario.hypotheses;
+  auto it = std::lower_bound(hs.begin(), hs.end(), h);
+  if (it == hs.end() || !(*it == h)) {
+    if (error) *error = "hypothesis not in the scenario: " + h.toString();
+    return false;
+  }
+  hs.erase(it);
+  auto touched = d->apply(h, false);
+  // Balance-volume steps re-derive sizes from the remaining hypotheses (steps never share a
+  // message, so withdrawing one step restores exactly its messages).
+  for (std::uint32_t u : touched) {
+    d->refreshUnit(u);
+    d->refreshNoWait(u);
+  }
+  d->incremental(touched);
+  return true;
+}
+
+bool Replayer::setHypotheses(std::vector<Hypothesis> hs, std::string* error) {
+  for (const Hypothesis& h : hs) {
+    const std::string problem = d->validate(h);
+    if (!problem.empty()) {
+      if (error) *error = problem;
+      return false;
+    }
+  }
+  d->scenario.hypotheses = std::move(hs);
+  d->scenario.normalize();
+  d->rebuildFromHypotheses();
+  return true;
+}
+
+void Replayer::replayFull() { d->full(); }
+
+TimeNs Replayer::measuredTime() const { return d->measuredT; }
+TimeNs Replayer::predictedTime() const { return d->predictedT; }
+TimeNs Replayer::measuredRankEnd(std::uint32_t rank) const { return d->p.measLeave[d->p.rankBegin[rank + 1] - 1]; }
+TimeNs Replayer::predictedRankEnd(std::uint32_t rank) const { return d->leave[d->p.rankBegin[rank + 1] - 1]; }
+
+PredictedCall Replayer::predicted(std::uint32_t rank, std::uint32_t mpiIndex) const {
+  const auto& p = d->p;
+  const std::uint32_t u = p.unitOfCall[rank][mpiIndex];
+  if (p.nestedCall[rank][mpiIndex]) {  // follows its parent call
+    const std::uint32_t e = d->trace.ranks[rank].mpiCalls[mpiIndex];
+    const TimeNs a = mapTime(rank, d->trace.ranks[rank].enter[e]);
+    const TimeNs b = mapTime(rank, d->trace.ranks[rank].leave[e]);
+    return {a, b, 0};
+  }
+  const TimeNs wait = d->leave[u] - d->enter[u] - d->local[u];
+  return {d->enter[u], d->leave[u], std::max<TimeNs>(0, wait)};
+}
+
+TimeNs Replayer::measuredWait(std::uint32_t rank, std::uint32_t mpiIndex) const {
+  const auto& p = d->p;
+  if (p.nestedCall[rank][mpiIndex]) return 0;
+  return p.wait0[p.unitOfCall[rank][mpiIndex]];
+}
+
+std::uint64_t Replayer::callCount() const { return d->trace.mpiCallCount(); }
+
+TimeNs Replayer::mapTime(std::uint32_t rank, TimeNs t) const {
+  const auto& p = d->p;
+  const auto first = p.measEnter.begin() + p.rankBegin[rank];
+  const auto last = p.measEnter.begin() + p.rankBegin[rank + 1];
+  auto it = std::upper_bound(first, last, t);  // first unit entered after t
+  if (it != first) {
+    const std::uint32_t u = static_cast<std::uint32_t>(it - p.measEnter.begin()) - 1;
+    if (p.isSentinel(u)) return d->enter[u] + (t - p.measEnter[u]);  // after the rank's end
+    if (t <= p.measLeave[u]) {
+      // Inside call u: keep the offset from its start, clamped to its predicted length.
+      return d->enter[u] + std::min(t - p.measEnter[u], d->leave[u] - d->enter[u]);
+    }
+  }
+  // In the computation gap before unit v: scale the gap to its predicted length.
+  const std::uint32_t v = static_cast<std::uint32_t>(it - p.measEnter.begin());
+  const TimeNs base = p.isFirst(v) ? 0 : p.measLeave[v - 1];
+  const TimeNs baseP = p.isFirst(v) ? 0 : d->leave[v - 1];
+  const TimeNs g0 = p.measEnter[v] - base;
+  const TimeNs g1 = d->enter[v] - baseP;
+  if (g0 <= 0) return baseP;
+  const __int128 scaled = (static_cast<__int128>(t - base) * g1 * 2 + g0) / (2 * g0);
+  return baseP + static_cast<TimeNs>(scaled);
+}
+
+const Replayer::Program& Replayer::program() const { return d->p; }
+Replayer::Effective Replayer::effective() const {
+  return Effective{d->gap, d->local, d->depOff, d->depFlags, d->noWait};
+}
+const std::vector<TimeNs>& Replayer::predictedEnters() const { return d->enter; }
+const std::vector<TimeNs>& Replayer::predictedLeaves() const { return d->leave; }
+
+}  // namespace perwiz

@@ -1,0 +1,173 @@
+// Hypotheses and scenarios: names, event references and the canonical JSON form.
+#include "perwiz/scenario.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+#include <fstream>
+#include <sstream>
+
+namespace perwiz {
+namespace {
+
+bool parseU32(std::string_view s, std::uint32_t& out) {
+  if (s.empty()) return false;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
+  return ec == std::errc() && ptr == s.data() + s.size();
+}
+
+constexpr const char* kKindNames[] = {"zero-wait", "zero-event", "balance-compute", "balance-volume"};
+
+}  // namespace
+
+std::string EventRef::toString() const {
+  return std::to_string(rank) + (computation ? ":c" : ":") + std::to_string(index);
+}
+
+bool parseEventRef(const std::string& text, EventRef& out) {
+  const auto colon = text.find(':');
+  if (colon == std::string::npos) return false;
+  std::string_view rest = std::string_view(text).substr(colon + 1);
+  EventRef e;
+  e.computation = !rest.empty() && rest.front() == 'c';
+  if (e.computation) rest.remove_prefix(1);
+  if (!parseU32(std::string_view(text).substr(0, colon), e.rank) || !parseU32(rest, e.index)) return false;
+  out = e;
+  return true;
+}
+
+const char* hypothesisKindName(HypothesisKind k) { return kKindNames[static_cast<int>(k)]; }
+
+bool parseHypothesisKind(const std::string& name, HypothesisKind& out) {
+  for (int i = 0; i < 4; ++i)
+    if (name == kKindNames[i]) {
+      out = static_cast<HypothesisKind>(i);
+      return true;
+    }
+  return false;
+}
+
+std::string Hypothesis::toString() const {
+  std::string s = hypothesisKindName(kind);
+  if (kind == HypothesisKind::ZeroWait || kind == HypothesisKind::ZeroEvent) return s + " " + event.toString();
+  return s + " step " + std::to_string(step);
+}
+
+const char* costModeName(CostMode m) { return m == CostMode::Measured ? "measured" : "model"; }
+
+bool parseCostMode(const std::string& name, CostMode& out) {
+  if (name == "measured") out = CostMode::Measured;
+  else if (name == "model") out = CostMode::Model;
+  else return false;
+  return true;
+}
+
+void Scenario::normalize() {
+  std::sort(hypotheses.begin(), hypotheses.end());
+  hypotheses.erase(std::unique(hypotheses.begin(), hypotheses.end()), hypotheses.end());
+  // Unused fields are zeroed so that equal hypotheses compare equal.
+  for (Hypothesis& h : hypotheses) {
+    if (h.kind == HypothesisKind::ZeroWait || h.kind == HypothesisKind::ZeroEvent) h.step = 0;
+    else h.event = EventRef{};
+  }
+  std::sort(hypotheses.begin(), hypotheses.end());
+  hypotheses.erase(std::unique(hypotheses.begin(), hypotheses.end()), hypotheses.end());
+}
+
+std::string Scenario::toJson() const {
+  Scenario s = *this;
+  s.normalize();
+  nlohmann::ordered_json j;
+  j["perwiz_scenario"] = 1;
+  const auto m = s.model ? s.model->clone() : defaultNetworkModel();
+  j["model"] = nlohmann::ordered_json::parse(m->toJson());
+  j["costs"] = costModeName(s.costs);
+  j["hypotheses"] = nlohmann::ordered_json::array();
+  for (const Hypothesis& h : s.hypotheses) {
+    nlohmann::ordered_json e;
+    e["kind"] = hypothesisKindName(h.kind);
+    if (h.kind == HypothesisKind::ZeroWait || h.kind == HypothesisKind::ZeroEvent) e["event"] = h.event.toString();
+    else e["step"] = h.step;
+    j["hypotheses"].push_back(std::move(e));
+  }
+  return j.dump(2);
+}
+
+bool scenarioFromJson(const std::string& text, const std::string& source, Scenario& out, std::string* error) {
+  auto fail = [&](const std::string& problem) {
+    if (error) *error = source + ": " + problem;
+    return false;
+  };
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::exception& e) {
+    return fail(std::string("not valid JSON (") + e.what() + ")");
+  }
+  if (!j.is_object()) return fail("a scenario must be a JSON object");
+  for (const auto& [key, value] : j.items()) {
+    (void)value;
+    if (key != "perwiz_scenario" && key != "model" && key != "costs" && key != "hypotheses")
+      return fail("unknown key '" + key + "'");
+  }
+  if (!j.contains("perwiz_scenario") || !j["perwiz_scenario"].is_number_integer() || j["perwiz_scenario"] != 1)
+    return fail("key 'perwiz_scenario' must be 1 (the scenario format version)");
+  Scenario s;
+  if (j.contains("model")) {
+    std::string modelError;
+    if (j["model"].is_string()) {
+      s.model = loadNetworkModel(j["model"].get<std::string>(), &modelError);
+    } else {
+      s.model = networkModelFromJson(j["model"].dump(), source + " (model)", &modelError);
+    }
+    if (!s.model) {
+      if (error) *error = modelError;
+      return false;
+    }
+  }
+  if (j.contains("costs")) {
+    if (!j["costs"].is_string() || !parseCostMode(j["costs"].get<std::string>(), s.costs))
+      return fail("key 'costs' must be \"measured\" or \"model\"");
+  }
+  if (j.contains("hypotheses")) {
+    if (!j["hypotheses"].is_array()) return fail("key 'hypotheses' must be an array");
+    std::size_t i = 0;
+    for (const auto& e : j["hypotheses"]) {
+      const std::string where = "hypothesis " + std::to_string(i++) + ": ";
+      if (!e.is_object() || !e.contains("kind") || !e["kind"].is_string())
+        return fail(where + "needs a string 'kind'");
+      Hypothesis h;
+      if (!parseHypothesisKind(e["kind"].get<std::string>(), h.kind))
+        return fail(where + "unknown kind '" + e["kind"].get<std::string>() +
+                    "' (zero-wait, zero-event, balance-compute, balance-volume)");
+      if (h.kind == HypothesisKind::ZeroWait || h.kind == HypothesisKind::ZeroEvent) {
+        if (!e.contains("event") || !e["event"].is_string() || !parseEventRef(e["event"].get<std::string>(), h.event))
+          return fail(where + "needs 'event' as \"RANK:INDEX\" (or \"RANK:cINDEX\" for computation)");
+        if (h.kind == HypothesisKind::ZeroWait && h.event.computation)
+          return fail(where + "zero-wait applies to MPI calls, not computation");
+      } else {
+        if (!e.contains("step") || !e["step"].is_number_unsigned())
+          return fail(where + "needs 'step' as a non-negative integer");
+        h.step = e["step"].get<std::uint32_t>();
+      }
+      s.hypotheses.push_back(h);
+    }
+  }
+  s.normalize();
+  out = std::move(s);
+  return true;
+}
+
+bool loadScenario(const std::string& path, Scenario& out, std::string* error) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    if (error) *error = path + ": cannot open scenario file";
+    return false;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return scenarioFromJson(ss.str(), path, out, error);
+}
+
+}  // namespace perwiz
