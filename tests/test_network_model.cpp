@@ -478,7 +478,8 @@ TEST(NetworkModelJson, ErrorsNameTheSourceAndTheProblem) {
                    "key 'G_us_per_byte' must be a non-negative number");
   expectParseError(R"({"model": "LogGPS", "L_us": 9.11, "o_us": 2.15, "S_bytes": -1})",
                    "key 'S_bytes' must be a non-negative integer");
-  expectParseError("{" + base + R"(, "s_bytes": 1.5})", "key 's_bytes' must be a non-negative integer");
+  expectParseError("{" + base + R"(, "s_bytes": 1.5})",
+                   "key 's_bytes' must be a non-negative integer");
   expectParseError("{" + base + R"(, "P": 4294967296})",
                    "key 'P' is too large (at most 4294967295)");
   expectParseError("{" + base + R"(, "send_overhead_us": {"a": -2.15}})",
@@ -503,15 +504,16 @@ TEST(NetworkModelFiles, LoadsPresetsAndFiles) {
   EXPECT_EQ(paramsOf(*preset), paramsOf(*networkPreset("ethernet-table5")));
 
   auto dir = test::freshDir("network_model_load");
-  auto file = test::writeFile(dir / "lab.json",
-                              R"({"model": "LogGPS", "L_us": 9.11, "o_us": 2.15, "S_bytes": 16383})");
+  auto file = test::writeFile(
+      dir / "lab.json", R"({"model": "LogGPS", "L_us": 9.11, "o_us": 2.15, "S_bytes": 16383})");
   auto m = loadNetworkModel(file.string(), &error);
   ASSERT_NE(m, nullptr) << error;
   EXPECT_EQ(m->name(), "lab");  // named after the file
   EXPECT_EQ(paramsOf(*m).L, 9110.0);
 
   // Errors in a file name the file.
-  auto bad = test::writeFile(dir / "bad.json", R"({"model": "LogGPS", "o_us": 2.15, "S_bytes": 1})");
+  auto bad =
+      test::writeFile(dir / "bad.json", R"({"model": "LogGPS", "o_us": 2.15, "S_bytes": 1})");
   EXPECT_EQ(loadNetworkModel(bad.string(), &error), nullptr);
   EXPECT_EQ(error, bad.string() + ": missing required key 'L_us'");
 
