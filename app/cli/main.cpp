@@ -21,7 +21,7 @@ int reportError(const std::exception& e, int status) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"PerWiz: inspect, convert and generate MPI traces (ALOG, OTF2)", "perwiz-cli"};
+  CLI::App app{"PerWiz: inspect, convert, generate and predict MPI traces (ALOG, OTF2)", "perwiz-cli"};
   app.require_subcommand(1, 1);
   app.fallthrough(false);
 
@@ -30,6 +30,8 @@ int main(int argc, char** argv) {
       cli::addEventsCommand(app),
       cli::addConvertCommand(app),
       cli::addGenerateCommand(app),
+      cli::addPredictCommand(app),
+      cli::addCriticalPathCommand(app),
   };
 
   try {

@@ -24,7 +24,7 @@ struct CriticalSegment {
   std::uint32_t rank = 0;
   std::uint32_t index = 0;
   std::uint32_t fromRank = kNone32;   // Message: the partner call whose time was waited for
-  std::uint32_t fromIndex = kNone32;  // kNone32 for a collective's gather vertex
+  std::uint32_t fromIndex = kNone32;  // for a collective: its member that arrived last
   TimeNs begin = 0;
   TimeNs end = 0;
   std::string id() const;  // "R:I" or "R:cI"

@@ -146,9 +146,12 @@ CriticalPath ExecutionDag::criticalPath() const {
         s.rank = p.unitRank[u];
         s.index = callIndex(u);
         const std::uint32_t src = p.depSrc[info.aux];
-        if (src < p.units) {
-          s.fromRank = p.unitRank[src];
-          s.fromIndex = callIndex(src);
+        std::uint32_t fromUnit = src;
+        if (src >= p.units && hasPred[from] && g[pred[from]].kind == kMember)
+          fromUnit = g[pred[from]].aux;  // the member that arrived last
+        if (fromUnit < p.units) {
+          s.fromRank = p.unitRank[fromUnit];
+          s.fromIndex = callIndex(fromUnit);
         }
         rev.push_back(s);
         break;

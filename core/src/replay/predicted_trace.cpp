@@ -80,7 +80,7 @@ Trace Replayer::predictedTrace() const {
   }
   t.endTime = end;
 
-  const std::string label = nlohmann::json::parse(scenario().toJson()).dump();
+  const std::string label = nlohmann::ordered_json::parse(scenario().toJson()).dump();
   TraceBuilder builder(trace().source, trace().format);
   ScenarioInjector injector(builder, label);
   emitTrace(t, injector);

@@ -1,0 +1,53 @@
+// `perwiz-cli critical-path TRACE [--json]`: the measured critical path — the longest path of
+// the happened-before DAG (docs/model.md §1), i.e. the chain of computation, calls and message
+// waits that determines the execution time.
+#include "cli_common.h"
+#include "prediction_setup.h"
+
+#include <iostream>
+#include <memory>
+
+namespace perwiz::cli {
+namespace {
+
+struct CriticalPathOptions {
+  std::string path;
+  ReplayOptions replay;
+  bool json = false;
+  std::size_t limit = 50;
+};
+
+int runCriticalPath(const CriticalPathOptions& o) {
+  Scenario scenario = scenarioFromOptions(o.replay);
+  scenario.hypotheses.clear();  // the measured path: no what-if
+  const Trace trace = loadForReplay(o.path, o.replay);
+  Replayer rp(trace, scenario);
+  const ExecutionDag dag(rp);
+  const CriticalPath cp = dag.criticalPath();
+  if (o.json) {
+    Json j{{"trace", o.path}, {"measured_ns", rp.measuredTime()}};
+    Json cpj = criticalPathJson(trace, cp);
+    for (auto& [k, v] : cpj.items()) j[k] = v;
+    j["dag"] = {{"vertices", dag.vertexCount()}, {"edges", dag.edgeCount()}, {"acyclic", dag.acyclic()}};
+    std::cout << j.dump(2) << '\n';
+    return kExitOk;
+  }
+  std::cout << "trace: " << o.path << " (" << trace.rankCount() << " ranks, measured T "
+            << humanDuration(rp.measuredTime()) << ")\n";
+  printCriticalPath(std::cout, trace, cp, o.limit);
+  return kExitOk;
+}
+
+}  // namespace
+
+Command addCriticalPathCommand(CLI::App& parent) {
+  auto o = std::make_shared<CriticalPathOptions>();
+  CLI::App* app = parent.add_subcommand("critical-path", "The measured critical path of a trace");
+  app->add_option("TRACE", o->path, "input trace (ALOG or OTF2)")->required();
+  addReplayOptions(app, o->replay);
+  app->add_option("--limit", o->limit, "segments to print (text output)");
+  app->add_flag("--json", o->json, "machine-readable output");
+  return {app, [o] { return runCriticalPath(*o); }};
+}
+
+}  // namespace perwiz::cli

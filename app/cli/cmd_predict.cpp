@@ -1,0 +1,165 @@
+// `perwiz-cli predict TRACE [hypotheses] [--model] [--costs] [--scenario] [-o OUT] [--json]`:
+// what-if prediction (paper §4, F2). Prints measured and predicted execution time, the change
+// and the predicted critical path; -o writes the predicted trace L' (never overwriting).
+#include "cli_common.h"
+#include "prediction_setup.h"
+
+#include "perwiz/trace_io.h"
+
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+namespace perwiz::cli {
+namespace {
+
+struct PredictOptions {
+  std::string path, out, format, saveScenario;
+  std::vector<std::string> zeroWait, zeroEvent;
+  std::vector<std::uint32_t> balanceCompute, balanceVolume;
+  ReplayOptions replay;
+  bool json = false;
+};
+
+EventRef eventArg(const std::string& flag, const std::string& text, bool computationAllowed) {
+  EventRef e;
+  if (!parseEventRef(text, e))
+    throw UsageError(flag + " " + text + ": expected RANK:INDEX" +
+                     (computationAllowed ? " (or RANK:cINDEX for the computation before call INDEX)" : ""));
+  if (e.computation && !computationAllowed)
+    throw UsageError(flag + " " + text + ": computation has no waiting time; use --zero-event");
+  return e;
+}
+
+Json hypothesesJson(const Scenario& s) {
+  Json hs = Json::array();
+  for (const Hypothesis& h : s.hypotheses) {
+    Json j{{"kind", hypothesisKindName(h.kind)}};
+    if (h.kind == HypothesisKind::ZeroWait || h.kind == HypothesisKind::ZeroEvent) j["event"] = h.event.toString();
+    else j["step"] = h.step;
+    hs.push_back(std::move(j));
+  }
+  return hs;
+}
+
+double percent(TimeNs delta, TimeNs base) { return base > 0 ? 100.0 * static_cast<double>(delta) / static_cast<double>(base) : 0.0; }
+
+int runPredict(const PredictOptions& o) {
+  if (!o.out.empty()) refuseToOverwrite(o.out);
+  if (!o.saveScenario.empty()) refuseToOverwrite(o.saveScenario);
+  Scenario scenario = scenarioFromOptions(o.replay);
+  for (const auto& z : o.zeroWait)
+    scenario.hypotheses.push_back({HypothesisKind::ZeroWait, eventArg("--zero-wait", z, false), 0});
+  for (const auto& z : o.zeroEvent)
+    scenario.hypotheses.push_back({HypothesisKind::ZeroEvent, eventArg("--zero-event", z, true), 0});
+  for (std::uint32_t k : o.balanceCompute) scenario.hypotheses.push_back({HypothesisKind::BalanceCompute, {}, k});
+  for (std::uint32_t k : o.balanceVolume) scenario.hypotheses.push_back({HypothesisKind::BalanceVolume, {}, k});
+  scenario.normalize();
+
+  const Trace trace = loadForReplay(o.path, o.replay);
+  auto hypotheses = scenario.hypotheses;
+  scenario.hypotheses.clear();
+  Replayer rp(trace, scenario);
+  std::string problem;
+  if (!rp.setHypotheses(hypotheses, &problem)) throw UsageError(problem + " (in " + o.path + ")");
+  const CriticalPath cp = ExecutionDag(rp).criticalPath();
+
+  if (!o.saveScenario.empty()) {
+    writeOutput(o.saveScenario, [&] {
+      std::ofstream f(o.saveScenario, std::ios::binary);
+      f << rp.scenario().toJson() << '\n';
+      if (!f) throw TraceError(o.saveScenario, "cannot write the scenario");
+    });
+  }
+  if (!o.out.empty()) {
+    const Trace predicted = rp.predictedTrace();
+    writeOutput(o.out, [&] { saveTrace(predicted, o.out); });
+  }
+
+  const TimeNs measured = rp.measuredTime(), predicted = rp.predictedTime();
+  const ReplayReport& rep = rp.report();
+  if (o.json) {
+    Json perRank = Json::array();
+    for (std::uint32_t r = 0; r < trace.rankCount(); ++r)
+      perRank.push_back({{"rank", r}, {"measured_end_ns", rp.measuredRankEnd(r)},
+                         {"predicted_end_ns", rp.predictedRankEnd(r)}});
+    Json cpj = criticalPathJson(trace, cp);
+    Json j{{"trace", o.path},
+           {"format", trace.format},
+           {"ranks", trace.rankCount()},
+           {"mpi_calls", trace.mpiCallCount()},
+           {"model", Json::parse(rp.scenario().model->toJson())},
+           {"costs", costModeName(rp.scenario().costs)},
+           {"hypotheses", hypothesesJson(rp.scenario())},
+           {"measured_ns", measured},
+           {"predicted_ns", predicted},
+           {"change_ns", predicted - measured},
+           {"change_percent", percent(predicted - measured, measured)},
+           {"speedup", predicted > 0 ? static_cast<double>(measured) / static_cast<double>(predicted) : 0.0},
+           {"per_rank", std::move(perRank)},
+           {"critical_path", cpj["critical_path"]},
+           {"critical_path_ns", cp.length},
+           {"critical_path_segments", cpj["segments"]},
+           {"replay", {{"skewed_dependencies", rep.skewedDependencies},
+                       {"broken_cycles", rep.brokenCycles},
+                       {"nested_calls", rep.nestedCalls},
+                       {"unmatched_endpoints", rep.unmatchedEndpoints},
+                       {"notes", rep.notes}}},
+           {"output", o.out.empty() ? Json(nullptr) : Json(o.out)}};
+    std::cout << j.dump(2) << '\n';
+    return kExitOk;
+  }
+  std::cout << "trace:        " << o.path << " (" << trace.format << ", " << trace.rankCount() << " ranks, "
+            << trace.mpiCallCount() << " MPI calls)\n";
+  std::cout << "model:        " << rp.scenario().model->name() << " (" << rp.scenario().model->kind()
+            << "), costs " << costModeName(rp.scenario().costs) << '\n';
+  std::cout << "hypotheses:   ";
+  if (rp.scenario().hypotheses.empty()) std::cout << "none";
+  for (std::size_t i = 0; i < rp.scenario().hypotheses.size(); ++i)
+    std::cout << (i ? "; " : "") << rp.scenario().hypotheses[i].toString();
+  std::cout << '\n';
+  std::cout << "measured T:   " << humanDuration(measured) << '\n';
+  std::ostringstream change;
+  change << std::fixed << std::setprecision(1) << percent(predicted - measured, measured) << " %";
+  std::cout << "predicted T:  " << humanDuration(predicted) << "  ("
+            << (predicted == measured ? "unchanged" : (predicted < measured ? "-" : "+") +
+                                                          humanDuration(predicted < measured ? measured - predicted
+                                                                                             : predicted - measured))
+            << ", " << change.str();
+  if (predicted > 0)
+    std::cout << ", speedup " << std::setprecision(3) << static_cast<double>(measured) / static_cast<double>(predicted) << "x";
+  std::cout << ")\n";
+  printCriticalPath(std::cout, trace, cp, 20);
+  for (const auto& n : rep.notes) std::cout << "note: " << n << '\n';
+  if (!o.out.empty()) std::cout << "predicted trace written to " << o.out << '\n';
+  return kExitOk;
+}
+
+}  // namespace
+
+Command addPredictCommand(CLI::App& parent) {
+  auto o = std::make_shared<PredictOptions>();
+  CLI::App* app = parent.add_subcommand(
+      "predict", "What-if prediction: replay TRACE under LogGPS with hypotheses (see docs/model.md)");
+  app->add_option("TRACE", o->path, "input trace (ALOG or OTF2)")->required();
+  app->add_option("--zero-wait", o->zeroWait, "RANK:INDEX: this MPI call's waiting time becomes zero")
+      ->take_all()->allow_extra_args(false);
+  app->add_option("--zero-event", o->zeroEvent,
+                  "RANK:INDEX (MPI call) or RANK:cINDEX (computation before call INDEX) takes no time")
+      ->allow_extra_args(false);
+  app->add_option("--balance-compute", o->balanceCompute,
+                  "STEP (0-based): every rank's computation in the parallel step becomes the mean")
+      ->allow_extra_args(false);
+  app->add_option("--balance-volume", o->balanceVolume,
+                  "STEP (0-based): every message in the parallel step gets the mean size")
+      ->allow_extra_args(false);
+  addReplayOptions(app, o->replay);
+  app->add_option("-o,--output", o->out, "write the predicted trace L' (.alog/.log: ALOG, .otf2 or dir: OTF2)");
+  app->add_option("--save-scenario", o->saveScenario, "write the scenario's canonical JSON to this file");
+  app->add_flag("--json", o->json, "machine-readable output");
+  return {app, [o] { return runPredict(*o); }};
+}
+
+}  // namespace perwiz::cli

@@ -1,0 +1,114 @@
+#include "prediction_setup.h"
+
+#include "cli_common.h"
+
+#include "perwiz/trace_io.h"
+
+#include <iomanip>
+#include <ostream>
+
+namespace perwiz::cli {
+
+void addReplayOptions(CLI::App* app, ReplayOptions& o) {
+  std::string presets;
+  for (const auto& n : networkPresetNames()) presets += (presets.empty() ? "" : ", ") + n;
+  app->add_option("--model", o.model, "network model: a preset (" + presets + ") or a JSON file");
+  app->add_option("--costs", o.costs,
+                  "local costs of communication: measured (default) or model (retarget to --model)")
+      ->check(CLI::IsMember({"measured", "model"}));
+  app->add_option("--scenario", o.scenario, "scenario JSON file (model, costs, hypotheses)");
+  app->add_option("--region", o.region,
+                  "state whose instances are the parallel steps (default: states named PRGN*)");
+}
+
+Trace loadForReplay(const std::string& path, const ReplayOptions& o) {
+  Trace t = loadTrace(path);
+  if (!o.region.empty() && !declareParallelRegion(t, o.region))
+    throw UsageError("--region " + o.region + ": no state of that name in " + path);
+  return t;
+}
+
+namespace {
+// Core messages already start with "FILE: "; TraceError adds that prefix itself.
+TraceError inputError(const std::string& file, const std::string& message) {
+  const std::string prefix = file + ": ";
+  return TraceError(file, message.rfind(prefix, 0) == 0 ? message.substr(prefix.size()) : message);
+}
+}  // namespace
+
+Scenario scenarioFromOptions(const ReplayOptions& o) {
+  Scenario s;
+  std::string error;
+  if (!o.scenario.empty() && !loadScenario(o.scenario, s, &error)) throw inputError(o.scenario, error);
+  if (!o.model.empty()) {
+    auto m = loadNetworkModel(o.model, &error);
+    if (!m) throw inputError(o.model, error);
+    s.model = std::move(m);
+  }
+  if (!s.model) s.model = defaultNetworkModel();
+  if (!o.costs.empty()) parseCostMode(o.costs, s.costs);
+  return s;
+}
+
+std::string callName(const Trace& t, std::uint32_t rank, std::uint32_t mpiIndex) {
+  const auto& calls = t.ranks[rank].mpiCalls;
+  if (mpiIndex >= calls.size()) return "";
+  return t.fn(rank, calls[mpiIndex]).name;
+}
+
+namespace {
+const char* kindName(CriticalSegment::Kind k) {
+  switch (k) {
+    case CriticalSegment::Kind::Computation: return "computation";
+    case CriticalSegment::Kind::Call: return "call";
+    case CriticalSegment::Kind::Message: return "wait";
+  }
+  return "";
+}
+}  // namespace
+
+Json criticalPathJson(const Trace& t, const CriticalPath& cp) {
+  Json segs = Json::array();
+  for (const CriticalSegment& s : cp.segments) {
+    Json j{{"kind", kindName(s.kind)}, {"id", s.id()}, {"rank", s.rank}};
+    if (s.kind != CriticalSegment::Kind::Computation) j["function"] = callName(t, s.rank, s.index);
+    if (s.kind == CriticalSegment::Kind::Message)
+      j["waits_for"] = s.fromRank == kNone32 ? Json("collective")
+                                              : Json(std::to_string(s.fromRank) + ":" + std::to_string(s.fromIndex));
+    j["begin_ns"] = s.begin;
+    j["end_ns"] = s.end;
+    segs.push_back(std::move(j));
+  }
+  return Json{{"length_ns", cp.length}, {"critical_path", cp.callIds}, {"segments", std::move(segs)}};
+}
+
+void printCriticalPath(std::ostream& out, const Trace& t, const CriticalPath& cp, std::size_t limit) {
+  out << "critical path: " << humanDuration(cp.length) << ", " << cp.callIds.size() << " MPI calls, "
+      << cp.segments.size() << " segments\n";
+  std::size_t shown = 0;
+  for (const CriticalSegment& s : cp.segments) {
+    if (shown++ == limit) {
+      out << "  ... " << (cp.segments.size() - limit) << " more segments (--json lists all)\n";
+      break;
+    }
+    out << "  " << std::setw(12) << humanDuration(s.begin) << "  +" << std::left << std::setw(12)
+        << humanDuration(s.end - s.begin) << std::right << ' ';
+    switch (s.kind) {
+      case CriticalSegment::Kind::Computation:
+        out << "computation " << s.id() << '\n';
+        break;
+      case CriticalSegment::Kind::Call:
+        out << "call        " << s.id() << ' ' << callName(t, s.rank, s.index) << '\n';
+        break;
+      case CriticalSegment::Kind::Message:
+        out << "wait        " << s.id() << ' ' << callName(t, s.rank, s.index) << " for "
+            << (s.fromRank == kNone32 ? std::string("the collective's last member")
+                                      : std::to_string(s.fromRank) + ":" + std::to_string(s.fromIndex) + ' ' +
+                                            callName(t, s.fromRank, s.fromIndex))
+            << '\n';
+        break;
+    }
+  }
+}
+
+}  // namespace perwiz::cli

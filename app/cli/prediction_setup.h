@@ -1,0 +1,38 @@
+// Options shared by the commands that replay a trace (predict, critical-path): the network
+// model, the cost mode, an optional scenario file, the parallel region, and the printing of a
+// critical path.
+#pragma once
+
+#include "perwiz/execution_dag.h"
+#include "perwiz/replay.h"
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace perwiz::cli {
+
+using Json = nlohmann::ordered_json;
+
+struct ReplayOptions {
+  std::string model;     // preset or file; "" = scenario's or default
+  std::string costs;     // "measured" / "model"; "" = scenario's or measured
+  std::string scenario;  // scenario JSON file
+  std::string region;    // parallel region name (default: PRGN* states)
+};
+
+void addReplayOptions(CLI::App* app, ReplayOptions& o);
+
+// Loads the trace named by `path` and applies --region (UsageError if no such state).
+Trace loadForReplay(const std::string& path, const ReplayOptions& o);
+
+// Scenario from --scenario, then --model and --costs on top. Bad files raise TraceError.
+Scenario scenarioFromOptions(const ReplayOptions& o);
+
+std::string callName(const Trace& t, std::uint32_t rank, std::uint32_t mpiIndex);
+Json criticalPathJson(const Trace& t, const CriticalPath& cp);
+void printCriticalPath(std::ostream& out, const Trace& t, const CriticalPath& cp, std::size_t limit);
+
+}  // namespace perwiz::cli

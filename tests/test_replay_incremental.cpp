@@ -1,0 +1,137 @@
+// Incremental re-simulation equals a full replay (issue #3): random traces, random sequences
+// of hypothesis additions and removals; after every step the incremental state is compared
+// with a Replayer built from scratch with the same hypotheses.
+#include "perwiz/generator.h"
+#include "perwiz/replay.h"
+#include "perwiz/trace_builder.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace perwiz;
+
+namespace {
+
+Trace randomTrace(std::mt19937_64& rng) {
+  GeneratorSpec s;
+  s.ranks = 2 + static_cast<std::uint32_t>(rng() % 6);
+  s.steps = 2 + static_cast<std::uint32_t>(rng() % 5);
+  s.seed = rng();
+  const P2PPattern patterns[] = {P2PPattern::Ring, P2PPattern::Pairs, P2PPattern::MasterWorker,
+                                 P2PPattern::Random, P2PPattern::None};
+  s.pattern = patterns[rng() % 5];
+  s.nonBlocking = rng() % 2;
+  const MpiOp colls[] = {MpiOp::Allreduce, MpiOp::Bcast, MpiOp::Reduce, MpiOp::Barrier, MpiOp::Scan, MpiOp::None};
+  s.collective = colls[rng() % 6];
+  s.imbalance = static_cast<double>(rng() % 90) / 100.0;
+  s.messagesPerStep = 1 + static_cast<std::uint32_t>(rng() % 3);
+  // Sizes on both sides of the default model's S = 16383 bytes, so that volume balancing can
+  // switch protocols.
+  const std::uint64_t sizes[] = {64, 8000, 16383, 16384, 40000};
+  s.messageBytes = sizes[rng() % 5];
+  TraceBuilder b("random", "generated");
+  generateTrace(s, b);
+  return b.take();
+}
+
+Hypothesis randomHypothesis(const Trace& t, std::mt19937_64& rng) {
+  Hypothesis h;
+  const int kind = static_cast<int>(rng() % 5);
+  const std::uint32_t r = static_cast<std::uint32_t>(rng() % t.rankCount());
+  const std::uint32_t calls = static_cast<std::uint32_t>(t.ranks[r].mpiCalls.size());
+  if (kind <= 2 || t.steps.empty()) {
+    h.kind = kind == 0 ? HypothesisKind::ZeroWait : HypothesisKind::ZeroEvent;
+    h.event.rank = r;
+    h.event.computation = kind == 2 && h.kind == HypothesisKind::ZeroEvent;
+    h.event.index = static_cast<std::uint32_t>(rng() % (calls + (h.event.computation ? 1 : 0)));
+  } else {
+    h.kind = kind == 3 ? HypothesisKind::BalanceCompute : HypothesisKind::BalanceVolume;
+    h.step = static_cast<std::uint32_t>(rng() % t.steps.size());
+  }
+  return h;
+}
+
+void expectSameAsFull(const Replayer& inc, const Trace& t, const Scenario& base, const std::string& what) {
+  Scenario s = base;
+  s.hypotheses = inc.scenario().hypotheses;
+  Replayer full(t, s);
+  ASSERT_EQ(full.scenario().hypotheses, inc.scenario().hypotheses) << what;
+  ASSERT_EQ(inc.predictedTime(), full.predictedTime()) << what;
+  ASSERT_EQ(inc.predictedEnters(), full.predictedEnters()) << what;
+  ASSERT_EQ(inc.predictedLeaves(), full.predictedLeaves()) << what;
+}
+
+}  // namespace
+
+TEST(ReplayIncremental, RandomHypothesisSequencesEqualFullReplay) {
+  std::mt19937_64 rng(20261122);
+  std::uint64_t updates = 0, partial = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const Trace t = randomTrace(rng);
+    if (t.mpiCallCount() == 0) continue;
+    Scenario base;
+    base.costs = trial % 3 == 2 ? CostMode::Model : CostMode::Measured;
+    Replayer inc(t, base);
+    std::vector<Hypothesis> active;
+    for (int step = 0; step < 25; ++step) {
+      const bool removing = !active.empty() && rng() % 3 == 0;
+      std::string what = "trial " + std::to_string(trial) + " step " + std::to_string(step) + ": ";
+      if (removing) {
+        const std::size_t i = rng() % active.size();
+        what += "remove " + active[i].toString();
+        ASSERT_TRUE(inc.remove(active[i])) << what;
+        active.erase(active.begin() + static_cast<std::ptrdiff_t>(i));
+      } else {
+        const Hypothesis h = randomHypothesis(t, rng);
+        what += "add " + h.toString();
+        std::string error;
+        ASSERT_TRUE(inc.add(h, &error)) << what << ": " << error;
+        if (std::find(active.begin(), active.end(), h) == active.end()) active.push_back(h);
+      }
+      ++updates;
+      if (inc.lastUpdate().recomputed < t.mpiCallCount()) ++partial;
+      expectSameAsFull(inc, t, base, what);
+      if (HasFatalFailure()) return;
+    }
+  }
+  // The property is only interesting if most updates were genuinely partial.
+  EXPECT_GT(partial * 2, updates);
+}
+
+TEST(ReplayIncremental, RemovingEverythingRestoresTheMeasurement) {
+  std::mt19937_64 rng(7);
+  for (int trial = 0; trial < 10; ++trial) {
+    const Trace t = randomTrace(rng);
+    Replayer rp(t, Scenario{});
+    std::vector<Hypothesis> hs;
+    for (int i = 0; i < 8; ++i) {
+      const Hypothesis h = randomHypothesis(t, rng);
+      if (rp.add(h) && std::find(hs.begin(), hs.end(), h) == hs.end()) hs.push_back(h);
+    }
+    for (const Hypothesis& h : hs) ASSERT_TRUE(rp.remove(h));
+    EXPECT_EQ(rp.predictedTime(), t.endTime) << "trial " << trial;
+    for (std::uint32_t r = 0; r < t.rankCount(); ++r)
+      for (std::uint32_t i = 0; i < t.ranks[r].mpiCalls.size(); ++i) {
+        const std::uint32_t e = t.ranks[r].mpiCalls[i];
+        ASSERT_EQ(rp.predicted(r, i).enter, t.ranks[r].enter[e]) << trial << " " << r << ":" << i;
+        ASSERT_EQ(rp.predicted(r, i).leave, t.ranks[r].leave[e]) << trial << " " << r << ":" << i;
+      }
+  }
+}
+
+TEST(ReplayIncremental, InvalidHypothesesAreRefusedWithAReason) {
+  std::mt19937_64 rng(3);
+  const Trace t = randomTrace(rng);
+  Replayer rp(t, Scenario{});
+  std::string error;
+  EXPECT_FALSE(rp.add({HypothesisKind::ZeroWait, EventRef{999, 0, false}, 0}, &error));
+  EXPECT_NE(error.find("ranks"), std::string::npos) << error;
+  EXPECT_FALSE(rp.add({HypothesisKind::ZeroEvent, EventRef{0, 1000000, false}, 0}, &error));
+  EXPECT_NE(error.find("MPI calls"), std::string::npos) << error;
+  EXPECT_FALSE(rp.add({HypothesisKind::BalanceCompute, {}, 100000}, &error));
+  EXPECT_NE(error.find("parallel steps"), std::string::npos) << error;
+  EXPECT_FALSE(rp.remove({HypothesisKind::ZeroWait, EventRef{0, 0, false}, 0}, &error));
+  EXPECT_NE(error.find("not in the scenario"), std::string::npos) << error;
+  EXPECT_EQ(rp.predictedTime(), t.endTime);
+}
