@@ -303,3 +303,135 @@ TEST(CliSample, Ring4LoadsCleanly) {
   EXPECT_EQ(j["collectives"], 4);
   EXPECT_TRUE(j["warnings"].empty()) << j["warnings"].dump();
 }
+
+// ---- predict / critical-path (issue #3) ----
+
+namespace {
+
+// Rank 0 computes 100 µs, then sends 12 bytes to rank 1 in SEND [100, 110] µs.
+// Rank 1 posts RECV at 20 µs and returns at 130 µs.
+const char* kLateSender =
+    "-1 0 0 0 0 0 Me\n"
+    "-3 0 0 2 0 0\n"
+    "-4 0 0 1 0 0\n"
+    "-6 0 0 0 0 0\n"
+    "-7 0 0 0 0 130\n"
+    "-11 0 0 0 0 0\n"
+    "-13 0 155 156 0 0 green RECV\n"
+    "-13 0 161 162 0 0 blue SEND\n"
+    "161 0 0 1 0 100\n"
+    "-101 0 0 1 0 101 7 12\n"
+    "162 0 0 2 0 110\n"
+    "155 1 0 1 0 20\n"
+    "-102 1 0 0 0 125 7 12\n"
+    "156 1 0 2 0 130\n";
+
+}  // namespace
+
+TEST(CliPredict, ZeroingTheSendersComputationShortensTheReceive) {
+  const fs::path dir = perwiz::test::freshDir("CliPredict_late");
+  const fs::path trace = perwiz::test::writeFile(dir / "late.alog", kLateSender);
+  // Default model myrinet-score: λ = o + L = 2.15 + 9.11 = 11.26 µs for the 12-byte eager message.
+  // Measured receive: wait = min(t_u + λ − t_v, t_all) = 100 + 11.26 − 20 = 91.26 µs,
+  //                   local = 110 − 91.26 = 18.74 µs.
+  // zero-event 0:c0 removes rank 0's 100 µs of computation: SEND becomes [0, 10] µs.
+  // RECV: ready = 0 + 11.26 = 11.26 µs < enter 20 µs, so X' = 20 + 18.74 = 38.74 µs = T.
+  json j = cliJson(dir, {"predict", trace.string(), "--zero-event", "0:c0", "--json"});
+  EXPECT_EQ(j["measured_ns"], 130000);
+  EXPECT_EQ(j["predicted_ns"], 38740);
+  EXPECT_EQ(j["change_ns"], 38740 - 130000);
+  ASSERT_EQ(j["hypotheses"].size(), 1u);
+  EXPECT_EQ(j["hypotheses"][0]["kind"], "zero-event");
+  EXPECT_EQ(j["hypotheses"][0]["event"], "0:c0");
+  EXPECT_EQ(j["per_rank"][1]["predicted_end_ns"], 38740);
+  // The predicted critical path: rank 0's SEND call, then rank 1's RECV (its wait is now zero,
+  // so the receive's own 18.74 µs local cost after entering at 20 µs ends the path).
+  EXPECT_EQ(j["critical_path"], json::array({"1:0"}));
+  EXPECT_EQ(j["critical_path_ns"], 38740);
+
+  // Without hypotheses the measured critical path is rank 0's computation and SEND call start,
+  // then the receive waiting for it: ids 0:0 (the partner) and 1:0.
+  json cp = cliJson(dir, {"critical-path", trace.string(), "--json"});
+  EXPECT_EQ(cp["length_ns"], 130000);
+  EXPECT_EQ(cp["critical_path"], json::array({"0:0", "1:0"}));
+  EXPECT_EQ(cp["dag"]["acyclic"], true);
+  ASSERT_EQ(cp["segments"].size(), 2u);
+  EXPECT_EQ(cp["segments"][0]["kind"], "computation");
+  EXPECT_EQ(cp["segments"][0]["id"], "0:c0");
+  EXPECT_EQ(cp["segments"][1]["kind"], "wait");
+  EXPECT_EQ(cp["segments"][1]["waits_for"], "0:0");
+}
+
+TEST(CliPredict, ZeroWaitAndPresetModelAndScenarioFile) {
+  const fs::path dir = perwiz::test::freshDir("CliPredict_zw");
+  const fs::path trace = perwiz::test::writeFile(dir / "late.alog", kLateSender);
+  // zero-wait 1:0: the receive does not wait: X' = E' + local = 20 + 18.74 µs = 38.74 µs;
+  // rank 0 still ends at 110 µs, so T = 110 µs.
+  const fs::path scen = dir / "s.json";
+  json j = cliJson(dir, {"predict", trace.string(), "--zero-wait", "1:0", "--json", "--save-scenario", scen.string()});
+  EXPECT_EQ(j["predicted_ns"], 110000);
+  EXPECT_EQ(j["per_rank"][1]["predicted_end_ns"], 38740);
+  // The saved scenario reproduces the prediction.
+  json k = cliJson(dir, {"predict", trace.string(), "--scenario", scen.string(), "--json"});
+  EXPECT_EQ(k["predicted_ns"], 110000);
+  EXPECT_EQ(k["hypotheses"], j["hypotheses"]);
+  // With the Ethernet preset λ = o_s(12) + L = (12.1 + 0.0901·12) + 69.35 µs = 82.5312 µs
+  // → 82531 ns; measured wait = min(100 + 82.531 − 20, 110) = 110 µs (the whole call), so the
+  // receive's local cost is 0 and the skew rule shortens the offset to X − t_u = 30 µs.
+  json e = cliJson(dir, {"predict", trace.string(), "--model", "ethernet-table5", "--json"});
+  EXPECT_EQ(e["predicted_ns"], 130000);  // identity still holds
+  EXPECT_EQ(e["model"]["name"], "ethernet-table5");
+  EXPECT_EQ(e["replay"]["skewed_dependencies"], 1);
+}
+
+TEST(CliPredict, PredictedTraceIsWrittenAndPredictsAgain) {
+  const fs::path dir = perwiz::test::freshDir("CliPredict_out");
+  const fs::path trace = perwiz::test::writeFile(dir / "late.alog", kLateSender);
+  for (const std::string ext : {".alog", ".otf2"}) {
+    const fs::path out = dir / ("pred" + ext);
+    json j = cliJson(dir, {"predict", trace.string(), "--zero-event", "0:c0", "-o", out.string(), "--json"});
+    EXPECT_EQ(j["output"], out.string());
+    ASSERT_TRUE(fs::exists(out)) << ext;
+    // L' replays to itself (identity on the predicted trace) and carries the scenario.
+    json again = cliJson(dir, {"predict", out.string(), "--json"});
+    EXPECT_EQ(again["measured_ns"], 38740) << ext;
+    EXPECT_EQ(again["predicted_ns"], 38740) << ext;
+    json info = cliJson(dir, {"info", out.string(), "--json"});
+    EXPECT_EQ(info["mpi_calls"], 2) << ext;
+    // Never overwrite.
+    CliResult r = cli(dir, {"predict", trace.string(), "-o", out.string()});
+    EXPECT_EQ(r.status, 1) << ext;
+    EXPECT_NE(r.err.find("exists"), std::string::npos) << r.err;
+  }
+  const std::string text = readAll(dir / "pred.alog");
+  EXPECT_NE(text.find("PerWiz scenario"), std::string::npos);
+  EXPECT_NE(text.find("\"zero-event\""), std::string::npos);
+}
+
+TEST(CliPredict, BadArgumentsAndInputs) {
+  const fs::path dir = perwiz::test::freshDir("CliPredict_bad");
+  const fs::path trace = perwiz::test::writeFile(dir / "late.alog", kLateSender);
+  CliResult r = cli(dir, {"predict", trace.string(), "--zero-wait", "5:0"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("2 ranks"), std::string::npos) << r.err;
+  r = cli(dir, {"predict", trace.string(), "--zero-wait", "banana"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("RANK:INDEX"), std::string::npos) << r.err;
+  r = cli(dir, {"predict", trace.string(), "--zero-wait", "0:c0"});
+  EXPECT_EQ(r.status, 2);
+  r = cli(dir, {"predict", trace.string(), "--balance-compute", "3"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("parallel steps"), std::string::npos) << r.err;
+  r = cli(dir, {"predict", trace.string(), "--costs", "fast"});
+  EXPECT_EQ(r.status, 2);
+  r = cli(dir, {"predict", trace.string(), "--model", (dir / "missing.json").string()});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("missing.json"), std::string::npos) << r.err;
+  const fs::path badScenario = perwiz::test::writeFile(dir / "bad.json", "{\"perwiz_scenario\": 1, \"costs\": 3}");
+  r = cli(dir, {"predict", trace.string(), "--scenario", badScenario.string()});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("bad.json"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("costs"), std::string::npos) << r.err;
+  r = cli(dir, {"critical-path", (dir / "nope.alog").string()});
+  EXPECT_EQ(r.status, 1);
+}
