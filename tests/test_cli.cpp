@@ -396,6 +396,8 @@ TEST(CliPredict, PredictedTraceIsWrittenAndPredictsAgain) {
     json again = cliJson(dir, {"predict", out.string(), "--json"});
     EXPECT_EQ(again["measured_ns"], 38740) << ext;
     EXPECT_EQ(again["predicted_ns"], 38740) << ext;
+    ASSERT_EQ(again["earlier_scenarios"].size(), 1u) << ext;
+    EXPECT_EQ(again["earlier_scenarios"][0]["hypotheses"][0]["event"], "0:c0") << ext;
     json info = cliJson(dir, {"info", out.string(), "--json"});
     EXPECT_EQ(info["mpi_calls"], 2) << ext;
     // Never overwrite.

@@ -108,6 +108,9 @@ int runPredict(const PredictOptions& o) {
                        {"unmatched_endpoints", rep.unmatchedEndpoints},
                        {"notes", rep.notes}}},
            {"output", o.out.empty() ? Json(nullptr) : Json(o.out)}};
+    Json earlier = Json::array();  // the trace is itself a prediction: how it was made
+    for (const auto& text : scenariosRecordedIn(trace)) earlier.push_back(Json::parse(text, nullptr, false));
+    j["earlier_scenarios"] = std::move(earlier);
     std::cout << j.dump(2) << '\n';
     return kExitOk;
   }
@@ -133,6 +136,8 @@ int runPredict(const PredictOptions& o) {
   std::cout << ")\n";
   printCriticalPath(std::cout, trace, cp, 20);
   for (const auto& n : rep.notes) std::cout << "note: " << n << '\n';
+  for (const auto& text : scenariosRecordedIn(trace))
+    std::cout << "note: this trace is itself a prediction, made with " << text << '\n';
   if (!o.out.empty()) std::cout << "predicted trace written to " << o.out << '\n';
   return kExitOk;
 }

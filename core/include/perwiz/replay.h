@@ -91,5 +91,8 @@ class Replayer {
 
 // Name of the point event that records the scenario in a predicted trace.
 inline constexpr const char* kScenarioEventName = "PerWiz scenario";
+// The scenario JSON texts recorded in a trace, oldest first (a prediction of a prediction
+// carries two); empty for a measured trace.
+std::vector<std::string> scenariosRecordedIn(const Trace& trace);
 
 }  // namespace perwiz

@@ -89,4 +89,14 @@ Trace Replayer::predictedTrace() const {
   return out;
 }
 
+std::vector<std::string> scenariosRecordedIn(const Trace& trace) {
+  std::vector<std::string> out;
+  if (trace.ranks.empty()) return out;
+  const RankTrace& rt = trace.ranks[0];
+  for (const PointLabel& l : rt.labels)
+    if (l.event < rt.size() && trace.functions[rt.function[l.event]].name == kScenarioEventName)
+      out.push_back(l.text);
+  return out;
+}
+
 }  // namespace perwiz
