@@ -91,15 +91,15 @@ TEST(ReplayIdentity, GeneratedShapes) {
 }
 
 // Cost mode `model` retargets a trace to another network (the Japanese paper's Table 4): the
-// same measured trace predicted for Ethernet and for Myrinet. With messages of 100 kB (above
-// both thresholds S, so rendezvous) every send costs t_ss(k) and every receive t_sr(k) from
+// same measured trace predicted for Ethernet and for Myrinet. With messages of 200 kB (above
+// both thresholds S = 127999 and 16383 B, so rendezvous) every send costs t_ss(k) and every receive t_sr(k) from
 // Table 5, which are about 20 times larger on Ethernet; measured mode ignores the model's costs
 // and reproduces the trace whatever the network.
 TEST(ReplayModelMode, RetargetsToEthernetAndMyrinet) {
   GeneratorSpec s;
   s.ranks = 8;
   s.steps = 5;
-  s.messageBytes = 100000;
+  s.messageBytes = 200000;
   s.collective = MpiOp::Allreduce;
   s.seed = 11;
   TraceBuilder b("gen", "generated");
@@ -114,11 +114,13 @@ TEST(ReplayModelMode, RetargetsToEthernetAndMyrinet) {
   const TimeNs eth = predict("ethernet-table5", CostMode::Model);
   const TimeNs myr = predict("myrinet-table5", CostMode::Model);
   EXPECT_GT(eth, myr);
-  // Lower bound for Ethernet: every rank runs one MPI_Sendrecv of 100000 B per step, whose
+  // Lower bound for Ethernet: every rank runs one MPI_Sendrecv of 200000 B per step, whose
   // model cost is a synchronous send plus a synchronous receive (docs/model.md §3):
-  // t_ss = 175 + 0.0859·100000 = 8765 µs, t_sr = 264 + 0.0900·100000 = 9264 µs; a rank's end
+  // t_ss = 175 + 0.0859·200000 = 17355 µs, t_sr = 264 + 0.0900·200000 = 18264 µs; a rank's end
   // is at least the sum of its local costs over the 5 steps.
-  EXPECT_GE(eth, 5 * (8765000 + 9264000));
+  EXPECT_GE(eth, 5 * (17355000 + 18264000));
+  // Myrinet: t_ss = 28.9 + 0.00358·200000 = 744.9 µs, t_sr = 90.3 + 0.00485·200000 = 1060.3 µs.
+  EXPECT_GE(myr, 5 * (744900 + 1060300));
   EXPECT_EQ(predict("ethernet-table5", CostMode::Measured), t.endTime);
   EXPECT_EQ(predict("myrinet-table5", CostMode::Measured), t.endTime);
 }
