@@ -477,7 +477,7 @@ class Builder {
     if (report_.brokenCycles)
       report_.notes.push_back(std::to_string(report_.brokenCycles) +
                               " rendezvous dependencies formed a cycle (the run must have "
-                              "buffered them); they are replayed as eager");
+                              "buffered them); those sends no longer wait for their receivers");
     if (report_.nestedCalls)
       report_.notes.push_back(std::to_string(report_.nestedCalls) +
                               " MPI calls lie inside another MPI call and follow it");
