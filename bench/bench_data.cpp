@@ -11,7 +11,6 @@
 namespace fs = std::filesystem;
 
 namespace perwiz::bench {
-namespace {
 
 // A trace shaped like a bulk-synchronous solver: 64 ranks, ring exchange with Isend/Irecv/
 // Waitall, an Allreduce per step, 20 % compute imbalance.
@@ -26,6 +25,8 @@ GeneratorSpec benchSpec(std::uint64_t events) {
   s.collective = MpiOp::Allreduce;
   return specForEventCount(s, events);
 }
+
+namespace {
 
 std::string generateOnce(const fs::path& target, const std::string& outPath,
                          const GeneratorSpec& spec, bool alog) {

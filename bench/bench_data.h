@@ -1,10 +1,16 @@
 // Generated benchmark inputs, cached under the build tree (generation is not what we measure).
 #pragma once
 
+#include "perwiz/generator.h"
+
 #include <cstdint>
 #include <string>
 
 namespace perwiz::bench {
+
+// The spec of every generated input: 64 ranks, ring Isend/Irecv/Waitall, an Allreduce and a
+// PRGN_step state per step, 20 % compute imbalance, seed 42; sized to ~`events` model events.
+GeneratorSpec benchSpec(std::uint64_t events);
 
 // Model events in the generated traces; override with PERWIZ_BENCH_EVENTS.
 std::uint64_t targetEvents(std::uint64_t fallback);
