@@ -47,6 +47,11 @@ class Replayer {
   Replayer(const Replayer&) = delete;
   Replayer& operator=(const Replayer&) = delete;
 
+  // An independent engine in the same state that shares this one's compiled program (no
+  // recompilation; costs only the per-unit times). For analyses that run many predictions in
+  // parallel or in the background. The trace must outlive every fork.
+  std::unique_ptr<Replayer> fork() const;
+
   const Trace& trace() const;
   const Scenario& scenario() const;
   const ReplayReport& report() const;
@@ -61,6 +66,10 @@ class Replayer {
   bool setHypotheses(std::vector<Hypothesis> hs, std::string* error = nullptr);
   void replayFull();
   const UpdateStats& lastUpdate() const;
+
+  // Measured computation of each rank inside parallel step `step` (the quantity that
+  // balance-compute equalises); -1 for ranks without the step. Empty if no such step.
+  std::vector<TimeNs> stepComputation(std::uint32_t step) const;
 
   TimeNs measuredTime() const;   // latest measured leave over all ranks
   TimeNs predictedTime() const;  // T: latest predicted leave over all ranks
@@ -86,6 +95,7 @@ class Replayer {
 
  private:
   struct Impl;
+  explicit Replayer(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> d;
 };
 

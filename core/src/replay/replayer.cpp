@@ -24,7 +24,9 @@ Hypothesis canonical(Hypothesis h) {
 struct Replayer::Impl {
   const Trace& trace;
   Scenario scenario;
-  Program p;
+  // The compiled program is read-only after construction and shared by forks.
+  std::shared_ptr<Program> prog = std::make_shared<Program>();
+  Program& p = *prog;
   ReplayReport report;
   UpdateStats stats;
 
@@ -83,17 +85,23 @@ struct Replayer::Impl {
   }
 
   // Per-unit gap changes of balancing the computation of step k (docs/model.md).
-  std::vector<std::pair<std::uint32_t, TimeNs>> computeBalance(std::uint32_t k) const {
+  struct StepPart {
+    std::uint32_t unit;
+    TimeNs inside;  // computation of the unit's gap that lies inside the step's span
+  };
+  // Per rank: the gap parts of step k and their total; `present` counts ranks in the step.
+  void stepParts(std::uint32_t k, std::vector<std::vector<StepPart>>& parts, std::vector<TimeNs>& total,
+                 std::vector<std::uint8_t>& in, std::uint32_t& present) const {
     const ParallelStep& step = trace.steps[k];
-    struct Part { std::uint32_t unit; TimeNs inside; };
-    std::vector<std::vector<Part>> parts(p.ranks);
-    std::vector<TimeNs> total(p.ranks, 0);
-    TimeNs sum = 0;
-    std::uint32_t present = 0;
+    parts.assign(p.ranks, {});
+    total.assign(p.ranks, 0);
+    in.assign(p.ranks, 0);
+    present = 0;
     for (std::uint32_t r = 0; r < p.ranks && r < step.ranks.size(); ++r) {
       const StepSpan& s = step.ranks[r];
       if (!s.present()) continue;
       ++present;
+      in[r] = 1;
       const auto first = p.measEnter.begin() + p.rankBegin[r];
       const auto last = p.measEnter.begin() + p.rankBegin[r + 1];
       std::uint32_t u = static_cast<std::uint32_t>(std::lower_bound(first, last, s.begin) - p.measEnter.begin());
@@ -105,8 +113,18 @@ struct Replayer::Impl {
         total[r] += inside;
         if (prev >= s.end) break;
       }
-      sum += total[r];
     }
+  }
+
+  // Per-unit gap changes of balancing the computation of step k (docs/model.md).
+  std::vector<std::pair<std::uint32_t, TimeNs>> computeBalance(std::uint32_t k) const {
+    std::vector<std::vector<StepPart>> parts;
+    std::vector<TimeNs> total;
+    std::vector<std::uint8_t> in;
+    std::uint32_t present = 0;
+    stepParts(k, parts, total, in, present);
+    TimeNs sum = 0;
+    for (std::uint32_t r = 0; r < p.ranks; ++r) sum += total[r];
     std::vector<std::pair<std::uint32_t, TimeNs>> out;
     if (present == 0) return out;
     const TimeNs mean = static_cast<TimeNs>((static_cast<__int128>(sum) * 2 + present) / (2 * present));
@@ -119,7 +137,7 @@ struct Replayer::Impl {
       // Cumulative rounding keeps the rank's new total exactly at the mean.
       __int128 prefix = 0;
       TimeNs scaledBefore = 0;
-      for (const Part& part : parts[r]) {
+      for (const StepPart& part : parts[r]) {
         prefix += part.inside;
         const TimeNs scaled = static_cast<TimeNs>((prefix * mean * 2 + total[r]) / (2 * total[r]));
         const TimeNs delta = (scaled - scaledBefore) - part.inside;
@@ -399,6 +417,12 @@ Replayer::Replayer(const Trace& trace, Scenario scenario) : d(std::make_unique<I
 
 Replayer::~Replayer() = default;
 
+Replayer::Replayer(std::unique_ptr<Impl> impl) : d(std::move(impl)) {}
+
+std::unique_ptr<Replayer> Replayer::fork() const {
+  return std::unique_ptr<Replayer>(new Replayer(std::make_unique<Impl>(*d)));
+}
+
 const Trace& Replayer::trace() const { return d->trace; }
 const Scenario& Replayer::scenario() const { return d->scenario; }
 const ReplayReport& Replayer::report() const { return d->report; }
@@ -463,6 +487,19 @@ bool Replayer::setHypotheses(std::vector<Hypothesis> hs, std::string* error) {
 }
 
 void Replayer::replayFull() { d->full(); }
+
+std::vector<TimeNs> Replayer::stepComputation(std::uint32_t step) const {
+  std::vector<TimeNs> out;
+  if (step >= d->trace.steps.size()) return out;
+  std::vector<std::vector<Impl::StepPart>> parts;
+  std::vector<TimeNs> total;
+  std::vector<std::uint8_t> in;
+  std::uint32_t present = 0;
+  d->stepParts(step, parts, total, in, present);
+  out.resize(total.size());
+  for (std::size_t r = 0; r < total.size(); ++r) out[r] = in[r] ? total[r] : -1;
+  return out;
+}
 
 TimeNs Replayer::measuredTime() const { return d->measuredT; }
 TimeNs Replayer::predictedTime() const { return d->predictedT; }

@@ -1,0 +1,111 @@
+// The what-if advisor (paper §3 and §4, F1 and F3): what to fix first.
+//
+// * Domino paths (Fig. 3): chains of communication events whose wait zeroing shortens the
+//   execution most, found by backtracking happened-before relations from each rank's end.
+// * Candidates: every communication event ranked by the predicted T if its wait alone were
+//   zeroed, and the "longest waiting time" choice the paper compares against.
+// * Step ranking: σ of the per-rank computation in each parallel step and the predicted T if
+//   that step alone (Table 3's Q4(k)) or all steps were balanced.
+// * Lower bounds per parallel region (F3, Table 1): from the per-rank breakdown of calculation,
+//   sending, receiving and waiting time only, for every combination of Q1 (zero waiting),
+//   Q2 (balanced workload) and Q3 (balanced message amount).
+//
+// Every prediction goes through the incremental replay engine; independent predictions run on
+// forks of it in parallel. Long runs report progress and can be cancelled.
+#pragma once
+
+#include "perwiz/replay.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace perwiz {
+
+struct AdvisorOptions {
+  std::size_t topCandidates = 10;
+  unsigned threads = 0;             // 0 = all cores
+  std::size_t maxDominoPaths = 64;  // cap on the round-robin search's leaves
+  bool steps = true;                // compute the step table (one prediction per step)
+  bool bounds = true;
+  // Called from the calling thread with a fraction in [0, 1] and the stage's name.
+  std::function<void(double, const std::string&)> progress;
+  const std::atomic<bool>* cancel = nullptr;  // set to true to stop early (result.cancelled)
+};
+
+struct WaitCandidate {
+  EventRef event;
+  TimeNs waitNs = 0;       // the event's waiting time in the base prediction
+  TimeNs predictedNs = 0;  // T if its wait alone were zeroed
+};
+
+struct DominoPath {
+  std::vector<EventRef> events;  // in time order (the domino's first stone first)
+  TimeNs predictedNs = 0;        // T if the path's first event's wait is zeroed
+  std::uint32_t fromRank = 0;    // the rank whose end the backtracking started from
+};
+
+struct DominoResult {
+  TimeNs predictedNs = 0;          // the minimum T over all paths (= base T if none helps)
+  std::vector<DominoPath> paths;   // every path reaching that minimum, deduplicated
+  bool truncated = false;          // the round-robin search hit maxDominoPaths
+};
+
+struct StepRow {
+  std::uint32_t step = 0;
+  std::uint32_t ranks = 0;     // ranks present in the step
+  TimeNs meanNs = 0;           // mean per-rank computation inside the step
+  TimeNs maxNs = 0;
+  TimeNs sigmaNs = 0;          // population standard deviation σ(t_k), rounded
+  TimeNs predictedNs = 0;      // T if this step alone were balanced
+};
+
+// Per-rank breakdown of a parallel region (F3).
+struct RegionBreakdown {
+  TimeNs outside = 0;      // the rank's time outside the region
+  TimeNs calculation = 0;  // computation inside the region
+  TimeNs sending = 0;      // local cost of sending inside the region
+  TimeNs receiving = 0;    // local cost of receiving (and collectives' share) inside
+  TimeNs waiting = 0;      // waiting time inside the region
+};
+
+struct BoundRow {
+  bool q1 = false, q2 = false, q3 = false;
+  TimeNs predictedNs = 0;
+  std::string assumptions() const;  // "", "Q1", "Q1+Q3", ...
+};
+
+struct RegionBounds {
+  std::string region;                      // the region's state name
+  std::vector<RegionBreakdown> perRank;
+  std::vector<BoundRow> rows;              // the 8 rows of Table 1, "—" first
+};
+
+struct Advice {
+  TimeNs measuredNs = 0;
+  TimeNs baseNs = 0;  // predicted T of the base scenario (= measured with no hypothesis)
+  DominoResult domino;
+  std::vector<WaitCandidate> candidates;  // best first
+  bool hasLongestWait = false;
+  WaitCandidate longestWait;
+  std::vector<StepRow> steps;
+  TimeNs allStepsBalancedNs = 0;
+  std::vector<RegionBounds> bounds;  // one per parallel region
+  std::uint64_t predictions = 0;     // replays run (for the curious and the benchmarks)
+  bool cancelled = false;
+};
+
+// Runs the whole advisor on `base` (its scenario is the starting point: usually no hypothesis).
+Advice advise(const Replayer& base, const AdvisorOptions& options = {});
+
+// The parts on their own (the GUI runs them separately).
+DominoResult dominoPaths(const Replayer& base, const AdvisorOptions& options = {},
+                         std::vector<WaitCandidate>* candidates = nullptr,
+                         WaitCandidate* longestWait = nullptr, std::uint64_t* predictions = nullptr);
+std::vector<StepRow> stepTable(const Replayer& base, const AdvisorOptions& options = {},
+                               TimeNs* allBalanced = nullptr, std::uint64_t* predictions = nullptr);
+std::vector<RegionBounds> lowerBounds(const Replayer& base);
+
+}  // namespace perwiz
