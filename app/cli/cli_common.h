@@ -37,6 +37,7 @@ Command addConvertCommand(CLI::App& parent);
 Command addGenerateCommand(CLI::App& parent);
 Command addPredictCommand(CLI::App& parent);
 Command addCriticalPathCommand(CLI::App& parent);
+Command addAdviseCommand(CLI::App& parent);
 
 // "1.235 ms", "12 ns", "3.500 s": for people; JSON keeps plain nanoseconds.
 std::string humanDuration(TimeNs ns);

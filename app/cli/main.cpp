@@ -32,6 +32,7 @@ int main(int argc, char** argv) {
       cli::addGenerateCommand(app),
       cli::addPredictCommand(app),
       cli::addCriticalPathCommand(app),
+      cli::addAdviseCommand(app),
   };
 
   try {

@@ -43,7 +43,8 @@ struct WaitCandidate {
 
 struct DominoPath {
   std::vector<EventRef> events;  // in time order (the domino's first stone first)
-  TimeNs predictedNs = 0;        // T if the path's first event's wait is zeroed
+  EventRef zeroed;               // the waiting event whose wait zeroing gives predictedNs
+  TimeNs predictedNs = 0;        // T if that wait is zeroed
   std::uint32_t fromRank = 0;    // the rank whose end the backtracking started from
 };
 

@@ -1,0 +1,169 @@
+// `perwiz-cli advise TRACE [--top N] [--model …] [--json]`: what to fix first (paper F1, F3):
+// domino paths, the best single wait zeroings, the longest-wait choice, the step table and the
+// lower bounds of every parallel region.
+#include "cli_common.h"
+#include "prediction_setup.h"
+
+#include "perwiz/advisor.h"
+
+#include <unistd.h>
+
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+
+namespace perwiz::cli {
+namespace {
+
+struct AdviseOptions {
+  std::string path;
+  ReplayOptions replay;
+  std::size_t top = 10;
+  unsigned threads = 0;
+  bool json = false, quiet = false;
+};
+
+std::string delta(TimeNs predicted, TimeNs base) {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(1) << (base > 0 ? 100.0 * static_cast<double>(predicted - base) / static_cast<double>(base) : 0.0)
+    << " %";
+  return s.str();
+}
+
+Json ids(const std::vector<EventRef>& events) {
+  Json a = Json::array();
+  for (const EventRef& e : events) a.push_back(e.toString());
+  return a;
+}
+
+int runAdvise(const AdviseOptions& o) {
+  Scenario scenario = scenarioFromOptions(o.replay);
+  const Trace trace = loadForReplay(o.path, o.replay);
+  auto hypotheses = scenario.hypotheses;
+  scenario.hypotheses.clear();
+  Replayer base(trace, scenario);
+  std::string problem;
+  if (!base.setHypotheses(hypotheses, &problem)) throw UsageError(problem + " (in " + o.path + ")");
+
+  AdvisorOptions ao;
+  ao.topCandidates = o.top;
+  ao.threads = o.threads;
+  if (!o.json && !o.quiet && isatty(2))
+    ao.progress = [](double f, const std::string& stage) {
+      std::cerr << "\r" << stage << ": " << static_cast<int>(f * 100) << " %   " << std::flush;
+    };
+  const Advice a = advise(base, ao);
+  if (ao.progress) std::cerr << "\r" << std::string(40, ' ') << "\r";
+
+  if (o.json) {
+    Json paths = Json::array();
+    Json pathDetail = Json::array();
+    for (const DominoPath& d : a.domino.paths) {
+      paths.push_back(ids(d.events));
+      pathDetail.push_back({{"events", ids(d.events)}, {"zeroed", d.zeroed.toString()},
+                            {"predicted_ns", d.predictedNs}, {"from_rank", d.fromRank}});
+    }
+    Json cands = Json::array();
+    for (const WaitCandidate& c : a.candidates)
+      cands.push_back({{"event", c.event.toString()}, {"function", callName(trace, c.event.rank, c.event.index)},
+                       {"predicted_ns", c.predictedNs}, {"wait_ns", c.waitNs}});
+    Json steps = Json::array();
+    for (const StepRow& s : a.steps)
+      steps.push_back({{"step", s.step}, {"sigma_ns", s.sigmaNs}, {"predicted_ns", s.predictedNs},
+                       {"mean_ns", s.meanNs}, {"max_ns", s.maxNs}, {"ranks", s.ranks}});
+    Json regions = Json::array();
+    for (const RegionBounds& rb : a.bounds) {
+      Json rows = Json::array();
+      for (const BoundRow& row : rb.rows) {
+        Json assume = Json::array();
+        if (row.q1) assume.push_back("Q1");
+        if (row.q2) assume.push_back("Q2");
+        if (row.q3) assume.push_back("Q3");
+        rows.push_back({{"assume", assume}, {"predicted_ns", row.predictedNs}});
+      }
+      Json perRank = Json::array();
+      for (std::size_t r = 0; r < rb.perRank.size(); ++r) {
+        const RegionBreakdown& b = rb.perRank[r];
+        perRank.push_back({{"rank", r}, {"outside_ns", b.outside}, {"calculation_ns", b.calculation},
+                           {"sending_ns", b.sending}, {"receiving_ns", b.receiving}, {"waiting_ns", b.waiting}});
+      }
+      regions.push_back({{"region", rb.region}, {"bounds", rows}, {"per_rank", perRank}});
+    }
+    Json j{{"trace", o.path},
+           {"measured_ns", a.measuredNs},
+           {"base_ns", a.baseNs},
+           {"domino", {{"predicted_ns", a.domino.predictedNs}, {"paths", paths}, {"detail", pathDetail},
+                       {"truncated", a.domino.truncated}}},
+           {"candidates", cands},
+           {"longest_wait", a.hasLongestWait ? Json{{"event", a.longestWait.event.toString()},
+                                                    {"function", callName(trace, a.longestWait.event.rank, a.longestWait.event.index)},
+                                                    {"predicted_ns", a.longestWait.predictedNs},
+                                                    {"wait_ns", a.longestWait.waitNs}}
+                                             : Json(nullptr)},
+           {"steps", steps},
+           {"all_steps_balanced_ns", a.allStepsBalancedNs},
+           {"bounds", regions.empty() ? Json::array() : regions[0]["bounds"]},
+           {"regions", regions},
+           {"predictions", a.predictions}};
+    std::cout << j.dump(2) << '\n';
+    return kExitOk;
+  }
+
+  std::cout << "trace: " << o.path << " (" << trace.rankCount() << " ranks, " << trace.mpiCallCount()
+            << " MPI calls), measured T " << humanDuration(a.measuredNs) << '\n';
+  if (a.baseNs != a.measuredNs) std::cout << "base scenario T " << humanDuration(a.baseNs) << '\n';
+  std::cout << "\nDomino paths (zero the first wait of a path; Fig. 3):\n";
+  if (a.domino.paths.empty()) std::cout << "  none: no single wait zeroing shortens the run\n";
+  for (const DominoPath& d : a.domino.paths) {
+    std::cout << "  T " << humanDuration(d.predictedNs) << " (" << delta(d.predictedNs, a.baseNs) << ") zero "
+              << d.zeroed.toString() << ": ";
+    for (std::size_t i = 0; i < d.events.size(); ++i) std::cout << (i ? " -> " : "") << d.events[i].toString();
+    std::cout << '\n';
+  }
+  std::cout << "\nBest single wait zeroings:\n";
+  for (const WaitCandidate& c : a.candidates)
+    std::cout << "  " << std::left << std::setw(10) << c.event.toString() << std::setw(16)
+              << callName(trace, c.event.rank, c.event.index) << std::right << " wait " << std::setw(12)
+              << humanDuration(c.waitNs) << "  T " << humanDuration(c.predictedNs) << " ("
+              << delta(c.predictedNs, a.baseNs) << ")\n";
+  if (a.hasLongestWait)
+    std::cout << "\nLongest wait: " << a.longestWait.event.toString() << ' '
+              << callName(trace, a.longestWait.event.rank, a.longestWait.event.index) << " waits "
+              << humanDuration(a.longestWait.waitNs) << "; zeroing it gives T " << humanDuration(a.longestWait.predictedNs)
+              << " (" << delta(a.longestWait.predictedNs, a.baseNs) << ")\n";
+  if (!a.steps.empty()) {
+    std::cout << "\nParallel steps (balance the computation of one step; Table 3):\n"
+              << "  step      sigma           T\n";
+    for (const StepRow& s : a.steps)
+      std::cout << "  " << std::setw(4) << s.step << "  " << std::setw(12) << humanDuration(s.sigmaNs) << "  "
+                << std::setw(12) << humanDuration(s.predictedNs) << " (" << delta(s.predictedNs, a.baseNs) << ")\n";
+    std::cout << "  all steps balanced: T " << humanDuration(a.allStepsBalancedNs) << " ("
+              << delta(a.allStepsBalancedNs, a.baseNs) << ")\n";
+  }
+  for (const RegionBounds& rb : a.bounds) {
+    std::cout << "\nLower bounds for region " << rb.region
+              << " (Q1 zero waiting, Q2 balanced workload, Q3 balanced messages; Table 1):\n";
+    for (const BoundRow& row : rb.rows)
+      std::cout << "  " << std::left << std::setw(10) << (row.assumptions().empty() ? "-" : row.assumptions())
+                << std::right << std::setw(14) << humanDuration(row.predictedNs) << '\n';
+  }
+  std::cout << "\n" << a.predictions << " predictions\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+Command addAdviseCommand(CLI::App& parent) {
+  auto o = std::make_shared<AdviseOptions>();
+  CLI::App* app = parent.add_subcommand("advise", "What to fix first: domino paths, candidates, steps, bounds");
+  app->add_option("TRACE", o->path, "input trace (ALOG or OTF2)")->required();
+  addReplayOptions(app, o->replay);
+  app->add_option("--top", o->top, "number of single wait zeroings to list (default 10)");
+  app->add_option("--threads", o->threads, "prediction threads (default: all cores)");
+  app->add_flag("--quiet", o->quiet, "no progress on stderr");
+  app->add_flag("--json", o->json, "machine-readable output");
+  return {app, [o] { return runAdvise(*o); }};
+}
+
+}  // namespace perwiz::cli

@@ -1,0 +1,293 @@
+// Domino paths (paper §3.1, Fig. 3) and the ranking of single wait zeroings.
+//
+// Pruning: zeroing a wait removes edges from the DAG, so T can only stay or shrink, and it can
+// only shrink if one of the removed edges lies on the critical path (otherwise that path is
+// still there with its length). So only the waits on the critical path are simulated; every
+// other event's predicted T is exactly the base T. Among the simulated ones, T' ≥ T − wait
+// (moving one call earlier by at most its wait moves nothing by more), which bounds the search
+// for minima: candidates are tried longest wait first and the search stops once T − wait
+// cannot reach the best found.
+#include "prediction_pool.h"
+
+#include "perwiz/execution_dag.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <set>
+
+namespace perwiz {
+namespace {
+
+struct CpWait {
+  EventRef event;
+  TimeNs wait = 0;
+  EventRef partner;  // the call it waited for (its binding dependency's source)
+  bool hasPartner = false;
+};
+
+class DominoSearch {
+ public:
+  DominoSearch(const Replayer& base, const AdvisorOptions& o, PredictionPool& pool)
+      : base_(base), o_(o), pool_(pool), t0_(base.predictedTime()) {
+    const CriticalPath cp = ExecutionDag(base).criticalPath();
+    for (const CriticalSegment& s : cp.segments) {
+      if (s.kind != CriticalSegment::Kind::Message) continue;
+      CpWait w;
+      w.event = EventRef{s.rank, s.index, false};
+      w.wait = base.predicted(s.rank, s.index).wait;
+      if (w.wait <= 0) continue;
+      if (s.fromRank != kNone32) {
+        w.partner = EventRef{s.fromRank, s.fromIndex, false};
+        w.hasPartner = true;
+      }
+      if (index_.emplace(w.event, waits_.size()).second) waits_.push_back(w);
+    }
+    perRank_.resize(base.trace().rankCount());
+    for (std::size_t i = 0; i < waits_.size(); ++i) perRank_[waits_[i].event.rank].push_back(i);
+    for (auto& v : perRank_)
+      std::sort(v.begin(), v.end(), [&](std::size_t a, std::size_t b) { return byWait(a, b); });
+  }
+
+  TimeNs baseT() const { return t0_; }
+  const std::vector<CpWait>& waits() const { return waits_; }
+
+  // T if `e`'s wait alone is zeroed: simulated for critical-path waits, T0 for all others.
+  TimeNs predicted(const EventRef& e) {
+    auto it = index_.find(e);
+    if (it == index_.end()) return t0_;
+    evaluate({it->second});
+    return cache_.at(it->second);
+  }
+
+  // Evaluates the waits (indexes into waits_) that are not cached yet, in parallel.
+  bool evaluate(const std::vector<std::size_t>& which) {
+    std::vector<std::size_t> todo;
+    std::vector<std::vector<Hypothesis>> jobs;
+    for (std::size_t i : which)
+      if (!cache_.count(i)) {
+        todo.push_back(i);
+        jobs.push_back({Hypothesis{HypothesisKind::ZeroWait, waits_[i].event, 0}});
+      }
+    if (todo.empty()) return true;
+    std::vector<TimeNs> t;
+    const bool ok = pool_.run(jobs, t, "domino paths", progress_, progress_);
+    for (std::size_t k = 0; k < todo.size(); ++k)
+      if (t[k] >= 0) cache_[todo[k]] = t[k];
+    return ok;
+  }
+
+  // Branch and bound over `order` (sorted by wait, longest first): the minimum T and every
+  // candidate reaching it. With keepBest > 1, the keepBest smallest are all evaluated.
+  TimeNs minimum(const std::vector<std::size_t>& order, std::size_t keepBest, std::vector<std::size_t>* argmin) {
+    const std::size_t batch = std::max<std::size_t>(1, o_.threads ? o_.threads : 2);
+    std::vector<TimeNs> found;  // evaluated T's
+    TimeNs best = t0_;
+    for (std::size_t i = 0; i < order.size();) {
+      if (pool_.cancelled()) break;
+      // The bound of the next candidate: if even it cannot reach the keepBest-th best, stop.
+      TimeNs bar = best;
+      if (keepBest > 1) {
+        if (found.size() >= keepBest) {
+          std::vector<TimeNs> f = found;
+          std::nth_element(f.begin(), f.begin() + static_cast<std::ptrdiff_t>(keepBest - 1), f.end());
+          bar = f[keepBest - 1];
+        } else {
+          bar = t0_;
+        }
+      }
+      if (t0_ - waits_[order[i]].wait > bar) break;
+      std::vector<std::size_t> chunk;
+      for (; i < order.size() && chunk.size() < batch; ++i) chunk.push_back(order[i]);
+      evaluate(chunk);
+      for (std::size_t c : chunk) {
+        auto it = cache_.find(c);
+        if (it == cache_.end()) continue;
+        found.push_back(it->second);
+        best = std::min(best, it->second);
+      }
+    }
+    if (argmin) {
+      argmin->clear();
+      if (best < t0_)
+        for (std::size_t c : order) {
+          auto it = cache_.find(c);
+          if (it != cache_.end() && it->second == best) argmin->push_back(c);
+        }
+    }
+    return best;
+  }
+
+  DominoResult run() {
+    DominoResult out;
+    const std::uint32_t R = static_cast<std::uint32_t>(base_.trace().rankCount());
+    for (std::uint32_t p = 0; p < R && !pool_.cancelled(); ++p) {
+      progress_ = R ? static_cast<double>(p) / R : 0;
+      if (o_.progress) o_.progress(progress_, "domino paths");
+      const std::uint32_t calls = static_cast<std::uint32_t>(base_.trace().ranks[p].mpiCalls.size());
+      Path path;
+      path.fromRank = p;
+      search(p, calls, kInfinite, path, out.truncated);
+    }
+    TimeNs best = t0_;
+    for (const Leaf& l : leaves_) best = std::min(best, l.weight);
+    out.predictedNs = best;
+    if (best >= t0_) return out;
+    // One path per starting rank (the paper's D_p): among its leaves of minimum weight, the
+    // fullest domino (most events), then the one whose zeroed event comes first.
+    std::vector<const Leaf*> chosen(R, nullptr);
+    auto zeroedTime = [&](const Leaf& l) { return base_.predicted(l.path.zeroed.rank, l.path.zeroed.index).enter; };
+    for (const Leaf& l : leaves_) {
+      if (l.weight != best) continue;
+      const Leaf*& c = chosen[l.path.fromRank];
+      if (!c || l.path.events.size() > c->path.events.size() ||
+          (l.path.events.size() == c->path.events.size() && zeroedTime(l) < zeroedTime(*c)))
+        c = &l;
+    }
+    std::set<std::vector<EventRef>> seen;
+    for (const Leaf* l : chosen) {
+      if (!l) continue;
+      DominoPath d;
+      d.events = l->path.events;
+      std::sort(d.events.begin(), d.events.end(), [&](const EventRef& a, const EventRef& b) {
+        const TimeNs ta = base_.predicted(a.rank, a.index).enter, tb = base_.predicted(b.rank, b.index).enter;
+        return ta != tb ? ta < tb : a < b;
+      });
+      d.events.erase(std::unique(d.events.begin(), d.events.end()), d.events.end());
+      if (!seen.insert(d.events).second) continue;
+      d.zeroed = l->path.zeroed;
+      d.predictedNs = l->weight;
+      d.fromRank = l->path.fromRank;
+      out.paths.push_back(std::move(d));
+    }
+    return out;
+  }
+
+  std::vector<WaitCandidate> ranking(std::size_t top) {
+    std::vector<std::size_t> order(waits_.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return byWait(a, b); });
+    minimum(order, std::max<std::size_t>(top, 1), nullptr);
+    std::vector<WaitCandidate> out;
+    for (const auto& [i, t] : cache_) out.push_back({waits_[i].event, waits_[i].wait, t});
+    // Every other call with a wait: zeroing it leaves T unchanged (see the file comment).
+    const Trace& tr = base_.trace();
+    for (std::uint32_t r = 0; r < tr.rankCount(); ++r)
+      for (std::uint32_t i = 0; i < tr.ranks[r].mpiCalls.size(); ++i) {
+        const EventRef e{r, i, false};
+        if (index_.count(e)) continue;
+        const TimeNs w = base_.predicted(r, i).wait;
+        if (w > 0) out.push_back({e, w, t0_});
+      }
+    std::sort(out.begin(), out.end(), [](const WaitCandidate& a, const WaitCandidate& b) {
+      if (a.predictedNs != b.predictedNs) return a.predictedNs < b.predictedNs;
+      if (a.waitNs != b.waitNs) return a.waitNs > b.waitNs;
+      return a.event < b.event;
+    });
+    if (out.size() > top) out.resize(top);
+    return out;
+  }
+
+ private:
+  static constexpr TimeNs kInfinite = std::numeric_limits<TimeNs>::max();
+  struct Path {
+    std::vector<EventRef> events;
+    EventRef zeroed;
+    std::uint32_t fromRank = 0;
+  };
+  struct Leaf {
+    Path path;
+    TimeNs weight;
+  };
+
+  bool byWait(std::size_t a, std::size_t b) const {
+    if (waits_[a].wait != waits_[b].wait) return waits_[a].wait > waits_[b].wait;
+    return waits_[a].event < waits_[b].event;
+  }
+
+  void record(const Path& path, TimeNs weight) {
+    if (path.events.empty() || weight == kInfinite) return;
+    leaves_.push_back({path, weight});
+  }
+
+  // ComputingForEachProcs(G, e_{p,i}, T_p) of Fig. 3, with round robin over every minimum.
+  void search(std::uint32_t p, std::uint32_t i, TimeNs tp, const Path& path, bool& truncated) {
+    if (pool_.cancelled()) return;
+    if (leaves_.size() >= o_.maxDominoPaths) {
+      truncated = true;
+      return;
+    }
+    std::vector<std::size_t> order;
+    for (std::size_t c : perRank_[p])
+      if (waits_[c].event.index <= i) order.push_back(c);
+    std::vector<std::size_t> ms;
+    const TimeNs tm = minimum(order, 1, &ms);
+    if (ms.empty() || tm > tp) {  // nothing on p improves on what the path already gives
+      record(path, tp);
+      return;
+    }
+    for (std::size_t m : ms) {
+      const CpWait& w = waits_[m];
+      const bool inPath = std::find(path.events.begin(), path.events.end(), w.event) != path.events.end();
+      if (w.event.index == i || inPath) {
+        record(path, tp);
+        continue;
+      }
+      Path next = path;
+      next.events.push_back(w.event);
+      next.zeroed = w.event;
+      if (!w.hasPartner || w.partner.rank == p) {
+        record(next, tm);
+        continue;
+      }
+      next.events.push_back(w.partner);
+      search(w.partner.rank, w.partner.index, tm, next, truncated);
+      if (truncated) return;
+    }
+  }
+
+  const Replayer& base_;
+  const AdvisorOptions& o_;
+  PredictionPool& pool_;
+  TimeNs t0_;
+  std::vector<CpWait> waits_;
+  std::map<EventRef, std::size_t> index_;
+  std::vector<std::vector<std::size_t>> perRank_;
+  std::map<std::size_t, TimeNs> cache_;
+  std::vector<Leaf> leaves_;
+  double progress_ = 0;
+};
+
+}  // namespace
+
+DominoResult dominoPaths(const Replayer& base, const AdvisorOptions& options,
+                         std::vector<WaitCandidate>* candidates, WaitCandidate* longestWait,
+                         std::uint64_t* predictions) {
+  PredictionPool pool(base, options);
+  DominoSearch search(base, options, pool);
+  DominoResult result = search.run();
+  if (candidates) *candidates = search.ranking(options.topCandidates);
+  if (longestWait) {
+    const Trace& tr = base.trace();
+    WaitCandidate best;
+    best.waitNs = -1;
+    for (std::uint32_t r = 0; r < tr.rankCount(); ++r)
+      for (std::uint32_t i = 0; i < tr.ranks[r].mpiCalls.size(); ++i) {
+        const TimeNs w = base.predicted(r, i).wait;
+        if (w > best.waitNs) best = {EventRef{r, i, false}, w, 0};
+      }
+    if (best.waitNs > 0) {
+      // Simulated outright (not through the pruning) so the comparison rests on a replay.
+      std::vector<TimeNs> t;
+      pool.run({{Hypothesis{HypothesisKind::ZeroWait, best.event, 0}}}, t, "longest wait");
+      best.predictedNs = t.empty() || t[0] < 0 ? base.predictedTime() : t[0];
+      *longestWait = best;
+    } else {
+      *longestWait = WaitCandidate{};
+    }
+  }
+  if (predictions) *predictions += pool.predictions();
+  return result;
+}
+
+}  // namespace perwiz

@@ -1,0 +1,119 @@
+// Lower bounds per parallel region (paper §4 F3, Table 1): no DAG reconstruction, only each
+// rank's breakdown of the region into calculation, sending, receiving and waiting time.
+//
+//   T(Q) = max over ranks r of  outside_r + calc'_r + comm'_r + wait'_r
+//   calc'_r = mean over the region's ranks of calc   if Q2, else calc_r
+//   comm'_r = mean over the region's ranks of (send + recv)   if Q3, else send_r + recv_r
+//   wait'_r = 0 if Q1, else wait_r
+// Ranks that never enter the region keep their end time. docs/model.md, "Lower bounds".
+#include "perwiz/advisor.h"
+
+#include "../replay/replay_program.h"
+
+#include <algorithm>
+#include <map>
+
+namespace perwiz {
+namespace {
+
+// Sum of the overlaps of [a, b) with sorted disjoint spans, advancing `k` monotonically.
+TimeNs overlap(const std::vector<std::pair<TimeNs, TimeNs>>& spans, std::size_t& k, TimeNs a, TimeNs b) {
+  while (k < spans.size() && spans[k].second <= a) ++k;
+  TimeNs sum = 0;
+  for (std::size_t j = k; j < spans.size() && spans[j].first < b; ++j)
+    sum += std::max<TimeNs>(0, std::min(b, spans[j].second) - std::max(a, spans[j].first));
+  return sum;
+}
+
+bool isSendRole(CommRole r) {
+  return r == CommRole::BlockingSend || r == CommRole::IsendPost || r == CommRole::IsendComplete;
+}
+
+TimeNs roundedMean(TimeNs sum, std::uint32_t n) {
+  return n ? static_cast<TimeNs>((static_cast<__int128>(sum) * 2 + n) / (2 * static_cast<__int128>(n))) : 0;
+}
+
+}  // namespace
+
+std::string BoundRow::assumptions() const {
+  std::string s;
+  for (auto [on, name] : {std::pair{q1, "Q1"}, std::pair{q2, "Q2"}, std::pair{q3, "Q3"}})
+    if (on) s += (s.empty() ? "" : "+") + std::string(name);
+  return s;
+}
+
+std::vector<RegionBounds> lowerBounds(const Replayer& base) {
+  const Trace& t = base.trace();
+  const Replayer::Program& p = base.program();
+  // Group the parallel steps by the state that marks them: one region per state name.
+  std::map<std::string, std::vector<std::vector<std::pair<TimeNs, TimeNs>>>> regions;
+  for (const ParallelStep& step : t.steps)
+    for (std::uint32_t r = 0; r < step.ranks.size() && r < t.rankCount(); ++r) {
+      const StepSpan& s = step.ranks[r];
+      if (!s.present()) continue;
+      auto& spans = regions[t.fn(r, s.marker).name];
+      spans.resize(t.rankCount());
+      spans[r].emplace_back(s.begin, s.end);
+    }
+  std::vector<RegionBounds> out;
+  for (auto& [name, perRankSpans] : regions) {
+    RegionBounds rb;
+    rb.region = name;
+    rb.perRank.resize(t.rankCount());
+    std::vector<std::uint8_t> in(t.rankCount(), 0);
+    std::uint32_t present = 0;
+    TimeNs calcSum = 0, commSum = 0;
+    for (std::uint32_t r = 0; r < t.rankCount(); ++r) {
+      auto& spans = perRankSpans[r];
+      std::sort(spans.begin(), spans.end());
+      RegionBreakdown& b = rb.perRank[r];
+      std::size_t k = 0;
+      for (std::uint32_t u = p.rankBegin[r]; u < p.rankBegin[r + 1]; ++u) {
+        const TimeNs prev = p.isFirst(u) ? 0 : p.measLeave[u - 1];
+        b.calculation += overlap(spans, k, prev, p.measEnter[u]);
+        if (p.isSentinel(u)) break;
+        // The wait comes first in a call (the partner is late), its own cost after.
+        const TimeNs waitEnd = p.measEnter[u] + p.wait0[u];
+        b.waiting += overlap(spans, k, p.measEnter[u], waitEnd);
+        const TimeNs local = overlap(spans, k, waitEnd, p.measLeave[u]);
+        std::uint32_t sends = 0, roles = 0;
+        for (std::uint32_t i = p.roleBegin[u]; i < p.roleBegin[u + 1]; ++i, ++roles)
+          sends += isSendRole(p.roleKind[i]);
+        // Calls without message roles (collectives, others) count half sending, half receiving.
+        const TimeNs sending = roles ? local * sends / roles : local / 2;
+        b.sending += sending;
+        b.receiving += local - sending;
+      }
+      const TimeNs end = p.measLeave[p.rankBegin[r + 1] - 1];
+      const TimeNs inside = b.calculation + b.sending + b.receiving + b.waiting;
+      b.outside = end - inside;
+      if (!spans.empty()) {
+        in[r] = 1;
+        ++present;
+        calcSum += b.calculation;
+        commSum += b.sending + b.receiving;
+      }
+    }
+    const TimeNs calcMean = roundedMean(calcSum, present), commMean = roundedMean(commSum, present);
+    // Table 1's order: —, Q1, Q2, Q3, Q1∧Q2, Q1∧Q3, Q2∧Q3, Q1∧Q2∧Q3.
+    const int masks[] = {0, 1, 2, 4, 3, 5, 6, 7};
+    for (int m : masks) {
+      BoundRow row{(m & 1) != 0, (m & 2) != 0, (m & 4) != 0, 0};
+      TimeNs T = 0;
+      for (std::uint32_t r = 0; r < t.rankCount(); ++r) {
+        const RegionBreakdown& b = rb.perRank[r];
+        TimeNs tr = b.outside + b.calculation + b.sending + b.receiving + b.waiting;
+        if (in[r])
+          tr = b.outside + (row.q2 ? calcMean : b.calculation) + (row.q3 ? commMean : b.sending + b.receiving) +
+               (row.q1 ? 0 : b.waiting);
+        T = std::max(T, tr);
+      }
+      row.predictedNs = T;
+      rb.rows.push_back(row);
+    }
+    out.push_back(std::move(rb));
+  }
+  return out;
+}
+
+}  // namespace perwiz

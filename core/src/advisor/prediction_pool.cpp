@@ -1,0 +1,66 @@
+#include "prediction_pool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
+namespace perwiz {
+
+PredictionPool::PredictionPool(const Replayer& base, const AdvisorOptions& options)
+    : base_(base), options_(options) {
+  unsigned n = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  forks_.reserve(n);
+  for (unsigned i = 0; i < n; ++i) forks_.push_back(base.fork());
+}
+
+bool PredictionPool::cancelled() const { return options_.cancel && options_.cancel->load(); }
+
+TimeNs PredictionPool::predictOn(Replayer& r, const std::vector<Hypothesis>& job) {
+  // Hypotheses already in the base scenario stay; only the job's own are added and withdrawn.
+  std::vector<Hypothesis> added;
+  const auto& present = base_.scenario().hypotheses;
+  for (const Hypothesis& h : job) {
+    if (std::binary_search(present.begin(), present.end(), h)) continue;
+    if (std::find(added.begin(), added.end(), h) != added.end()) continue;
+    if (r.add(h)) added.push_back(h);
+  }
+  const TimeNs t = r.predictedTime();
+  for (auto it = added.rbegin(); it != added.rend(); ++it) r.remove(*it);
+  return t;
+}
+
+bool PredictionPool::run(const std::vector<std::vector<Hypothesis>>& jobs, std::vector<TimeNs>& out,
+                         const std::string& stage, double progressFrom, double progressTo) {
+  out.assign(jobs.size(), -1);
+  if (jobs.empty()) return !cancelled();
+  std::atomic<std::size_t> next{0}, done{0};
+  auto work = [&](Replayer& r) {
+    for (;;) {
+      if (cancelled()) return;
+      const std::size_t i = next.fetch_add(1);
+      if (i >= jobs.size()) return;
+      out[i] = predictOn(r, jobs[i]);
+      done.fetch_add(1);
+    }
+  };
+  const std::size_t helpers = std::min(forks_.size(), jobs.size()) - 1;
+  std::vector<std::thread> threads;
+  for (std::size_t t = 0; t < helpers; ++t) threads.emplace_back(work, std::ref(*forks_[t + 1]));
+  // The calling thread works too, and reports progress between its jobs.
+  for (;;) {
+    if (cancelled()) break;
+    const std::size_t i = next.fetch_add(1);
+    if (i >= jobs.size()) break;
+    out[i] = predictOn(*forks_[0], jobs[i]);
+    done.fetch_add(1);
+    if (options_.progress)
+      options_.progress(progressFrom + (progressTo - progressFrom) * static_cast<double>(done.load()) /
+                                           static_cast<double>(jobs.size()),
+                        stage);
+  }
+  for (auto& t : threads) t.join();
+  predictions_ += done.load();
+  return !cancelled();
+}
+
+}  // namespace perwiz
