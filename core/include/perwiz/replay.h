@@ -82,6 +82,13 @@ class Replayer {
 
   // Predicted time of any measured instant on a rank (for user states, points, endpoints).
   TimeNs mapTime(std::uint32_t rank, TimeNs measured) const;
+  // Predicted enter and leave of every event of the measured trace (same indices), e.g. for
+  // drawing the predicted timeline over the measured one.
+  struct EventTimes {
+    std::vector<std::vector<TimeNs>> enter, leave;  // [rank][event]
+    TimeNs end = 0;                                 // latest predicted leave
+  };
+  EventTimes predictedEventTimes() const;
   // The predicted trace L': the measured trace with every time replaced by its prediction
   // and a "PerWiz scenario" point event at time 0 on rank 0 carrying the scenario JSON.
   Trace predictedTrace() const;

@@ -53,32 +53,47 @@ class ScenarioInjector final : public TraceSink {
 
 }  // namespace
 
-Trace Replayer::predictedTrace() const {
+Replayer::EventTimes Replayer::predictedEventTimes() const {
   const Program& p = program();
   const auto& enters = predictedEnters();
   const auto& leaves = predictedLeaves();
-  Trace t = trace();
-  TimeNs end = 0;
-  for (std::uint32_t r = 0; r < t.ranks.size(); ++r) {
-    RankTrace& rt = t.ranks[r];
+  EventTimes out;
+  out.enter.resize(trace().rankCount());
+  out.leave.resize(trace().rankCount());
+  for (std::uint32_t r = 0; r < trace().rankCount(); ++r) {
     const RankTrace& mt = trace().ranks[r];
+    auto& en = out.enter[r];
+    auto& le = out.leave[r];
+    en.resize(mt.size());
+    le.resize(mt.size());
     std::size_t call = 0;
-    for (std::uint32_t e = 0; e < rt.size(); ++e) {
+    for (std::uint32_t e = 0; e < mt.size(); ++e) {
       const bool isCall = call < mt.mpiCalls.size() && mt.mpiCalls[call] == e;
       if (isCall && !p.nestedCall[r][call]) {
         const std::uint32_t u = p.unitOfCall[r][call];
-        rt.enter[e] = enters[u];
-        rt.leave[e] = leaves[u];
+        en[e] = enters[u];
+        le[e] = leaves[u];
       } else {
-        rt.enter[e] = mapTime(r, mt.enter[e]);
-        rt.leave[e] = mapTime(r, mt.leave[e]);
+        en[e] = mapTime(r, mt.enter[e]);
+        le[e] = mapTime(r, mt.leave[e]);
       }
       if (isCall) ++call;
-      end = std::max(end, rt.leave[e]);
+      out.end = std::max(out.end, le[e]);
     }
+  }
+  return out;
+}
+
+Trace Replayer::predictedTrace() const {
+  EventTimes times = predictedEventTimes();
+  Trace t = trace();
+  for (std::uint32_t r = 0; r < t.ranks.size(); ++r) {
+    RankTrace& rt = t.ranks[r];
+    rt.enter = std::move(times.enter[r]);
+    rt.leave = std::move(times.leave[r]);
     for (MessageEndpoint& m : rt.messages) m.time = mapTime(r, m.time);
   }
-  t.endTime = end;
+  t.endTime = times.end;
 
   const std::string label = nlohmann::ordered_json::parse(scenario().toJson()).dump();
   TraceBuilder builder(trace().source, trace().format);
