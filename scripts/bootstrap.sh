@@ -13,6 +13,8 @@ packages=(
   libopen-trace-format2-dev otf2-tools
   nlohmann-json3-dev libcli11-dev libboost-graph-dev
   libgtest-dev libbenchmark-dev
+  qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqcustomplot-dev
+  libgl-dev xvfb xauth
 )
 
 install_packages() {

@@ -437,3 +437,115 @@ TEST(CliPredict, BadArgumentsAndInputs) {
   r = cli(dir, {"critical-path", (dir / "nope.alog").string()});
   EXPECT_EQ(r.status, 1);
 }
+
+// ---- advise (issue #4) ----
+
+namespace {
+
+// kLateSender inside one parallel step (PRGN_step on both ranks):
+//   rank 0: PRGN [0, 110] µs { computation 100 µs, SEND 12 B to 1 [100, 110] µs }
+//   rank 1: PRGN [0, 130] µs { computation 20 µs, RECV from 0 [20, 130] µs }
+const char* kLateSenderStep =
+    "-1 0 0 0 0 0 Me\n"
+    "-3 0 0 2 0 0\n"
+    "-4 0 0 1 0 0\n"
+    "-6 0 0 0 0 0\n"
+    "-7 0 0 0 0 130\n"
+    "-11 0 0 0 0 0\n"
+    "-13 0 155 156 0 0 green RECV\n"
+    "-13 0 161 162 0 0 blue SEND\n"
+    "-13 0 300 301 0 0 orange PRGN_step\n"
+    "300 0 0 0 0 0\n"
+    "161 0 0 1 0 100\n"
+    "-101 0 0 1 0 101 7 12\n"
+    "162 0 0 2 0 110\n"
+    "301 0 0 0 0 110\n"
+    "300 1 0 0 0 0\n"
+    "155 1 0 1 0 20\n"
+    "-102 1 0 0 0 125 7 12\n"
+    "156 1 0 2 0 130\n"
+    "301 1 0 0 0 130\n";
+
+}  // namespace
+
+TEST(CliAdvise, JsonByHand) {
+  const fs::path dir = perwiz::test::freshDir("CliAdvise_json");
+  const fs::path trace = perwiz::test::writeFile(dir / "late_step.alog", kLateSenderStep);
+  // Default model myrinet-score: λ = o + L = 2.15 + 9.11 = 11.26 µs (12 B, eager).
+  // RECV 1:0: wait = 100 + 11.26 − 20 = 91.26 µs, local = 110 − 91.26 = 18.74 µs. T = 130 µs.
+  json j = cliJson(dir, {"advise", trace.string(), "--json", "--threads", "2"});
+  for (const char* key : {"measured_ns", "domino", "candidates", "longest_wait", "steps", "bounds"})
+    EXPECT_TRUE(j.contains(key)) << key;
+  EXPECT_EQ(j["measured_ns"], 130000);
+
+  // zero-wait 1:0: rank 1 ends at 20 + 18.74 = 38.74 µs, rank 0 still at 110 µs: T = 110 µs.
+  // Domino from rank 1's end: 1:0 waited for 0:0; rank 0 has no wait. In time order (enter):
+  // 1:0 at 20 µs, 0:0 at 100 µs.
+  EXPECT_EQ(j["domino"]["predicted_ns"], 110000);
+  EXPECT_EQ(j["domino"]["paths"], json::parse(R"([["1:0", "0:0"]])"));
+  ASSERT_EQ(j["candidates"].size(), 1u);
+  EXPECT_EQ(j["candidates"][0]["event"], "1:0");
+  EXPECT_EQ(j["candidates"][0]["predicted_ns"], 110000);
+  EXPECT_EQ(j["candidates"][0]["wait_ns"], 91260);
+  EXPECT_EQ(j["longest_wait"]["event"], "1:0");
+  EXPECT_EQ(j["longest_wait"]["predicted_ns"], 110000);
+
+  // Step 0: computation 100 µs (rank 0) and 20 µs (rank 1): mean 60 µs, σ = 40 µs.
+  // Balanced: both compute 60 µs; SEND [60, 70] µs; RECV enters at 60 µs, the message arrives
+  // at 60 + 11.26 = 71.26 µs, X' = 71.26 + 18.74 = 90 µs = T.
+  ASSERT_EQ(j["steps"].size(), 1u);
+  EXPECT_EQ(j["steps"][0]["step"], 0);
+  EXPECT_EQ(j["steps"][0]["sigma_ns"], 40000);
+  EXPECT_EQ(j["steps"][0]["predicted_ns"], 90000);
+
+  // F3, region PRGN_step, nothing outside it:
+  //   rank 0: calc 100000, send 10000, recv 0, wait 0;  rank 1: calc 20000, send 0, recv 18740, wait 91260
+  //   mean(calc) = 60000, mean(send + recv) = (10000 + 18740) / 2 = 14370
+  //   —            max(110000, 130000) = 130000
+  //   Q1           max(110000, 20000 + 18740 = 38740) = 110000
+  //   Q2           max(60000 + 10000 = 70000, 60000 + 18740 + 91260 = 170000) = 170000
+  //   Q3           max(100000 + 14370 = 114370, 20000 + 14370 + 91260 = 125630) = 125630
+  //   Q1 Q2        max(70000, 60000 + 18740 = 78740) = 78740
+  //   Q1 Q3        max(114370, 20000 + 14370 = 34370) = 114370
+  //   Q2 Q3        max(60000 + 14370 = 74370, 60000 + 14370 + 91260 = 165630) = 165630
+  //   Q1 Q2 Q3     max(74370, 74370) = 74370
+  const std::map<std::string, long long> expected = {
+      {"", 130000},       {"Q1", 110000},    {"Q2", 170000},    {"Q3", 125630},
+      {"Q1Q2", 78740},    {"Q1Q3", 114370},  {"Q2Q3", 165630},  {"Q1Q2Q3", 74370}};
+  ASSERT_EQ(j["bounds"].size(), 8u);
+  std::set<std::string> seen;
+  for (const json& row : j["bounds"]) {
+    std::string key;
+    for (const json& q : row["assume"]) key += q.get<std::string>();
+    ASSERT_TRUE(expected.count(key)) << row.dump();
+    EXPECT_EQ(row["predicted_ns"], expected.at(key)) << key;
+    seen.insert(key);
+  }
+  EXPECT_EQ(seen.size(), 8u);
+  EXPECT_TRUE(j["bounds"][0]["assume"].empty());  // the measured row first
+
+  // The text form says the same.
+  CliResult text = cli(dir, {"advise", trace.string(), "--quiet"});
+  ASSERT_EQ(text.status, 0) << text.err;
+  EXPECT_NE(text.out.find("1:0 -> 0:0"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("PRGN_step"), std::string::npos) << text.out;
+}
+
+TEST(CliAdvise, BadInputAndUsage) {
+  const fs::path dir = perwiz::test::freshDir("CliAdvise_bad");
+  const fs::path trace = perwiz::test::writeFile(dir / "late_step.alog", kLateSenderStep);
+  CliResult r = cli(dir, {"advise", (dir / "nope.alog").string()});
+  EXPECT_EQ(r.status, 1);
+  EXPECT_NE(r.err.find("nope.alog"), std::string::npos) << r.err;
+  const fs::path garbage = perwiz::test::writeFile(dir / "garbage.alog", "not a trace\n\x01\x02");
+  EXPECT_EQ(cli(dir, {"advise", garbage.string(), "--json"}).status, 1);
+  r = cli(dir, {"advise", trace.string(), "--model", (dir / "missing.json").string()});
+  EXPECT_EQ(r.status, 1);
+
+  EXPECT_EQ(cli(dir, {"advise"}).status, 2);
+  EXPECT_EQ(cli(dir, {"advise", trace.string(), "--no-such-option"}).status, 2);
+  EXPECT_EQ(cli(dir, {"advise", trace.string(), "--top", "many"}).status, 2);
+  r = cli(dir, {"advise", trace.string(), "--zero-wait", "5:0"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_TRUE(r.out.empty()) << r.out;
+}

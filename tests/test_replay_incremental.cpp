@@ -1,12 +1,14 @@
 // Incremental re-simulation equals a full replay (issue #3): random traces, random sequences
 // of hypothesis additions and removals; after every step the incremental state is compared
 // with a Replayer built from scratch with the same hypotheses.
+#include "perwiz/execution_dag.h"
 #include "perwiz/generator.h"
 #include "perwiz/replay.h"
 #include "perwiz/trace_builder.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 using namespace perwiz;
@@ -134,4 +136,42 @@ TEST(ReplayIncremental, InvalidHypothesesAreRefusedWithAReason) {
   EXPECT_FALSE(rp.remove({HypothesisKind::ZeroWait, EventRef{0, 0, false}, 0}, &error));
   EXPECT_NE(error.find("not in the scenario"), std::string::npos) << error;
   EXPECT_EQ(rp.predictedTime(), t.endTime);
+}
+
+// zeroWaitTimes (execution_dag.h) gives, from the DAG alone, T after zeroing any one call's wait;
+// the advisor prunes with it, so it must equal a replay with that zero-wait for every call, also
+// on top of other hypotheses (zero-waits already present, zeroed events, balanced steps).
+TEST(ReplayIncremental, ZeroWaitTimesEqualReplays) {
+  std::mt19937_64 rng(4404);
+  std::size_t checked = 0, gains = 0;
+  for (int trial = 0; trial < 60; ++trial) {
+    const Trace t = randomTrace(rng);
+    Scenario s;
+    if (trial % 3 == 1) s.costs = CostMode::Model;
+    if (trial % 3 == 2)
+      for (int k = 0; k < 4; ++k) s.hypotheses.push_back(randomHypothesis(t, rng));
+    Replayer base(t, s);
+    auto r = base.fork();
+    std::vector<EventRef> calls;
+    for (std::uint32_t rank = 0; rank < t.rankCount(); ++rank)
+      for (std::uint32_t i = 0; i < t.ranks[rank].mpiCalls.size(); ++i) calls.push_back(EventRef{rank, i, false});
+    calls.push_back(EventRef{0, 0, true});                 // computation: no wait to zero
+    calls.push_back(EventRef{static_cast<std::uint32_t>(t.rankCount()), 0, false});  // no such rank
+    const std::vector<TimeNs> fast = zeroWaitTimes(base, calls);
+    ASSERT_EQ(fast.size(), calls.size());
+    for (std::size_t i = 0; i < calls.size(); ++i) {
+      const Hypothesis h{HypothesisKind::ZeroWait, calls[i], 0};
+      TimeNs replayed = base.predictedTime();
+      if (r->validate(h).empty() && r->add(h)) {
+        replayed = r->predictedTime();
+        if (!std::binary_search(base.scenario().hypotheses.begin(), base.scenario().hypotheses.end(), h))
+          r->remove(h);
+      }
+      ASSERT_EQ(fast[i], replayed) << "trial " << trial << " " << calls[i].toString();
+      gains += replayed < base.predictedTime();
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 2000u);
+  EXPECT_GT(gains, 100u);
 }

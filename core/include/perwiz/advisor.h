@@ -26,7 +26,7 @@ namespace perwiz {
 
 struct AdvisorOptions {
   std::size_t topCandidates = 10;
-  unsigned threads = 0;             // 0 = all cores
+  unsigned threads = 0;             // 0 = all cores (one for batches too small to gain)
   std::size_t maxDominoPaths = 64;  // cap on the round-robin search's leaves
   bool steps = true;                // compute the step table (one prediction per step)
   bool bounds = true;

@@ -36,6 +36,17 @@ struct CriticalPath {
   std::vector<std::string> callIds;        // MPI calls on the path, in time order, unique
 };
 
+// T if the waiting time of each listed MPI call alone were zeroed (one zero-wait hypothesis
+// added to the replayer's scenario), for all of them at once, without replaying: O(vertices +
+// edges + calls·log calls). Zeroing call u's wait removes the dependency edges into u's return
+// vertex L(u), so the new longest path either passes L(u) through u's local cost, or avoids
+// L(u); in a topological order, a path that avoids L(u) jumps over L(u)'s position with exactly
+// one edge (x, y), and the longest such path is dist(x) + w(x, y) + tail(y) maximised over
+// those edges (dist: longest from the start, tail: longest to an end; neither can pass
+// through L(u)). Exact, equal to a replay with the hypothesis. Calls that cannot be zeroed
+// (computation, nested or out of range) give predictedTime().
+std::vector<TimeNs> zeroWaitTimes(const Replayer& replayer, const std::vector<EventRef>& calls);
+
 class ExecutionDag {
  public:
   explicit ExecutionDag(const Replayer& replayer);

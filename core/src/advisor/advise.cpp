@@ -1,18 +1,34 @@
 // The whole advisor in one call (advisor.h).
 #include "prediction_pool.h"
 
+#include <string>
+
 namespace perwiz {
 
 Advice advise(const Replayer& base, const AdvisorOptions& options) {
   Advice a;
   a.measuredNs = base.measuredTime();
   a.baseNs = base.predictedTime();
+  // Each part reports its own progress from 0 to 1; map the parts onto consecutive ranges so that
+  // the fractions the caller sees never go back (issue #4: the step table restarted at 0 after
+  // the domino search had reported 1).
+  const bool withSteps = options.steps && !base.trace().steps.empty();
+  const double split = withSteps ? 0.8 : 1.0;
+  AdvisorOptions part = options;
+  auto range = [&](double from, double to) {
+    if (options.progress)
+      part.progress = [&options, from, to](double f, const std::string& stage) {
+        options.progress(from + (to - from) * f, stage);
+      };
+  };
+  range(0, split);
   WaitCandidate longest;
-  a.domino = dominoPaths(base, options, &a.candidates, &longest, &a.predictions);
+  a.domino = dominoPaths(base, part, &a.candidates, &longest, &a.predictions);
   a.hasLongestWait = longest.waitNs > 0;
   a.longestWait = longest;
   auto cancelled = [&] { return options.cancel && options.cancel->load(); };
-  if (options.steps && !cancelled()) a.steps = stepTable(base, options, &a.allStepsBalancedNs, &a.predictions);
+  range(split, 1);
+  if (options.steps && !cancelled()) a.steps = stepTable(base, part, &a.allStepsBalancedNs, &a.predictions);
   if (options.bounds && !cancelled()) a.bounds = lowerBounds(base);
   a.cancelled = cancelled();
   if (options.progress && !a.cancelled) options.progress(1.0, "done");

@@ -3,10 +3,15 @@
 // Pruning: zeroing a wait removes edges from the DAG, so T can only stay or shrink, and it can
 // only shrink if one of the removed edges lies on the critical path (otherwise that path is
 // still there with its length). So only the waits on the critical path are simulated; every
-// other event's predicted T is exactly the base T. Among the simulated ones, T' ≥ T − wait
-// (moving one call earlier by at most its wait moves nothing by more), which bounds the search
-// for minima: candidates are tried longest wait first and the search stops once T − wait
-// cannot reach the best found.
+// other event's predicted T is exactly the base T. For the waits on the critical path,
+// zeroWaitTimes() (execution_dag.h) gives T' from the happened-before DAG in one pass over it
+// (the longest path that survives the removal of the call's dependency edges); it bounds the
+// search for minima: candidates are tried smallest bound first and the search stops once the
+// next bound cannot reach the best found (or the keepBest-th best). The bound is exact, so
+// only the candidates that make the result are replayed; a bound equal to T means another
+// path of length T survives, so T' = T without a replay (zeroing never lengthens a run).
+// The weaker bound T' ≥ T − wait (moving one call earlier by at most its wait moves nothing
+// by more) pruned almost nothing on large traces, where single zeroings gain microseconds.
 #include "prediction_pool.h"
 
 #include "perwiz/execution_dag.h"
@@ -14,6 +19,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <queue>
 #include <set>
 
 namespace perwiz {
@@ -43,6 +49,10 @@ class DominoSearch {
       }
       if (index_.emplace(w.event, waits_.size()).second) waits_.push_back(w);
     }
+    std::vector<EventRef> events;
+    events.reserve(waits_.size());
+    for (const CpWait& w : waits_) events.push_back(w.event);
+    bound_ = zeroWaitTimes(base, events);
     perRank_.resize(base.trace().rankCount());
     for (std::size_t i = 0; i < waits_.size(); ++i) perRank_[waits_[i].event.rank].push_back(i);
     for (auto& v : perRank_)
@@ -60,52 +70,91 @@ class DominoSearch {
     return cache_.at(it->second);
   }
 
+  // Planning: a dry run of the search and of the ranking with every replay replaced by its
+  // bound (exact), which finds the candidates they will need; those are then replayed in one
+  // parallel batch (progress 0 to kPlanShare), and the real run finds them cached. Without
+  // it the search replays one candidate at a time (each rank's minimum decides where the
+  // path goes next), and speculative batches waste replays.
+  static constexpr double kPlanShare = 0.9;
+
+  void prefetch(bool withRanking, std::size_t top) {
+    planning_ = true;
+    run();
+    if (withRanking) ranking(top);
+    planning_ = false;
+    leaves_.clear();
+    for (std::size_t i : planned_) cache_.erase(i);
+    evaluate(planned_, 0, kPlanShare);
+    planned_.clear();
+  }
+
   // Evaluates the waits (indexes into waits_) that are not cached yet, in parallel.
-  bool evaluate(const std::vector<std::size_t>& which) {
+  bool evaluate(const std::vector<std::size_t>& which) { return evaluate(which, progress_, progress_); }
+  bool evaluate(const std::vector<std::size_t>& which, double progressFrom, double progressTo) {
     std::vector<std::size_t> todo;
     std::vector<std::vector<Hypothesis>> jobs;
     for (std::size_t i : which)
       if (!cache_.count(i)) {
+        if (bound_[i] >= t0_) {  // T' <= T always, so T' = T: no replay needed
+          cache_[i] = t0_;
+          continue;
+        }
         todo.push_back(i);
         jobs.push_back({Hypothesis{HypothesisKind::ZeroWait, waits_[i].event, 0}});
       }
     if (todo.empty()) return true;
+    if (planning_) {
+      for (std::size_t i : todo) cache_[i] = bound_[i];
+      planned_.insert(planned_.end(), todo.begin(), todo.end());
+      return true;
+    }
     std::vector<TimeNs> t;
-    const bool ok = pool_.run(jobs, t, "domino paths", progress_, progress_);
+    const bool ok = pool_.run(jobs, t, "domino paths", progressFrom, progressTo);
     for (std::size_t k = 0; k < todo.size(); ++k)
       if (t[k] >= 0) cache_[todo[k]] = t[k];
     return ok;
   }
 
   // Branch and bound over `order` (sorted by wait, longest first): the minimum T and every
-  // candidate reaching it. With keepBest > 1, the keepBest smallest are all evaluated.
+  // candidate reaching it (in `order`'s order). With keepBest > 1, the keepBest smallest are
+  // all evaluated. Candidates are evaluated smallest bound first, in parallel batches.
   TimeNs minimum(const std::vector<std::size_t>& order, std::size_t keepBest, std::vector<std::size_t>* argmin) {
-    const std::size_t batch = std::max<std::size_t>(1, o_.threads ? o_.threads : 2);
-    std::vector<TimeNs> found;  // evaluated T's
+    std::vector<std::size_t> byBound = order;
+    std::stable_sort(byBound.begin(), byBound.end(),
+                     [&](std::size_t a, std::size_t b) { return bound_[a] < bound_[b]; });
+    std::priority_queue<TimeNs> kept;  // the keepBest smallest T's found, largest on top
+    std::size_t found = 0;
     TimeNs best = t0_;
-    for (std::size_t i = 0; i < order.size();) {
+    auto take = [&](TimeNs t) {
+      ++found;
+      best = std::min(best, t);
+      kept.push(t);
+      if (kept.size() > keepBest) kept.pop();
+    };
+    // A candidate whose bound exceeds the keepBest-th best found cannot make the result.
+    auto bar = [&] { return kept.size() < keepBest ? t0_ : kept.top(); };
+    for (std::size_t i = 0; i < byBound.size();) {
       if (pool_.cancelled()) break;
-      // The bound of the next candidate: if even it cannot reach the keepBest-th best, stop.
-      TimeNs bar = best;
-      if (keepBest > 1) {
-        if (found.size() >= keepBest) {
-          std::vector<TimeNs> f = found;
-          std::nth_element(f.begin(), f.begin() + static_cast<std::ptrdiff_t>(keepBest - 1), f.end());
-          bar = f[keepBest - 1];
-        } else {
-          bar = t0_;
-        }
-      }
-      if (t0_ - waits_[order[i]].wait > bar) break;
+      // A batch for every thread, or for all of the keepBest still missing; known values
+      // (cached, or T' = T from the bound) are taken on the way and lower the bar at once.
+      const std::size_t want =
+          planning_ ? 1 : std::max(pool_.threads(), keepBest > found ? keepBest - found : 0);
       std::vector<std::size_t> chunk;
-      for (; i < order.size() && chunk.size() < batch; ++i) chunk.push_back(order[i]);
-      evaluate(chunk);
-      for (std::size_t c : chunk) {
-        auto it = cache_.find(c);
-        if (it == cache_.end()) continue;
-        found.push_back(it->second);
-        best = std::min(best, it->second);
+      for (; i < byBound.size(); ++i) {
+        const std::size_t c = byBound[i];
+        if (bound_[c] > bar()) break;
+        if (!cache_.count(c) && bound_[c] >= t0_) cache_[c] = t0_;  // T' <= T always: T' = T
+        if (auto it = cache_.find(c); it != cache_.end()) {
+          take(it->second);
+          continue;
+        }
+        if (chunk.size() == want) break;
+        chunk.push_back(c);
       }
+      if (chunk.empty()) break;
+      evaluate(chunk);
+      for (std::size_t c : chunk)
+        if (auto it = cache_.find(c); it != cache_.end()) take(it->second);
     }
     if (argmin) {
       argmin->clear();
@@ -122,8 +171,8 @@ class DominoSearch {
     DominoResult out;
     const std::uint32_t R = static_cast<std::uint32_t>(base_.trace().rankCount());
     for (std::uint32_t p = 0; p < R && !pool_.cancelled(); ++p) {
-      progress_ = R ? static_cast<double>(p) / R : 0;
-      if (o_.progress) o_.progress(progress_, "domino paths");
+      progress_ = kPlanShare + (1 - kPlanShare) * (R ? static_cast<double>(p) / R : 0);
+      if (o_.progress && !planning_) o_.progress(progress_, "domino paths");
       const std::uint32_t calls = static_cast<std::uint32_t>(base_.trace().ranks[p].mpiCalls.size());
       Path path;
       path.fromRank = p;
@@ -160,6 +209,12 @@ class DominoSearch {
       d.fromRank = l->path.fromRank;
       out.paths.push_back(std::move(d));
     }
+    // Fullest domino first (issue #4): a rank whose end lies inside another rank's domino (Fig. 4:
+    // q inside r's path) yields the same zeroing as a shorter path; listing by starting rank put
+    // that fragment before the full path. Stable, so equal sizes keep the starting rank's order.
+    std::stable_sort(out.paths.begin(), out.paths.end(), [](const DominoPath& a, const DominoPath& b) {
+      return a.events.size() > b.events.size();
+    });
     return out;
   }
 
@@ -168,23 +223,29 @@ class DominoSearch {
     for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return byWait(a, b); });
     minimum(order, std::max<std::size_t>(top, 1), nullptr);
+    if (planning_) return {};  // the dry run only needs to know what minimum() replays
     std::vector<WaitCandidate> out;
     for (const auto& [i, t] : cache_) out.push_back({waits_[i].event, waits_[i].wait, t});
     // Every other call with a wait: zeroing it leaves T unchanged (see the file comment).
     const Trace& tr = base_.trace();
     for (std::uint32_t r = 0; r < tr.rankCount(); ++r)
       for (std::uint32_t i = 0; i < tr.ranks[r].mpiCalls.size(); ++i) {
-        const EventRef e{r, i, false};
-        if (index_.count(e)) continue;
         const TimeNs w = base_.predicted(r, i).wait;
-        if (w > 0) out.push_back({e, w, t0_});
+        if (w <= 0) continue;
+        const EventRef e{r, i, false};
+        if (!index_.count(e)) out.push_back({e, w, t0_});
       }
-    std::sort(out.begin(), out.end(), [](const WaitCandidate& a, const WaitCandidate& b) {
+    auto better = [](const WaitCandidate& a, const WaitCandidate& b) {
       if (a.predictedNs != b.predictedNs) return a.predictedNs < b.predictedNs;
       if (a.waitNs != b.waitNs) return a.waitNs > b.waitNs;
       return a.event < b.event;
-    });
-    if (out.size() > top) out.resize(top);
+    };
+    if (out.size() > top) {  // a total order: the head is the same as after a full sort
+      std::partial_sort(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(top), out.end(), better);
+      out.resize(top);
+    } else {
+      std::sort(out.begin(), out.end(), better);
+    }
     return out;
   }
 
@@ -251,11 +312,14 @@ class DominoSearch {
   PredictionPool& pool_;
   TimeNs t0_;
   std::vector<CpWait> waits_;
+  std::vector<TimeNs> bound_;  // per wait: T' from the DAG (zeroWaitTimes), T' >= bound_ (equal in fact)
   std::map<EventRef, std::size_t> index_;
   std::vector<std::vector<std::size_t>> perRank_;
   std::map<std::size_t, TimeNs> cache_;
   std::vector<Leaf> leaves_;
   double progress_ = 0;
+  bool planning_ = false;
+  std::vector<std::size_t> planned_;  // candidates the dry run needed
 };
 
 }  // namespace
@@ -265,6 +329,7 @@ DominoResult dominoPaths(const Replayer& base, const AdvisorOptions& options,
                          std::uint64_t* predictions) {
   PredictionPool pool(base, options);
   DominoSearch search(base, options, pool);
+  search.prefetch(candidates != nullptr, options.topCandidates);
   DominoResult result = search.run();
   if (candidates) *candidates = search.ranking(options.topCandidates);
   if (longestWait) {

@@ -16,6 +16,7 @@ class PredictionPool {
   bool run(const std::vector<std::vector<Hypothesis>>& jobs, std::vector<TimeNs>& out,
            const std::string& stage, double progressFrom = 0, double progressTo = 1);
   std::uint64_t predictions() const { return predictions_; }
+  std::size_t threads() const { return forks_.size(); }
   const Replayer& base() const { return base_; }
   bool cancelled() const;
 

@@ -8,6 +8,7 @@
 #include <boost/graph/topological_sort.hpp>
 
 #include <algorithm>
+#include <bit>
 #include <limits>
 #include <set>
 
@@ -173,6 +174,141 @@ CriticalPath ExecutionDag::criticalPath() const {
     note(s.id());
   }
   return cp;
+}
+
+
+std::vector<TimeNs> zeroWaitTimes(const Replayer& replayer, const std::vector<EventRef>& calls) {
+  const auto& p = replayer.program();
+  const auto eff = replayer.effective();
+  const std::vector<TimeNs>& enter = replayer.predictedEnters();
+  const std::vector<TimeNs>& leave = replayer.predictedLeaves();
+  const TimeNs t0 = replayer.predictedTime();
+  const std::uint32_t U = p.units, N = p.nodes();
+  std::vector<TimeNs> out(calls.size(), t0);
+
+  // The replayed units in question, each once.
+  std::vector<std::uint32_t> callUnit(calls.size(), kNone32);
+  std::vector<std::uint32_t> units;
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const EventRef& e = calls[i];
+    if (e.computation || e.rank >= p.ranks || e.index >= p.unitOfCall[e.rank].size() ||
+        p.nestedCall[e.rank][e.index])
+      continue;
+    callUnit[i] = p.unitOfCall[e.rank][e.index];
+    units.push_back(callUnit[i]);
+  }
+  if (units.empty()) return out;
+
+  auto isLast = [&](std::uint32_t u) { return u + 1 == p.rankBegin[p.unitRank[u] + 1]; };
+  auto used = [&](std::uint32_t k) { return (eff.depFlags[k] & dep::kUse) == dep::kUse; };
+  // Longest distances from the start: the replay's own results (a gather node is the latest
+  // enter of its members).
+  std::vector<TimeNs> nodeDist(N, 0);
+  for (std::uint32_t n = 0; n < N; ++n)
+    for (std::uint32_t i = p.nodeBegin[n]; i < p.nodeBegin[n + 1]; ++i)
+      nodeDist[n] = std::max(nodeDist[n], enter[p.nodeMembers[i]]);
+
+  // A topological order of the DAG's vertices: the order in which a forward sweep fixes them
+  // (first enters; then per schedule item a unit's return and its successor's enter, or a
+  // node). The sweep only reads fixed values, so every edge points forward in it.
+  std::vector<std::uint32_t> posE(U), posL(U), posN(N);
+  std::uint32_t next = 0;
+  for (std::uint32_t r = 0; r < p.ranks; ++r) posE[p.rankBegin[r]] = next++;
+  for (const std::uint32_t item : p.schedule) {
+    if (item < U) {
+      posL[item] = next++;
+      if (!isLast(item)) posE[item + 1] = next++;
+    } else {
+      posN[item - U] = next++;
+    }
+  }
+  auto posOf = [&](std::uint32_t src) { return src < U ? posE[src] : posN[src - U]; };
+
+  // Longest distances to the end (a rank's last return), in reverse of that order.
+  constexpr TimeNs kNo = std::numeric_limits<TimeNs>::min();
+  std::vector<TimeNs> tailE(U, kNo), tailL(U, kNo), tailN(N, kNo);
+  auto relax = [](TimeNs& t, TimeNs v) { t = std::max(t, v); };
+  for (std::uint32_t r = 0; r < p.ranks; ++r) tailL[p.rankBegin[r + 1] - 1] = 0;
+  for (std::size_t i = p.schedule.size(); i-- > 0;) {
+    const std::uint32_t item = p.schedule[i];
+    if (item < U) {
+      const std::uint32_t u = item;
+      if (!isLast(u) && tailE[u + 1] != kNo) relax(tailL[u], eff.gap[u + 1] + tailE[u + 1]);
+      if (tailL[u] == kNo) continue;
+      relax(tailE[u], eff.local[u] + tailL[u]);
+      if (eff.noWait[u]) continue;
+      for (std::uint32_t k = p.depBegin[u]; k < p.depBegin[u + 1]; ++k) {
+        if (!used(k)) continue;
+        const std::uint32_t s = p.depSrc[k];
+        relax(s < U ? tailE[s] : tailN[s - U], eff.depOff[k] + eff.local[u] + tailL[u]);
+      }
+    } else {
+      const std::uint32_t n = item - U;
+      if (tailN[n] == kNo) continue;
+      for (std::uint32_t j = p.nodeBegin[n]; j < p.nodeBegin[n + 1]; ++j) relax(tailE[p.nodeMembers[j]], tailN[n]);
+    }
+  }
+
+  // The query positions, sorted; below[x] = number of them before position x.
+  std::sort(units.begin(), units.end(), [&](std::uint32_t a, std::uint32_t b) { return posL[a] < posL[b]; });
+  units.erase(std::unique(units.begin(), units.end()), units.end());
+  const std::size_t K = units.size();
+  std::vector<std::uint32_t> below(std::size_t{next} + 1, 0);
+  for (std::uint32_t u : units) below[posL[u] + 1] = 1;
+  for (std::size_t x = 1; x < below.size(); ++x) below[x] += below[x - 1];
+
+  // Longest path jumping over each query position: every edge (x, y) raises the maximum of the
+  // queries strictly between x and y (a range update of a sparse table, pushed down at the end).
+  std::size_t levels = 1;
+  while ((std::size_t{1} << levels) <= K) ++levels;
+  std::vector<std::vector<TimeNs>> table(levels, std::vector<TimeNs>(K, kNo));
+  auto jump = [&](std::uint32_t from, std::uint32_t to, TimeNs length) {  // to == next: the end
+    const std::size_t lo = below[from + 1];
+    const std::size_t hi = to == next ? K : below[to];
+    if (lo >= hi) return;
+    const std::size_t level = static_cast<std::size_t>(std::bit_width(hi - lo)) - 1;
+    relax(table[level][lo], length);
+    relax(table[level][hi - (std::size_t{1} << level)], length);
+  };
+  for (std::uint32_t u = 0; u < U; ++u) {
+    if (tailL[u] == kNo) continue;
+    // (The gap edge into E(u) joins neighbouring positions and jumps over nothing.)
+    jump(posE[u], posL[u], enter[u] + eff.local[u] + tailL[u]);
+    if (!eff.noWait[u])
+      for (std::uint32_t k = p.depBegin[u]; k < p.depBegin[u + 1]; ++k) {
+        if (!used(k)) continue;
+        const std::uint32_t s = p.depSrc[k];
+        const TimeNs from = s < U ? enter[s] : nodeDist[s - U];
+        jump(posOf(s), posL[u], from + eff.depOff[k] + eff.local[u] + tailL[u]);
+      }
+  }
+  for (std::uint32_t n = 0; n < N; ++n) {
+    if (tailN[n] == kNo) continue;
+    for (std::uint32_t j = p.nodeBegin[n]; j < p.nodeBegin[n + 1]; ++j) {
+      const std::uint32_t m = p.nodeMembers[j];
+      jump(posE[m], posN[n], enter[m] + tailN[n]);
+    }
+  }
+  for (std::uint32_t r = 0; r < p.ranks; ++r) {
+    const std::uint32_t last = p.rankBegin[r + 1] - 1;
+    jump(posL[last], next, leave[last]);
+  }
+  for (std::size_t level = levels - 1; level > 0; --level) {
+    const std::size_t half = std::size_t{1} << (level - 1);
+    for (std::size_t i = 0; i + (std::size_t{1} << level) <= K; ++i) {
+      relax(table[level - 1][i], table[level][i]);
+      relax(table[level - 1][i + half], table[level][i]);
+    }
+  }
+
+  // T' = the longer of: through L(u) by its local cost only, and around L(u).
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const std::uint32_t u = callUnit[i];
+    if (u == kNone32) continue;
+    const std::size_t q = below[posL[u]];  // u's place among the sorted queries
+    out[i] = std::max(enter[u] + eff.local[u] + tailL[u], table[0][q]);
+  }
+  return out;
 }
 
 }  // namespace perwiz

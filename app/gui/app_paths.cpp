@@ -1,0 +1,27 @@
+#include "app_paths.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+
+#ifndef PERWIZ_SOURCE_SAMPLE
+#define PERWIZ_SOURCE_SAMPLE ""
+#endif
+
+namespace perwiz::gui {
+
+static QString shareDir() {
+  return QDir(QCoreApplication::applicationDirPath()).absoluteFilePath(QStringLiteral("../share/perwiz"));
+}
+
+QString sampleTracePath() {
+  const QString installed = QDir::cleanPath(shareDir() + QStringLiteral("/samples/ring4.alog"));
+  if (QFileInfo::exists(installed)) return installed;
+  const QString source = QString::fromUtf8(PERWIZ_SOURCE_SAMPLE);
+  if (!source.isEmpty() && QFileInfo::exists(source)) return source;
+  return {};
+}
+
+QString installedTranslationsDir() { return QDir::cleanPath(shareDir() + QStringLiteral("/translations")); }
+
+}  // namespace perwiz::gui

@@ -1,0 +1,94 @@
+#include "headless_export.h"
+
+#include "export_image.h"
+
+#include "perwiz/replay.h"
+#include "perwiz/trace_io.h"
+#include "perwiz/widgets/timeline_view.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QTextStream>
+
+namespace perwiz::gui {
+
+
+bool parseViewMode(const QString& name, ui::TimelineMode& mode) {
+  if (name == QLatin1String("measured")) mode = ui::TimelineMode::Measured;
+  else if (name == QLatin1String("predicted")) mode = ui::TimelineMode::Predicted;
+  else if (name == QLatin1String("overlay")) mode = ui::TimelineMode::Overlay;
+  else if (name == QLatin1String("lanes")) mode = ui::TimelineMode::Lanes;
+  else return false;
+  return true;
+}
+
+QString viewModeName(ui::TimelineMode mode) {
+  switch (mode) {
+    case ui::TimelineMode::Measured: return QStringLiteral("measured");
+    case ui::TimelineMode::Predicted: return QStringLiteral("predicted");
+    case ui::TimelineMode::Overlay: return QStringLiteral("overlay");
+    case ui::TimelineMode::Lanes: return QStringLiteral("lanes");
+  }
+  return QStringLiteral("measured");
+}
+
+int runHeadlessExport(const HeadlessExportArgs& args) {
+  QTextStream err(stderr);
+  ui::TimelineMode mode;
+  if (!parseViewMode(args.view, mode)) {
+    err << QCoreApplication::translate("HeadlessExport", "perwiz: --view must be measured, predicted, overlay or lanes, not '%1'").arg(args.view) << Qt::endl;
+    return 2;
+  }
+  if (imageFormatFor(args.out) == ImageFormat::Unknown) {
+    err << QCoreApplication::translate("HeadlessExport", "perwiz: %1: unknown image format (use .png, .svg or .pdf)").arg(args.out) << Qt::endl;
+    return 2;
+  }
+  if (QFileInfo::exists(args.out)) {
+    err << QCoreApplication::translate("HeadlessExport", "perwiz: %1: the file exists; not overwritten").arg(args.out) << Qt::endl;
+    return 1;
+  }
+  try {
+    auto trace = std::make_shared<const Trace>(loadTrace(args.trace.toStdString()));
+    Scenario scenario;
+    if (!args.scenario.isEmpty()) {
+      std::string error;
+      if (!loadScenario(args.scenario.toStdString(), scenario, &error)) {
+        err << "perwiz: " << QString::fromStdString(error) << Qt::endl;
+        return 1;
+      }
+    }
+    ui::TimelineView view;
+    view.resize(args.width, 600);
+    view.setTrace(trace);
+    if (mode != ui::TimelineMode::Measured) {
+      Replayer replayer(*trace, scenario);
+      std::string problem;
+      for (const auto& h : scenario.hypotheses) {
+        problem = replayer.validate(h);
+        if (!problem.empty()) {
+          err << "perwiz: " << QString::fromStdString(args.scenario.toStdString() + ": " + problem) << Qt::endl;
+          return 1;
+        }
+      }
+      view.setPrediction(std::make_shared<const Replayer::EventTimes>(replayer.predictedEventTimes()));
+    }
+    view.setMode(mode);
+    ui::TimelineExportOptions options;
+    options.wholeTrace = args.wholeTrace;
+    options.width = args.width;
+    QString error;
+    if (!exportTimelineImage(view, args.out, options, false, &error)) {
+      err << "perwiz: " << error << Qt::endl;
+      return 1;
+    }
+  } catch (const TraceError& e) {
+    err << "perwiz: " << QString::fromStdString(e.what()) << Qt::endl;
+    return 1;
+  } catch (const std::exception& e) {
+    err << "perwiz: " << QString::fromStdString(e.what()) << Qt::endl;
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace perwiz::gui

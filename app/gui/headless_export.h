@@ -1,0 +1,22 @@
+// `perwiz --export-image OUT TRACE [--scenario FILE] [--view MODE]`: load, replay, render to
+// OUT without showing a window. Returns the exit status: 0 ok, 1 bad input, 2 bad usage.
+#pragma once
+
+#include "perwiz/widgets/timeline_view.h"
+
+#include <QString>
+
+namespace perwiz::gui {
+
+struct HeadlessExportArgs {
+  QString out, trace, scenario, view = QStringLiteral("measured");
+  bool wholeTrace = true;
+  int width = 1600;
+};
+
+int runHeadlessExport(const HeadlessExportArgs& args);
+// "measured", "predicted", "overlay", "lanes".
+bool parseViewMode(const QString& name, ui::TimelineMode& mode);
+QString viewModeName(ui::TimelineMode mode);
+
+}  // namespace perwiz::gui

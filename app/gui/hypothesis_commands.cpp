@@ -1,0 +1,31 @@
+#include "hypothesis_commands.h"
+
+#include <QCoreApplication>
+
+namespace perwiz::gui {
+
+static QString describe(const Hypothesis& h) { return QString::fromStdString(h.toString()); }
+
+AddHypothesisCommand::AddHypothesisCommand(ScenarioDocument* doc, const Hypothesis& h)
+    : doc_(doc), h_(h) {
+  setText(QCoreApplication::translate("HypothesisCommands", "Add %1").arg(describe(h)));
+}
+void AddHypothesisCommand::redo() { doc_->add(h_, true); }
+void AddHypothesisCommand::undo() { doc_->remove(h_); }
+
+RemoveHypothesisCommand::RemoveHypothesisCommand(ScenarioDocument* doc, const HypothesisEntry& entry)
+    : doc_(doc), entry_(entry) {
+  setText(QCoreApplication::translate("HypothesisCommands", "Remove %1").arg(describe(entry.hypothesis)));
+}
+void RemoveHypothesisCommand::redo() { doc_->remove(entry_.hypothesis); }
+void RemoveHypothesisCommand::undo() { doc_->add(entry_.hypothesis, entry_.enabled); }
+
+SetHypothesisEnabledCommand::SetHypothesisEnabledCommand(ScenarioDocument* doc, const Hypothesis& h, bool enabled)
+    : doc_(doc), h_(h), enabled_(enabled) {
+  setText(enabled ? QCoreApplication::translate("HypothesisCommands", "Enable %1").arg(describe(h))
+                  : QCoreApplication::translate("HypothesisCommands", "Disable %1").arg(describe(h)));
+}
+void SetHypothesisEnabledCommand::redo() { doc_->setEnabled(h_, enabled_); }
+void SetHypothesisEnabledCommand::undo() { doc_->setEnabled(h_, !enabled_); }
+
+}  // namespace perwiz::gui

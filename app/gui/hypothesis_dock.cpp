@@ -1,0 +1,87 @@
+#include "hypothesis_dock.h"
+
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QListWidget>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QVBoxLayout>
+
+namespace perwiz::gui {
+
+HypothesisDock::HypothesisDock(QWidget* parent) : QDockWidget(tr("Hypotheses"), parent) {
+  setObjectName(QStringLiteral("hypothesisDock"));
+  auto* w = new QWidget(this);
+  auto* layout = new QVBoxLayout(w);
+  layout->setContentsMargins(4, 4, 4, 4);
+  empty_ = new QLabel(tr("No hypotheses. Select an event and press Z (zero wait) or E (zero event), "
+                         "or a parallel step and press B (balance computation) or V (balance volume)."),
+                      w);
+  empty_->setWordWrap(true);
+  list_ = new QListWidget(w);
+  list_->setObjectName(QStringLiteral("hypothesisList"));
+  auto* buttons = new QHBoxLayout;
+  remove_ = new QPushButton(tr("Remove"), w);
+  remove_->setObjectName(QStringLiteral("removeHypothesis"));
+  remove_->setToolTip(tr("Remove the selected hypothesis from the scenario"));
+  buttons->addStretch();
+  buttons->addWidget(remove_);
+  layout->addWidget(empty_);
+  layout->addWidget(list_, 1);
+  layout->addLayout(buttons);
+  setWidget(w);
+
+  connect(list_, &QListWidget::itemChanged, this, &HypothesisDock::onItemChanged);
+  connect(list_, &QListWidget::currentRowChanged, this, &HypothesisDock::updateButtons);
+  connect(list_, &QListWidget::itemDoubleClicked, this, [this](QListWidgetItem* item) {
+    const int row = list_->row(item);
+    if (row >= 0 && row < static_cast<int>(shown_.size())) emit activated(shown_[row]);
+  });
+  connect(remove_, &QPushButton::clicked, this, [this] {
+    const int row = list_->currentRow();
+    if (row >= 0 && row < static_cast<int>(shown_.size())) emit removeRequested(shown_[row]);
+  });
+  updateButtons();
+}
+
+void HypothesisDock::showDocument(const ScenarioDocument& doc) {
+  const QSignalBlocker block(list_);
+  const int row = list_->currentRow();
+  list_->clear();
+  shown_.clear();
+  for (const auto& e : doc.entries()) {
+    auto* item = new QListWidgetItem(QString::fromStdString(e.hypothesis.toString()), list_);
+    item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
+    item->setCheckState(e.enabled ? Qt::Checked : Qt::Unchecked);
+    item->setToolTip(e.enabled ? tr("Applied to the prediction") : tr("Disabled: kept but not applied"));
+    shown_.push_back(e.hypothesis);
+  }
+  if (list_->count() > 0) list_->setCurrentRow(std::min(std::max(row, 0), list_->count() - 1));
+  empty_->setVisible(list_->count() == 0);
+  updateButtons();
+}
+
+void HypothesisDock::setRejected(const std::vector<Hypothesis>& rejected, const QStringList& reasons) {
+  const QSignalBlocker block(list_);
+  for (int row = 0; row < list_->count() && row < static_cast<int>(shown_.size()); ++row) {
+    auto* item = list_->item(row);
+    auto it = std::find(rejected.begin(), rejected.end(), shown_[row]);
+    if (it != rejected.end()) {
+      item->setForeground(Qt::red);
+      const auto i = static_cast<qsizetype>(it - rejected.begin());
+      item->setToolTip(tr("Not applied: %1").arg(i < reasons.size() ? reasons[i] : QString()));
+    } else {
+      item->setForeground(QBrush());
+    }
+  }
+}
+
+void HypothesisDock::onItemChanged(QListWidgetItem* item) {
+  const int row = list_->row(item);
+  if (row < 0 || row >= static_cast<int>(shown_.size())) return;
+  emit enableRequested(shown_[row], item->checkState() == Qt::Checked);
+}
+
+void HypothesisDock::updateButtons() { remove_->setEnabled(list_->currentRow() >= 0); }
+
+}  // namespace perwiz::gui

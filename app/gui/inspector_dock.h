@@ -1,0 +1,52 @@
+// Details of the selected timeline item — an event (function, rank, measured and predicted
+// times, wait, local cost, bytes and partners) or a parallel step — and buttons that turn it
+// into a hypothesis.
+#pragma once
+
+#include "prediction_worker.h"
+
+#include "perwiz/widgets/timeline_view.h"
+
+#include <QDockWidget>
+
+class QLabel;
+class QPushButton;
+class QFormLayout;
+
+namespace perwiz::gui {
+
+// Model event index -> MPI call index ("RANK:INDEX"), or -1 if the event is no MPI call.
+int mpiIndexOf(const Trace& trace, std::uint32_t rank, std::uint32_t event);
+// The parallel step holding an event of a rank, or -1.
+int stepOf(const Trace& trace, std::uint32_t rank, std::uint32_t event);
+
+class InspectorDock : public QDockWidget {
+  Q_OBJECT
+
+ public:
+  explicit InspectorDock(QWidget* parent = nullptr);
+
+  void show(const Trace* trace, const ui::TimelineItem& item,
+            const std::shared_ptr<const PredictionResult>& prediction);
+  ui::TimelineItem item() const { return item_; }
+
+ signals:
+  void hypothesisRequested(perwiz::HypothesisKind kind, const perwiz::ui::TimelineItem& item);
+  void zeroComputationRequested(const perwiz::ui::TimelineItem& item);
+
+ private:
+  void addRow(const QString& label, const QString& value);
+  void clearRows();
+
+  ui::TimelineItem item_;
+  QLabel* title_;
+  QWidget* form_;
+  QFormLayout* layout_;
+  QPushButton* zeroWait_;
+  QPushButton* zeroEvent_;
+  QPushButton* zeroComputation_;
+  QPushButton* balanceCompute_;
+  QPushButton* balanceVolume_;
+};
+
+}  // namespace perwiz::gui

@@ -1,0 +1,128 @@
+// perwiz [TRACE | SESSION.perwiz] [--lang ja]
+// perwiz --export-image OUT TRACE [--scenario FILE] [--view measured|predicted|overlay|lanes]
+#include "app_paths.h"
+#include "headless_export.h"
+#include "i18n.h"
+#include "main_window.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QTextStream>
+
+#include <cstring>
+
+namespace {
+
+// --export-image runs without a window: use the offscreen platform unless one is chosen.
+bool wantsHeadless(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i)
+    if (std::strcmp(argv[i], "--export-image") == 0 || std::strncmp(argv[i], "--export-image=", 15) == 0)
+      return true;
+  return false;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const bool headless = wantsHeadless(argc, argv);
+  if (headless && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+
+  QApplication app(argc, argv);
+  QCoreApplication::setOrganizationName(QStringLiteral("PerWiz"));
+  QCoreApplication::setApplicationName(QStringLiteral("perwiz"));
+  QCoreApplication::setApplicationVersion(QStringLiteral(PERWIZ_VERSION));
+  QGuiApplication::setApplicationDisplayName(QStringLiteral("PerWiz"));
+  QGuiApplication::setDesktopFileName(QStringLiteral("perwiz"));
+  QGuiApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/perwiz.svg")));
+
+  // The language comes first so that the help text is translated too.
+  QString language;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--lang") == 0 && i + 1 < argc) language = QString::fromLocal8Bit(argv[i + 1]);
+    else if (std::strncmp(argv[i], "--lang=", 7) == 0) language = QString::fromLocal8Bit(argv[i] + 7);
+  }
+  perwiz::gui::installTranslations(language);
+
+  QCommandLineParser parser;
+  parser.setApplicationDescription(
+      QCoreApplication::translate("main", "PerWiz: what-if performance prediction for MPI traces."));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  const QCommandLineOption langOpt(QStringLiteral("lang"),
+                                   QCoreApplication::translate("main", "User interface language (en, ja)."),
+                                   QStringLiteral("LANG"));
+  const QCommandLineOption exportOpt(
+      QStringLiteral("export-image"),
+      QCoreApplication::translate("main", "Render TRACE to OUT (.png, .svg, .pdf) without a window and exit."),
+      QStringLiteral("OUT"));
+  const QCommandLineOption scenarioOpt(QStringLiteral("scenario"),
+                                       QCoreApplication::translate("main", "Scenario file for --export-image."),
+                                       QStringLiteral("FILE"));
+  const QCommandLineOption viewOpt(
+      QStringLiteral("view"),
+      QCoreApplication::translate("main", "View for --export-image: measured, predicted, overlay or lanes."),
+      QStringLiteral("MODE"), QStringLiteral("measured"));
+  const QCommandLineOption rangeOpt(
+      QStringLiteral("width"), QCoreApplication::translate("main", "Image width for --export-image (pixels)."),
+      QStringLiteral("PIXELS"), QStringLiteral("1600"));
+  parser.addOptions({langOpt, exportOpt, scenarioOpt, viewOpt, rangeOpt});
+  parser.addPositionalArgument(
+      QStringLiteral("TRACE"),
+      QCoreApplication::translate("main", "ALOG or OTF2 trace, or a .perwiz session (default: the sample trace)."));
+
+  QTextStream err(stderr);
+  if (!parser.parse(QCoreApplication::arguments())) {
+    err << "perwiz: " << parser.errorText() << Qt::endl;
+    return 2;
+  }
+  if (parser.isSet(QStringLiteral("help"))) {
+    QTextStream(stdout) << parser.helpText();
+    return 0;
+  }
+  if (parser.isSet(QStringLiteral("version"))) {
+    QTextStream(stdout) << "perwiz " << QCoreApplication::applicationVersion() << Qt::endl;
+    return 0;
+  }
+  const QStringList positional = parser.positionalArguments();
+
+  if (parser.isSet(exportOpt)) {
+    if (positional.size() != 1) {
+      err << QCoreApplication::translate("main", "perwiz: --export-image OUT needs exactly one TRACE") << Qt::endl;
+      return 2;
+    }
+    bool ok = false;
+    const int width = parser.value(rangeOpt).toInt(&ok);
+    if (!ok || width < 200 || width > 20000) {
+      err << QCoreApplication::translate("main", "perwiz: --width must be between 200 and 20000") << Qt::endl;
+      return 2;
+    }
+    perwiz::gui::HeadlessExportArgs args;
+    args.out = parser.value(exportOpt);
+    args.trace = positional.first();
+    args.scenario = parser.value(scenarioOpt);
+    args.view = parser.value(viewOpt);
+    args.width = width;
+    return perwiz::gui::runHeadlessExport(args);
+  }
+  if (parser.isSet(scenarioOpt) || parser.isSet(viewOpt) || parser.isSet(rangeOpt)) {
+    err << QCoreApplication::translate("main", "perwiz: --scenario, --view and --width need --export-image")
+        << Qt::endl;
+    return 2;
+  }
+  if (positional.size() > 1) {
+    err << QCoreApplication::translate("main", "perwiz: at most one TRACE") << Qt::endl;
+    return 2;
+  }
+
+  perwiz::gui::MainWindow window;
+  window.show();
+  QString path = positional.isEmpty() ? perwiz::gui::sampleTracePath() : positional.first();
+  if (!path.isEmpty()) {
+    if (path.endsWith(QLatin1String(".perwiz"), Qt::CaseInsensitive))
+      window.openSession(path);
+    else
+      window.openTrace(path);
+  }
+  return app.exec();
+}

@@ -1,0 +1,769 @@
+#include "main_window.h"
+
+#include "export_image.h"
+#include "headless_export.h"
+#include "hypothesis_commands.h"
+#include "hypothesis_dock.h"
+#include "inspector_dock.h"
+#include "units.h"
+#include "warnings_dock.h"
+
+#include "perwiz/trace_io.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QProgressBar>
+#include <QSettings>
+#include <QStatusBar>
+#include <QThread>
+#include <QToolButton>
+#include <QUndoStack>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace perwiz::gui {
+
+namespace {
+constexpr int kMaxRecent = 8;
+const char* kRecentKey = "recentFiles";
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  setObjectName(QStringLiteral("perwizMainWindow"));
+  setWindowIcon(QIcon(QStringLiteral(":/icons/perwiz.svg")));
+  setAcceptDrops(true);
+  resize(1400, 860);
+
+  timeline_ = new ui::TimelineView(this);
+  timeline_->setObjectName(QStringLiteral("timeline"));
+  setCentralWidget(timeline_);
+
+  inspector_ = new InspectorDock(this);
+  hypotheses_ = new HypothesisDock(this);
+  warningsDock_ = new WarningsDock(this);
+  addDockWidget(Qt::RightDockWidgetArea, inspector_);
+  addDockWidget(Qt::RightDockWidgetArea, hypotheses_);
+  addDockWidget(Qt::BottomDockWidgetArea, warningsDock_);
+  warningsDock_->hide();
+  resizeDocks({inspector_, hypotheses_}, {520, 240}, Qt::Vertical);
+  resizeDocks({inspector_}, {340}, Qt::Horizontal);
+
+  doc_ = new ScenarioDocument(this);
+  undo_ = new QUndoStack(this);
+  loader_ = new TraceLoader(this);
+
+  workerThread_ = new QThread(this);
+  workerThread_->setObjectName(QStringLiteral("perwiz-prediction"));
+  worker_ = new PredictionWorker;
+  worker_->moveToThread(workerThread_);
+  connect(workerThread_, &QThread::finished, worker_, &QObject::deleteLater);
+  workerThread_->start();
+
+  createActions();
+  createMenus();
+  createStatusBar();
+  connectParts();
+  onDocumentChanged();
+  inspector_->show(nullptr, {}, nullptr);
+  updateTitle();
+}
+
+MainWindow::~MainWindow() {
+  loader_->cancel();
+  workerThread_->quit();
+  workerThread_->wait();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Construction
+
+void MainWindow::createActions() {
+  openAct_ = new QAction(tr("&Open Trace…"), this);
+  openAct_->setShortcut(QKeySequence::Open);
+  openAct_->setStatusTip(tr("Open an ALOG or OTF2 trace"));
+  connect(openAct_, &QAction::triggered, this, &MainWindow::openDialog);
+
+  openSessionAct_ = new QAction(tr("Open &Session…"), this);
+  connect(openSessionAct_, &QAction::triggered, this, &MainWindow::openSessionDialog);
+  saveSessionAct_ = new QAction(tr("&Save Session"), this);
+  saveSessionAct_->setShortcut(QKeySequence::Save);
+  connect(saveSessionAct_, &QAction::triggered, this, &MainWindow::saveSession);
+  saveSessionAsAct_ = new QAction(tr("Save Session &As…"), this);
+  saveSessionAsAct_->setShortcut(QKeySequence::SaveAs);
+  connect(saveSessionAsAct_, &QAction::triggered, this, &MainWindow::saveSessionAs);
+  exportImageAct_ = new QAction(tr("&Export Image…"), this);
+  exportImageAct_->setShortcut(QKeySequence(tr("Ctrl+E")));
+  connect(exportImageAct_, &QAction::triggered, this, &MainWindow::exportImageDialog);
+  exportTraceAct_ = new QAction(tr("Export &Predicted Trace…"), this);
+  connect(exportTraceAct_, &QAction::triggered, this, &MainWindow::exportPredictedTraceDialog);
+  quitAct_ = new QAction(tr("&Quit"), this);
+  quitAct_->setShortcut(QKeySequence::Quit);
+  connect(quitAct_, &QAction::triggered, this, &QWidget::close);
+
+  undoAct_ = undo_->createUndoAction(this, tr("&Undo"));
+  undoAct_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
+  redoAct_ = undo_->createRedoAction(this, tr("&Redo"));
+  redoAct_->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+
+  modeGroup_ = new QActionGroup(this);
+  const QString modeNames[4] = {tr("&Measured"), tr("&Predicted"), tr("&Overlay"), tr("&Lanes")};
+  const QString modeTips[4] = {tr("The trace as measured"), tr("The prediction only"),
+                               tr("Predicted boxes over the measured ones"),
+                               tr("Each rank split into a measured and a predicted lane")};
+  for (int i = 0; i < 4; ++i) {
+    modeActs_[i] = new QAction(modeNames[i], this);
+    modeActs_[i]->setCheckable(true);
+    modeActs_[i]->setStatusTip(modeTips[i]);
+    modeActs_[i]->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
+    modeGroup_->addAction(modeActs_[i]);
+    const auto mode = static_cast<ui::TimelineMode>(i);
+    connect(modeActs_[i], &QAction::triggered, this, [this, mode] { setMode(mode); });
+  }
+  modeActs_[0]->setChecked(true);
+  fitAct_ = new QAction(tr("&Fit"), this);
+  fitAct_->setShortcut(QKeySequence(Qt::Key_F));
+  fitAct_->setStatusTip(tr("Show the whole trace"));
+  connect(fitAct_, &QAction::triggered, timeline_, &ui::TimelineView::fitAll);
+
+  auto hypothesisAction = [this](const QString& text, Qt::Key key, HypothesisKind kind, const QString& tip) {
+    auto* a = new QAction(text, this);
+    if (key != Qt::Key_unknown) a->setShortcut(QKeySequence(key));
+    a->setStatusTip(tip);
+    connect(a, &QAction::triggered, this, [this, kind] {
+      QString why;
+      if (!requestHypothesis(kind, timeline_->selection(), &why)) statusBar()->showMessage(why, 6000);
+    });
+    return a;
+  };
+  zeroWaitAct_ = hypothesisAction(tr("Zero &Wait"), Qt::Key_Z, HypothesisKind::ZeroWait,
+                                  tr("The selected call's waiting time becomes zero"));
+  zeroEventAct_ = hypothesisAction(tr("Zero &Event"), Qt::Key_E, HypothesisKind::ZeroEvent,
+                                   tr("The selected call takes no time"));
+  balanceComputeAct_ = hypothesisAction(tr("&Balance Computation"), Qt::Key_B, HypothesisKind::BalanceCompute,
+                                        tr("Every rank's computation in the selected parallel step becomes the mean"));
+  balanceVolumeAct_ = hypothesisAction(tr("Balance Message &Volume"), Qt::Key_V, HypothesisKind::BalanceVolume,
+                                       tr("Every message of the selected parallel step gets the mean size"));
+  zeroComputationAct_ = new QAction(tr("Zero &Computation Before"), this);
+  zeroComputationAct_->setStatusTip(tr("The computation before the selected call takes no time"));
+  connect(zeroComputationAct_, &QAction::triggered, this, [this] {
+    QString why;
+    if (!requestZeroComputation(timeline_->selection(), &why)) statusBar()->showMessage(why, 6000);
+  });
+
+  modelGroup_ = new QActionGroup(this);
+  for (const auto& name : networkPresetNames()) {
+    auto* a = new QAction(QString::fromStdString(name), this);
+    a->setCheckable(true);
+    a->setData(QString::fromStdString(name));
+    modelGroup_->addAction(a);
+    connect(a, &QAction::triggered, this, [this, name] {
+      doc_->setModel(std::shared_ptr<const NetworkModel>(networkPreset(name)));
+    });
+  }
+  costGroup_ = new QActionGroup(this);
+  const std::pair<CostMode, QString> costs[2] = {{CostMode::Measured, tr("Measured Local Costs")},
+                                                 {CostMode::Model, tr("Model Local Costs")}};
+  for (const auto& [mode, text] : costs) {
+    auto* a = new QAction(text, this);
+    a->setCheckable(true);
+    a->setData(static_cast<int>(mode));
+    costGroup_->addAction(a);
+    connect(a, &QAction::triggered, this, [this, mode = mode] { doc_->setCosts(mode); });
+  }
+}
+
+void MainWindow::createMenus() {
+  fileMenu_ = menuBar()->addMenu(tr("&File"));
+  fileMenu_->setObjectName(QStringLiteral("fileMenu"));
+  fileMenu_->addAction(openAct_);
+  recentMenu_ = fileMenu_->addMenu(tr("Open &Recent"));
+  fileMenu_->addSeparator();
+  fileMenu_->addAction(openSessionAct_);
+  fileMenu_->addAction(saveSessionAct_);
+  fileMenu_->addAction(saveSessionAsAct_);
+  fileMenu_->addSeparator();
+  fileMenu_->addAction(exportImageAct_);
+  fileMenu_->addAction(exportTraceAct_);
+  fileMenu_->addSeparator();
+  fileMenu_->addAction(quitAct_);
+  updateRecentMenu();
+
+  editMenu_ = menuBar()->addMenu(tr("&Edit"));
+  editMenu_->setObjectName(QStringLiteral("editMenu"));
+  editMenu_->addAction(undoAct_);
+  editMenu_->addAction(redoAct_);
+
+  viewMenu_ = menuBar()->addMenu(tr("&View"));
+  viewMenu_->setObjectName(QStringLiteral("viewMenu"));
+  for (auto* a : modeActs_) viewMenu_->addAction(a);
+  viewMenu_->addSeparator();
+  viewMenu_->addAction(fitAct_);
+  viewMenu_->addSeparator();
+  viewMenu_->addAction(inspector_->toggleViewAction());
+  viewMenu_->addAction(hypotheses_->toggleViewAction());
+  viewMenu_->addAction(warningsDock_->toggleViewAction());
+
+  predictionMenu_ = menuBar()->addMenu(tr("&Prediction"));
+  predictionMenu_->setObjectName(QStringLiteral("predictionMenu"));
+  predictionMenu_->addAction(zeroWaitAct_);
+  predictionMenu_->addAction(zeroEventAct_);
+  predictionMenu_->addAction(zeroComputationAct_);
+  predictionMenu_->addAction(balanceComputeAct_);
+  predictionMenu_->addAction(balanceVolumeAct_);
+  predictionMenu_->addSeparator();
+  auto* models = predictionMenu_->addMenu(tr("&Network Model"));
+  models->addActions(modelGroup_->actions());
+  auto* costs = predictionMenu_->addMenu(tr("&Cost Mode"));
+  costs->addActions(costGroup_->actions());
+
+  helpMenu_ = menuBar()->addMenu(tr("&Help"));
+  helpMenu_->setObjectName(QStringLiteral("helpMenu"));
+  helpMenu_->addAction(tr("&About PerWiz"), this, [this] {
+    QMessageBox::about(this, tr("About PerWiz"),
+                       tr("<p><b>PerWiz</b> %1</p><p>What-if performance prediction for MPI traces: "
+                          "how much faster would the program be if this wait, this event or this "
+                          "parallel step were fixed?</p><p>After the PerWiz method of Ino et al. "
+                          "(LogGPS replay of the measured execution).</p>")
+                           .arg(QCoreApplication::applicationVersion()));
+  });
+}
+
+void MainWindow::createStatusBar() {
+  statusText_ = new QLabel(this);
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 100);
+  progress_->setMaximumWidth(200);
+  progress_->setVisible(false);
+  cancelButton_ = new QToolButton(this);
+  cancelButton_->setText(tr("Cancel"));
+  cancelButton_->setObjectName(QStringLiteral("cancelLoad"));
+  cancelButton_->setVisible(false);
+  connect(cancelButton_, &QToolButton::clicked, loader_, &TraceLoader::cancel);
+  warningsButton_ = new QToolButton(this);
+  warningsButton_->setAutoRaise(true);
+  warningsButton_->setVisible(false);
+  connect(warningsButton_, &QToolButton::clicked, this, [this] {
+    warningsDock_->show();
+    warningsDock_->raise();
+  });
+  summary_ = new QLabel(this);
+  summary_->setObjectName(QStringLiteral("predictionSummary"));
+  QFont bold = summary_->font();
+  bold.setBold(true);
+  summary_->setFont(bold);
+  statusBar()->addPermanentWidget(statusText_);
+  statusBar()->addPermanentWidget(progress_);
+  statusBar()->addPermanentWidget(cancelButton_);
+  statusBar()->addPermanentWidget(warningsButton_);
+  statusBar()->addPermanentWidget(summary_);
+}
+
+void MainWindow::connectParts() {
+  connect(loader_, &TraceLoader::progress, progress_, &QProgressBar::setValue);
+  connect(loader_, &TraceLoader::finished, this, &MainWindow::onLoadFinished);
+  connect(worker_, &PredictionWorker::resultReady, this, &MainWindow::onPrediction);
+  connect(worker_, &PredictionWorker::failed, this,
+          [this](const QString& message) { showError(tr("Prediction failed"), message); });
+  connect(doc_, &ScenarioDocument::changed, this, &MainWindow::onDocumentChanged);
+  connect(timeline_, &ui::TimelineView::selectionChanged, this, &MainWindow::onSelection);
+  connect(timeline_, &ui::TimelineView::hypothesisRequested, this,
+          [this](HypothesisKind kind, const ui::TimelineItem& item) {
+            QString why;
+            if (!requestHypothesis(kind, item, &why)) statusBar()->showMessage(why, 6000);
+          });
+  connect(timeline_, &ui::TimelineView::contextMenuRequestedFor, this, &MainWindow::showContextMenu);
+  connect(inspector_, &InspectorDock::hypothesisRequested, this,
+          [this](HypothesisKind kind, const ui::TimelineItem& item) {
+            QString why;
+            if (!requestHypothesis(kind, item, &why)) statusBar()->showMessage(why, 6000);
+          });
+  connect(inspector_, &InspectorDock::zeroComputationRequested, this, [this](const ui::TimelineItem& item) {
+    QString why;
+    if (!requestZeroComputation(item, &why)) statusBar()->showMessage(why, 6000);
+  });
+  connect(hypotheses_, &HypothesisDock::enableRequested, this, [this](const Hypothesis& h, bool enabled) {
+    const HypothesisEntry* e = doc_->find(h);
+    if (e && e->enabled != enabled) undo_->push(new SetHypothesisEnabledCommand(doc_, h, enabled));
+  });
+  connect(hypotheses_, &HypothesisDock::removeRequested, this, [this](const Hypothesis& h) {
+    if (const HypothesisEntry* e = doc_->find(h)) undo_->push(new RemoveHypothesisCommand(doc_, *e));
+  });
+  connect(hypotheses_, &HypothesisDock::activated, this, [this](const Hypothesis& h) {
+    if (!trace_) return;
+    ui::TimelineItem item;
+    if (h.kind == HypothesisKind::BalanceCompute || h.kind == HypothesisKind::BalanceVolume) {
+      item.kind = ui::TimelineItem::Kind::Step;
+      item.step = h.step;
+    } else if (h.event.rank < trace_->rankCount()) {
+      const auto& calls = trace_->ranks[h.event.rank].mpiCalls;
+      if (calls.empty()) return;
+      item.kind = ui::TimelineItem::Kind::Event;
+      item.rank = h.event.rank;
+      item.event = calls[std::min<std::size_t>(h.event.index, calls.size() - 1)];
+    }
+    timeline_->setSelection(item);
+    onSelection(item);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading
+
+void MainWindow::openTrace(const QString& path) {
+  statusBar()->showMessage(tr("Loading %1…").arg(QDir::toNativeSeparators(path)));
+  progress_->setValue(0);
+  progress_->setVisible(true);
+  cancelButton_->setVisible(true);
+  loader_->start(path);
+}
+
+bool MainWindow::isLoading() const { return loader_->isLoading(); }
+
+void MainWindow::onLoadFinished(const LoadResult& result) {
+  progress_->setVisible(false);
+  cancelButton_->setVisible(false);
+  if (result.cancelled) {
+    pendingSession_.reset();
+    statusBar()->showMessage(tr("Loading cancelled"), 5000);
+    return;
+  }
+  if (!result.trace) {
+    pendingSession_.reset();
+    statusBar()->clearMessage();
+    showError(tr("Cannot open trace"), result.error);
+    emit loadFailed(result.error);
+    return;
+  }
+  trace_ = result.trace;
+  tracePath_ = QFileInfo(result.path).absoluteFilePath();
+  prediction_.reset();
+  timeline_->setPrediction(nullptr);
+  timeline_->setWaits(nullptr);
+  timeline_->setTrace(trace_);
+  undo_->clear();
+  resettingDocument_ = true;
+  doc_->setEntries({});
+  sessionPath_.clear();
+  if (pendingSession_) {
+    const SessionData session = *pendingSession_;
+    pendingSession_.reset();
+    applySession(session);
+  }
+  resettingDocument_ = false;
+  onDocumentChanged();
+
+  const auto warnings = trace_->warnings.size();
+  warningsDock_->setWarnings(trace_->warnings, {});
+  warningsButton_->setText(tr("%n warning(s)", nullptr, static_cast<int>(warnings)));
+  warningsButton_->setVisible(warnings > 0);
+  warningsButton_->setToolTip(tr("Show the reader's warnings"));
+  if (warnings == 0) warningsDock_->hide();
+  addRecent(tracePath_);
+  updateTitle();
+  inspector_->show(trace_.get(), timeline_->selection(), nullptr);
+  statusBar()->showMessage(tr("Loaded %1: %2 ranks, %3 events").arg(QFileInfo(tracePath_).fileName())
+                               .arg(trace_->rankCount())
+                               .arg(trace_->eventCount()),
+                           5000);
+  emit traceLoaded();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prediction
+
+void MainWindow::onDocumentChanged() {
+  hypotheses_->showDocument(*doc_);
+  const QString modelName = QString::fromStdString(doc_->model()->name());
+  for (auto* a : modelGroup_->actions()) a->setChecked(a->data().toString() == modelName);
+  for (auto* a : costGroup_->actions()) a->setChecked(a->data().toInt() == static_cast<int>(doc_->costs()));
+  if (!resettingDocument_) requestPrediction();
+}
+
+void MainWindow::requestPrediction() {
+  if (!trace_) return;
+  PredictionRequest r;
+  r.trace = trace_;
+  r.model = doc_->model();
+  r.costs = doc_->costs();
+  r.hypotheses = doc_->enabledHypotheses();
+  r.generation = ++requestedGeneration_;
+  statusText_->setText(tr("Predicting…"));
+  worker_->request(std::move(r));
+}
+
+void MainWindow::onPrediction(const std::shared_ptr<const PredictionResult>& result) {
+  if (!result || result->trace != trace_) return;  // from a trace no longer shown
+  prediction_ = result;
+  timeline_->setPrediction(result->times);
+  timeline_->setWaits(result->waits);
+  summary_->setText(predictionSummary(result->measuredTime, result->predictedTime));
+  summary_->setToolTip(result->notes.join(QLatin1Char('\n')));
+  hypotheses_->setRejected(result->rejected, result->errors);
+  if (!result->notes.isEmpty() || !trace_->warnings.empty())
+    warningsDock_->setWarnings(trace_->warnings, result->notes);
+  inspector_->show(trace_.get(), inspector_->item(), prediction_);
+  if (isPredictionCurrent()) {
+    const QString took = formatDuration(static_cast<TimeNs>(result->seconds * 1e9));
+    statusText_->setText(result->full ? tr("Full replay in %1").arg(took)
+                                      : tr("Updated %1 events in %2").arg(result->recomputed).arg(took));
+  }
+  if (!result->errors.isEmpty()) statusBar()->showMessage(result->errors.join(QStringLiteral("; ")), 8000);
+  emit predictionUpdated();
+}
+
+bool MainWindow::isPredictionCurrent() const {
+  return prediction_ && prediction_->generation == requestedGeneration_;
+}
+TimeNs MainWindow::predictedTimeShown() const { return prediction_ ? prediction_->predictedTime : -1; }
+TimeNs MainWindow::measuredTimeShown() const { return prediction_ ? prediction_->measuredTime : -1; }
+QString MainWindow::summaryText() const { return summary_->text(); }
+
+void MainWindow::onSelection(const ui::TimelineItem& item) {
+  inspector_->show(trace_.get(), item, prediction_);
+  const bool event = trace_ && item.kind == ui::TimelineItem::Kind::Event;
+  const bool mpi = event && mpiIndexOf(*trace_, item.rank, item.event) >= 0;
+  const bool step = trace_ && (item.kind == ui::TimelineItem::Kind::Step ||
+                               (event && stepOf(*trace_, item.rank, item.event) >= 0));
+  zeroWaitAct_->setEnabled(mpi);
+  zeroEventAct_->setEnabled(mpi);
+  zeroComputationAct_->setEnabled(mpi);
+  balanceComputeAct_->setEnabled(step);
+  balanceVolumeAct_->setEnabled(step);
+}
+
+bool MainWindow::requestHypothesis(HypothesisKind kind, const ui::TimelineItem& item, QString* why) {
+  auto fail = [&](const QString& text) {
+    if (why) *why = text;
+    return false;
+  };
+  if (!trace_) return fail(tr("No trace loaded"));
+  Hypothesis h;
+  h.kind = kind;
+  if (kind == HypothesisKind::ZeroWait || kind == HypothesisKind::ZeroEvent) {
+    const int mpi = item.kind == ui::TimelineItem::Kind::Event ? mpiIndexOf(*trace_, item.rank, item.event) : -1;
+    if (mpi < 0) return fail(tr("Select an MPI call first"));
+    h.event = EventRef{item.rank, static_cast<std::uint32_t>(mpi), false};
+  } else {
+    int step = -1;
+    if (item.kind == ui::TimelineItem::Kind::Step)
+      step = static_cast<int>(item.step);
+    else if (item.kind == ui::TimelineItem::Kind::Event)
+      step = stepOf(*trace_, item.rank, item.event);
+    if (step < 0) return fail(tr("Select a parallel step first"));
+    h.step = static_cast<std::uint32_t>(step);
+  }
+  return pushHypothesis(h, why);
+}
+
+bool MainWindow::requestZeroComputation(const ui::TimelineItem& item, QString* why) {
+  const int mpi = trace_ && item.kind == ui::TimelineItem::Kind::Event ? mpiIndexOf(*trace_, item.rank, item.event) : -1;
+  if (mpi < 0) {
+    if (why) *why = trace_ ? tr("Select an MPI call first") : tr("No trace loaded");
+    return false;
+  }
+  Hypothesis h;
+  h.kind = HypothesisKind::ZeroEvent;
+  h.event = EventRef{item.rank, static_cast<std::uint32_t>(mpi), true};
+  return pushHypothesis(h, why);
+}
+
+bool MainWindow::pushHypothesis(const Hypothesis& h, QString* why) {
+  if (worker_->hasReplayer()) {
+    const std::string problem = worker_->validate(h);
+    if (!problem.empty()) {
+      if (why) *why = QString::fromStdString(problem);
+      return false;
+    }
+  }
+  if (const HypothesisEntry* e = doc_->find(h)) {
+    if (e->enabled) {
+      if (why) *why = tr("%1 is already applied").arg(QString::fromStdString(h.toString()));
+      return false;
+    }
+    undo_->push(new SetHypothesisEnabledCommand(doc_, h, true));
+  } else {
+    undo_->push(new AddHypothesisCommand(doc_, h));
+  }
+  if (timeline_->mode() == ui::TimelineMode::Measured) setMode(ui::TimelineMode::Overlay);
+  return true;
+}
+
+void MainWindow::setMode(ui::TimelineMode mode) {
+  timeline_->setMode(mode);
+  modeActs_[static_cast<int>(mode)]->setChecked(true);
+}
+
+void MainWindow::showContextMenu(const ui::TimelineItem& item, const QPoint& globalPos) {
+  if (!trace_) return;
+  if (item.kind != ui::TimelineItem::Kind::None && !(item == timeline_->selection())) {
+    timeline_->setSelection(item);
+    onSelection(item);
+  }
+  QMenu menu(this);
+  menu.addAction(zeroWaitAct_);
+  menu.addAction(zeroEventAct_);
+  menu.addAction(zeroComputationAct_);
+  menu.addSeparator();
+  menu.addAction(balanceComputeAct_);
+  menu.addAction(balanceVolumeAct_);
+  menu.addSeparator();
+  menu.addAction(fitAct_);
+  menu.exec(globalPos);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Files
+
+void MainWindow::openDialog() {
+  const QString dir = tracePath_.isEmpty() ? QString() : QFileInfo(tracePath_).absolutePath();
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open Trace"), dir,
+      tr("Traces (*.alog *.log *.otf2);;PerWiz sessions (*.perwiz);;All files (*)"));
+  if (path.isEmpty()) return;
+  if (path.endsWith(QLatin1String(".perwiz"), Qt::CaseInsensitive))
+    openSession(path);
+  else
+    openTrace(path);
+}
+
+void MainWindow::openSessionDialog() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open Session"), QString(),
+                                                    tr("PerWiz sessions (*.perwiz);;All files (*)"));
+  if (!path.isEmpty()) openSession(path);
+}
+
+void MainWindow::openSession(const QString& path) {
+  SessionData data;
+  QString error;
+  if (!loadSession(path, data, &error)) {
+    showError(tr("Cannot open session"), error);
+    return;
+  }
+  pendingSession_ = data;
+  pendingSessionPath_ = QFileInfo(path).absoluteFilePath();  // remembered once the trace loads
+  openTrace(data.trace);
+}
+
+void MainWindow::applySession(const SessionData& session) {
+  doc_->setModel(session.scenario.model);
+  doc_->setCosts(session.scenario.costs);
+  std::vector<HypothesisEntry> entries;
+  for (const auto& h : session.scenario.hypotheses)
+    entries.push_back({h, !session.disabled.contains(QString::fromStdString(h.toString()))});
+  doc_->setEntries(std::move(entries));
+  ui::TimelineMode mode;
+  if (parseViewMode(session.mode, mode)) setMode(mode);
+  if (session.endNs > session.beginNs) timeline_->setVisibleRange(session.beginNs, session.endNs);
+  sessionPath_ = pendingSessionPath_;
+  addRecent(sessionPath_);
+}
+
+bool MainWindow::saveSessionTo(const QString& path, QString* error) {
+  if (!trace_) {
+    if (error) *error = tr("No trace loaded");
+    return false;
+  }
+  SessionData data;
+  data.trace = tracePath_;
+  data.scenario = doc_->scenario(true);
+  for (const auto& h : doc_->disabledHypotheses()) data.disabled << QString::fromStdString(h.toString());
+  data.mode = viewModeName(timeline_->mode());
+  data.beginNs = timeline_->visibleBegin();
+  data.endNs = timeline_->visibleEnd();
+  if (!gui::saveSession(path, data, error)) return false;
+  sessionPath_ = QFileInfo(path).absoluteFilePath();
+  undo_->setClean();
+  updateTitle();
+  return true;
+}
+
+void MainWindow::saveSession() {
+  if (sessionPath_.isEmpty()) {
+    saveSessionAs();
+    return;
+  }
+  QString error;
+  if (!saveSessionTo(sessionPath_, &error))
+    showError(tr("Cannot save session"), error);
+  else
+    statusBar()->showMessage(tr("Saved %1").arg(sessionPath_), 4000);
+}
+
+void MainWindow::saveSessionAs() {
+  if (!trace_) return;
+  QString suggestion = sessionPath_;
+  if (suggestion.isEmpty()) suggestion = QFileInfo(tracePath_).absoluteDir().absoluteFilePath(
+                                             QFileInfo(tracePath_).completeBaseName() + QStringLiteral(".perwiz"));
+  QString path = QFileDialog::getSaveFileName(this, tr("Save Session"), suggestion,
+                                              tr("PerWiz sessions (*.perwiz)"));
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) {
+    path += QStringLiteral(".perwiz");
+    if (QFileInfo::exists(path) &&
+        QMessageBox::question(this, tr("Save Session"), tr("%1 already exists. Replace it?").arg(path)) !=
+            QMessageBox::Yes)
+      return;
+  }
+  QString error;
+  if (!saveSessionTo(path, &error))
+    showError(tr("Cannot save session"), error);
+  else
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+}
+
+void MainWindow::exportImageDialog() {
+  if (!trace_) return;
+  bool ok = false;
+  const QStringList ranges = {tr("Whole trace"), tr("Current view")};
+  const QString range = QInputDialog::getItem(this, tr("Export Image"), tr("Range:"), ranges, 0, false, &ok);
+  if (!ok) return;
+  QString selectedFilter;
+  const QString pngFilter = tr("PNG image (*.png)"), svgFilter = tr("SVG image (*.svg)"),
+                pdfFilter = tr("PDF document (*.pdf)");
+  QString path = QFileDialog::getSaveFileName(
+      this, tr("Export Image"),
+      QFileInfo(tracePath_).absoluteDir().absoluteFilePath(QFileInfo(tracePath_).completeBaseName() +
+                                                           QStringLiteral(".png")),
+      pngFilter + QStringLiteral(";;") + svgFilter + QStringLiteral(";;") + pdfFilter, &selectedFilter);
+  if (path.isEmpty()) return;
+  if (imageFormatFor(path) == ImageFormat::Unknown) {
+    path += selectedFilter == svgFilter ? QStringLiteral(".svg")
+            : selectedFilter == pdfFilter ? QStringLiteral(".pdf")
+                                          : QStringLiteral(".png");
+    if (QFileInfo::exists(path) &&
+        QMessageBox::question(this, tr("Export Image"), tr("%1 already exists. Replace it?").arg(path)) !=
+            QMessageBox::Yes)
+      return;
+  }
+  ui::TimelineExportOptions options;
+  options.wholeTrace = range == ranges[0];
+  options.width = std::max(1600, timeline_->width());
+  QString error;
+  if (!exportTimelineImage(*timeline_, path, options, true, &error))
+    showError(tr("Cannot export image"), error);
+  else
+    statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+}
+
+void MainWindow::exportPredictedTraceDialog() {
+  if (!trace_ || !worker_->hasReplayer()) return;
+  const QString suggestion = QFileInfo(tracePath_).absoluteDir().absoluteFilePath(
+      QFileInfo(tracePath_).completeBaseName() + QStringLiteral("-predicted.alog"));
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export Predicted Trace"), suggestion,
+                                                    tr("ALOG trace (*.alog);;OTF2 archive (*.otf2)"), nullptr,
+                                                    QFileDialog::DontConfirmOverwrite);
+  if (path.isEmpty()) return;
+  if (QFileInfo::exists(path)) {
+    QMessageBox::warning(this, tr("Export Predicted Trace"),
+                         tr("%1 already exists. PerWiz never overwrites a trace; choose another name.").arg(path));
+    return;
+  }
+  statusText_->setText(tr("Writing the predicted trace…"));
+  auto* watcher = new QFutureWatcher<QString>(this);
+  connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, path] {
+    const QString error = watcher->result();
+    watcher->deleteLater();
+    statusText_->clear();
+    if (!error.isEmpty())
+      showError(tr("Cannot export the predicted trace"), error);
+    else
+      statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+  });
+  PredictionWorker* worker = worker_;
+  watcher->setFuture(QtConcurrent::run([worker, path]() -> QString {
+    try {
+      const Trace predicted = worker->predictedTrace();
+      saveTrace(predicted, path.toStdString());
+      return {};
+    } catch (const std::exception& e) {
+      return QString::fromStdString(e.what());
+    }
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recent files, title, errors, drag and drop
+
+void MainWindow::addRecent(const QString& path) {
+  QSettings settings;
+  QStringList files = settings.value(QLatin1String(kRecentKey)).toStringList();
+  files.removeAll(path);
+  files.prepend(path);
+  while (files.size() > kMaxRecent) files.removeLast();
+  settings.setValue(QLatin1String(kRecentKey), files);
+  updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+  recentMenu_->clear();
+  const QStringList files = QSettings().value(QLatin1String(kRecentKey)).toStringList();
+  for (const QString& f : files) {
+    auto* a = recentMenu_->addAction(QFileInfo(f).fileName());
+    a->setToolTip(f);
+    a->setStatusTip(f);
+    connect(a, &QAction::triggered, this, [this, f] {
+      if (f.endsWith(QLatin1String(".perwiz"), Qt::CaseInsensitive))
+        openSession(f);
+      else
+        openTrace(f);
+    });
+  }
+  recentMenu_->setEnabled(!files.isEmpty());
+  if (!files.isEmpty()) {
+    recentMenu_->addSeparator();
+    recentMenu_->addAction(tr("Clear Recent Files"), this, [this] {
+      QSettings().remove(QLatin1String(kRecentKey));
+      updateRecentMenu();
+    });
+  }
+}
+
+void MainWindow::updateTitle() {
+  if (tracePath_.isEmpty())
+    setWindowTitle(tr("PerWiz"));
+  else
+    setWindowTitle(tr("%1 — PerWiz").arg(QFileInfo(tracePath_).fileName()));
+}
+
+void MainWindow::showError(const QString& title, const QString& message) {
+  lastError_ = message;
+  auto* box = new QMessageBox(QMessageBox::Warning, title, message, QMessageBox::Ok, this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->setObjectName(QStringLiteral("errorMessage"));
+  box->open();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  const auto urls = event->mimeData()->urls();
+  if (!urls.isEmpty() && urls.first().isLocalFile()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const auto urls = event->mimeData()->urls();
+  if (urls.isEmpty() || !urls.first().isLocalFile()) return;
+  const QString path = urls.first().toLocalFile();
+  if (path.endsWith(QLatin1String(".perwiz"), Qt::CaseInsensitive))
+    openSession(path);
+  else
+    openTrace(path);
+  event->acceptProposedAction();
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  loader_->cancel();
+  event->accept();
+}
+
+}  // namespace perwiz::gui

@@ -1,0 +1,151 @@
+// The PerWiz main window: the timeline in the middle, inspector, hypotheses and warnings
+// docks, background loading and background re-simulation, undo, sessions and export.
+#pragma once
+
+#include "prediction_worker.h"
+#include "scenario_document.h"
+#include "session_file.h"
+#include "trace_loader.h"
+
+#include "perwiz/widgets/timeline_view.h"
+
+#include <QMainWindow>
+
+#include <optional>
+
+class QAction;
+class QActionGroup;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QThread;
+class QToolButton;
+class QUndoStack;
+
+namespace perwiz::gui {
+
+class HypothesisDock;
+class InspectorDock;
+class WarningsDock;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Starts a background load (a running one is cancelled).
+  void openTrace(const QString& path);
+  void openSession(const QString& path);
+  bool saveSessionTo(const QString& path, QString* error = nullptr);
+
+  // For tests and scripting.
+  ui::TimelineView* timeline() const { return timeline_; }
+  const Trace* trace() const { return trace_.get(); }
+  ScenarioDocument* document() const { return doc_; }
+  QUndoStack* undoStack() const { return undo_; }
+  bool isLoading() const;
+  // The shown prediction belongs to the latest scenario change (no re-simulation pending).
+  bool isPredictionCurrent() const;
+  TimeNs predictedTimeShown() const;  // -1 if none
+  TimeNs measuredTimeShown() const;   // -1 if none
+  QString summaryText() const;
+  QString lastError() const { return lastError_; }
+  // Turns a request (keys, buttons, menus) into an undoable change; false + reason if refused.
+  bool requestHypothesis(HypothesisKind kind, const ui::TimelineItem& item, QString* why = nullptr);
+  bool requestZeroComputation(const ui::TimelineItem& item, QString* why = nullptr);
+
+ signals:
+  void traceLoaded();
+  void loadFailed(const QString& message);
+  void predictionUpdated();
+
+ protected:
+  void dragEnterEvent(QDragEnterEvent* event) override;
+  void dropEvent(QDropEvent* event) override;
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void createActions();
+  void createMenus();
+  void createStatusBar();
+  void connectParts();
+  void updateTitle();
+  void updateRecentMenu();
+  void addRecent(const QString& path);
+
+  void onLoadFinished(const LoadResult& result);
+  void onPrediction(const std::shared_ptr<const PredictionResult>& result);
+  void onSelection(const ui::TimelineItem& item);
+  void onDocumentChanged();
+  void requestPrediction();
+  bool pushHypothesis(const Hypothesis& h, QString* why);
+  void showContextMenu(const ui::TimelineItem& item, const QPoint& globalPos);
+  void showError(const QString& title, const QString& message);
+  void setMode(ui::TimelineMode mode);
+
+  void openDialog();
+  void openSessionDialog();
+  void saveSession();
+  void saveSessionAs();
+  void exportImageDialog();
+  void exportPredictedTraceDialog();
+  void applySession(const SessionData& session);
+
+  ui::TimelineView* timeline_;
+  InspectorDock* inspector_;
+  HypothesisDock* hypotheses_;
+  WarningsDock* warningsDock_;
+  ScenarioDocument* doc_;
+  QUndoStack* undo_;
+  TraceLoader* loader_;
+  QThread* workerThread_;
+  PredictionWorker* worker_;
+
+  std::shared_ptr<const Trace> trace_;
+  QString tracePath_;
+  QString sessionPath_;
+  std::optional<SessionData> pendingSession_;  // applied when its trace has loaded
+  QString pendingSessionPath_;
+  std::shared_ptr<const PredictionResult> prediction_;
+  quint64 requestedGeneration_ = 0;
+  bool resettingDocument_ = false;
+  QString lastError_;
+
+  // Actions.
+  QAction* openAct_;
+  QAction* openSessionAct_;
+  QAction* saveSessionAct_;
+  QAction* saveSessionAsAct_;
+  QAction* exportImageAct_;
+  QAction* exportTraceAct_;
+  QAction* quitAct_;
+  QAction* undoAct_;
+  QAction* redoAct_;
+  QActionGroup* modeGroup_;
+  QAction* modeActs_[4];
+  QAction* fitAct_;
+  QAction* zeroWaitAct_;
+  QAction* zeroEventAct_;
+  QAction* zeroComputationAct_;
+  QAction* balanceComputeAct_;
+  QAction* balanceVolumeAct_;
+  QActionGroup* modelGroup_;
+  QActionGroup* costGroup_;
+  QMenu* fileMenu_;
+  QMenu* recentMenu_;
+  QMenu* editMenu_;
+  QMenu* viewMenu_;
+  QMenu* predictionMenu_;
+  QMenu* helpMenu_;
+
+  // Status bar.
+  QLabel* statusText_;
+  QProgressBar* progress_;
+  QToolButton* cancelButton_;
+  QToolButton* warningsButton_;
+  QLabel* summary_;
+};
+
+}  // namespace perwiz::gui

@@ -1,0 +1,148 @@
+#include "prediction_worker.h"
+
+#include <QElapsedTimer>
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace perwiz::gui {
+
+PredictionWorker::PredictionWorker() {
+  qRegisterMetaType<std::shared_ptr<const PredictionResult>>();
+}
+PredictionWorker::~PredictionWorker() = default;
+
+void PredictionWorker::request(PredictionRequest r) {
+  bool schedule = false;
+  {
+    std::lock_guard lock(pendingMutex_);
+    pending_ = std::move(r);
+    if (!scheduled_) scheduled_ = schedule = true;
+  }
+  if (schedule) QMetaObject::invokeMethod(this, &PredictionWorker::process, Qt::QueuedConnection);
+}
+
+std::string PredictionWorker::validate(const Hypothesis& h) const {
+  std::lock_guard lock(replayerMutex_);
+  if (!replayer_) return "the prediction is not ready yet";
+  return replayer_->validate(h);
+}
+
+bool PredictionWorker::hasReplayer() const {
+  std::lock_guard lock(replayerMutex_);
+  return replayer_ != nullptr;
+}
+
+Trace PredictionWorker::predictedTrace() const {
+  std::lock_guard lock(replayerMutex_);
+  if (!replayer_) throw std::runtime_error("the prediction is not ready yet");
+  return replayer_->predictedTrace();
+}
+
+void PredictionWorker::process() {
+  for (;;) {
+    PredictionRequest req;
+    {
+      std::lock_guard lock(pendingMutex_);
+      if (!pending_) {
+        scheduled_ = false;
+        return;
+      }
+      req = std::move(*pending_);
+      pending_.reset();
+    }
+    emit busy();
+    QElapsedTimer timer;
+    timer.start();
+    try {
+      if (!req.trace) {
+        std::lock_guard lock(replayerMutex_);
+        replayer_.reset();
+        trace_.reset();
+        continue;
+      }
+      const bool rebuild = !replayer_ || req.trace != trace_ || req.model != model_ || req.costs != costs_;
+      if (rebuild) {
+        Scenario s;
+        s.model = req.model;
+        s.costs = req.costs;
+        auto fresh = std::make_unique<Replayer>(*req.trace, s);
+        auto waits = std::make_shared<std::vector<std::vector<TimeNs>>>(req.trace->rankCount());
+        for (std::uint32_t r = 0; r < req.trace->rankCount(); ++r) {
+          const auto n = req.trace->ranks[r].mpiCalls.size();
+          (*waits)[r].resize(n);
+          for (std::uint32_t i = 0; i < n; ++i) (*waits)[r][i] = fresh->measuredWait(r, i);
+        }
+        std::lock_guard lock(replayerMutex_);
+        replayer_ = std::move(fresh);  // the old replayer goes before the trace it refers to
+        trace_ = req.trace;
+        model_ = req.model;
+        costs_ = req.costs;
+        measuredWaits_ = std::move(waits);
+      }
+      std::vector<Hypothesis> desired = req.hypotheses;
+      std::sort(desired.begin(), desired.end());
+      desired.erase(std::unique(desired.begin(), desired.end()), desired.end());
+      {
+        std::lock_guard lock(replayerMutex_);
+        const std::vector<Hypothesis> current = replayer_->scenario().hypotheses;  // sorted
+        std::vector<Hypothesis> drop, take;
+        std::set_difference(current.begin(), current.end(), desired.begin(), desired.end(),
+                            std::back_inserter(drop));
+        std::set_difference(desired.begin(), desired.end(), current.begin(), current.end(),
+                            std::back_inserter(take));
+        rejected_.clear();
+        errors_.clear();
+        for (const auto& h : drop) replayer_->remove(h);
+        for (const auto& h : take) {
+          std::string error;
+          if (!replayer_->add(h, &error)) {
+            rejected_.push_back(h);
+            errors_ << QString::fromStdString(h.toString() + ": " + error);
+          }
+        }
+      }
+      {
+        std::lock_guard lock(pendingMutex_);
+        if (pending_) continue;  // a newer request waits: show only its result
+      }
+      emit resultReady(snapshot(req.generation, timer.nsecsElapsed() / 1e9));
+    } catch (const std::exception& e) {
+      emit failed(QString::fromStdString(e.what()));
+    }
+  }
+}
+
+std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 generation, double seconds) const {
+  std::lock_guard lock(replayerMutex_);
+  auto r = std::make_shared<PredictionResult>();
+  r->generation = generation;
+  r->trace = trace_;
+  r->times = std::make_shared<const Replayer::EventTimes>(replayer_->predictedEventTimes());
+  r->calls.resize(trace_->rankCount());
+  for (std::uint32_t rank = 0; rank < trace_->rankCount(); ++rank) {
+    const auto n = trace_->ranks[rank].mpiCalls.size();
+    r->calls[rank].resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) r->calls[rank][i] = replayer_->predicted(rank, i);
+  }
+  r->measuredWaits = measuredWaits_;
+  auto waits = std::make_shared<ui::TimelineWaits>();
+  waits->measured = *measuredWaits_;
+  waits->predicted.resize(r->calls.size());
+  for (std::size_t rank = 0; rank < r->calls.size(); ++rank) {
+    waits->predicted[rank].reserve(r->calls[rank].size());
+    for (const auto& c : r->calls[rank]) waits->predicted[rank].push_back(c.wait);
+  }
+  r->waits = std::move(waits);
+  r->measuredTime = replayer_->measuredTime();
+  r->predictedTime = replayer_->predictedTime();
+  r->rejected = rejected_;
+  r->errors = errors_;
+  r->full = replayer_->lastUpdate().full;
+  r->recomputed = replayer_->lastUpdate().recomputed;
+  r->seconds = seconds;
+  for (const auto& n : replayer_->report().notes) r->notes << QString::fromStdString(n);
+  return r;
+}
+
+}  // namespace perwiz::gui

@@ -1,0 +1,88 @@
+// Background re-simulation: a worker object on its own thread owns the Replayer. Requests
+// (trace, network model, cost mode, enabled hypotheses) are coalesced — only the latest one
+// waiting is applied — and applied incrementally with Replayer::add/remove; a new trace, model
+// or cost mode rebuilds the replayer.
+#pragma once
+
+#include "perwiz/replay.h"
+#include "perwiz/widgets/timeline_view.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <vector>
+
+namespace perwiz::gui {
+
+struct PredictionRequest {
+  std::shared_ptr<const Trace> trace;
+  std::shared_ptr<const NetworkModel> model;
+  CostMode costs = CostMode::Measured;
+  std::vector<Hypothesis> hypotheses;  // the enabled ones
+  quint64 generation = 0;
+};
+
+// An immutable snapshot of one prediction, safe to read on the GUI thread.
+struct PredictionResult {
+  quint64 generation = 0;
+  std::shared_ptr<const Trace> trace;
+  std::shared_ptr<const Replayer::EventTimes> times;
+  std::vector<std::vector<PredictedCall>> calls;                      // [rank][mpiIndex]
+  std::shared_ptr<const std::vector<std::vector<TimeNs>>> measuredWaits;  // [rank][mpiIndex]
+  std::shared_ptr<const ui::TimelineWaits> waits;  // measured and predicted, for the timeline
+  TimeNs measuredTime = 0;
+  TimeNs predictedTime = 0;
+  std::vector<Hypothesis> rejected;  // enabled hypotheses the replayer refused
+  QStringList errors;                // and why
+  bool full = false;
+  quint64 recomputed = 0;
+  double seconds = 0;  // wall time of the update
+  QStringList notes;   // ReplayReport notes
+};
+
+class PredictionWorker : public QObject {
+  Q_OBJECT
+
+ public:
+  PredictionWorker();
+  ~PredictionWorker() override;
+
+  // Thread-safe: replaces any request still waiting and schedules processing.
+  void request(PredictionRequest r);
+  // Thread-safe: Replayer::validate on the current replayer ("" if valid); "not ready" text
+  // if no replayer exists yet.
+  std::string validate(const Hypothesis& h) const;
+  bool hasReplayer() const;
+  // Thread-safe: the predicted trace of the current state. Throws std::runtime_error if no
+  // replayer exists.
+  Trace predictedTrace() const;
+
+ signals:
+  void busy();
+  void resultReady(std::shared_ptr<const perwiz::gui::PredictionResult> result);
+  void failed(const QString& message);
+
+ private:
+  void process();
+  std::shared_ptr<const PredictionResult> snapshot(quint64 generation, double seconds) const;
+
+  mutable std::mutex replayerMutex_;  // guards replayer_ and what it refers to
+  std::unique_ptr<Replayer> replayer_;
+  std::shared_ptr<const Trace> trace_;
+  std::shared_ptr<const NetworkModel> model_;
+  CostMode costs_ = CostMode::Measured;
+  std::shared_ptr<const std::vector<std::vector<TimeNs>>> measuredWaits_;
+  std::vector<Hypothesis> rejected_;
+  QStringList errors_;
+
+  std::mutex pendingMutex_;
+  std::optional<PredictionRequest> pending_;
+  bool scheduled_ = false;
+};
+
+}  // namespace perwiz::gui
+
+Q_DECLARE_METATYPE(std::shared_ptr<const perwiz::gui::PredictionResult>)

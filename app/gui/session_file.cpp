@@ -1,0 +1,87 @@
+#include "session_file.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSaveFile>
+
+namespace perwiz::gui {
+
+
+bool saveSession(const QString& path, const SessionData& data, QString* error) {
+  QJsonParseError pe;
+  const QJsonDocument scenario = QJsonDocument::fromJson(QByteArray::fromStdString(data.scenario.toJson()), &pe);
+  QJsonObject root;
+  root[QStringLiteral("perwiz_session")] = 1;
+  root[QStringLiteral("trace")] = data.trace;
+  root[QStringLiteral("scenario")] = scenario.object();
+  root[QStringLiteral("disabled")] = QJsonArray::fromStringList(data.disabled);
+  QJsonObject view;
+  view[QStringLiteral("mode")] = data.mode;
+  view[QStringLiteral("begin_ns")] = data.beginNs;
+  view[QStringLiteral("end_ns")] = data.endNs;
+  root[QStringLiteral("view")] = view;
+  QSaveFile f(path);
+  if (!f.open(QIODevice::WriteOnly)) {
+    if (error) *error = QCoreApplication::translate("SessionFile", "%1: cannot write: %2").arg(path, f.errorString());
+    return false;
+  }
+  f.write(QJsonDocument(root).toJson(QJsonDocument::Indented));
+  if (!f.commit()) {
+    if (error) *error = QCoreApplication::translate("SessionFile", "%1: cannot write: %2").arg(path, f.errorString());
+    return false;
+  }
+  return true;
+}
+
+bool loadSession(const QString& path, SessionData& data, QString* error) {
+  QFile f(path);
+  if (!f.open(QIODevice::ReadOnly)) {
+    if (error) *error = QCoreApplication::translate("SessionFile", "%1: cannot read: %2").arg(path, f.errorString());
+    return false;
+  }
+  QJsonParseError pe;
+  const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
+  if (doc.isNull() || !doc.isObject()) {
+    if (error) *error = QCoreApplication::translate("SessionFile", "%1: not a JSON object: %2").arg(path, pe.errorString());
+    return false;
+  }
+  const QJsonObject root = doc.object();
+  if (root.value(QStringLiteral("perwiz_session")).toInt() != 1) {
+    if (error) *error = QCoreApplication::translate("SessionFile", "%1: not a PerWiz session (\"perwiz_session\": 1 missing)").arg(path);
+    return false;
+  }
+  SessionData out;
+  out.trace = root.value(QStringLiteral("trace")).toString();
+  if (out.trace.isEmpty()) {
+    if (error) *error = QCoreApplication::translate("SessionFile", "%1: the session names no trace").arg(path);
+    return false;
+  }
+  if (QFileInfo(out.trace).isRelative())
+    out.trace = QFileInfo(path).absoluteDir().absoluteFilePath(out.trace);
+  const QJsonValue sv = root.value(QStringLiteral("scenario"));
+  if (sv.isObject()) {
+    const std::string json = QJsonDocument(sv.toObject()).toJson(QJsonDocument::Compact).toStdString();
+    std::string problem;
+    if (!scenarioFromJson(json, path.toStdString(), out.scenario, &problem)) {
+      if (error) *error = QString::fromStdString(problem);
+      return false;
+    }
+  } else if (!sv.isUndefined() && !sv.isNull()) {
+    if (error) *error = QCoreApplication::translate("SessionFile", "%1: \"scenario\" is not an object").arg(path);
+    return false;
+  }
+  for (const auto& v : root.value(QStringLiteral("disabled")).toArray()) out.disabled << v.toString();
+  const QJsonObject view = root.value(QStringLiteral("view")).toObject();
+  out.mode = view.value(QStringLiteral("mode")).toString(QStringLiteral("measured"));
+  out.beginNs = view.value(QStringLiteral("begin_ns")).toInteger();
+  out.endNs = view.value(QStringLiteral("end_ns")).toInteger();
+  data = std::move(out);
+  return true;
+}
+
+}  // namespace perwiz::gui

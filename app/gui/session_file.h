@@ -1,0 +1,24 @@
+// .perwiz session files: {"perwiz_session":1, "trace": path, "scenario": <Scenario::toJson()>,
+// "disabled": [hypothesis strings], "view": {"mode", "begin_ns", "end_ns"}}, written atomically.
+#pragma once
+
+#include "perwiz/scenario.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace perwiz::gui {
+
+struct SessionData {
+  QString trace;         // absolute path (relative paths are resolved against the session's folder)
+  Scenario scenario;     // all hypotheses, enabled and disabled
+  QStringList disabled;  // Hypothesis::toString() of the disabled ones
+  QString mode = QStringLiteral("measured");  // measured | predicted | overlay | lanes
+  qint64 beginNs = 0, endNs = 0;              // 0, 0 = fit
+};
+
+// QSaveFile: the old file stays intact if writing fails.
+bool saveSession(const QString& path, const SessionData& data, QString* error);
+bool loadSession(const QString& path, SessionData& data, QString* error);
+
+}  // namespace perwiz::gui

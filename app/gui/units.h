@@ -1,0 +1,17 @@
+// Human-readable times and the "measured T → predicted T (Δ %)" summary.
+#pragma once
+
+#include "perwiz/network_model.h"
+
+#include <QString>
+
+namespace perwiz::gui {
+
+// "6.162 ms", "14.000 µs", "812 ns", "1.250 s".
+QString formatDuration(TimeNs ns);
+// "+3.2 %" / "−12.5 %" change of `predicted` relative to `measured`.
+QString formatChange(TimeNs measured, TimeNs predicted);
+// "measured 6.162 ms → predicted 5.100 ms (−17.2 %)" (translated).
+QString predictionSummary(TimeNs measured, TimeNs predicted);
+
+}  // namespace perwiz::gui

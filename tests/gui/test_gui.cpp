@@ -1,0 +1,360 @@
+// GUI tests (issue #5): the main window on the offscreen platform — background load, selection
+// by clicking, hypotheses by key with undo, live prediction equal to the core's, sessions,
+// headless export and the Japanese translation.
+#include "hypothesis_commands.h"
+#include "i18n.h"
+#include "main_window.h"
+#include "session_file.h"
+
+#include "perwiz/replay.h"
+#include "perwiz/trace_io.h"
+#include "perwiz/widgets/timeline_view.h"
+
+#include <QFile>
+#include <QImage>
+#include <QListWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QProcess>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QXmlStreamReader>
+#include <QtTest>
+
+using namespace perwiz;
+using perwiz::gui::MainWindow;
+using perwiz::ui::TimelineItem;
+
+namespace {
+
+const QString kSample = QStringLiteral(PERWIZ_SAMPLE);
+
+TimeNs corePrediction(const Trace& trace, std::vector<Hypothesis> hs) {
+  Scenario s;
+  s.hypotheses = std::move(hs);
+  Replayer r(trace, s);
+  return r.predictedTime();
+}
+
+bool waitReady(MainWindow& w) {
+  return QTest::qWaitFor([&] { return w.trace() && !w.isLoading() && w.isPredictionCurrent(); }, 20000);
+}
+
+// The MPI call with the longest measured wait whose zeroing changes T.
+struct Call {
+  std::uint32_t rank = 0, mpi = 0, event = 0;
+};
+Call callWithLongestWait(const Trace& trace) {
+  Replayer r(trace, Scenario{});
+  Call best;
+  TimeNs bestWait = -1;
+  for (std::uint32_t rank = 0; rank < trace.rankCount(); ++rank)
+    for (std::uint32_t i = 0; i < trace.ranks[rank].mpiCalls.size(); ++i)
+      if (r.measuredWait(rank, i) > bestWait) {
+        bestWait = r.measuredWait(rank, i);
+        best = {rank, i, trace.ranks[rank].mpiCalls[i]};
+      }
+  return best;
+}
+
+}  // namespace
+
+class TestGui : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("PerWizTest"));
+    QCoreApplication::setApplicationName(QStringLiteral("perwiz-test"));
+    QVERIFY(QFile::exists(kSample));
+  }
+
+  void loadErrorIsReported() {
+    MainWindow w;
+    QSignalSpy failed(&w, &MainWindow::loadFailed);
+    w.openTrace(QStringLiteral("/nonexistent/trace.alog"));
+    QVERIFY(failed.wait(10000));
+    QVERIFY(w.lastError().contains(QStringLiteral("/nonexistent/trace.alog")));
+    QVERIFY(w.trace() == nullptr);
+  }
+
+  void clickSelectZeroWaitUndo() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.activateWindow();
+    QSignalSpy loaded(&w, &MainWindow::traceLoaded);
+    w.openTrace(kSample);
+    QVERIFY(loaded.wait(10000));
+    QVERIFY(waitReady(w));
+    const Trace& trace = *w.trace();
+    const TimeNs measured = w.measuredTimeShown();
+    QCOMPARE(measured, trace.endTime);
+    QCOMPARE(w.predictedTimeShown(), measured);  // no hypothesis, measured costs: identity
+
+    const Call call = callWithLongestWait(trace);
+    const QPointF centre = w.timeline()->eventCenter(call.rank, call.event);
+    QVERIFY2(w.timeline()->rect().contains(centre.toPoint()), "event not visible");
+    QTest::mouseClick(w.timeline(), Qt::LeftButton, {}, centre.toPoint());
+    const TimelineItem sel = w.timeline()->selection();
+    QCOMPARE(sel.kind, TimelineItem::Kind::Event);
+    QCOMPARE(sel.rank, call.rank);
+    QCOMPARE(sel.event, call.event);
+
+    w.timeline()->setFocus();
+    QTest::keyClick(w.timeline(), Qt::Key_Z);
+    QTRY_COMPARE_WITH_TIMEOUT(w.document()->entries().size(), std::size_t(1), 5000);
+    QVERIFY(waitReady(w));
+    Hypothesis h;
+    h.kind = HypothesisKind::ZeroWait;
+    h.event = EventRef{call.rank, call.mpi, false};
+    QCOMPARE(w.document()->entries()[0].hypothesis, h);
+    const TimeNs expected = corePrediction(trace, {h});
+    QVERIFY(expected < measured);
+    QCOMPARE(w.predictedTimeShown(), expected);
+    QVERIFY(w.summaryText().contains(QStringLiteral("→")));
+
+    // Undo restores the measured T; redo brings the hypothesis back.
+    QVERIFY(w.undoStack()->canUndo());
+    w.undoStack()->undo();
+    QVERIFY(w.document()->entries().empty());
+    QVERIFY(waitReady(w));
+    QCOMPARE(w.predictedTimeShown(), measured);
+    w.undoStack()->redo();
+    QVERIFY(waitReady(w));
+    QCOMPARE(w.predictedTimeShown(), expected);
+
+    // Zero event on the same call (E) combines with it.
+    QTest::keyClick(w.timeline(), Qt::Key_E);
+    QTRY_COMPARE_WITH_TIMEOUT(w.document()->entries().size(), std::size_t(2), 5000);
+    QVERIFY(waitReady(w));
+    Hypothesis e = h;
+    e.kind = HypothesisKind::ZeroEvent;
+    QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {h, e}));
+  }
+
+  void balanceStepByKey() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openTrace(kSample);
+    QVERIFY(waitReady(w));
+    const Trace& trace = *w.trace();
+    QVERIFY(!trace.steps.empty());
+    // The step whose balancing changes T the most.
+    std::uint32_t best = 0;
+    TimeNs bestT = trace.endTime + 1;
+    for (std::uint32_t k = 0; k < trace.steps.size(); ++k) {
+      Hypothesis b;
+      b.kind = HypothesisKind::BalanceCompute;
+      b.step = k;
+      const TimeNs t = corePrediction(trace, {b});
+      if (t < bestT) bestT = t, best = k;
+    }
+    TimelineItem step;
+    step.kind = TimelineItem::Kind::Step;
+    step.step = best;
+    w.timeline()->setSelection(step);
+    w.timeline()->setFocus();
+    QTest::keyClick(w.timeline(), Qt::Key_B);
+    QTRY_COMPARE_WITH_TIMEOUT(w.document()->entries().size(), std::size_t(1), 5000);
+    QVERIFY(waitReady(w));
+    QCOMPARE(w.document()->entries()[0].hypothesis.kind, HypothesisKind::BalanceCompute);
+    QCOMPARE(w.document()->entries()[0].hypothesis.step, best);
+    QCOMPARE(w.predictedTimeShown(), bestT);
+
+    // V on the same step, then disable B from the dock's check box (undoable).
+    QTest::keyClick(w.timeline(), Qt::Key_V);
+    QTRY_COMPARE_WITH_TIMEOUT(w.document()->entries().size(), std::size_t(2), 5000);
+    QVERIFY(waitReady(w));
+    Hypothesis b{HypothesisKind::BalanceCompute, {}, best};
+    Hypothesis v{HypothesisKind::BalanceVolume, {}, best};
+    QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {b, v}));
+    auto* list = w.findChild<QListWidget*>(QStringLiteral("hypothesisList"));
+    QVERIFY(list);
+    QCOMPARE(list->count(), 2);
+    list->item(0)->setCheckState(Qt::Unchecked);  // entries are sorted: balance-compute first
+    QVERIFY(!w.document()->entries()[0].enabled);
+    QVERIFY(waitReady(w));
+    QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {v}));
+    w.undoStack()->undo();
+    QVERIFY(w.document()->entries()[0].enabled);
+    QVERIFY(waitReady(w));
+    QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {b, v}));
+  }
+
+  void sessionRoundTrip() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("s.perwiz"));
+    std::vector<gui::HypothesisEntry> expected;
+    TimeNs shown = -1;
+    {
+      MainWindow w;
+      w.openTrace(kSample);
+      QVERIFY(waitReady(w));
+      const Call call = callWithLongestWait(*w.trace());
+      Hypothesis z{HypothesisKind::ZeroWait, EventRef{call.rank, call.mpi, false}, 0};
+      Hypothesis b{HypothesisKind::BalanceCompute, {}, 1};
+      w.undoStack()->push(new gui::AddHypothesisCommand(w.document(), z));
+      w.undoStack()->push(new gui::AddHypothesisCommand(w.document(), b));
+      w.undoStack()->push(new gui::SetHypothesisEnabledCommand(w.document(), b, false));
+      QVERIFY(waitReady(w));
+      w.timeline()->setMode(ui::TimelineMode::Lanes);
+      QString error;
+      QVERIFY2(w.saveSessionTo(path, &error), qPrintable(error));
+      expected = w.document()->entries();
+      shown = w.predictedTimeShown();
+      QCOMPARE(shown, corePrediction(*w.trace(), {z}));
+    }
+    gui::SessionData data;
+    QString error;
+    QVERIFY2(gui::loadSession(path, data, &error), qPrintable(error));
+    QCOMPARE(data.disabled, QStringList{QStringLiteral("balance-compute step 1")});
+    QCOMPARE(data.mode, QStringLiteral("lanes"));
+
+    MainWindow w2;
+    w2.openSession(path);
+    QVERIFY(waitReady(w2));
+    QVERIFY(w2.document()->entries() == expected);
+    QCOMPARE(w2.predictedTimeShown(), shown);
+    QCOMPARE(w2.timeline()->mode(), ui::TimelineMode::Lanes);
+  }
+
+  void headlessExport() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    auto run = [](const QStringList& args, QString* err = nullptr) {
+      QProcess p;
+      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+      env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+      p.setProcessEnvironment(env);
+      p.start(QStringLiteral(PERWIZ_GUI_BIN), args);
+      if (!p.waitForFinished(60000)) return -100;
+      if (err) *err = QString::fromLocal8Bit(p.readAllStandardError());
+      return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -101;
+    };
+    const QString png = dir.filePath(QStringLiteral("t.png"));
+    const QString svg = dir.filePath(QStringLiteral("t.svg"));
+    const QString pdf = dir.filePath(QStringLiteral("t.pdf"));
+    QString err;
+    QCOMPARE(run({QStringLiteral("--export-image"), png, kSample}, &err), 0);
+    QCOMPARE(run({QStringLiteral("--export-image"), svg, kSample, QStringLiteral("--view"), QStringLiteral("overlay")}), 0);
+    QCOMPARE(run({QStringLiteral("--export-image"), pdf, kSample, QStringLiteral("--view"), QStringLiteral("predicted")}), 0);
+
+    // PNG: the size render() asks for, and something drawn on the white background.
+    auto trace = std::make_shared<const Trace>(loadTrace(kSample.toStdString()));
+    ui::TimelineView view;
+    view.setTrace(trace);
+    const QSize wanted = view.exportSize(ui::TimelineExportOptions{});
+    QImage image(png);
+    QVERIFY(!image.isNull());
+    QCOMPARE(image.size(), wanted);
+    const QRgb background = qRgb(255, 255, 255);
+    int drawn = 0;
+    for (int y = 0; y < image.height(); y += 2)
+      for (int x = 0; x < image.width(); x += 2)
+        if ((image.pixel(x, y) & 0xFFFFFF) != (background & 0xFFFFFF)) ++drawn;
+    QVERIFY2(drawn > 100, "the PNG is blank");
+
+    // SVG: well-formed XML with rectangles.
+    QFile svgFile(svg);
+    QVERIFY(svgFile.open(QIODevice::ReadOnly));
+    QXmlStreamReader xml(&svgFile);
+    int rects = 0;
+    while (!xml.atEnd())
+      if (xml.readNext() == QXmlStreamReader::StartElement && xml.name() == QLatin1String("rect")) ++rects;
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QVERIFY(rects > 0);
+
+    // PDF.
+    QFile pdfFile(pdf);
+    QVERIFY(pdfFile.open(QIODevice::ReadOnly));
+    QVERIFY(pdfFile.read(5) == "%PDF-");
+
+    // With a scenario (the CLI's format); a scenario that does not fit is bad input.
+    {
+      Scenario sc;
+      sc.hypotheses.push_back(Hypothesis{HypothesisKind::BalanceCompute, {}, 0});
+      const QString scenarioPath = dir.filePath(QStringLiteral("s.json"));
+      QFile f(scenarioPath);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(QByteArray::fromStdString(sc.toJson()));
+      f.close();
+      QCOMPARE(run({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("o.png")), kSample,
+                    QStringLiteral("--scenario"), scenarioPath, QStringLiteral("--view"), QStringLiteral("overlay")}, &err),
+               0);
+      QVERIFY(QImage(dir.filePath(QStringLiteral("o.png"))).size() == wanted);
+      sc.hypotheses = {Hypothesis{HypothesisKind::BalanceCompute, {}, 999}};
+      const QString badPath = dir.filePath(QStringLiteral("bad.json"));
+      QFile b(badPath);
+      QVERIFY(b.open(QIODevice::WriteOnly));
+      b.write(QByteArray::fromStdString(sc.toJson()));
+      b.close();
+      QCOMPARE(run({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("b.png")), kSample,
+                    QStringLiteral("--scenario"), badPath, QStringLiteral("--view"), QStringLiteral("overlay")}, &err),
+               1);
+      QVERIFY(err.contains(QStringLiteral("step 999")));
+      QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("b.png"))));
+    }
+
+    // Never overwrites; bad input 1; bad usage 2.
+    const QByteArray before = [&] { QFile f(png); f.open(QIODevice::ReadOnly); return f.readAll(); }();
+    QCOMPARE(run({QStringLiteral("--export-image"), png, kSample}, &err), 1);
+    QVERIFY(err.contains(png));
+    const QByteArray after = [&] { QFile f(png); f.open(QIODevice::ReadOnly); return f.readAll(); }();
+    QCOMPARE(after, before);
+    QCOMPARE(run({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("x.png")),
+                  QStringLiteral("/nonexistent.alog")}, &err), 1);
+    QVERIFY(err.contains(QStringLiteral("/nonexistent.alog")));
+    QCOMPARE(run({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("x.bmp")), kSample}), 2);
+    QCOMPARE(run({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("y.png"))}), 2);
+    QCOMPARE(run({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("z.png")), kSample,
+                  QStringLiteral("--view"), QStringLiteral("sideways")}), 2);
+  }
+
+  // With PERWIZ_SCREENSHOT_DIR set: the window with a hypothesis applied, in Overlay.
+  void screenshot() { grabWindow(QStringLiteral("perwiz-window.png")); }
+
+  // Last: the translators stay installed.
+  void japaneseMenus() {
+    QVERIFY(gui::installTranslations(QStringLiteral("ja")));
+    MainWindow w;
+    auto* file = w.findChild<QMenu*>(QStringLiteral("fileMenu"));
+    QVERIFY(file);
+    QCOMPARE(file->title(), QString::fromUtf8("ファイル(&F)"));
+    auto* view = w.findChild<QMenu*>(QStringLiteral("viewMenu"));
+    QVERIFY(view);
+    QCOMPARE(view->title(), QString::fromUtf8("表示(&V)"));
+    grabWindow(QStringLiteral("perwiz-window-ja.png"));
+  }
+
+ private:
+  void grabWindow(const QString& name) {
+    const QString dir = qEnvironmentVariable("PERWIZ_SCREENSHOT_DIR");
+    if (dir.isEmpty()) return;
+    MainWindow w;
+    w.resize(1400, 800);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openTrace(kSample);
+    QVERIFY(waitReady(w));
+    const Call call = callWithLongestWait(*w.trace());
+    TimelineItem step;
+    step.kind = TimelineItem::Kind::Step;
+    step.step = 2;
+    QVERIFY(w.requestHypothesis(HypothesisKind::BalanceCompute, step));
+    QVERIFY(waitReady(w));
+    QTest::mouseClick(w.timeline(), Qt::LeftButton, {}, w.timeline()->eventCenter(call.rank, call.event).toPoint());
+    QVERIFY(w.requestHypothesis(HypothesisKind::ZeroWait, w.timeline()->selection()));
+    QVERIFY(waitReady(w));
+    QTest::qWait(200);
+    QVERIFY(w.grab().save(QDir(dir).filePath(name)));
+  }
+};
+
+QTEST_MAIN(TestGui)
+#include "test_gui.moc"

@@ -1,0 +1,494 @@
+// TimelineView (issue #5): hit testing, selection by mouse and keyboard, hypothesis keys, step
+// bands, range sanity, render() pixels, Lanes mode, the level of detail bound, and the LOD /
+// palette / axis helpers. Runs offscreen (QT_QPA_PLATFORM=offscreen).
+//
+// PERWIZ_TIMELINE_SCREENSHOTS=DIR additionally writes PNG screenshots of the ring4 sample and a
+// generated 64-rank trace, measured and overlaid with a prediction (Timeline.Screenshots).
+#include "perwiz/generator.h"
+#include "perwiz/replay.h"
+#include "perwiz/scenario.h"
+#include "perwiz/trace_builder.h"
+#include "perwiz/trace_io.h"
+#include "perwiz/widgets/timeline_view.h"
+
+#include "palette.h"
+#include "time_axis.h"
+#include "timeline_lod.h"
+
+#include <QApplication>
+#include <QBuffer>
+#include <QImage>
+#include <QPainter>
+#include <QSvgGenerator>
+#include <QTest>
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <memory>
+
+using namespace perwiz;
+using perwiz::ui::TimelineItem;
+using perwiz::ui::TimelineMode;
+using perwiz::ui::TimelineView;
+
+namespace {
+
+constexpr TimeNs us = 1000;
+
+// 4 ranks, 2 parallel steps (PRGN_step states) on ranks 0-2; rank 3 has no events at all.
+//   step 0 [0, 1000 µs]:  rank 0 Send -> rank 1 Recv; ranks 0-2 Barrier [800, 900]
+//   step 1 [1000, 2000]:  rank 0 Compute state [1100, 1500] with a nested Isend/Wait;
+//                         rank 1 Irecv + Wait; rank 2 nothing inside the step.
+std::shared_ptr<const Trace> smallTrace() {
+  TraceBuilder b("hand", "test");
+  b.begin({4, {}});
+  auto mpi = [&](const char* n) { return b.defineFunction({n, EventKind::MpiCall, classifyMpiName(n), ""}); };
+  const auto send = mpi("MPI_Send"), recv = mpi("MPI_Recv"), barrier = mpi("MPI_Barrier");
+  const auto isend = mpi("MPI_Isend"), irecv = mpi("MPI_Irecv"), wait = mpi("MPI_Wait");
+  const auto step = b.defineFunction({"PRGN_step", EventKind::UserState, MpiOp::None, ""});
+  const auto compute = b.defineFunction({"Compute", EventKind::UserState, MpiOp::None, ""});
+  for (std::uint32_t r = 0; r < 3; ++r) {
+    b.enter(r, 0, step);
+    if (r == 0) {
+      b.enter(0, 100 * us, send);
+      b.send(0, 100 * us, 1, 0, 7, 1024, 0);
+      b.leave(0, 200 * us, send);
+    }
+    if (r == 1) {
+      b.enter(1, 50 * us, recv);
+      b.recv(1, 400 * us, 0, 0, 7, 1024, 0);
+      b.leave(1, 400 * us, recv);
+    }
+    b.enter(r, 800 * us, barrier);
+    b.collective(r, 900 * us, MpiOp::Barrier, 0, -1, 0, 0);
+    b.leave(r, 900 * us, barrier);
+    b.leave(r, 1000 * us, step);
+    b.enter(r, 1000 * us, step);
+    if (r == 0) {
+      b.enter(0, 1100 * us, compute);
+      b.enter(0, 1200 * us, isend);
+      b.send(0, 1200 * us, 1, 0, 8, 64, 11);
+      b.leave(0, 1210 * us, isend);
+      b.enter(0, 1300 * us, wait);
+      b.isendComplete(0, 1350 * us, 11);
+      b.leave(0, 1350 * us, wait);
+      b.leave(0, 1500 * us, compute);
+    }
+    if (r == 1) {
+      b.enter(1, 1100 * us, irecv);
+      b.irecvRequest(1, 1100 * us, 21);
+      b.leave(1, 1110 * us, irecv);
+      b.enter(1, 1400 * us, wait);
+      b.recv(1, 1600 * us, 0, 0, 8, 64, 21);
+      b.leave(1, 1600 * us, wait);
+    }
+    b.leave(r, 2000 * us, step);
+  }
+  b.end();
+  return std::make_shared<const Trace>(b.take());
+}
+
+std::uint32_t eventNamed(const Trace& t, std::uint32_t rank, const std::string& name, int nth = 0) {
+  const RankTrace& rt = t.ranks[rank];
+  for (std::uint32_t i = 0; i < rt.size(); ++i)
+    if (t.functions[rt.function[i]].name == name && nth-- == 0) return i;
+  return kNone32;
+}
+
+TimelineItem eventItem(std::uint32_t rank, std::uint32_t event, bool predicted = false) {
+  TimelineItem it;
+  it.kind = TimelineItem::Kind::Event;
+  it.rank = rank;
+  it.event = event;
+  it.predicted = predicted;
+  return it;
+}
+
+// Measured times with one event moved by `shift` (a hand-made prediction).
+std::shared_ptr<Replayer::EventTimes> shifted(const Trace& t, std::uint32_t rank, std::uint32_t event, TimeNs shift) {
+  auto p = std::make_shared<Replayer::EventTimes>();
+  for (const RankTrace& r : t.ranks) {
+    p->enter.push_back(r.enter);
+    p->leave.push_back(r.leave);
+  }
+  p->enter[rank][event] += shift;
+  p->leave[rank][event] += shift;
+  p->end = t.endTime;
+  return p;
+}
+
+struct Shown {
+  TimelineView view;
+  explicit Shown(std::shared_ptr<const Trace> t, QSize size = {800, 400}) {
+    view.resize(size);
+    view.setTrace(std::move(t));
+    view.show();
+    EXPECT_TRUE(QTest::qWaitForWindowExposed(&view));
+  }
+};
+
+bool near(QRgb a, QRgb b, int tol = 40) {
+  return std::abs(qRed(a) - qRed(b)) + std::abs(qGreen(a) - qGreen(b)) + std::abs(qBlue(a) - qBlue(b)) <= tol;
+}
+
+}  // namespace
+
+TEST(Timeline, EventCenterHitsTheEvent) {
+  auto t = smallTrace();
+  Shown s(t);
+  for (std::uint32_t r = 0; r < 3; ++r)
+    for (const char* name : {"MPI_Barrier", "MPI_Send", "MPI_Recv", "MPI_Wait", "MPI_Irecv"}) {
+      const std::uint32_t e = eventNamed(*t, r, name);
+      if (e == kNone32) continue;
+      const QPointF c = s.view.eventCenter(r, e);
+      ASSERT_GE(c.x(), 0) << name;
+      EXPECT_EQ(s.view.itemAt(c), eventItem(r, e)) << name << " on rank " << r;
+    }
+  // Nested: the Isend inside Compute is hit, not its parent.
+  const std::uint32_t is = eventNamed(*t, 0, "MPI_Isend");
+  s.view.setVisibleRange(1150 * us, 1400 * us);
+  EXPECT_EQ(s.view.itemAt(s.view.eventCenter(0, is)), eventItem(0, is));
+  // Not visible -> a point outside the widget.
+  s.view.setVisibleRange(0, 500 * us);
+  const QPointF out = s.view.eventCenter(0, is);
+  EXPECT_FALSE(s.view.rect().contains(out.toPoint()));
+}
+
+TEST(Timeline, ClickSelectsAndEmits) {
+  auto t = smallTrace();
+  Shown s(t);
+  const std::uint32_t send = eventNamed(*t, 0, "MPI_Send");
+  std::vector<TimelineItem> got;
+  QObject::connect(&s.view, &TimelineView::selectionChanged, [&](const TimelineItem& it) { got.push_back(it); });
+  QTest::mouseClick(&s.view, Qt::LeftButton, {}, s.view.eventCenter(0, send).toPoint());
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0], eventItem(0, send));
+  EXPECT_EQ(s.view.selection(), eventItem(0, send));
+  // The partner is the receive on rank 1; P goes there.
+  const std::uint32_t recv = eventNamed(*t, 1, "MPI_Recv");
+  ASSERT_FALSE(s.view.partners().empty());
+  EXPECT_EQ(s.view.partners().front(), eventItem(1, recv));
+  QTest::keyClick(&s.view, Qt::Key_P);
+  EXPECT_EQ(s.view.selection(), eventItem(1, recv));
+  QTest::keyClick(&s.view, Qt::Key_P);  // and back
+  EXPECT_EQ(s.view.selection(), eventItem(0, send));
+  // Right: the next event on the row (markers skipped): the Barrier.
+  QTest::keyClick(&s.view, Qt::Key_Right);
+  EXPECT_EQ(s.view.selection(), eventItem(0, eventNamed(*t, 0, "MPI_Barrier")));
+  QTest::keyClick(&s.view, Qt::Key_Left);
+  EXPECT_EQ(s.view.selection(), eventItem(0, send));
+  // Collective partners: the Barrier of the other ranks.
+  s.view.setSelection(eventItem(0, eventNamed(*t, 0, "MPI_Barrier")));
+  EXPECT_EQ(s.view.partners().size(), 2u);
+  // Tooltip text names the function and the rank.
+  const QString tip = s.view.toolTipFor(eventItem(0, send));
+  EXPECT_TRUE(tip.contains("MPI_Send"));
+  EXPECT_TRUE(tip.contains("rank 0"));
+}
+
+TEST(Timeline, HypothesisKeys) {
+  auto t = smallTrace();
+  Shown s(t);
+  std::vector<std::pair<HypothesisKind, TimelineItem>> got;
+  QObject::connect(&s.view, &TimelineView::hypothesisRequested,
+                   [&](HypothesisKind k, const TimelineItem& it) { got.emplace_back(k, it); });
+  const std::uint32_t recv = eventNamed(*t, 1, "MPI_Recv");
+  QTest::mouseClick(&s.view, Qt::LeftButton, {}, s.view.eventCenter(1, recv).toPoint());
+  QTest::keyClick(&s.view, Qt::Key_Z);
+  QTest::keyClick(&s.view, Qt::Key_E);
+  QTest::keyClick(&s.view, Qt::Key_B);  // not for an event
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[0].first, HypothesisKind::ZeroWait);
+  EXPECT_EQ(got[0].second, eventItem(1, recv));
+  EXPECT_EQ(got[1].first, HypothesisKind::ZeroEvent);
+}
+
+TEST(Timeline, ClickInStepBandSelectsStep) {
+  auto t = smallTrace();
+  Shown s(t);
+  // Rank 2's second step has no events: the centre of its marker is empty band.
+  const std::uint32_t marker = eventNamed(*t, 2, "PRGN_step", 1);
+  ASSERT_NE(marker, kNone32);
+  const QPointF c = s.view.eventCenter(2, marker);
+  ASSERT_GE(c.x(), 0);
+  TimelineItem got;
+  QObject::connect(&s.view, &TimelineView::selectionChanged, [&](const TimelineItem& it) { got = it; });
+  QTest::mouseClick(&s.view, Qt::LeftButton, {}, c.toPoint());
+  EXPECT_EQ(got.kind, TimelineItem::Kind::Step);
+  EXPECT_EQ(got.rank, 2u);
+  EXPECT_EQ(got.step, 1u);
+  std::vector<HypothesisKind> kinds;
+  QObject::connect(&s.view, &TimelineView::hypothesisRequested,
+                   [&](HypothesisKind k, const TimelineItem&) { kinds.push_back(k); });
+  QTest::keyClick(&s.view, Qt::Key_B);
+  QTest::keyClick(&s.view, Qt::Key_V);
+  QTest::keyClick(&s.view, Qt::Key_Z);  // not for a step
+  EXPECT_EQ(kinds, (std::vector<HypothesisKind>{HypothesisKind::BalanceCompute, HypothesisKind::BalanceVolume}));
+  // Empty space outside any step and event: nothing.
+  EXPECT_EQ(s.view.itemAt(QPointF(2, 2)).kind, TimelineItem::Kind::None);
+}
+
+TEST(Timeline, RangeStaysSane) {
+  auto t = smallTrace();
+  Shown s(t);
+  auto sane = [&] {
+    EXPECT_LT(s.view.visibleBegin(), s.view.visibleEnd());
+    EXPECT_GE(s.view.visibleBegin(), 0);
+    EXPECT_LE(s.view.visibleEnd(), t->endTime);
+  };
+  EXPECT_EQ(s.view.visibleBegin(), 0);
+  EXPECT_EQ(s.view.visibleEnd(), t->endTime);
+  for (int i = 0; i < 40; ++i) QTest::keyClick(&s.view, Qt::Key_W);
+  sane();
+  EXPECT_LT(s.view.visibleEnd() - s.view.visibleBegin(), 1000);
+  for (int i = 0; i < 10; ++i) QTest::keyClick(&s.view, Qt::Key_D);
+  sane();
+  for (int i = 0; i < 60; ++i) QTest::keyClick(&s.view, Qt::Key_S);
+  sane();
+  EXPECT_EQ(s.view.visibleEnd() - s.view.visibleBegin(), t->endTime);
+  // Wheel zoom around the cursor keeps the time under it.
+  const QPointF at = s.view.eventCenter(0, eventNamed(*t, 0, "MPI_Send"));
+  const TimelineItem before = s.view.itemAt(at);
+  QWheelEvent wheel(at, s.view.mapToGlobal(at), QPoint(), QPoint(0, 240), Qt::NoButton, Qt::NoModifier,
+                    Qt::NoScrollPhase, false);
+  QApplication::sendEvent(&s.view, &wheel);
+  sane();
+  EXPECT_LT(s.view.visibleEnd() - s.view.visibleBegin(), t->endTime);
+  EXPECT_EQ(s.view.itemAt(at), before);
+  s.view.setVisibleRange(-500, t->endTime * 3);
+  sane();
+  s.view.setVisibleRange(700 * us, 600 * us);
+  sane();
+  // Shift+drag zooms to the band.
+  s.view.fitAll();
+  const QPoint a = s.view.eventCenter(0, eventNamed(*t, 0, "MPI_Send")).toPoint();
+  const QPoint b = s.view.eventCenter(0, eventNamed(*t, 0, "MPI_Barrier")).toPoint();
+  QTest::mousePress(&s.view, Qt::LeftButton, Qt::ShiftModifier, a);
+  QTest::mouseMove(&s.view, (a + b) / 2);
+  QTest::mouseMove(&s.view, b);
+  QTest::mouseRelease(&s.view, Qt::LeftButton, Qt::ShiftModifier, b);
+  sane();
+  EXPECT_NEAR(double(s.view.visibleBegin()), 150.0 * us, 20.0 * us);
+  EXPECT_NEAR(double(s.view.visibleEnd()), 850.0 * us, 20.0 * us);
+  QTest::keyClick(&s.view, Qt::Key_F);
+  EXPECT_EQ(s.view.visibleEnd(), t->endTime);
+}
+
+TEST(Timeline, RenderDrawsBoxesWhereTheScreenHasThem) {
+  auto t = smallTrace();
+  // Tall enough that the rows get the largest height (36 px) on screen too.
+  Shown s(t, {900, 400});
+  perwiz::ui::TimelineExportOptions o;
+  o.wholeTrace = true;
+  o.width = s.view.width();
+  o.rowHeight = 36;
+  const QSize size = s.view.exportSize(o);
+  EXPECT_EQ(size.width(), 900);
+  EXPECT_GT(size.height(), 4 * 36);
+  QImage img(size, QImage::Format_ARGB32_Premultiplied);
+  img.fill(Qt::red);
+  {
+    QPainter p(&img);
+    s.view.render(p, QRect(QPoint(0, 0), size), o);
+  }
+  EXPECT_EQ(img.size(), size);
+  EXPECT_NE(img.pixel(1, 1), QColor(Qt::red).rgb());  // everything painted
+  const QRgb white = qRgb(255, 255, 255);
+  const QRgb sendColor = perwiz::ui::mpiOpColor(MpiOp::Send).rgb();
+  const QRgb barrierColor = perwiz::ui::mpiOpColor(MpiOp::Barrier).rgb();
+  const QPointF send = s.view.eventCenter(0, eventNamed(*t, 0, "MPI_Send"));
+  const QPointF barrier = s.view.eventCenter(2, eventNamed(*t, 2, "MPI_Barrier"));
+  EXPECT_TRUE(near(img.pixel(send.toPoint()), sendColor)) << std::hex << img.pixel(send.toPoint());
+  EXPECT_TRUE(near(img.pixel(barrier.toPoint()), barrierColor)) << std::hex << img.pixel(barrier.toPoint());
+  // Rank 3 has no events: its row at the same x is background.
+  const int emptyY = int(send.y()) + 3 * 36;
+  EXPECT_TRUE(near(img.pixel(int(send.x()), emptyY), white, 30)) << std::hex << img.pixel(int(send.x()), emptyY);
+  // Rank 2 has no Send: at the Send's x its row shows the step band, not a box.
+  const QRgb band = img.pixel(int(send.x()), int(send.y()) + 2 * 36);
+  EXPECT_TRUE(near(band, perwiz::ui::colors::stepEven.rgb(), 30)) << std::hex << band;
+  // The screen shows the same.
+  const QImage screen = s.view.grab().toImage().convertToFormat(QImage::Format_ARGB32_Premultiplied);
+  EXPECT_TRUE(near(screen.pixel(send.toPoint()), sendColor));
+
+  // Vector export: SVG with rectangles and text.
+  QBuffer svg;
+  svg.open(QIODevice::WriteOnly);
+  QSvgGenerator gen;
+  gen.setOutputDevice(&svg);
+  gen.setSize(size);
+  gen.setViewBox(QRect(QPoint(0, 0), size));
+  {
+    QPainter p(&gen);
+    s.view.render(p, QRect(QPoint(0, 0), size), o);
+  }
+  const QByteArray out = svg.data();
+  EXPECT_GT(out.size(), 1000);
+  EXPECT_TRUE(out.contains("MPI_Send"));  // the legend
+}
+
+TEST(Timeline, LanesPutThePredictedBoxElsewhere) {
+  auto t = smallTrace();
+  Shown s(t);
+  const std::uint32_t send = eventNamed(*t, 0, "MPI_Send");
+  s.view.setPrediction(shifted(*t, 0, send, 300 * us));
+  s.view.setMode(TimelineMode::Lanes);
+  const QPointF m = s.view.eventCenter(0, send, false);
+  const QPointF p = s.view.eventCenter(0, send, true);
+  EXPECT_GT(p.x(), m.x() + 50);  // 300 µs of 2 ms over ~700 px
+  EXPECT_GT(p.y(), m.y());       // the predicted lane is below
+  EXPECT_EQ(s.view.itemAt(p), eventItem(0, send, true));
+  EXPECT_EQ(s.view.itemAt(m), eventItem(0, send, false));
+  s.view.setMode(TimelineMode::Overlay);
+  const QPointF po = s.view.eventCenter(0, send, true);
+  EXPECT_GT(po.x(), s.view.eventCenter(0, send, false).x() + 50);
+  EXPECT_NEAR(po.y(), s.view.eventCenter(0, send, false).y(), 1.0);  // same row, drawn over
+  s.view.setMode(TimelineMode::Predicted);
+  EXPECT_EQ(s.view.itemAt(p).predicted, true);
+  // Painting every mode works and draws boxes.
+  for (TimelineMode mode : {TimelineMode::Measured, TimelineMode::Predicted, TimelineMode::Overlay, TimelineMode::Lanes}) {
+    s.view.setMode(mode);
+    s.view.grab();
+    EXPECT_GT(s.view.lastFrameStats().boxes, 5);
+  }
+}
+
+TEST(Timeline, ManyTinyEventsAreSummarised) {
+  // 4 ranks x 25000 calls of 1 µs every 4 µs: 100000 events, far below a pixel at 400 px.
+  TraceBuilder b("tiny", "test");
+  const std::uint32_t ranks = 4, calls = 25000;
+  b.begin({ranks, {}});
+  const auto send = b.defineFunction({"MPI_Send", EventKind::MpiCall, MpiOp::Send, ""});
+  const auto recv = b.defineFunction({"MPI_Recv", EventKind::MpiCall, MpiOp::Recv, ""});
+  for (std::uint32_t r = 0; r < ranks; ++r)
+    for (std::uint32_t i = 0; i < calls; ++i) {
+      const TimeNs t0 = TimeNs(i) * 4 * us;
+      const bool sender = r % 2 == 0;
+      b.enter(r, t0, sender ? send : recv);
+      if (sender) b.send(r, t0, std::int32_t(r + 1), 0, 0, 8, 0);
+      else b.recv(r, t0 + us, std::int32_t(r - 1), 0, 0, 8, 0);
+      b.leave(r, t0 + us, sender ? send : recv);
+    }
+  b.end();
+  auto t = std::make_shared<const Trace>(b.take());
+  ASSERT_EQ(t->eventCount(), 100000u);
+  Shown s(t, {400 + 70, 300});
+  s.view.grab();
+  const auto st = s.view.lastFrameStats();
+  const int bound = 4 * st.rows * st.columns + 200;
+  EXPECT_GT(st.marks, 0);
+  EXPECT_LT(st.primitives(), bound) << "boxes " << st.boxes << " marks " << st.marks << " arrows " << st.arrows;
+  EXPECT_LT(st.boxes, 100);
+  EXPECT_LE(st.columns, 400);
+  EXPECT_GE(st.columns, 300);
+  // Zoomed to 1 %: still bounded, and zoomed to 10 calls the calls are boxes.
+  s.view.setVisibleRange(50000 * us, 51000 * us);
+  s.view.grab();
+  EXPECT_LT(s.view.lastFrameStats().primitives(), bound);
+  s.view.setVisibleRange(50000 * us, 50040 * us);
+  s.view.grab();
+  EXPECT_GE(s.view.lastFrameStats().boxes, 4 * 9);
+  EXPECT_LE(s.view.lastFrameStats().boxes, 4 * 12);
+}
+
+TEST(TimelineLod, SummaryKeepsTheBusyTime) {
+  // One rank, 1000 calls of 10 ns every 100 ns: any level's busy total is ~10 % of the range.
+  TraceBuilder b("lod", "test");
+  b.begin({1, {}});
+  const auto f = b.defineFunction({"MPI_Send", EventKind::MpiCall, MpiOp::Send, ""});
+  for (int i = 0; i < 1000; ++i) {
+    b.enter(0, i * 100, f);
+    b.leave(0, i * 100 + 10, f);
+  }
+  b.end();
+  const Trace t = b.take();
+  const std::vector<ui::FnRole> roles{ui::FnRole::Mpi};
+  const ui::RankShape shape = ui::buildShape(t.ranks[0], roles);
+  const ui::LodGrid grid = ui::makeGrid(t.endTime + 1, 1000, 1);
+  ui::RankTimes times{t.ranks[0].enter.data(), t.ranks[0].leave.data(), t.ranks[0].function.data(), 1000};
+  const ui::RankLod lod = ui::buildLod(grid, times, shape, roles);
+  for (int columns : {50, 200, 1000, 20000}) {
+    std::vector<ui::ColumnMark> marks(static_cast<std::size_t>(columns));
+    std::vector<std::uint32_t> boxes;
+    ui::LaneQuery q{0, 100000, 100000.0 / columns, columns};
+    ui::queryLane(grid, lod, times, shape, roles, q, marks.data(), boxes);
+    double busy = 0;
+    for (const auto& m : marks) busy += m.busy;
+    for (std::uint32_t i : boxes) busy += double(t.ranks[0].leave[i] - t.ranks[0].enter[i]);
+    EXPECT_NEAR(busy, 10000.0, 300.0) << columns << " columns";
+  }
+}
+
+TEST(TimelinePalette, TraceColoursAndTicks) {
+  EXPECT_EQ(ui::parseTraceColor("blue:gray3"), QColor(Qt::blue));
+  EXPECT_EQ(ui::parseTraceColor("light_gray"), QColor("lightgray"));
+  EXPECT_EQ(ui::parseTraceColor("forest green:vlines3"), QColor("forestgreen"));
+  EXPECT_EQ(ui::parseTraceColor("gray50"), QColor(128, 128, 128));
+  EXPECT_TRUE(ui::parseTraceColor("red3").isValid());
+  EXPECT_FALSE(ui::parseTraceColor("").isValid());
+  EXPECT_FALSE(ui::parseTraceColor("nosuchcolour").isValid());
+  EXPECT_NE(ui::mpiOpColor(MpiOp::Send), ui::mpiOpColor(MpiOp::Recv));
+  EXPECT_EQ(ui::formatTime(1500), QString::fromUtf8("1.5 µs"));
+  EXPECT_EQ(ui::formatTime(2 * 1000 * 1000), QString("2 ms"));
+  const auto ticks = ui::computeTicks(0, 1000000, 1000, 100);  // 1 ms over 1000 px
+  EXPECT_EQ(ticks.step, 100000);
+  ASSERT_FALSE(ticks.major.empty());
+  EXPECT_EQ(ticks.major[1].label, QString::fromUtf8("100 µs"));
+  const auto deep = ui::computeTicks(12000000000LL, 12000010000LL, 1000, 100);  // 10 µs at 12 s
+  EXPECT_FALSE(deep.baseLabel.isEmpty());
+}
+
+TEST(Timeline, Screenshots) {
+  const char* dir = std::getenv("PERWIZ_TIMELINE_SCREENSHOTS");
+  if (!dir) GTEST_SKIP() << "set PERWIZ_TIMELINE_SCREENSHOTS=DIR to write PNGs";
+  auto shoot = [&](std::shared_ptr<const Trace> t, const std::string& name, int rowHeight, int width) {
+    TimelineView v;
+    v.resize(width, 600);
+    v.setTrace(t);
+    Scenario sc;
+    std::vector<Hypothesis> hs;
+    for (std::uint32_t k = 0; k < t->steps.size(); ++k) hs.push_back(Hypothesis{HypothesisKind::BalanceCompute, {}, k});
+    sc.hypotheses = hs;
+    Replayer rp(*t, sc);
+    v.setPrediction(std::make_shared<Replayer::EventTimes>(rp.predictedEventTimes()));
+    v.setWaits(std::make_shared<ui::TimelineWaits>(ui::timelineWaits(rp)));
+    for (auto [mode, suffix] : {std::pair{TimelineMode::Measured, "measured"}, std::pair{TimelineMode::Overlay, "overlay"},
+                                std::pair{TimelineMode::Lanes, "lanes"}}) {
+      v.setMode(mode);
+      ui::TimelineExportOptions o;
+      o.width = width;
+      o.rowHeight = rowHeight;
+      QImage img(v.exportSize(o), QImage::Format_RGB32);
+      {
+        QPainter p(&img);
+        v.render(p, img.rect(), o);
+      }
+      const std::string path = std::string(dir) + "/" + name + "-" + suffix + ".png";
+      EXPECT_TRUE(img.save(QString::fromStdString(path)));
+      std::printf("%s: %.1f ms, %d boxes, %d marks, %d arrows\n", path.c_str(), v.lastFrameStats().milliseconds,
+                  v.lastFrameStats().boxes, v.lastFrameStats().marks, v.lastFrameStats().arrows);
+    }
+    // The widget itself, zoomed into the middle, with a selection.
+    v.setMode(TimelineMode::Measured);
+    v.show();
+    v.setVisibleRange(t->endTime * 4 / 10, t->endTime * 4 / 10 + t->endTime / 20);
+    v.grab().save(QString::fromStdString(std::string(dir) + "/" + name + "-widget.png"));
+  };
+  shoot(std::make_shared<const Trace>(loadTrace(PERWIZ_SAMPLE "/ring4.alog")), "ring4", 40, 1200);
+  GeneratorSpec spec;
+  spec.ranks = 64;
+  spec.steps = 12;
+  spec.imbalance = 0.4;
+  spec.nonBlocking = true;
+  spec.seed = 7;
+  TraceBuilder tb("gen", "generated");
+  generateTrace(spec, tb);
+  shoot(std::make_shared<const Trace>(tb.take()), "gen64", 9, 1400);
+}
+
+int main(int argc, char** argv) {
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  QApplication app(argc, argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}

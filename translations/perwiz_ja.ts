@@ -1,0 +1,716 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="ja_JP">
+<context>
+    <name>ExportImage</name>
+    <message>
+        <source>%1: unknown image format (use .png, .svg or .pdf)</source>
+        <translation>%1: 未知の画像形式です (.png、.svg、.pdf を使ってください)</translation>
+    </message>
+    <message>
+        <source>%1: the file exists; not overwritten</source>
+        <translation>%1: ファイルが既に存在します。上書きしません</translation>
+    </message>
+    <message>
+        <source>%1: nothing to export</source>
+        <translation>%1: 書き出す内容がありません</translation>
+    </message>
+    <message>
+        <source>%1: cannot write: %2</source>
+        <translation>%1: 書き込めません: %2</translation>
+    </message>
+    <message>
+        <source>%1: rendering failed</source>
+        <translation>%1: 描画に失敗しました</translation>
+    </message>
+</context>
+<context>
+    <name>HeadlessExport</name>
+    <message>
+        <source>perwiz: --view must be measured, predicted, overlay or lanes, not &apos;%1&apos;</source>
+        <translation>perwiz: --view には measured、predicted、overlay、lanes のいずれかを指定してください (&apos;%1&apos; は不可)</translation>
+    </message>
+    <message>
+        <source>perwiz: %1: unknown image format (use .png, .svg or .pdf)</source>
+        <translation>perwiz: %1: 未知の画像形式です (.png、.svg、.pdf を使ってください)</translation>
+    </message>
+    <message>
+        <source>perwiz: %1: the file exists; not overwritten</source>
+        <translation>perwiz: %1: ファイルが既に存在します。上書きしません</translation>
+    </message>
+</context>
+<context>
+    <name>HypothesisCommands</name>
+    <message>
+        <source>Add %1</source>
+        <translation>%1 を追加</translation>
+    </message>
+    <message>
+        <source>Remove %1</source>
+        <translation>%1 を削除</translation>
+    </message>
+    <message>
+        <source>Enable %1</source>
+        <translation>%1 を有効化</translation>
+    </message>
+    <message>
+        <source>Disable %1</source>
+        <translation>%1 を無効化</translation>
+    </message>
+</context>
+<context>
+    <name>PredictionSummary</name>
+    <message>
+        <source>measured %1 → predicted %2 (%3)</source>
+        <translation>実測 %1 → 予測 %2 (%3)</translation>
+    </message>
+</context>
+<context>
+    <name>SessionFile</name>
+    <message>
+        <source>%1: cannot write: %2</source>
+        <translation>%1: 書き込めません: %2</translation>
+    </message>
+    <message>
+        <source>%1: cannot read: %2</source>
+        <translation>%1: 読み込めません: %2</translation>
+    </message>
+    <message>
+        <source>%1: not a JSON object: %2</source>
+        <translation>%1: JSON オブジェクトではありません: %2</translation>
+    </message>
+    <message>
+        <source>%1: not a PerWiz session (&quot;perwiz_session&quot;: 1 missing)</source>
+        <translation>%1: PerWiz のセッションではありません (&quot;perwiz_session&quot;: 1 がありません)</translation>
+    </message>
+    <message>
+        <source>%1: the session names no trace</source>
+        <translation>%1: セッションにトレースが指定されていません</translation>
+    </message>
+    <message>
+        <source>%1: &quot;scenario&quot; is not an object</source>
+        <translation>%1: &quot;scenario&quot; がオブジェクトではありません</translation>
+    </message>
+</context>
+<context>
+    <name>main</name>
+    <message>
+        <source>PerWiz: what-if performance prediction for MPI traces.</source>
+        <translation>PerWiz: MPI トレースの what-if 性能予測ツール</translation>
+    </message>
+    <message>
+        <source>User interface language (en, ja).</source>
+        <translation>表示言語 (en, ja)</translation>
+    </message>
+    <message>
+        <source>Render TRACE to OUT (.png, .svg, .pdf) without a window and exit.</source>
+        <translation>ウィンドウを開かずに TRACE を OUT (.png, .svg, .pdf) に描画して終了します</translation>
+    </message>
+    <message>
+        <source>Scenario file for --export-image.</source>
+        <translation>--export-image で使うシナリオファイル</translation>
+    </message>
+    <message>
+        <source>View for --export-image: measured, predicted, overlay or lanes.</source>
+        <translation>--export-image の表示: measured (実測)、predicted (予測)、overlay (重ね表示)、lanes (レーン)</translation>
+    </message>
+    <message>
+        <source>Image width for --export-image (pixels).</source>
+        <translation>--export-image の画像の幅 (ピクセル)</translation>
+    </message>
+    <message>
+        <source>ALOG or OTF2 trace, or a .perwiz session (default: the sample trace).</source>
+        <translation>ALOG または OTF2 のトレース、あるいは .perwiz セッション (省略時: サンプルトレース)</translation>
+    </message>
+    <message>
+        <source>perwiz: --export-image OUT needs exactly one TRACE</source>
+        <translation>perwiz: --export-image OUT にはトレース (TRACE) をちょうど 1 つ指定してください</translation>
+    </message>
+    <message>
+        <source>perwiz: --width must be between 200 and 20000</source>
+        <translation>perwiz: --width は 200 から 20000 の間で指定してください</translation>
+    </message>
+    <message>
+        <source>perwiz: --scenario, --view and --width need --export-image</source>
+        <translation>perwiz: --scenario、--view、--width は --export-image と一緒に使ってください</translation>
+    </message>
+    <message>
+        <source>perwiz: at most one TRACE</source>
+        <translation>perwiz: トレースは 1 つまでです</translation>
+    </message>
+</context>
+<context>
+    <name>perwiz::gui::HypothesisDock</name>
+    <message>
+        <source>Hypotheses</source>
+        <translation>仮説</translation>
+    </message>
+    <message>
+        <source>No hypotheses. Select an event and press Z (zero wait) or E (zero event), or a parallel step and press B (balance computation) or V (balance volume).</source>
+        <translation>仮説はありません。イベントを選んで Z (待ち時間をゼロに) または E (イベントをゼロに)、あるいは並列ステップを選んで B (計算量を均等化) または V (通信量を均等化) を押してください。</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>削除</translation>
+    </message>
+    <message>
+        <source>Remove the selected hypothesis from the scenario</source>
+        <translation>選択した仮説をシナリオから削除します</translation>
+    </message>
+    <message>
+        <source>Applied to the prediction</source>
+        <translation>予測に適用されています</translation>
+    </message>
+    <message>
+        <source>Disabled: kept but not applied</source>
+        <translation>無効: 一覧には残しますが予測には適用しません</translation>
+    </message>
+    <message>
+        <source>Not applied: %1</source>
+        <translation>適用されていません: %1</translation>
+    </message>
+</context>
+<context>
+    <name>perwiz::gui::InspectorDock</name>
+    <message>
+        <source>Inspector</source>
+        <translation>詳細</translation>
+    </message>
+    <message>
+        <source>Zero wait (Z)</source>
+        <translation>待ち時間をゼロに (Z)</translation>
+    </message>
+    <message>
+        <source>Assume the partner is in time: this call&apos;s waiting time becomes zero</source>
+        <translation>相手が間に合ったと仮定し、この呼び出しの待ち時間をゼロにします</translation>
+    </message>
+    <message>
+        <source>Zero event (E)</source>
+        <translation>イベントをゼロに (E)</translation>
+    </message>
+    <message>
+        <source>This call takes no time at all</source>
+        <translation>この呼び出しの所要時間をゼロにします</translation>
+    </message>
+    <message>
+        <source>Zero computation before</source>
+        <translation>直前の計算をゼロに</translation>
+    </message>
+    <message>
+        <source>The computation before this call takes no time</source>
+        <translation>この呼び出しの直前の計算時間をゼロにします</translation>
+    </message>
+    <message>
+        <source>Balance computation (B)</source>
+        <translation>計算量を均等化 (B)</translation>
+    </message>
+    <message>
+        <source>Every rank&apos;s computation in this parallel step becomes the step mean</source>
+        <translation>この並列ステップにおける各ランクの計算時間をステップ内の平均にします</translation>
+    </message>
+    <message>
+        <source>Balance volume (V)</source>
+        <translation>通信量を均等化 (V)</translation>
+    </message>
+    <message>
+        <source>Every message sent in this parallel step gets the step&apos;s mean size</source>
+        <translation>この並列ステップで送信される各メッセージの大きさをステップ内の平均にします</translation>
+    </message>
+    <message>
+        <source>MPI call</source>
+        <translation>MPI 呼び出し</translation>
+    </message>
+    <message>
+        <source>user state</source>
+        <translation>ユーザ状態</translation>
+    </message>
+    <message>
+        <source>point event</source>
+        <translation>点イベント</translation>
+    </message>
+    <message>
+        <source>Kind:</source>
+        <translation>種類:</translation>
+    </message>
+    <message>
+        <source>Rank:</source>
+        <translation>ランク:</translation>
+    </message>
+    <message>
+        <source>Event:</source>
+        <translation>イベント:</translation>
+    </message>
+    <message>
+        <source>Measured enter:</source>
+        <translation>実測開始時刻:</translation>
+    </message>
+    <message>
+        <source>Measured leave:</source>
+        <translation>実測終了時刻:</translation>
+    </message>
+    <message>
+        <source>Duration:</source>
+        <translation>所要時間:</translation>
+    </message>
+    <message>
+        <source>Measured wait:</source>
+        <translation>実測待ち時間:</translation>
+    </message>
+    <message>
+        <source>Local cost:</source>
+        <translation>ローカルコスト:</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>不明</translation>
+    </message>
+    <message>
+        <source>to rank %1: %2 B, tag %3</source>
+        <translation>ランク %1 へ: %2 B、タグ %3</translation>
+    </message>
+    <message>
+        <source>from rank %1: %2 B, tag %3</source>
+        <translation>ランク %1 から: %2 B、タグ %3</translation>
+    </message>
+    <message>
+        <source>collective %1 on %2 ranks: %3 B sent, %4 B received</source>
+        <translation>集団通信 %1 (%2 ランク): 送信 %3 B、受信 %4 B</translation>
+    </message>
+    <message>
+        <source>Bytes:</source>
+        <translation>バイト数:</translation>
+    </message>
+    <message>
+        <source>Partners:</source>
+        <translation>通信相手:</translation>
+    </message>
+    <message>
+        <source>Parallel step:</source>
+        <translation>並列ステップ:</translation>
+    </message>
+    <message>
+        <source>Predicted enter:</source>
+        <translation>予測開始時刻:</translation>
+    </message>
+    <message>
+        <source>Predicted leave:</source>
+        <translation>予測終了時刻:</translation>
+    </message>
+    <message>
+        <source>Predicted wait:</source>
+        <translation>予測待ち時間:</translation>
+    </message>
+    <message>
+        <source>Parallel step %1</source>
+        <translation>並列ステップ %1</translation>
+    </message>
+    <message>
+        <source>Ranks:</source>
+        <translation>ランク数:</translation>
+    </message>
+    <message>
+        <source>Measured begin:</source>
+        <translation>実測開始:</translation>
+    </message>
+    <message>
+        <source>Measured end:</source>
+        <translation>実測終了:</translation>
+    </message>
+    <message>
+        <source>Span per rank:</source>
+        <translation>ランクごとの区間:</translation>
+    </message>
+    <message>
+        <source>%1 … %2</source>
+        <translation>%1 〜 %2</translation>
+    </message>
+    <message>
+        <source>Predicted begin:</source>
+        <translation>予測開始:</translation>
+    </message>
+    <message>
+        <source>Predicted end:</source>
+        <translation>予測終了:</translation>
+    </message>
+    <message>
+        <source>Nothing selected</source>
+        <translation>何も選択されていません</translation>
+    </message>
+    <message>
+        <source>No trace loaded</source>
+        <translation>トレースが読み込まれていません</translation>
+    </message>
+    <message>
+        <source>Click an event or a parallel step in the timeline.</source>
+        <translation>タイムライン上のイベントまたは並列ステップをクリックしてください。</translation>
+    </message>
+</context>
+<context>
+    <name>perwiz::gui::MainWindow</name>
+    <message>
+        <source>&amp;Open Trace…</source>
+        <translation>トレースを開く(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open an ALOG or OTF2 trace</source>
+        <translation>ALOG または OTF2 のトレースを開きます</translation>
+    </message>
+    <message>
+        <source>Open &amp;Session…</source>
+        <translation>セッションを開く(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>&amp;Save Session</source>
+        <translation>セッションを保存(&amp;S)</translation>
+    </message>
+    <message>
+        <source>Save Session &amp;As…</source>
+        <translation>名前を付けてセッションを保存(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>&amp;Export Image…</source>
+        <translation>画像を書き出す(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+E</source>
+        <translation>Ctrl+E</translation>
+    </message>
+    <message>
+        <source>Export &amp;Predicted Trace…</source>
+        <translation>予測トレースを書き出す(&amp;P)…</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>終了(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>元に戻す(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>やり直す(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Measured</source>
+        <translation>実測(&amp;M)</translation>
+    </message>
+    <message>
+        <source>&amp;Predicted</source>
+        <translation>予測(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Overlay</source>
+        <translation>重ね表示(&amp;O)</translation>
+    </message>
+    <message>
+        <source>&amp;Lanes</source>
+        <translation>レーン表示(&amp;L)</translation>
+    </message>
+    <message>
+        <source>The trace as measured</source>
+        <translation>実測されたトレース</translation>
+    </message>
+    <message>
+        <source>The prediction only</source>
+        <translation>予測のみ</translation>
+    </message>
+    <message>
+        <source>Predicted boxes over the measured ones</source>
+        <translation>実測の上に予測を重ねて表示します</translation>
+    </message>
+    <message>
+        <source>Each rank split into a measured and a predicted lane</source>
+        <translation>各ランクを実測と予測の 2 レーンに分けて表示します</translation>
+    </message>
+    <message>
+        <source>&amp;Fit</source>
+        <translation>全体を表示(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Show the whole trace</source>
+        <translation>トレース全体を表示します</translation>
+    </message>
+    <message>
+        <source>Zero &amp;Wait</source>
+        <translation>待ち時間をゼロに(&amp;W)</translation>
+    </message>
+    <message>
+        <source>The selected call&apos;s waiting time becomes zero</source>
+        <translation>選択した呼び出しの待ち時間をゼロにします</translation>
+    </message>
+    <message>
+        <source>Zero &amp;Event</source>
+        <translation>イベントをゼロに(&amp;E)</translation>
+    </message>
+    <message>
+        <source>The selected call takes no time</source>
+        <translation>選択した呼び出しの所要時間をゼロにします</translation>
+    </message>
+    <message>
+        <source>&amp;Balance Computation</source>
+        <translation>計算量を均等化(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Every rank&apos;s computation in the selected parallel step becomes the mean</source>
+        <translation>選択した並列ステップにおける各ランクの計算時間を平均にします</translation>
+    </message>
+    <message>
+        <source>Balance Message &amp;Volume</source>
+        <translation>通信量を均等化(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Every message of the selected parallel step gets the mean size</source>
+        <translation>選択した並列ステップの各メッセージの大きさを平均にします</translation>
+    </message>
+    <message>
+        <source>Zero &amp;Computation Before</source>
+        <translation>直前の計算をゼロに(&amp;C)</translation>
+    </message>
+    <message>
+        <source>The computation before the selected call takes no time</source>
+        <translation>選択した呼び出しの直前の計算時間をゼロにします</translation>
+    </message>
+    <message>
+        <source>Measured Local Costs</source>
+        <translation>実測のローカルコスト</translation>
+    </message>
+    <message>
+        <source>Model Local Costs</source>
+        <translation>モデルのローカルコスト</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>ファイル(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open &amp;Recent</source>
+        <translation>最近使ったファイル(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>編集(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>表示(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Prediction</source>
+        <translation>予測(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Network Model</source>
+        <translation>ネットワークモデル(&amp;N)</translation>
+    </message>
+    <message>
+        <source>&amp;Cost Mode</source>
+        <translation>コストモード(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>ヘルプ(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;About PerWiz</source>
+        <translation>PerWiz について(&amp;A)</translation>
+    </message>
+    <message>
+        <source>About PerWiz</source>
+        <translation>PerWiz について</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;PerWiz&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;What-if performance prediction for MPI traces: how much faster would the program be if this wait, this event or this parallel step were fixed?&lt;/p&gt;&lt;p&gt;After the PerWiz method of Ino et al. (LogGPS replay of the measured execution).&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;PerWiz&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;MPI トレースの what-if 性能予測: この待ち時間、このイベント、この並列ステップを改善したら、プログラムはどれだけ速くなるか。&lt;/p&gt;&lt;p&gt;伊野らの PerWiz の手法 (実測された実行の LogGPS による再現) に基づいています。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Prediction failed</source>
+        <translation>予測に失敗しました</translation>
+    </message>
+    <message>
+        <source>Loading %1…</source>
+        <translation>%1 を読み込んでいます…</translation>
+    </message>
+    <message>
+        <source>Loading cancelled</source>
+        <translation>読み込みを取り消しました</translation>
+    </message>
+    <message>
+        <source>Cannot open trace</source>
+        <translation>トレースを開けません</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n warning(s)</source>
+        <translation>
+            <numerusform>警告 %n 件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Show the reader&apos;s warnings</source>
+        <translation>読み込み時の警告を表示します</translation>
+    </message>
+    <message>
+        <source>Loaded %1: %2 ranks, %3 events</source>
+        <translation>%1 を読み込みました: %2 ランク、%3 イベント</translation>
+    </message>
+    <message>
+        <source>Predicting…</source>
+        <translation>予測しています…</translation>
+    </message>
+    <message>
+        <source>No trace loaded</source>
+        <translation>トレースが読み込まれていません</translation>
+    </message>
+    <message>
+        <source>Select an MPI call first</source>
+        <translation>先に MPI 呼び出しを選択してください</translation>
+    </message>
+    <message>
+        <source>Select a parallel step first</source>
+        <translation>先に並列ステップを選択してください</translation>
+    </message>
+    <message>
+        <source>%1 is already applied</source>
+        <translation>%1 は既に適用されています</translation>
+    </message>
+    <message>
+        <source>Open Trace</source>
+        <translation>トレースを開く</translation>
+    </message>
+    <message>
+        <source>Traces (*.alog *.log *.otf2);;PerWiz sessions (*.perwiz);;All files (*)</source>
+        <translation>トレース (*.alog *.log *.otf2);;PerWiz セッション (*.perwiz);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Open Session</source>
+        <translation>セッションを開く</translation>
+    </message>
+    <message>
+        <source>PerWiz sessions (*.perwiz);;All files (*)</source>
+        <translation>PerWiz セッション (*.perwiz);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Cannot open session</source>
+        <translation>セッションを開けません</translation>
+    </message>
+    <message>
+        <source>Cannot save session</source>
+        <translation>セッションを保存できません</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>%1 を保存しました</translation>
+    </message>
+    <message>
+        <source>Save Session</source>
+        <translation>セッションを保存</translation>
+    </message>
+    <message>
+        <source>PerWiz sessions (*.perwiz)</source>
+        <translation>PerWiz セッション (*.perwiz)</translation>
+    </message>
+    <message>
+        <source>%1 already exists. Replace it?</source>
+        <translation>%1 は既に存在します。置き換えますか?</translation>
+    </message>
+    <message>
+        <source>Whole trace</source>
+        <translation>トレース全体</translation>
+    </message>
+    <message>
+        <source>Current view</source>
+        <translation>現在の表示範囲</translation>
+    </message>
+    <message>
+        <source>Export Image</source>
+        <translation>画像を書き出す</translation>
+    </message>
+    <message>
+        <source>Range:</source>
+        <translation>範囲:</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 画像 (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG image (*.svg)</source>
+        <translation>SVG 画像 (*.svg)</translation>
+    </message>
+    <message>
+        <source>PDF document (*.pdf)</source>
+        <translation>PDF 文書 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Cannot export image</source>
+        <translation>画像を書き出せません</translation>
+    </message>
+    <message>
+        <source>Exported %1</source>
+        <translation>%1 を書き出しました</translation>
+    </message>
+    <message>
+        <source>Export Predicted Trace</source>
+        <translation>予測トレースを書き出す</translation>
+    </message>
+    <message>
+        <source>ALOG trace (*.alog);;OTF2 archive (*.otf2)</source>
+        <translation>ALOG トレース (*.alog);;OTF2 アーカイブ (*.otf2)</translation>
+    </message>
+    <message>
+        <source>%1 already exists. PerWiz never overwrites a trace; choose another name.</source>
+        <translation>%1 は既に存在します。PerWiz はトレースを上書きしません。別の名前を選んでください。</translation>
+    </message>
+    <message>
+        <source>Writing the predicted trace…</source>
+        <translation>予測トレースを書き出しています…</translation>
+    </message>
+    <message>
+        <source>Cannot export the predicted trace</source>
+        <translation>予測トレースを書き出せません</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>%1 を書き出しました</translation>
+    </message>
+    <message>
+        <source>Clear Recent Files</source>
+        <translation>履歴を消去</translation>
+    </message>
+    <message>
+        <source>PerWiz</source>
+        <translation>PerWiz</translation>
+    </message>
+    <message>
+        <source>%1 — PerWiz</source>
+        <translation>%1 — PerWiz</translation>
+    </message>
+    <message>
+        <source>Full replay in %1</source>
+        <translation>全体を再シミュレーションしました (%1)</translation>
+    </message>
+    <message>
+        <source>Updated %1 events in %2</source>
+        <translation>%1 イベントを更新しました (%2)</translation>
+    </message>
+</context>
+<context>
+    <name>perwiz::gui::WarningsDock</name>
+    <message>
+        <source>Warnings</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>Replay notes:</source>
+        <translation>再シミュレーションの注記:</translation>
+    </message>
+    <message>
+        <source>No warnings.</source>
+        <translation>警告はありません。</translation>
+    </message>
+</context>
+</TS>

@@ -1,0 +1,155 @@
+// The logviewer/Jumpshot-style timeline (issue #5): one row per rank, MPI calls as coloured
+// boxes, computation between them, message arrows, user states, parallel steps as alternating
+// bands, a time axis and a legend; the predicted timeline drawn over the measured one or in a
+// lane of its own.
+//
+// Data and view are apart (Tracy): the widget reads an immutable perwiz::Trace and, when set,
+// the predicted times of its events; painting costs O(visible pixels), not O(events) — boxes
+// narrower than a few pixels merge into one summary mark per pixel column and row, arrows
+// aggregate by (row, row, pixel column) with a count.
+#pragma once
+
+#include "perwiz/replay.h"
+#include "perwiz/trace.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+namespace perwiz::ui {
+
+enum class TimelineMode {
+  Measured,   // the trace as measured
+  Predicted,  // the prediction only
+  Overlay,    // predicted boxes drawn over the measured ones (outlined, translucent)
+  Lanes,      // each rank row split into a measured and a predicted lane
+};
+
+// What is selected or hovered: an event (any event of a rank, by its model index), a step, or
+// nothing.
+struct TimelineItem {
+  enum class Kind { None, Event, Step } kind = Kind::None;
+  std::uint32_t rank = 0;
+  std::uint32_t event = 0;  // model event index on the rank (Kind::Event)
+  std::uint32_t step = 0;   // Kind::Step
+  bool predicted = false;   // hit in the predicted drawing (Overlay/Lanes)
+  bool operator==(const TimelineItem&) const = default;
+};
+
+// Waiting time of every MPI call ([rank][mpiIndex]), measured and predicted, for tooltips.
+struct TimelineWaits {
+  std::vector<std::vector<TimeNs>> measured, predicted;
+};
+// The waits of every call of the replayer's trace under its current scenario.
+TimelineWaits timelineWaits(const Replayer& replayer);
+
+// What the last frame drew (painting cost grows with these, not with the event count).
+struct TimelineFrameStats {
+  int rows = 0;      // lanes painted
+  int columns = 0;   // pixel columns of the plot
+  int boxes = 0;     // event boxes drawn one by one
+  int marks = 0;     // summary marks (one per pixel column and lane, or per run in vectors)
+  int arrows = 0;    // message arrows (an aggregated arrow counts once)
+  int texts = 0;     // labels
+  double milliseconds = 0;
+  int primitives() const { return boxes + marks + arrows + texts; }
+};
+
+struct TimelineExportOptions {
+  bool wholeTrace = true;  // false: the current visible range
+  bool axis = true;
+  bool legend = true;
+  int width = 1600;        // pixels (PNG) / points (SVG, PDF)
+  int rowHeight = 24;
+};
+
+class TimelineView : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit TimelineView(QWidget* parent = nullptr);
+  ~TimelineView() override;
+
+  // The measured trace; resets the view to fit it. nullptr clears.
+  void setTrace(std::shared_ptr<const Trace> trace);
+  const Trace* trace() const;
+  // Predicted times of every event of the trace (Replayer::predictedEventTimes()); nullptr
+  // clears. Mode Measured ignores them.
+  void setPrediction(std::shared_ptr<const Replayer::EventTimes> times);
+  void setMode(TimelineMode mode);
+  TimelineMode mode() const;
+
+  // Visible time range [begin, end) in trace nanoseconds.
+  void setVisibleRange(TimeNs begin, TimeNs end);
+  TimeNs visibleBegin() const;
+  TimeNs visibleEnd() const;
+  void fitAll();  // F
+
+  void setSelection(const TimelineItem& item);  // highlights the partner and the arrow too
+  TimelineItem selection() const;
+  // Events drawn emphasised (e.g. a domino path from the advisor); empty clears.
+  void setHighlighted(const std::vector<TimelineItem>& items);
+
+  // Widget coordinates of an event's box centre (measured drawing unless `predicted`), or a
+  // point outside the widget if it is not visible. For tests and for scrolling to an event.
+  QPointF eventCenter(std::uint32_t rank, std::uint32_t event, bool predicted = false) const;
+  TimelineItem itemAt(const QPointF& pos) const;
+
+  // Paints the whole trace (or the visible range) with axis and legend on any paint device
+  // (QImage, QSvgGenerator, QPdfWriter) — the same drawing code as the screen.
+  void render(QPainter& painter, const QRect& target, const TimelineExportOptions& options) const;
+  // The size render() wants for `options` (height from the rank count).
+  QSize exportSize(const TimelineExportOptions& options) const;
+
+  // --- added after the first version -------------------------------------------------------
+  // Measured and predicted waits of the MPI calls, shown in tooltips; nullptr clears.
+  void setWaits(std::shared_ptr<const TimelineWaits> waits);
+  // The events drawn as partners of the selection (message partners, other members of a
+  // collective), first the one P goes to.
+  std::vector<TimelineItem> partners() const;
+  // Scrolls (time and rows) so the item is visible; does not change the selection.
+  void scrollTo(const TimelineItem& item);
+  // Statistics of the last paintEvent()/render().
+  TimelineFrameStats lastFrameStats() const;
+  // Tooltip text of an item ("" for none), as shown on hover.
+  QString toolTipFor(const TimelineItem& item) const;
+  QSize sizeHint() const override;
+  using QWidget::render;  // QWidget::render(QPaintDevice*, ...) stays callable (grab, tests)
+
+ public slots:
+  void goToPartner();        // P: select the (next) partner of the selection and show it
+  void selectNextEvent();    // Right
+  void selectPreviousEvent();  // Left
+  void zoomIn();             // W
+  void zoomOut();            // S
+  void panLeft();            // A
+  void panRight();           // D
+
+ public:
+
+ signals:
+  void selectionChanged(const perwiz::ui::TimelineItem& item);
+  void visibleRangeChanged(perwiz::TimeNs begin, perwiz::TimeNs end);
+  // Keys Z (zero wait), E (zero event), B (balance computation), V (balance volume) on the
+  // selection; the window turns them into hypotheses.
+  void hypothesisRequested(perwiz::HypothesisKind kind, const perwiz::ui::TimelineItem& item);
+  void contextMenuRequestedFor(const perwiz::ui::TimelineItem& item, const QPoint& globalPos);
+
+ protected:
+  void paintEvent(QPaintEvent* event) override;
+  void wheelEvent(QWheelEvent* event) override;
+  void mousePressEvent(QMouseEvent* event) override;
+  void mouseMoveEvent(QMouseEvent* event) override;
+  void mouseReleaseEvent(QMouseEvent* event) override;
+  void keyPressEvent(QKeyEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+  bool event(QEvent* event) override;  // tooltips
+  void contextMenuEvent(QContextMenuEvent* event) override;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> d;
+};
+
+}  // namespace perwiz::ui

@@ -1,0 +1,38 @@
+// Colours of the timeline: per function (the trace's own colour where it has one, else a
+// Jumpshot-like palette keyed by the MPI operation), step bands and decorations.
+#pragma once
+
+#include "perwiz/trace.h"
+
+#include <QColor>
+
+#include <string_view>
+
+namespace perwiz::ui {
+
+// A colour token of a trace: ALOG "colour:bitmap" (the part before ':' counts), an SVG/X11
+// colour name ("forest green", "light_gray", "gray30"), or "#rrggbb". Invalid QColor if none.
+QColor parseTraceColor(std::string_view token);
+// Fixed palette for MPI calls: sends blue, receives green, waits red, collectives distinct.
+QColor mpiOpColor(MpiOp op);
+// The colour a function is drawn in (its own if valid and not near-white, else the palette;
+// user states get a muted colour derived from the name).
+QColor functionColor(const Function& f);
+
+namespace colors {
+inline const QColor background{255, 255, 255};
+inline const QColor stepEven{226, 236, 250};   // bands of even parallel steps (0, 2, ...)
+inline const QColor stepOdd{252, 239, 214};    // odd steps
+inline const QColor rowLine{150, 150, 150};    // computation line
+inline const QColor separator{232, 232, 232};  // between rows
+inline const QColor grid{238, 238, 238};
+inline const QColor arrow{20, 20, 20};
+inline const QColor arrowFaded{160, 160, 160};
+inline const QColor selection{0, 0, 0};
+inline const QColor partner{230, 60, 0};
+inline const QColor highlight{255, 0, 170};
+inline const QColor text{30, 30, 30};
+inline const QColor point{40, 40, 40};
+}  // namespace colors
+
+}  // namespace perwiz::ui

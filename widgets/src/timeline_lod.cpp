@@ -1,0 +1,306 @@
+#include "timeline_lod.h"
+
+#include <algorithm>
+#include <bit>
+#include <cmath>
+#include <limits>
+
+namespace perwiz::ui {
+
+namespace {
+
+bool drawn(FnRole r) { return r == FnRole::Mpi || r == FnRole::State; }
+
+struct Open {
+  std::uint32_t event;
+  TimeNs leave;  // clamped to the enclosing event's
+};
+
+// Walks the drawn events [from, times.size) in enter order with `stack` holding the events
+// open before `from` (outermost first). seg(owner, t0, t1) gets every stretch of [clipBegin,
+// clipEnd) owned by the deepest open event; ev(i) every event entered before clipEnd.
+template <class Seg, class Ev>
+void sweep(const RankTimes& t, const std::vector<FnRole>& roles, std::uint32_t from,
+           std::vector<Open>& stack, TimeNs clipBegin, TimeNs clipEnd, Seg&& seg, Ev&& ev) {
+  TimeNs cur = clipBegin;
+  auto emit = [&](std::uint32_t owner, TimeNs a, TimeNs b) {
+    a = std::max(a, clipBegin);
+    b = std::min(b, clipEnd);
+    if (b > a) seg(owner, a, b);
+  };
+  for (std::uint32_t i = from; i < t.size; ++i) {
+    if (!drawn(roles[t.function[i]])) continue;
+    const TimeNs e = t.enter[i];
+    if (e >= clipEnd) break;
+    while (!stack.empty() && stack.back().leave <= e) {
+      emit(stack.back().event, cur, stack.back().leave);
+      cur = std::max(cur, stack.back().leave);
+      stack.pop_back();
+    }
+    if (!stack.empty()) emit(stack.back().event, cur, e);
+    cur = std::max(cur, e);
+    TimeNs l = t.leave[i];
+    if (!stack.empty()) l = std::min(l, stack.back().leave);
+    stack.push_back({i, std::max(l, e)});
+    ev(i);
+  }
+  while (!stack.empty()) {
+    emit(stack.back().event, cur, stack.back().leave);
+    cur = std::max(cur, stack.back().leave);
+    stack.pop_back();
+  }
+}
+
+struct Acc {
+  double busy = 0;
+  double top = 0;
+  std::uint32_t fn = LodBucket::kEmpty;
+  std::uint8_t depth = 63;
+  bool point = false;
+  void add(std::uint32_t f, double b, double tp, std::uint8_t d) {
+    busy += b;
+    if (f == fn) top += tp;
+    else if (tp > top) { fn = f; top = tp; }
+    depth = std::min(depth, d);
+  }
+  void merge(const Acc& o) {
+    if (o.fn != LodBucket::kEmpty) add(o.fn, o.busy, o.top, o.depth);
+    else busy += o.busy;
+    point = point || o.point;
+  }
+};
+
+std::uint16_t frac16(double v, double width) {
+  return std::uint16_t(std::clamp(v / width * 65535.0 + 0.5, 0.0, 65535.0));
+}
+
+}  // namespace
+
+RankShape buildShape(const RankTrace& rank, const std::vector<FnRole>& roles) {
+  RankShape s;
+  const std::size_t n = rank.size();
+  s.parent.assign(n, kNone32);
+  s.depth.assign(n, 0);
+  std::vector<std::uint32_t> lastAtDepth;  // raw nesting: last event entered at each depth
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const std::uint8_t d = rank.depth[i];
+    if (lastAtDepth.size() <= d) lastAtDepth.resize(d + 1u, kNone32);
+    std::uint32_t p = d > 0 ? lastAtDepth[d - 1] : kNone32;
+    // Skip region markers and points: the drawn parent is the nearest drawn ancestor.
+    while (p != kNone32 && !drawn(roles[rank.function[p]])) p = s.parent[p];
+    s.parent[i] = p;
+    const FnRole role = roles[rank.function[i]];
+    s.depth[i] = p == kNone32 ? 0 : std::uint8_t(std::min(s.depth[p] + 1, 62));
+    if (drawn(role)) s.maxDepth = std::max(s.maxDepth, s.depth[i]);
+    if (role == FnRole::Point) s.points.push_back(i);
+    lastAtDepth[d] = i;
+  }
+  return s;
+}
+
+int LodGrid::classOf(TimeNs d) const {
+  const TimeNs q = d / (4 * w0);
+  if (q <= 0) return 0;
+  return std::min(int(std::bit_width(std::uint64_t(q))), levels);
+}
+
+int LodGrid::levelFor(double nsPerPx) const {
+  if (nsPerPx < double(w0)) return -1;
+  const double q = nsPerPx / double(w0);
+  const int l = int(std::bit_width(std::uint64_t(std::min(q, 9.0e18)))) - 1;
+  return std::min(l, levels - 1);
+}
+
+LodGrid makeGrid(TimeNs duration, std::uint64_t maxEventsPerRank, std::size_t ranks) {
+  std::uint64_t n0 = std::bit_ceil(std::max<std::uint64_t>(256, 2 * maxEventsPerRank));
+  while (n0 > 256 && n0 * std::max<std::size_t>(ranks, 1) > (std::uint64_t(1) << 21)) n0 /= 2;
+  LodGrid g;
+  const std::uint64_t need = (std::uint64_t(std::max<TimeNs>(duration, 1)) + n0 - 1) / n0;
+  g.w0 = TimeNs(std::bit_ceil(std::max<std::uint64_t>(need, 1)));
+  g.levels = int(std::bit_width(n0));  // n0 = 2^(levels-1): the top level is one bucket
+  return g;
+}
+
+std::size_t RankLod::bytes() const {
+  std::size_t b = 0;
+  for (const auto& l : levels) b += l.capacity() * sizeof(LodBucket);
+  for (const auto& c : classes) b += c.capacity() * sizeof(std::uint32_t);
+  return b;
+}
+
+RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape,
+                 const std::vector<FnRole>& roles) {
+  RankLod lod;
+  lod.classes.resize(grid.levels + 1);
+  lod.classMaxDuration.assign(grid.levels + 1, 0);
+  lod.firstEnter = std::numeric_limits<TimeNs>::max();
+  lod.lastLeave = std::numeric_limits<TimeNs>::min();
+  for (std::uint32_t i = 0; i < t.size; ++i) {
+    if (!drawn(roles[t.function[i]])) continue;
+    const TimeNs d = std::max<TimeNs>(t.leave[i] - t.enter[i], 0);
+    const int k = grid.classOf(d);
+    lod.classes[k].push_back(i);
+    lod.classMaxDuration[k] = std::max(lod.classMaxDuration[k], d);
+    lod.firstEnter = std::min(lod.firstEnter, t.enter[i]);
+    lod.lastLeave = std::max(lod.lastLeave, t.leave[i]);
+  }
+  if (lod.firstEnter > lod.lastLeave) lod.firstEnter = lod.lastLeave = 0;
+  for (auto& c : lod.classes) {
+    auto byEnter = [&](std::uint32_t a, std::uint32_t b) { return t.enter[a] < t.enter[b]; };
+    if (!std::is_sorted(c.begin(), c.end(), byEnter)) std::stable_sort(c.begin(), c.end(), byEnter);
+  }
+
+  // Segments of narrow events into the level where they become narrow.
+  const std::size_t n0 = std::size_t(1) << (grid.levels - 1);
+  std::vector<std::vector<Acc>> acc(grid.levels);
+  for (int l = 0; l < grid.levels; ++l) acc[l].resize(std::max<std::size_t>(n0 >> l, 1));
+  std::vector<Open> stack;
+  sweep(t, roles, 0, stack, std::numeric_limits<TimeNs>::min() / 2,
+        std::numeric_limits<TimeNs>::max() / 2,
+        [&](std::uint32_t owner, TimeNs a, TimeNs b) {
+          const int k = grid.classOf(std::max<TimeNs>(t.leave[owner] - t.enter[owner], 0));
+          if (k >= grid.levels) return;
+          const TimeNs bw = grid.bucketWidth(k);
+          auto& level = acc[k];
+          const std::uint32_t fn = t.function[owner];
+          const std::uint8_t dep = shape.depth[owner];
+          a = std::max<TimeNs>(a, 0);
+          for (TimeNs x = a; x < b;) {
+            const std::size_t bi = std::min<std::size_t>(std::size_t(x / bw), level.size() - 1);
+            const TimeNs bEnd = std::max(TimeNs(bi + 1) * bw, x + 1);
+            const TimeNs y = std::min(b, bEnd);
+            level[bi].add(fn, double(y - x), double(y - x), dep);
+            x = y;
+          }
+        },
+        [](std::uint32_t) {});
+  for (std::uint32_t p : shape.points) {
+    const std::size_t bi = std::min<std::size_t>(std::size_t(std::max<TimeNs>(t.enter[p], 0) / grid.w0), n0 - 1);
+    acc[0][bi].point = true;
+  }
+  for (int l = 1; l < grid.levels; ++l)
+    for (std::size_t b = 0; b < acc[l].size(); ++b) {
+      Acc m = acc[l - 1][2 * b];
+      if (2 * b + 1 < acc[l - 1].size()) m.merge(acc[l - 1][2 * b + 1]);
+      m.merge(acc[l][b]);
+      acc[l][b] = m;
+    }
+  lod.levels.resize(grid.levels);
+  for (int l = 0; l < grid.levels; ++l) {
+    const double bw = double(grid.bucketWidth(l));
+    auto& out = lod.levels[l];
+    out.resize(acc[l].size());
+    for (std::size_t b = 0; b < out.size(); ++b) {
+      const Acc& a = acc[l][b];
+      LodBucket& o = out[b];
+      o.packed = (a.fn & LodBucket::kFnMask) | (std::uint32_t(std::min<int>(a.depth, 63)) << 22) |
+                 (a.point ? LodBucket::kPointBit : 0u);
+      o.busy = frac16(a.busy, bw);
+      o.top = frac16(a.top, bw);
+      if (a.busy > 0 && o.busy == 0) o.busy = 1;  // keep the mark of a very short call
+      if (a.top > 0 && o.top == 0) o.top = 1;
+    }
+  }
+  return lod;
+}
+
+std::pair<int, int> queryLane(const LodGrid& grid, const RankLod& lod, const RankTimes& t,
+                              const RankShape& shape, const std::vector<FnRole>& roles,
+                              const LaneQuery& q, ColumnMark* marks,
+                              std::vector<std::uint32_t>& boxes) {
+  const double px = q.nsPerPx;
+  const int level = grid.levelFor(px);
+  int touched0 = q.columns, touched1 = 0;
+  auto touch = [&](int c0, int c1) {
+    touched0 = std::min(touched0, c0);
+    touched1 = std::max(touched1, c1);
+  };
+  auto addSpan = [&](double x0, double x1, std::uint32_t fn, double busyNs, double topNs,
+                     std::uint8_t depth) {
+    // Spreads busy/top time over the columns [x0, x1) in proportion to the overlap.
+    const double w = std::max(x1 - x0, 1e-9);
+    const int c0 = std::max(0, int(std::floor(x0)));
+    const int c1 = std::min(q.columns, int(std::ceil(x1)));
+    if (c0 < c1) touch(c0, c1);
+    for (int c = c0; c < c1; ++c) {
+      const double f = (std::min(x1, double(c + 1)) - std::max(x0, double(c))) / w;
+      if (f > 0) marks[c].add(fn, float(busyNs * f), float(topNs * f), depth);
+    }
+  };
+  auto markPoint = [&](double x) {
+    const int c = int(std::floor(x));
+    if (c >= 0 && c < q.columns) {
+      marks[c].point = true;
+      touch(c, c + 1);
+    }
+  };
+  if (level >= 0) {
+    // bw <= px: every bucket goes whole to the column holding its centre (no column is left
+    // without one), an error below one bucket width.
+    const TimeNs bw = grid.bucketWidth(level);
+    const auto& buckets = lod.levels[level];
+    const std::size_t b0 = std::size_t(std::max<TimeNs>(q.begin, 0) / bw);
+    const std::size_t b1 = std::min(buckets.size(), std::size_t(std::max<TimeNs>(q.end, 0) / bw) + 1);
+    const double scale = double(bw) / 65535.0;
+    const double inv = 1.0 / px;
+    for (std::size_t b = b0; b < b1; ++b) {
+      const LodBucket& k = buckets[b];
+      if (k.busy == 0 && !k.point()) continue;
+      const double xc = (double(TimeNs(b) * bw - q.begin) + 0.5 * double(bw)) * inv;
+      const int c = std::clamp(int(xc), 0, q.columns - 1);
+      if (xc < 0 || xc >= q.columns) {
+        // Centre outside the view: only the overlapping part counts.
+        const double x0 = double(TimeNs(b) * bw - q.begin) * inv, x1 = x0 + double(bw) * inv;
+        if (x1 <= 0 || x0 >= q.columns) continue;
+      }
+      touch(c, c + 1);
+      if (k.busy) marks[c].add(k.fn(), float(k.busy * scale), float(k.top * scale), std::uint8_t(k.depth()));
+      if (k.point()) marks[c].point = true;
+    }
+    for (int c = level + 1; c <= grid.levels; ++c) {
+      const auto& cls = lod.classes[c];
+      if (cls.empty()) continue;
+      const TimeNs from = q.begin - lod.classMaxDuration[c];
+      auto it = std::partition_point(cls.begin(), cls.end(),
+                                     [&](std::uint32_t i) { return t.enter[i] < from; });
+      for (; it != cls.end() && t.enter[*it] < q.end; ++it)
+        if (t.leave[*it] > q.begin) boxes.push_back(*it);
+    }
+    return {touched0, touched1};
+  }
+
+  // Deep zoom: sweep the events in view (and the ones open at q.begin).
+  const TimeNs thr = TimeNs(std::ceil(3.0 * px));
+  const TimeNs* en = t.enter;
+  const std::uint32_t first =
+      std::uint32_t(std::partition_point(en, en + t.size, [&](TimeNs e) { return e < q.begin; }) - en);
+  std::vector<Open> stack;
+  if (first > 0) {
+    std::vector<std::uint32_t> chain;
+    for (std::uint32_t j = first - 1; j != kNone32; j = shape.parent[j])
+      if (drawn(roles[t.function[j]]) && t.leave[j] > q.begin) chain.push_back(j);
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      TimeNs l = t.leave[*it];
+      if (!stack.empty()) l = std::min(l, stack.back().leave);
+      stack.push_back({*it, l});
+      if (t.leave[*it] - t.enter[*it] >= thr) boxes.push_back(*it);
+    }
+  }
+  sweep(t, roles, first, stack, q.begin, q.end,
+        [&](std::uint32_t owner, TimeNs a, TimeNs b) {
+          if (t.leave[owner] - t.enter[owner] >= thr) return;
+          const double ns = double(b - a);
+          addSpan(double(a - q.begin) / px, double(b - q.begin) / px, t.function[owner], ns, ns,
+                  shape.depth[owner]);
+        },
+        [&](std::uint32_t i) {
+          if (t.leave[i] - t.enter[i] >= thr) boxes.push_back(i);
+        });
+  auto pIt = std::partition_point(shape.points.begin(), shape.points.end(),
+                                  [&](std::uint32_t i) { return en[i] < q.begin; });
+  for (; pIt != shape.points.end() && en[*pIt] < q.end; ++pIt)
+    markPoint(double(en[*pIt] - q.begin) / px);
+  return {touched0, touched1};
+}
+
+}  // namespace perwiz::ui

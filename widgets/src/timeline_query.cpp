@@ -1,0 +1,251 @@
+#include "timeline_query.h"
+
+#include "time_axis.h"
+#include "timeline_data.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace perwiz::ui {
+
+namespace {
+
+// Best event of a drawing on a rank at time t within `slack` ns: containing beats nearby,
+// deeper beats shallower. kNone32 if none.
+std::uint32_t eventAt(const TimelineData& data, bool predicted, std::uint32_t rank, TimeNs t,
+                      TimeNs slack) {
+  const Drawing& d = data.drawing(predicted);
+  const RankTimes& rt = d.times[rank];
+  const RankShape& shape = data.shape(rank);
+  if (rt.size == 0) return kNone32;
+  const TimeNs* en = rt.enter;
+  const std::uint32_t last =
+      std::uint32_t(std::partition_point(en, en + rt.size, [&](TimeNs e) { return e <= t + slack; }) - en);
+  std::uint32_t best = kNone32;
+  TimeNs bestDist = std::numeric_limits<TimeNs>::max();
+  int bestDepth = -1;
+  auto consider = [&](std::uint32_t i) {
+    const FnRole role = data.role(rt.function[i]);
+    if (role == FnRole::Marker) return;
+    const TimeNs a = rt.enter[i], b = std::max(rt.leave[i], a);
+    const TimeNs dist = t < a ? a - t : (t > b ? t - b : 0);
+    if (dist > slack) return;
+    const int depth = role == FnRole::Point ? 100 : shape.depth[i];
+    if (dist < bestDist || (dist == bestDist && depth >= bestDepth)) {
+      best = i;
+      bestDist = dist;
+      bestDepth = depth;
+    }
+  };
+  if (last == 0) return kNone32;
+  // Events entered shortly before t (nearby narrow ones) ...
+  int scanned = 0;
+  for (std::uint32_t i = last; i-- > 0 && scanned < 96; ++scanned) {
+    consider(i);
+    if (rt.enter[i] < t - slack && scanned > 8) break;
+  }
+  // ... and the ones that contain t (ancestors of the last entered).
+  for (std::uint32_t j = last - 1; j != kNone32; j = shape.parent[j]) consider(j);
+  return best;
+}
+
+TimelineItem stepAt(const TimelineData& data, bool predicted, std::uint32_t rank, TimeNs t) {
+  const RankSteps& s = data.drawing(predicted).steps[rank];
+  const auto it = std::partition_point(s.end.begin(), s.end.end(), [&](TimeNs e) { return e <= t; });
+  const std::size_t i = std::size_t(it - s.end.begin());
+  TimelineItem out;
+  if (i < s.step.size() && s.begin[i] <= t) {
+    out.kind = TimelineItem::Kind::Step;
+    out.rank = rank;
+    out.step = s.step[i];
+    out.predicted = predicted;
+  }
+  return out;
+}
+
+}  // namespace
+
+TimelineItem hitTest(const TimelineData& data, const TimelineLayout& L, TimelineMode mode,
+                     const QPointF& pos) {
+  TimelineItem none;
+  if (!data.trace() || !L.plot.contains(pos.toPoint())) return none;
+  const int row = L.rowAt(pos.y());
+  if (row < 0) return none;
+  const std::uint32_t rank = std::uint32_t(row);
+  LaneSpec specs[2];
+  const int n = lanesFor(mode, data.hasPrediction(), specs);
+  std::vector<bool> order;  // drawings to try, first wins
+  if (L.lanes) order.push_back(L.inPredictedLane(pos.y()));
+  else
+    for (int k = 0; k < n; ++k) order.push_back(specs[k].predicted);
+  const TimeNs t = L.time(pos.x());
+  const TimeNs slack = TimeNs(std::ceil(3.0 * L.nsPerPx()));
+  for (bool pred : order) {
+    const std::uint32_t e = eventAt(data, pred, rank, t, slack);
+    if (e != kNone32) {
+      TimelineItem it;
+      it.kind = TimelineItem::Kind::Event;
+      it.rank = rank;
+      it.event = e;
+      it.predicted = pred && data.hasPrediction();
+      return it;
+    }
+  }
+  for (bool pred : order) {
+    TimelineItem s = stepAt(data, pred, rank, t);
+    if (s.kind == TimelineItem::Kind::Step) {
+      s.predicted = pred && data.hasPrediction();
+      return s;
+    }
+  }
+  return none;
+}
+
+std::vector<TimelineItem> partnersOf(const TimelineData& data, const TimelineItem& item) {
+  std::vector<TimelineItem> out;
+  const Trace* tr = data.trace();
+  if (!tr || item.kind != TimelineItem::Kind::Event || item.rank >= tr->rankCount()) return out;
+  const RankTrace& rt = tr->ranks[item.rank];
+  auto add = [&](std::uint32_t r, std::uint32_t e) {
+    if (e == kNone32 || r >= tr->rankCount() || e >= tr->ranks[r].size()) return;
+    if (r == item.rank && e == item.event) return;
+    TimelineItem p;
+    p.kind = TimelineItem::Kind::Event;
+    p.rank = r;
+    p.event = e;
+    p.predicted = item.predicted;
+    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  };
+  for (const MessageEndpoint& m : rt.messages) {
+    if ((m.event != item.event && m.postEvent != item.event) || !m.matched()) continue;
+    if (m.matchRank >= tr->rankCount() || m.matchIndex >= tr->ranks[m.matchRank].messages.size()) continue;
+    const MessageEndpoint& o = tr->ranks[m.matchRank].messages[m.matchIndex];
+    add(m.matchRank, o.event);
+    if (o.postEvent != o.event) add(m.matchRank, o.postEvent);
+  }
+  for (const CollectiveCall& c : rt.collectives) {
+    if (c.event != item.event || c.instance == kNone32) continue;
+    std::vector<TimelineItem> members;
+    for (std::uint32_t r = 0; r < tr->rankCount(); ++r) {
+      if (r == item.rank) continue;
+      for (const CollectiveCall& o : tr->ranks[r].collectives)
+        if (o.instance == c.instance) {
+          TimelineItem p;
+          p.kind = TimelineItem::Kind::Event;
+          p.rank = r;
+          p.event = o.event;
+          p.predicted = item.predicted;
+          members.push_back(p);
+          break;
+        }
+    }
+    // Ranks after this one first, so repeated P walks around the communicator.
+    std::stable_partition(members.begin(), members.end(), [&](const TimelineItem& p) { return p.rank > item.rank; });
+    for (const TimelineItem& p : members)
+      if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  }
+  return out;
+}
+
+TimelineItem neighbourEvent(const TimelineData& data, const TimelineItem& item, int direction) {
+  const Trace* tr = data.trace();
+  TimelineItem out;
+  if (!tr || item.kind != TimelineItem::Kind::Event || item.rank >= tr->rankCount()) return out;
+  const RankTrace& rt = tr->ranks[item.rank];
+  std::int64_t i = std::int64_t(item.event) + direction;
+  while (i >= 0 && i < std::int64_t(rt.size()) && !data.drawnEvent(item.rank, std::uint32_t(i))) i += direction;
+  if (i < 0 || i >= std::int64_t(rt.size())) return out;
+  out = item;
+  out.event = std::uint32_t(i);
+  return out;
+}
+
+TimelineItem eventNear(const TimelineData& data, std::uint32_t rank, TimeNs t, bool predicted) {
+  TimelineItem out;
+  const Trace* tr = data.trace();
+  if (!tr || rank >= tr->rankCount()) return out;
+  std::uint32_t e = eventAt(data, predicted, rank, t, 0);
+  for (TimeNs slack = 1000; e == kNone32 && slack < (TimeNs(1) << 60); slack *= 4) {
+    e = eventAt(data, predicted, rank, t, slack);
+    if (slack > std::max<TimeNs>(data.end(), 1) * 4) break;
+  }
+  if (e == kNone32) return out;
+  out.kind = TimelineItem::Kind::Event;
+  out.rank = rank;
+  out.event = e;
+  out.predicted = predicted && data.hasPrediction();
+  return out;
+}
+
+QString toolTipText(const TimelineData& data, const TimelineItem& item) {
+  const Trace* tr = data.trace();
+  if (!tr || item.rank >= tr->rankCount()) return {};
+  const RankTrace& rt = tr->ranks[item.rank];
+  const QString rankName = QString::fromStdString(rt.name).toHtmlEscaped();
+  QString s;
+  if (item.kind == TimelineItem::Kind::Event && item.event < rt.size()) {
+    const Function& fn = tr->fn(item.rank, item.event);
+    const TimeNs e = rt.enter[item.event], x = rt.leave[item.event];
+    const std::uint32_t call = data.mpiIndexOf(item.rank, item.event);
+    s += QStringLiteral("<b>%1</b> on %2").arg(QString::fromStdString(fn.name).toHtmlEscaped(), rankName);
+    if (call != kNone32) s += QStringLiteral(" <span style='color:gray'>(%1)</span>").arg(QString::fromStdString(eventId(item.rank, call)));
+    if (fn.kind == EventKind::Point) {
+      s += QStringLiteral("<br>at %1").arg(formatTime(e, 1));
+      for (const PointLabel& l : rt.labels)
+        if (l.event == item.event) s += QStringLiteral("<br>%1").arg(QString::fromStdString(l.text).toHtmlEscaped().left(200));
+    } else {
+      s += QStringLiteral("<br>measured: %1 – %2, duration %3")
+               .arg(formatTime(e, 1), formatTime(x, 1), formatDuration(x - e));
+      if (const auto* pr = data.prediction()) {
+        const TimeNs pe = pr->enter[item.rank][item.event], px = pr->leave[item.rank][item.event];
+        s += QStringLiteral("<br>predicted: %1 – %2, duration %3")
+                 .arg(formatTime(pe, 1), formatTime(px, 1), formatDuration(px - pe));
+      }
+    }
+    if (const TimelineWaits* w = data.waits(); w && call != kNone32) {
+      const auto get = [&](const std::vector<std::vector<TimeNs>>& v) -> const TimeNs* {
+        return item.rank < v.size() && call < v[item.rank].size() ? &v[item.rank][call] : nullptr;
+      };
+      const TimeNs* mw = get(w->measured);
+      const TimeNs* pw = get(w->predicted);
+      if (mw || pw) {
+        s += QStringLiteral("<br>wait:");
+        if (mw) s += QStringLiteral(" %1 measured").arg(formatDuration(*mw));
+        if (pw) s += QStringLiteral("%1 %2 predicted").arg(mw ? QStringLiteral(",") : QString(), formatDuration(*pw));
+      }
+    }
+    int shown = 0;
+    for (const MessageEndpoint& m : rt.messages) {
+      if (m.event != item.event && m.postEvent != item.event) continue;
+      if (++shown > 4) {
+        s += QStringLiteral("<br>…");
+        break;
+      }
+      s += QStringLiteral("<br>%1 %2 B %3 rank %4, tag %5%6")
+               .arg(m.isSend ? QStringLiteral("send") : QStringLiteral("receive"))
+               .arg(m.bytes)
+               .arg(m.isSend ? QStringLiteral("to") : QStringLiteral("from"))
+               .arg(m.peer)
+               .arg(m.tag)
+               .arg(m.matched() ? QString() : QStringLiteral(" (unmatched)"));
+    }
+    for (const CollectiveCall& c : rt.collectives)
+      if (c.event == item.event && c.instance != kNone32 && c.instance < tr->collectives.size())
+        s += QStringLiteral("<br>collective #%1 on %2 ranks").arg(c.instance).arg(tr->collectives[c.instance].participants);
+    return s;
+  }
+  if (item.kind == TimelineItem::Kind::Step) {
+    s += QStringLiteral("<b>Parallel step %1</b> on %2").arg(item.step).arg(rankName);
+    TimeNs b = 0, e = 0;
+    if (data.stepSpan(false, item.step, item.rank, b, e))
+      s += QStringLiteral("<br>measured: %1 – %2, duration %3").arg(formatTime(b, 1), formatTime(e, 1), formatDuration(e - b));
+    if (data.hasPrediction() && data.stepSpan(true, item.step, item.rank, b, e))
+      s += QStringLiteral("<br>predicted: %1 – %2, duration %3").arg(formatTime(b, 1), formatTime(e, 1), formatDuration(e - b));
+    s += QStringLiteral("<br><span style='color:gray'>B: balance computation, V: balance volume</span>");
+    return s;
+  }
+  return {};
+}
+
+}  // namespace perwiz::ui
