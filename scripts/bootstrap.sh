@@ -38,8 +38,13 @@ case "$mode" in
   run)
     install_packages
     build_all
-    # Until the GUI exists, "opening" the sample means summarising it with the CLI.
     "$build/app/cli/perwiz-cli" info resources/samples/ring4.alog
+    if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
+      exec "$build/app/gui/perwiz" resources/samples/ring4.alog
+    else
+      echo "No display: to look at the GUI, run  xvfb-run $build/app/gui/perwiz resources/samples/ring4.alog" >&2
+      echo "or export an image headless:  QT_QPA_PLATFORM=offscreen $build/app/gui/perwiz --export-image ring4.png resources/samples/ring4.alog" >&2
+    fi
     ;;
   test)
     install_packages
