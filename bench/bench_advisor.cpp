@@ -7,10 +7,15 @@
 //
 // Two trace shapes, generated in memory and not measured:
 //  * solver: bench::benchSpec (64 ranks, ring Isend/Irecv/Waitall, an Allreduce per step,
-//    20 % imbalance). The Allreduce absorbs most changes, so most predictions are cheap;
+//    20 % imbalance). The Allreduce absorbs most changes (a collective-heavy trace may
+//    flatter the numbers);
 //  * p2p: 64 ranks, ring Sendrecv (blocking), no collective, 60 % imbalance. Every wait
-//    feeds the next step's exchange, so changes travel further and the critical path holds
-//    more waits.
+//    feeds the next step's exchange, so changes travel along the ring.
+//
+// Counters: predictions (replays run), cp_waits (distinct calls with a wait on the critical
+// path: what the pruning keeps), paths, threads (the pool's threads; with threads = 0 a batch
+// too small to gain runs on the calling thread alone), gain_pct (what the best path saves).
+// Commands and numbers: docs/performance.md, "Issue #4 targets (advisor)".
 #include "bench_data.h"
 
 #include "perwiz/advisor.h"

@@ -192,9 +192,9 @@ TEST(Advisor, Figure4DominoPath) {
   EXPECT_EQ(d.predictedNs, tQ1);
   EXPECT_FALSE(d.truncated);
   ASSERT_FALSE(d.paths.empty());
-  // In time order (by enter): e_{p,1} 6000, e_{q,1} 1000, e_{q,3} 8000, e_{r,1} 2000 →
-  // 1:0 (1000), 2:0 (2000), 0:0 (6000), 1:2 (8000).
-  const std::vector<EventRef> expected = {ev(1, 0), ev(2, 0), ev(0, 0), ev(1, 2)};
+  // By return time (cause before effect): e_{p,1} leaves 6100, e_{q,1} 7200, e_{q,3} 8100,
+  // e_{r,1} 9200 → 0:0, 1:0, 1:2, 2:0 — the figure's own order.
+  const std::vector<EventRef> expected = {ev(0, 0), ev(1, 0), ev(1, 2), ev(2, 0)};
   EXPECT_EQ(d.paths[0].events, expected);
   EXPECT_EQ(d.paths[0].zeroed, ev(1, 0));  // the earliest waiting event of the chain
   EXPECT_EQ(d.paths[0].predictedNs, tQ1);
@@ -203,7 +203,7 @@ TEST(Advisor, Figure4DominoPath) {
   // (Fig. 3 line 10 keeps every D_p of minimum weight); it is part of the full one and is
   // listed after it. p's end has no wait to start from.
   ASSERT_EQ(d.paths.size(), 2u);
-  EXPECT_EQ(d.paths[1].events, (std::vector<EventRef>{ev(1, 0), ev(0, 0)}));
+  EXPECT_EQ(d.paths[1].events, (std::vector<EventRef>{ev(0, 0), ev(1, 0)}));  // leaves 6100, 7200
   EXPECT_EQ(d.paths[1].zeroed, ev(1, 0));
   EXPECT_EQ(d.paths[1].predictedNs, tQ1);
   EXPECT_EQ(d.paths[1].fromRank, 1u);
@@ -215,7 +215,7 @@ TEST(Advisor, Figure4DominoPath) {
   const DominoResult c = dominoPaths(base, capped);
   EXPECT_TRUE(c.truncated);
   ASSERT_EQ(c.paths.size(), 1u);
-  EXPECT_EQ(c.paths[0].events, (std::vector<EventRef>{ev(1, 0), ev(0, 0)}));
+  EXPECT_EQ(c.paths[0].events, (std::vector<EventRef>{ev(0, 0), ev(1, 0)}));
   EXPECT_EQ(c.paths[0].fromRank, 1u);
   EXPECT_EQ(c.predictedNs, tQ1);
 
@@ -285,9 +285,9 @@ TEST(Advisor, LongestWaitNotWorthFixingDominoIs) {
   EXPECT_EQ(a.domino.predictedNs, tDomino);
   EXPECT_LT(a.domino.predictedNs, a.measuredNs);
   ASSERT_EQ(a.domino.paths.size(), 1u);
-  // From rank 2's end: 2:0 waited for 0:0; rank 0 has no wait. Time order: 2:0 enters at 500,
-  // 0:0 at 3000. Ranks 0 and 1 have no critical-path wait to start a path from.
-  EXPECT_EQ(a.domino.paths[0].events, (std::vector<EventRef>{ev(2, 0), ev(0, 0)}));
+  // From rank 2's end: 2:0 waited for 0:0; rank 0 has no wait. By return time: 0:0 leaves at
+  // 3100, 2:0 at 4200. Ranks 0 and 1 have no critical-path wait to start a path from.
+  EXPECT_EQ(a.domino.paths[0].events, (std::vector<EventRef>{ev(0, 0), ev(2, 0)}));
   EXPECT_EQ(a.domino.paths[0].zeroed, ev(2, 0));
   EXPECT_EQ(a.domino.paths[0].fromRank, 2u);
 
@@ -868,9 +868,9 @@ TEST(Advisor, PropertyEveryPredictionIsAReplay) {
       EXPECT_NE(std::find(d.events.begin(), d.events.end(), d.zeroed), d.events.end()) << what;
       EXPECT_GE(d.events.size(), 2u) << what;
       EXPECT_TRUE(distinct.insert(d.events).second) << what << ": duplicate path";
-      for (std::size_t i = 1; i < d.events.size(); ++i)  // time order
-        EXPECT_LE(base.predicted(d.events[i - 1].rank, d.events[i - 1].index).enter,
-                  base.predicted(d.events[i].rank, d.events[i].index).enter)
+      for (std::size_t i = 1; i < d.events.size(); ++i)  // by return time
+        EXPECT_LE(base.predicted(d.events[i - 1].rank, d.events[i - 1].index).leave,
+                  base.predicted(d.events[i].rank, d.events[i].index).leave)
             << what;
       ++checkedPaths;
     }

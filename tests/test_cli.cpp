@@ -479,10 +479,10 @@ TEST(CliAdvise, JsonByHand) {
   EXPECT_EQ(j["measured_ns"], 130000);
 
   // zero-wait 1:0: rank 1 ends at 20 + 18.74 = 38.74 µs, rank 0 still at 110 µs: T = 110 µs.
-  // Domino from rank 1's end: 1:0 waited for 0:0; rank 0 has no wait. In time order (enter):
-  // 1:0 at 20 µs, 0:0 at 100 µs.
+  // Domino from rank 1's end: 1:0 waited for 0:0; rank 0 has no wait.
   EXPECT_EQ(j["domino"]["predicted_ns"], 110000);
-  EXPECT_EQ(j["domino"]["paths"], json::parse(R"([["1:0", "0:0"]])"));
+  // By return time: the SEND 0:0 returns at 110 µs, the RECV 1:0 at 130 µs.
+  EXPECT_EQ(j["domino"]["paths"], json::parse(R"([["0:0", "1:0"]])"));
   ASSERT_EQ(j["candidates"].size(), 1u);
   EXPECT_EQ(j["candidates"][0]["event"], "1:0");
   EXPECT_EQ(j["candidates"][0]["predicted_ns"], 110000);
@@ -527,7 +527,7 @@ TEST(CliAdvise, JsonByHand) {
   // The text form says the same.
   CliResult text = cli(dir, {"advise", trace.string(), "--quiet"});
   ASSERT_EQ(text.status, 0) << text.err;
-  EXPECT_NE(text.out.find("1:0 -> 0:0"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("0:0 -> 1:0"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("PRGN_step"), std::string::npos) << text.out;
 }
 

@@ -42,7 +42,7 @@ struct WaitCandidate {
 };
 
 struct DominoPath {
-  std::vector<EventRef> events;  // in time order (the domino's first stone first)
+  std::vector<EventRef> events;  // by return time: the domino's first stone first
   EventRef zeroed;               // the waiting event whose wait zeroing gives predictedNs
   TimeNs predictedNs = 0;        // T if that wait is zeroed
   std::uint32_t fromRank = 0;    // the rank whose end the backtracking started from

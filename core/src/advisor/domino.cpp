@@ -198,9 +198,13 @@ class DominoSearch {
       if (!l) continue;
       DominoPath d;
       d.events = l->path.events;
+      // Cause before effect: by return time (a receive returns after the send it waited for,
+      // even when it was posted long before), then by call time.
       std::sort(d.events.begin(), d.events.end(), [&](const EventRef& a, const EventRef& b) {
-        const TimeNs ta = base_.predicted(a.rank, a.index).enter, tb = base_.predicted(b.rank, b.index).enter;
-        return ta != tb ? ta < tb : a < b;
+        const PredictedCall pa = base_.predicted(a.rank, a.index), pb = base_.predicted(b.rank, b.index);
+        if (pa.leave != pb.leave) return pa.leave < pb.leave;
+        if (pa.enter != pb.enter) return pa.enter < pb.enter;
+        return a < b;
       });
       d.events.erase(std::unique(d.events.begin(), d.events.end()), d.events.end());
       if (!seen.insert(d.events).second) continue;
