@@ -20,7 +20,10 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <malloc.h>
 #include <memory>
+#include <unistd.h>
 
 namespace {
 
@@ -95,18 +98,46 @@ void BM_Frame(benchmark::State& state) {
   if (state.range(0) == 1) v.fitAll();
   else v.setVisibleRange(begin, begin + span);
   QImage img(kWidth, kHeight, QImage::Format_ARGB32_Premultiplied);
+  TimeNs nudge = 0;
   for (auto _ : state) {
+    // Moving the range by 1 ns makes every frame a cold one (no reuse of the last frame's pixels).
+    nudge ^= 1;
+    if (state.range(0) == 1) v.setVisibleRange(nudge, total - 1 + nudge);
+    else v.setVisibleRange(begin + nudge, begin + span + nudge);
     v.render(&img);  // QWidget::render -> paintEvent
     benchmark::DoNotOptimize(img.constBits());
   }
   counters(state, v);
+  state.counters["paint_ms"] = v.lastFrameStats().milliseconds;
   state.SetLabel(std::to_string(v.trace()->eventCount()) + " events, " + std::to_string(v.trace()->rankCount()) +
                  " ranks");
 }
 BENCHMARK(BM_Frame)
     ->ArgNames({"zoom", "mode"})
-    ->ArgsProduct({{1, 100, 10000}, {int(TimelineMode::Measured), int(TimelineMode::Overlay), int(TimelineMode::Lanes)}})
+    ->ArgsProduct({{1, 10, 100, 10000}, {int(TimelineMode::Measured), int(TimelineMode::Overlay), int(TimelineMode::Lanes)}})
     ->Unit(benchmark::kMillisecond);
+
+// Repaint without a change of view (selection, hover): the plot pixels are reused.
+void BM_Repaint(benchmark::State& state) {
+  TimelineView& v = view();
+  v.setMode(TimelineMode::Overlay);
+  v.fitAll();
+  QImage img(kWidth, kHeight, QImage::Format_ARGB32_Premultiplied);
+  v.render(&img);
+  std::uint32_t e = 0;
+  for (auto _ : state) {
+    ui::TimelineItem it;
+    it.kind = ui::TimelineItem::Kind::Event;
+    it.rank = e % 256;
+    it.event = (e * 7) % 100;
+    ++e;
+    v.setSelection(it);
+    v.render(&img);
+  }
+  counters(state, v);
+  state.counters["cached"] = v.lastFrameStats().cached;
+}
+BENCHMARK(BM_Repaint)->Unit(benchmark::kMillisecond);
 
 // Panning at 1 %: every frame a different window (no reuse between frames).
 void BM_FramePan(benchmark::State& state) {
@@ -142,11 +173,23 @@ void BM_Export(benchmark::State& state) {
 }
 BENCHMARK(BM_Export)->Unit(benchmark::kMillisecond);
 
-// setTrace: roles, nesting, the measured LOD pyramids, steps and the arrow index.
+double residentMB() {
+  std::ifstream statm("/proc/self/statm");
+  std::uint64_t size = 0, resident = 0;
+  statm >> size >> resident;
+  return double(resident) * double(sysconf(_SC_PAGESIZE)) / 1048576.0;
+}
+
+// setTrace: roles, nesting, the measured LOD pyramids, steps and the arrow index. rss_MB: the
+// resident memory the view's prepared data adds (first setTrace).
 void BM_SetTrace(benchmark::State& state) {
   auto t = benchTrace();
+  malloc_trim(0);
+  const double before = residentMB();
   TimelineView v;
   v.resize(kWidth, kHeight);
+  v.setTrace(t);
+  state.counters["rss_MB"] = residentMB() - before;
   for (auto _ : state) v.setTrace(t);
   state.counters["events"] = double(t->eventCount());
   state.counters["events/s"] = benchmark::Counter(double(t->eventCount()), benchmark::Counter::kIsIterationInvariantRate);

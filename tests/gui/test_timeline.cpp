@@ -19,7 +19,10 @@
 #include <QBuffer>
 #include <QImage>
 #include <QPainter>
+#include <QPageSize>
+#include <QPdfWriter>
 #include <QSvgGenerator>
+#include <QSvgRenderer>
 #include <QTest>
 
 #include <gtest/gtest.h>
@@ -229,6 +232,77 @@ TEST(Timeline, ClickInStepBandSelectsStep) {
   EXPECT_EQ(s.view.itemAt(QPointF(2, 2)).kind, TimelineItem::Kind::None);
 }
 
+TEST(Timeline, ContextMenuAndRightDrag) {
+  auto t = smallTrace();
+  Shown s(t);
+  std::vector<TimelineItem> got;
+  QObject::connect(&s.view, &TimelineView::contextMenuRequestedFor,
+                   [&](const TimelineItem& it, const QPoint&) { got.push_back(it); });
+  const std::uint32_t recv = eventNamed(*t, 1, "MPI_Recv");
+  const QPoint at = s.view.eventCenter(1, recv).toPoint();
+  // A right click asks for the menu of the item under the mouse (and selects it). Platforms
+  // send the QContextMenuEvent after the press (X11) or after the release (Windows).
+  QContextMenuEvent menu(QContextMenuEvent::Mouse, at, s.view.mapToGlobal(at));
+  QTest::mousePress(&s.view, Qt::RightButton, {}, at);
+  QApplication::sendEvent(&s.view, &menu);
+  EXPECT_TRUE(got.empty());  // not before the release: it could become a drag
+  QTest::mouseRelease(&s.view, Qt::RightButton, {}, at);
+  ASSERT_EQ(got.size(), 1u);
+  EXPECT_EQ(got[0], eventItem(1, recv));
+  EXPECT_EQ(s.view.selection(), eventItem(1, recv));
+  // The keyboard menu key: the selection's menu.
+  QContextMenuEvent key(QContextMenuEvent::Keyboard, QPoint(5, 5), s.view.mapToGlobal(QPoint(5, 5)));
+  QApplication::sendEvent(&s.view, &key);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_EQ(got[1], eventItem(1, recv));
+  // A right drag zooms to the band and asks for no menu.
+  const QPoint b = s.view.eventCenter(1, eventNamed(*t, 1, "MPI_Barrier")).toPoint();
+  QTest::mousePress(&s.view, Qt::RightButton, {}, at);
+  QTest::mouseMove(&s.view, (at + b) / 2);
+  QTest::mouseMove(&s.view, b);
+  QTest::mouseRelease(&s.view, Qt::RightButton, {}, b);
+  EXPECT_EQ(got.size(), 2u);
+  EXPECT_LT(s.view.visibleEnd() - s.view.visibleBegin(), t->endTime / 2);
+  // Windows order: release, then the menu event.
+  s.view.fitAll();
+  QTest::mouseClick(&s.view, Qt::RightButton, {}, at);
+  QApplication::sendEvent(&s.view, &menu);
+  EXPECT_EQ(got.size(), 3u);
+}
+
+TEST(Timeline, KeyboardAndHighlights) {
+  auto t = smallTrace();
+  Shown s(t);
+  const std::uint32_t send = eventNamed(*t, 0, "MPI_Send");
+  s.view.setSelection(eventItem(0, send));
+  QTest::keyClick(&s.view, Qt::Key_Down);  // rank 1, the event under the Send: the Recv
+  EXPECT_EQ(s.view.selection(), eventItem(1, eventNamed(*t, 1, "MPI_Recv")));
+  QTest::keyClick(&s.view, Qt::Key_Up);
+  EXPECT_EQ(s.view.selection().rank, 0u);
+  QTest::keyClick(&s.view, Qt::Key_Escape);
+  EXPECT_EQ(s.view.selection().kind, TimelineItem::Kind::None);
+  // Highlights and a selection are drawn over the cached plot (only decorations change).
+  s.view.setVisibleRange(0, t->endTime - 1);
+  s.view.grab();
+  EXPECT_FALSE(s.view.lastFrameStats().cached);
+  s.view.setHighlighted({eventItem(0, send), eventItem(1, eventNamed(*t, 1, "MPI_Recv"))});
+  s.view.setSelection(eventItem(2, eventNamed(*t, 2, "MPI_Barrier")));
+  const QImage img = s.view.grab().toImage();
+  EXPECT_TRUE(s.view.lastFrameStats().cached);
+  const QPointF c = s.view.eventCenter(0, send);
+  // The highlight outline sits just outside the box: magenta-ish above its top edge somewhere.
+  bool magenta = false;
+  for (int dy = -8; dy <= 0 && !magenta; ++dy)
+    magenta = near(img.pixel(int(c.x()), int(c.y()) - 8 + dy), perwiz::ui::colors::highlight.rgb(), 60);
+  EXPECT_TRUE(magenta);
+  // Clearing the trace.
+  s.view.setTrace(nullptr);
+  EXPECT_EQ(s.view.trace(), nullptr);
+  EXPECT_EQ(s.view.itemAt(QPointF(100, 20)).kind, TimelineItem::Kind::None);
+  EXPECT_LT(s.view.eventCenter(0, 0).x(), 0);
+  s.view.grab();
+}
+
 TEST(Timeline, RangeStaysSane) {
   auto t = smallTrace();
   Shown s(t);
@@ -273,6 +347,24 @@ TEST(Timeline, RangeStaysSane) {
   EXPECT_NEAR(double(s.view.visibleEnd()), 850.0 * us, 20.0 * us);
   QTest::keyClick(&s.view, Qt::Key_F);
   EXPECT_EQ(s.view.visibleEnd(), t->endTime);
+}
+
+TEST(Timeline, DeepZoomDrawsTheEnclosingBoxes) {
+  auto t = smallTrace();
+  Shown s(t);
+  // 40 ns inside rank 0's Compute state (400 µs long: ~10^7 px wide at this zoom).
+  s.view.setVisibleRange(1250 * us, 1250 * us + 40);
+  const QImage img = s.view.grab().toImage();
+  EXPECT_EQ(s.view.visibleEnd() - s.view.visibleBegin(), 40);
+  EXPECT_GE(s.view.lastFrameStats().boxes, 1);
+  const std::uint32_t compute = eventNamed(*t, 0, "Compute");
+  const QPointF c = s.view.eventCenter(0, compute);
+  ASSERT_GE(c.x(), 0);
+  EXPECT_EQ(s.view.itemAt(c), eventItem(0, compute));
+  // Selecting it and the partner arrows of a far-away call paint without trouble.
+  s.view.setSelection(eventItem(0, compute));
+  s.view.setSelection(eventItem(0, eventNamed(*t, 0, "MPI_Send")));
+  s.view.grab();
 }
 
 TEST(Timeline, RenderDrawsBoxesWhereTheScreenHasThem) {
@@ -468,11 +560,45 @@ TEST(Timeline, Screenshots) {
       std::printf("%s: %.1f ms, %d boxes, %d marks, %d arrows\n", path.c_str(), v.lastFrameStats().milliseconds,
                   v.lastFrameStats().boxes, v.lastFrameStats().marks, v.lastFrameStats().arrows);
     }
+    {  // The vector path: SVG, rasterised again for a look, and PDF.
+      v.setMode(TimelineMode::Overlay);
+      ui::TimelineExportOptions o;
+      o.width = width;
+      o.rowHeight = rowHeight;
+      const QSize size = v.exportSize(o);
+      const QString svgPath = QString::fromStdString(std::string(dir) + "/" + name + "-overlay.svg");
+      QSvgGenerator gen;
+      gen.setFileName(svgPath);
+      gen.setSize(size);
+      gen.setViewBox(QRect(QPoint(0, 0), size));
+      {
+        QPainter p(&gen);
+        v.render(p, QRect(QPoint(0, 0), size), o);
+      }
+      QSvgRenderer svg(svgPath);
+      QImage back(size, QImage::Format_RGB32);
+      back.fill(Qt::white);
+      {
+        QPainter p(&back);
+        svg.render(&p);
+      }
+      back.save(QString::fromStdString(std::string(dir) + "/" + name + "-overlay-svg.png"));
+      QPdfWriter pdf(QString::fromStdString(std::string(dir) + "/" + name + "-overlay.pdf"));
+      pdf.setResolution(72);
+      pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+      pdf.setPageSize(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch));
+      {
+        QPainter p(&pdf);
+        v.render(p, QRect(QPoint(0, 0), size), o);
+      }
+    }
     // The widget itself, zoomed into the middle, with a selection.
     v.setMode(TimelineMode::Measured);
     v.show();
     v.setVisibleRange(t->endTime * 4 / 10, t->endTime * 4 / 10 + t->endTime / 20);
     v.grab().save(QString::fromStdString(std::string(dir) + "/" + name + "-widget.png"));
+    v.setVisibleRange(t->endTime / 2, t->endTime / 2 + 60);  // 60 ns: labels relative to a base
+    v.grab().save(QString::fromStdString(std::string(dir) + "/" + name + "-deep.png"));
   };
   shoot(std::make_shared<const Trace>(loadTrace(PERWIZ_SAMPLE "/ring4.alog")), "ring4", 40, 1200);
   GeneratorSpec spec;
@@ -484,6 +610,32 @@ TEST(Timeline, Screenshots) {
   TraceBuilder tb("gen", "generated");
   generateTrace(spec, tb);
   shoot(std::make_shared<const Trace>(tb.take()), "gen64", 9, 1400);
+  // For the docs: 16 ranks, imbalanced ring steps.
+  GeneratorSpec docs;
+  docs.ranks = 16;
+  docs.steps = 6;
+  docs.imbalance = 0.6;
+  docs.seed = 3;
+  docs.messageBytes = 65536;
+  TraceBuilder dcb("docs", "generated");
+  generateTrace(docs, dcb);
+  shoot(std::make_shared<const Trace>(dcb.take()), "docs16", 22, 1100);
+  // Dense: 256 ranks, ~200000 events, the widget at full view and zoomed (LOD summaries).
+  GeneratorSpec dense;
+  dense.ranks = 256;
+  dense.imbalance = 0.2;
+  dense.nonBlocking = true;
+  dense = specForEventCount(dense, 200000);
+  TraceBuilder db("dense", "generated");
+  generateTrace(dense, db);
+  auto dt = std::make_shared<const Trace>(db.take());
+  TimelineView v;
+  v.resize(1400, 900);
+  v.setTrace(dt);
+  v.show();
+  v.grab().save(QString::fromStdString(std::string(dir) + "/dense-full.png"));
+  v.setVisibleRange(dt->endTime / 3, dt->endTime / 3 + dt->endTime / 40);
+  v.grab().save(QString::fromStdString(std::string(dir) + "/dense-zoom.png"));
 }
 
 int main(int argc, char** argv) {

@@ -5,6 +5,10 @@
 
 #include <algorithm>
 
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
 namespace perwiz::ui {
 
 
@@ -28,43 +32,62 @@ RasterCanvas::RasterCanvas(const QRect& area, QImage& image, QRgb background, bo
   if (img_.size() != area.size() || img_.format() != QImage::Format_RGB32)
     img_ = QImage(area.size(), QImage::Format_RGB32);
   if (clear) img_.fill(background | 0xff000000u);
+  bits_ = img_.bits();
+  stride_ = img_.bytesPerLine();
 }
 
 void RasterCanvas::fill(int x0, int y0, int x1, int y1, QRgb c) {
   if (!clip(x0, y0, x1, y1) || qAlpha(c) == 0) return;
-  const int ox = area_.left(), oy = area_.top();
   for (int y = y0; y < y1; ++y) {
-    QRgb* line = reinterpret_cast<QRgb*>(img_.scanLine(y - oy)) - ox;
-    if (qAlpha(c) == 255) std::fill(line + x0, line + x1, c);
+    QRgb* l = line(y);
+    if (qAlpha(c) == 255) std::fill(l + x0, l + x1, c);
     else
-      for (int x = x0; x < x1; ++x) line[x] = over(c, line[x]);
+      for (int x = x0; x < x1; ++x) l[x] = over(c, l[x]);
   }
 }
 
 void RasterCanvas::columns(int x0, int y0, int y1, const QRgb* colors, int n) {
   int cx0 = x0, cx1 = x0 + n;
   if (!clip(cx0, y0, cx1, y1)) return;
-  const int ox = area_.left(), oy = area_.top();
   const QRgb* src = colors - x0;
   for (int y = y0; y < y1; ++y) {
-    QRgb* line = reinterpret_cast<QRgb*>(img_.scanLine(y - oy)) - ox;
+    QRgb* l = line(y);
     for (int x = cx0; x < cx1; ++x) {
       const QRgb c = src[x];
       if (!c) continue;
-      line[x] = qAlpha(c) == 255 ? c : over(c, line[x]);
+      l[x] = qAlpha(c) == 255 ? c : over(c, l[x]);
     }
+  }
+}
+
+void RasterCanvas::opaqueColumns(int x0, int y0, int y1, const QRgb* colors, int n) {
+  int cx0 = x0, cx1 = x0 + n;
+  if (!clip(cx0, y0, cx1, y1)) return;
+  const QRgb* src = colors - x0;
+  for (int y = y0; y < y1; ++y) {
+    QRgb* l = line(y);
+    int x = cx0;
+#ifdef __SSE2__
+    // 4 pixels at a time: dst = src ? src : dst.
+    const __m128i zero = _mm_setzero_si128();
+    for (; x + 4 <= cx1; x += 4) {
+      const __m128i s4 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(src + x));
+      const __m128i d4 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(l + x));
+      const __m128i keep = _mm_cmpeq_epi32(s4, zero);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(l + x),
+                       _mm_or_si128(_mm_and_si128(keep, d4), _mm_andnot_si128(keep, s4)));
+    }
+#endif
+    for (; x < cx1; ++x)
+      if (src[x]) l[x] = src[x];
   }
 }
 
 void RasterCanvas::row(int x0, int y0, int y1, const QRgb* colors, int n) {
   int cx0 = x0, cx1 = x0 + n;
   if (!clip(cx0, y0, cx1, y1)) return;
-  const int ox = area_.left(), oy = area_.top();
   const QRgb* src = colors - x0;
-  for (int y = y0; y < y1; ++y) {
-    QRgb* line = reinterpret_cast<QRgb*>(img_.scanLine(y - oy)) - ox;
-    std::copy(src + cx0, src + cx1, line + cx0);
-  }
+  for (int y = y0; y < y1; ++y) std::copy(src + cx0, src + cx1, line(y) + cx0);
 }
 
 void RasterCanvas::finish(QPainter& p) { p.drawImage(area_.topLeft(), img_); }

@@ -6,6 +6,7 @@
 #include <QRect>
 #include <QRgb>
 
+#include <cstddef>
 #include <cstdint>
 
 class QPainter;
@@ -20,6 +21,8 @@ class Canvas {
   virtual void fill(int x0, int y0, int x1, int y1, QRgb premul) = 0;
   // Column x0 + i gets colors[i] (premultiplied; 0 = untouched) over rows [y0, y1).
   virtual void columns(int x0, int y0, int y1, const QRgb* colors, int n) = 0;
+  // Like columns() when every non-zero colour is opaque (no blending).
+  virtual void opaqueColumns(int x0, int y0, int y1, const QRgb* colors, int n) { columns(x0, y0, y1, colors, n); }
   // Like columns() for opaque colours only (every entry drawn): a copy per line.
   virtual void row(int x0, int y0, int y1, const QRgb* colors, int n) { columns(x0, y0, y1, colors, n); }
   virtual void finish(QPainter& p) = 0;
@@ -39,11 +42,15 @@ class RasterCanvas final : public Canvas {
   void fill(int x0, int y0, int x1, int y1, QRgb premul) override;
   void columns(int x0, int y0, int y1, const QRgb* colors, int n) override;
   void row(int x0, int y0, int y1, const QRgb* colors, int n) override;
+  void opaqueColumns(int x0, int y0, int y1, const QRgb* colors, int n) override;
   void finish(QPainter& p) override;
   bool threadSafeRows() const override { return true; }
 
  private:
+  QRgb* line(int y) const { return reinterpret_cast<QRgb*>(bits_ + std::ptrdiff_t(y - area_.top()) * stride_) - area_.left(); }
   QImage& img_;
+  uchar* bits_ = nullptr;  // taken once: QImage::scanLine() would check for a detach per call
+  qsizetype stride_ = 0;
 };
 
 class VectorCanvas final : public Canvas {

@@ -3,7 +3,6 @@
 #include "palette.h"
 
 #include <algorithm>
-#include <map>
 #include <thread>
 
 namespace perwiz::ui {
@@ -36,6 +35,7 @@ TimeNs mapInside(TimeNs t, TimeNs e, TimeNs x, TimeNs pe, TimeNs px) {
 }  // namespace
 
 void TimelineData::setTrace(std::shared_ptr<const Trace> trace) {
+  ++version_;
   trace_ = std::move(trace);
   prediction_.reset();
   waits_.reset();
@@ -69,6 +69,7 @@ void TimelineData::setTrace(std::shared_ptr<const Trace> trace) {
 }
 
 void TimelineData::setPrediction(std::shared_ptr<const Replayer::EventTimes> times) {
+  ++version_;
   prediction_.reset();
   predicted_ = Drawing{};
   if (!trace_ || !times) return;

@@ -55,6 +55,8 @@ class TimelineData {
   void setWaits(std::shared_ptr<const TimelineWaits> waits) { waits_ = std::move(waits); }
 
   const Trace* trace() const { return trace_.get(); }
+  // Changes whenever the trace or the prediction does (for caches of painted pixels).
+  std::uint64_t version() const { return version_; }
   std::uint32_t rankCount() const { return trace_ ? std::uint32_t(trace_->rankCount()) : 0; }
   bool hasPrediction() const { return predicted_.valid; }
   const Replayer::EventTimes* prediction() const { return prediction_.get(); }
@@ -90,6 +92,7 @@ class TimelineData {
   std::vector<bool> used_;
   std::vector<RankShape> shapes_;
   int maxDepth_ = 0;
+  std::uint64_t version_ = 0;
   Drawing measured_, predicted_;
 };
 

@@ -10,6 +10,7 @@
 #include <QRect>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 
 namespace perwiz::ui {
@@ -43,6 +44,13 @@ struct TimelineLayout {
 
   double nsPerPx() const { return double(end - begin) / double(std::max(1, plot.width())); }
   double x(TimeNs t) const { return plot.left() + double(t - begin) / nsPerPx(); }
+  // x(t) kept within a margin of the plot: safe to round to int and to hand to QPainter
+  // (a deep zoom puts far events ~1e11 px away).
+  double xc(TimeNs t) const {
+    return std::clamp(x(t), double(plot.left() - kMargin), double(plot.left() + plot.width() + kMargin));
+  }
+  int xi(TimeNs t) const { return int(std::lround(xc(t))); }
+  static constexpr int kMargin = 4096;
   TimeNs time(double px) const { return begin + TimeNs((px - plot.left()) * nsPerPx()); }
   int rowTop(std::uint32_t r) const { return plot.top() + int(r) * rowHeight - scrollY; }
   int contentHeight() const { return int(rows) * rowHeight; }

@@ -1,6 +1,7 @@
 #include "timeline_legend.h"
 
 #include "palette.h"
+#include "text_cache.h"
 #include "timeline_data.h"
 
 #include <QFontMetrics>
@@ -76,7 +77,8 @@ int legendLineCount(const TimelineData& data, TimelineMode mode, const QFontMetr
   return maxLines > 0 ? std::min(lines, maxLines) : lines;
 }
 
-int paintLegend(QPainter& p, const QRect& rect, const std::vector<LegendEntry>& entries, int maxLines) {
+int paintLegend(QPainter& p, const QRect& rect, const std::vector<LegendEntry>& entries, int maxLines,
+                TextCache* text) {
   if (rect.height() <= 0 || entries.empty()) return 0;
   const QFontMetrics fm(p.font());
   const int lineH = fm.height() + 4;
@@ -128,7 +130,8 @@ int paintLegend(QPainter& p, const QRect& rect, const std::vector<LegendEntry>& 
         break;
     }
     p.setPen(colors::text);
-    p.drawText(QPoint(x + kSwatch + 5, y + fm.ascent() + 1), e.label);
+    if (text) text->draw(p, QPointF(x + kSwatch + 5, y + 1), e.label);
+    else p.drawText(QPoint(x + kSwatch + 5, y + fm.ascent() + 1), e.label);
     ++texts;
     x += w;
   }

@@ -15,6 +15,7 @@ class QRect;
 
 namespace perwiz::ui {
 
+class TextCache;
 class TimelineData;
 
 struct LegendEntry {
@@ -31,6 +32,6 @@ int legendLineCount(const TimelineData& data, TimelineMode mode, const QFontMetr
                     int width, int maxLines);
 // Paints entries flowing into `rect`; returns the number of texts drawn.
 int paintLegend(QPainter& p, const QRect& rect, const std::vector<LegendEntry>& entries,
-                int maxLines);
+                int maxLines, TextCache* text = nullptr);
 
 }  // namespace perwiz::ui

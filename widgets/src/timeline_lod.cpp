@@ -241,22 +241,28 @@ std::pair<int, int> queryLane(const LodGrid& grid, const RankLod& lod, const Ran
     const auto& buckets = lod.levels[level];
     const std::size_t b0 = std::size_t(std::max<TimeNs>(q.begin, 0) / bw);
     const std::size_t b1 = std::min(buckets.size(), std::size_t(std::max<TimeNs>(q.end, 0) / bw) + 1);
-    const double scale = double(bw) / 65535.0;
+    const float scale = float(double(bw) / 65535.0);
     const double inv = 1.0 / px;
-    for (std::size_t b = b0; b < b1; ++b) {
+    const double step = double(bw) * inv;
+    double xc = (double(TimeNs(b0) * bw - q.begin) + 0.5 * double(bw)) * inv;  // bucket centre
+    int first = -1, last = -1;
+    for (std::size_t b = b0; b < b1; ++b, xc += step) {
       const LodBucket& k = buckets[b];
       if (k.busy == 0 && !k.point()) continue;
-      const double xc = (double(TimeNs(b) * bw - q.begin) + 0.5 * double(bw)) * inv;
-      const int c = std::clamp(int(xc), 0, q.columns - 1);
-      if (xc < 0 || xc >= q.columns) {
-        // Centre outside the view: only the overlapping part counts.
-        const double x0 = double(TimeNs(b) * bw - q.begin) * inv, x1 = x0 + double(bw) * inv;
+      int c;
+      if (xc >= 0 && xc < q.columns) {
+        c = int(xc);
+      } else {  // centre outside the view: only a bucket overlapping it counts
+        const double x0 = xc - 0.5 * step, x1 = xc + 0.5 * step;
         if (x1 <= 0 || x0 >= q.columns) continue;
+        c = xc < 0 ? 0 : q.columns - 1;
       }
-      touch(c, c + 1);
-      if (k.busy) marks[c].add(k.fn(), float(k.busy * scale), float(k.top * scale), std::uint8_t(k.depth()));
+      if (first < 0) first = c;
+      last = c;
+      if (k.busy) marks[c].add(k.fn(), float(k.busy) * scale, float(k.top) * scale, std::uint8_t(k.depth()));
       if (k.point()) marks[c].point = true;
     }
+    if (first >= 0) touch(first, last + 1);
     for (int c = level + 1; c <= grid.levels; ++c) {
       const auto& cls = lod.classes[c];
       if (cls.empty()) continue;
@@ -275,6 +281,7 @@ std::pair<int, int> queryLane(const LodGrid& grid, const RankLod& lod, const Ran
   const std::uint32_t first =
       std::uint32_t(std::partition_point(en, en + t.size, [&](TimeNs e) { return e < q.begin; }) - en);
   std::vector<Open> stack;
+  stack.reserve(64);
   if (first > 0) {
     std::vector<std::uint32_t> chain;
     for (std::uint32_t j = first - 1; j != kNone32; j = shape.parent[j])

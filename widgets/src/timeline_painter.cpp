@@ -10,7 +10,6 @@
 #include <QFontMetrics>
 #include <QPaintEngine>
 #include <QPainter>
-#include <QPainterPath>
 
 #include <algorithm>
 #include <cmath>
@@ -21,7 +20,7 @@ namespace perwiz::ui {
 
 namespace {
 
-constexpr int kArrowBudget = 6000;    // arrows (aggregated or not) per frame
+constexpr int kArrowBudget = 6000;    // arrows (aggregated or not) per frame, all drawings
 constexpr int kArrowHeadsUpTo = 1500;  // draw heads when there are at most this many
 constexpr int kCountLabels = 150;
 constexpr int kBoxLabels = 250;
@@ -33,6 +32,22 @@ QColor mix(const QColor& a, const QColor& b, double t) {
 
 QColor styled(const QColor& c, LaneStyle s) {
   return s == LaneStyle::Faded ? mix(c, colors::background, 0.62) : c;
+}
+
+// Cuts the segment a-b to the x range the layout keeps coordinates in (see xc()).
+void clipToMargin(QPointF& a, QPointF& b, const TimelineLayout& L) {
+  const double lo = L.plot.left() - TimelineLayout::kMargin;
+  const double hi = L.plot.left() + L.plot.width() + TimelineLayout::kMargin;
+  auto cut = [&](QPointF& p, const QPointF& q, double x) {
+    const double f = (x - p.x()) / (q.x() - p.x());
+    p = QPointF(x, p.y() + (q.y() - p.y()) * f);
+  };
+  if (a.x() < lo && b.x() > lo) cut(a, b, lo);
+  if (b.x() < lo && a.x() > lo) cut(b, a, lo);
+  if (a.x() > hi && b.x() < hi) cut(a, b, hi);
+  if (b.x() > hi && a.x() < hi) cut(b, a, hi);
+  a.setX(std::clamp(a.x(), lo, hi));
+  b.setX(std::clamp(b.x(), lo, hi));
 }
 
 struct Frame {
@@ -49,6 +64,8 @@ struct Frame {
   std::vector<BoxLabel> labels{};
   int fontHeight = 0;
   std::vector<QRgb> fnNormal{}, fnFaded{};  // opaque colours per function
+  // Box colours per function: [style][fn] fill and edge (premultiplied).
+  std::vector<QRgb> boxFill[3]{}, boxEdge[3]{};
   QRgb bandColor[3][3] = {};            // [style][background, even, odd]
 
   std::vector<AxisTick> gridTicks{};
@@ -78,7 +95,7 @@ void Frame::rows(std::uint32_t from, std::uint32_t to, PaintScratch& w) {
       canvas->fill(L.plot.left(), y, L.plot.left() + W, y + 1, laneSep);
     }
     for (const AxisTick& t : gridTicks) {
-      const int x = int(std::lround(L.x(t.time)));
+      const int x = L.xi(t.time);
       canvas->fill(x, top, x + 1, top + L.rowHeight, grid);
     }
     for (int k = 0; k < lanes; ++k) content(r, k, w);
@@ -88,6 +105,7 @@ void Frame::rows(std::uint32_t from, std::uint32_t to, PaintScratch& w) {
 void Frame::bands(std::uint32_t r, int k, PaintScratch& w) {
   // Every pixel of the lane is written here (the canvas is not cleared beforehand).
   const LaneSpec& spec = specs[k];
+  const int W = this->W;
   const Drawing& d = data.drawing(spec.predicted);
   const RankSteps& rs = d.steps[r];
   TimelineLayout::Span lane = L.lane(r, spec.predicted && L.lanes);
@@ -106,13 +124,24 @@ void Frame::bands(std::uint32_t r, int k, PaintScratch& w) {
     return;
   }
   // Each pixel column takes the step under its centre (exact for steps of a pixel or more;
-  // narrower ones alias, which a background can afford): O(columns + steps), integers only.
-  const double px = L.nsPerPx();
-  for (int c = 0; c < W; ++c) {
-    const TimeNs tc = L.begin + TimeNs((c + 0.5) * px);
-    while (i < n && rs.end[i] <= tc) ++i;
-    band[c] = i < n && rs.begin[i] <= tc ? pal[1 + (rs.step[i] & 1u)] : pal[0];
+  // narrower ones alias, which a background can afford): O(columns + steps).
+  const double inv = 1.0 / L.nsPerPx();
+  auto column = [&](TimeNs t) {  // first column whose centre is at or after t
+    const double x = double(t - L.begin) * inv - 0.5;
+    if (x <= 0) return 0;
+    if (x >= W) return W;
+    const int c = int(x);
+    return c < x ? c + 1 : c;
+  };
+  int c = 0;
+  for (; i < n && rs.begin[i] < L.end && c < W; ++i) {
+    const int c0 = std::max(c, column(rs.begin[i]));
+    const int c1 = std::max(c0, column(rs.end[i]));
+    std::fill(band.begin() + c, band.begin() + c0, pal[0]);
+    std::fill(band.begin() + c0, band.begin() + c1, pal[1 + (rs.step[i] & 1u)]);
+    c = c1;
   }
+  std::fill(band.begin() + c, band.begin() + W, pal[0]);
   canvas->row(L.plot.left(), lane.top, lane.bottom, band.data(), W);
 }
 
@@ -128,8 +157,8 @@ void Frame::content(std::uint32_t r, int laneIndex, PaintScratch& w) {
 
   // Computation: a thin line over the rank's active span.
   if (spec.style != LaneStyle::Outline && lod.lastLeave > lod.firstEnter && lane.height() >= 3) {
-    const int x0 = int(std::lround(L.x(lod.firstEnter)));
-    const int x1 = int(std::lround(L.x(lod.lastLeave)));
+    const int x0 = L.xi(lod.firstEnter);
+    const int x1 = L.xi(lod.lastLeave);
     const QColor c = spec.style == LaneStyle::Faded ? mix(colors::rowLine, colors::background, 0.5)
                                                     : colors::rowLine;
     canvas->fill(x0, lane.center(), x1, lane.center() + 1, premul(c));
@@ -149,24 +178,34 @@ void Frame::content(std::uint32_t r, int laneIndex, PaintScratch& w) {
   std::sort(boxes.begin(), boxes.end(), [&](std::uint32_t a, std::uint32_t b) {
     return shape.depth[a] != shape.depth[b] ? shape.depth[a] < shape.depth[b] : a < b;
   });
+  // Overlay: the measured (faded) lane records the colour it leaves in each column of its
+  // top-level box area (0 = not known), so the predicted lane drawn over it can pre-blend its
+  // translucent marks instead of blending pixel by pixel.
+  QRgb* record = lanes == 2 && laneIndex == 0 && specs[1].style == LaneStyle::Outline ? w.band[0].data() : nullptr;
+  const QRgb* under = spec.style == LaneStyle::Outline ? w.band[0].data() : nullptr;
   for (std::uint32_t i : boxes) {
     const std::uint32_t fn = t.function[i];
-    int x0 = int(std::lround(L.x(t.enter[i])));
-    int x1 = int(std::lround(L.x(t.leave[i])));
+    int x0 = L.xi(t.enter[i]);
+    int x1 = L.xi(t.leave[i]);
     if (x1 <= x0) x1 = x0 + 1;
+    if (record) {
+      const int c0 = std::clamp(x0 - L.plot.left(), 0, W), c1 = std::clamp(x1 - L.plot.left(), 0, W);
+      std::fill(record + c0, record + c1, QRgb(0));
+    }
     const TimelineLayout::Span b = L.box(lane, shape.depth[i]);
-    const QColor& c = data.color(fn);
-    if (spec.style == LaneStyle::Outline) {
-      canvas->fill(x0, b.top, x1, b.bottom, premul(c, 0.40));
-      const QRgb edge = premul(c.darker(165));
+    const int st = int(spec.style);
+    const QRgb edge = boxEdge[st][fn];
+    if (spec.style == LaneStyle::Outline && x1 - x0 <= 3) {  // all edge anyway
+      canvas->fill(x0, b.top, x1, b.bottom, edge);
+    } else if (spec.style == LaneStyle::Outline) {
+      canvas->fill(x0 + 1, b.top + 1, x1 - 1, b.bottom - 1, boxFill[st][fn]);
       canvas->fill(x0, b.top, x1, b.top + 1, edge);
       canvas->fill(x0, b.bottom - 1, x1, b.bottom, edge);
       canvas->fill(x0, b.top, x0 + 1, b.bottom, edge);
       canvas->fill(x1 - 1, b.top, x1, b.bottom, edge);
     } else {
-      canvas->fill(x0, b.top, x1, b.bottom, premul(styled(c, spec.style)));
+      canvas->fill(x0, b.top, x1, b.bottom, boxFill[st][fn]);
       if (x1 - x0 >= 6 && b.height() >= 6) {  // separate neighbours of the same colour
-        const QRgb edge = premul(styled(c.darker(130), spec.style));
         canvas->fill(x0, b.top, x0 + 1, b.bottom, edge);
         canvas->fill(x1 - 1, b.top, x1, b.bottom, edge);
       }
@@ -187,51 +226,69 @@ void Frame::content(std::uint32_t r, int laneIndex, PaintScratch& w) {
   int nd = 0;
   bool points = false;
   const std::vector<QRgb>& fnColor = spec.style == LaneStyle::Faded ? fnFaded : fnNormal;
-  const double invPx = 1.0 / px;
-  const double alphaScale = spec.style == LaneStyle::Outline ? 0.6 : 1.0;
+  const float invPx = float(1.0 / px);
+  const float alphaScale = spec.style == LaneStyle::Outline ? 0.6f : 1.0f;
+  const float alphaBase = 0.45f * 255.f * alphaScale + 0.5f, alphaSlope = 0.55f * 255.f * alphaScale;
   // Top-level marks in a lane of its own sit on the step band only: pre-blend them with it so
   // the canvas copies them (opaque) instead of blending pixel by pixel.
   const QRgb* band = spec.style == LaneStyle::Outline ? nullptr : w.band[laneIndex].data();
+  const std::uint32_t fnCount = data.functionCount();
+  int lastDep = -1, lastGroup = 0;
+  bool opaque = true;
+  auto& group = w.group;
+  auto& pointCols = w.pointCols;
+  pointCols.clear();
   for (int c = m0; c < m1; ++c) {
     ColumnMark& m = marks[c];
-    points = points || m.point;
-    if (m.busy <= 0.f || m.fn >= data.functionCount()) {
+    if (m.point) pointCols.push_back(c);
+    if (m.busy <= 0.f || m.fn >= fnCount) {
       col[c] = 0;
+      m = ColumnMark{};
       continue;
     }
-    const double frac = std::min(1.0, double(m.busy) * invPx);
-    col[c] = withAlpha(fnColor[m.fn], std::uint32_t((0.45 + 0.55 * frac) * alphaScale * 255.0 + 0.5));
+    const float frac = std::min(1.f, m.busy * invPx);
+    col[c] = withAlpha(fnColor[m.fn], std::uint32_t(alphaBase + alphaSlope * frac));
     w.visibleFns[m.fn] = 1;
     ++w.stats.marks;
     const std::uint8_t dep = std::min<std::uint8_t>(m.depth, 63);
     if (band && dep == 0) col[c] = over(col[c], band[c]);
-    if (groupOf[dep] < 0) {
-      if (nd < 8) {
-        depths[nd] = dep;
-        groupOf[dep] = std::int8_t(nd++);
-      } else {
-        groupOf[dep] = 7;
+    else if (under && dep == 0 && under[c]) col[c] = over(col[c], under[c]);
+    if (record) record[c] = dep == 0 ? col[c] : 0;
+    opaque = opaque && qAlpha(col[c]) == 255;
+    if (dep != lastDep) {
+      if (groupOf[dep] < 0) {
+        if (nd < 8) {
+          depths[nd] = dep;
+          groupOf[dep] = std::int8_t(nd++);
+        } else {
+          groupOf[dep] = 7;
+        }
       }
+      lastDep = dep;
+      lastGroup = groupOf[dep];
     }
-    m.depth = std::uint8_t(groupOf[dep]);  // reused as the group from here on
+    group[c] = std::uint8_t(lastGroup);
+    m = ColumnMark{};  // marks are kept zeroed between lanes
   }
+  points = !pointCols.empty();
   for (int k = 0; k < nd; ++k) {
     const TimelineLayout::Span b = L.box(lane, depths[k]);
     const QRgb* src = col.data();
     if (nd > 1) {
       auto& c2 = w.colors2;
-      for (int c = m0; c < m1; ++c) c2[c] = col[c] && marks[c].depth == k ? col[c] : 0;
+      for (int c = m0; c < m1; ++c) c2[c] = col[c] && group[c] == k ? col[c] : 0;
       src = c2.data();
     }
-    canvas->columns(L.plot.left() + m0, b.top, b.bottom, src + m0, m1 - m0);
+    if (opaque) canvas->opaqueColumns(L.plot.left() + m0, b.top, b.bottom, src + m0, m1 - m0);
+    else canvas->columns(L.plot.left() + m0, b.top, b.bottom, src + m0, m1 - m0);
   }
   if (points) {
     const TimelineLayout::Span tk = L.tick(lane);
     const QRgb pc = premul(styled(colors::point, spec.style));
-    for (int c = m0; c < m1; ++c) col[c] = marks[c].point ? pc : 0;
+    std::fill(col.begin() + m0, col.begin() + m1, QRgb(0));
+    for (int c : pointCols) col[c] = pc;
     canvas->columns(L.plot.left() + m0, tk.top, tk.bottom, col.data() + m0, m1 - m0);
   }
-  if (m0 < m1) std::fill(marks.begin() + m0, marks.begin() + m1, ColumnMark{});
 }
 
 void Frame::boxLabels() {
@@ -240,8 +297,11 @@ void Frame::boxLabels() {
   p.setPen(colors::text);
   for (const BoxLabel& b : labels) {
     const QColor& c = data.color(b.fn);
-    p.setPen(c.lightnessF() < 0.45f ? QColor(Qt::white) : colors::text);
-    p.drawText(b.rect, Qt::AlignCenter, QString::fromStdString(data.trace()->functions[b.fn].name));
+    const int luma = (299 * c.red() + 587 * c.green() + 114 * c.blue()) / 1000;
+    p.setPen(luma < 140 ? QColor(Qt::white) : colors::text);
+    const QPointF at(b.rect.left() + (b.rect.width() - cache.nameWidth[b.fn]) / 2.0,
+                     b.rect.top() + (b.rect.height() - fontHeight) / 2.0);
+    cache.text.draw(p, at, QString::fromStdString(data.trace()->functions[b.fn].name));
     ++stats.texts;
   }
   p.restore();
@@ -275,7 +335,7 @@ void Frame::arrows(const LaneSpec& spec) {
     std::uint64_t est = 0;
     const std::uint64_t perChannel = std::uint64_t(W / bin + 2);
     for (const Range& rg : ranges) est += std::min<std::uint64_t>(rg.hi - rg.lo, perChannel);
-    if (est <= std::uint64_t(kArrowBudget) || bin >= W) break;
+    if (est <= std::uint64_t(kArrowBudget / lanes) || bin >= W) break;
   }
   const double px = L.nsPerPx();
   std::vector<QLineF> lines;
@@ -297,7 +357,8 @@ void Frame::arrows(const LaneSpec& spec) {
         j = std::uint32_t(std::lower_bound(ai.send.begin() + i + 1, ai.send.begin() + rg.hi, binEnd) -
                           ai.send.begin());
       }
-      const QPointF a(L.plot.left() + xs, ys), b(L.x(ai.recv[i]), yd);
+      QPointF a(L.plot.left() + xs, ys), b(L.x(ai.recv[i]), yd);
+      clipToMargin(a, b, L);
       lines.emplace_back(a, b);
       if (j - i > 1) counts.push_back({a + (b - a) * 0.6, j - i});
       i = j;
@@ -307,9 +368,12 @@ void Frame::arrows(const LaneSpec& spec) {
   p.save();
   const bool few = lines.size() <= kArrowHeadsUpTo;
   p.setRenderHint(QPainter::Antialiasing, few);
-  const QColor c = spec.style == LaneStyle::Faded ? colors::arrowFaded : colors::arrow;
+  // Aggregated or crowded arrows are drawn translucent so they do not hide the rows.
+  QColor c = spec.style == LaneStyle::Faded ? colors::arrowFaded : colors::arrow;
+  if (bin > 1 || L.rowHeight < 8) c.setAlpha(spec.style == LaneStyle::Faded ? 70 : 90);
+  else if (spec.style == LaneStyle::Outline) c.setAlpha(200);
   p.setPen(QPen(c, 1));
-  if (few) {  // heads
+  if (few && L.rowHeight >= 8) {  // heads
     const std::size_t n = lines.size();
     for (std::size_t k = 0; k < n; ++k) {
       const QLineF& l = lines[k];
@@ -378,8 +442,9 @@ void Frame::selection() {
         if ((m.event != sel.event && m.postEvent != sel.event) || !m.matched()) continue;
         if (m.matchRank >= tr.rankCount() || m.matchIndex >= tr.ranks[m.matchRank].messages.size()) continue;
         const MessageEndpoint& o = tr.ranks[m.matchRank].messages[m.matchIndex];
-        const QPointF here(L.x(data.endpointTime(pred, sel.rank, m)), laneY(sel.rank, pred));
-        const QPointF there(L.x(data.endpointTime(pred, m.matchRank, o)), laneY(m.matchRank, pred));
+        QPointF here(L.x(data.endpointTime(pred, sel.rank, m)), laneY(sel.rank, pred));
+        QPointF there(L.x(data.endpointTime(pred, m.matchRank, o)), laneY(m.matchRank, pred));
+        clipToMargin(here, there, L);
         if (m.isSend) drawArrow(p, here, there);
         else drawArrow(p, there, here);
         ++stats.arrows;
@@ -396,7 +461,7 @@ void Frame::selection() {
         TimeNs b = 0, e = 0;
         if (!data.stepSpan(pred, sel.step, r, b, e)) continue;
         const TimelineLayout::Span lane = L.lane(r, pred && L.lanes);
-        const QRectF rect(QPointF(L.x(b), lane.top + 0.5), QPointF(L.x(e), lane.bottom - 0.5));
+        const QRectF rect(QPointF(L.xc(b), lane.top + 0.5), QPointF(L.xc(e), lane.bottom - 0.5));
         p.setPen(QPen(r == sel.rank ? colors::selection : colors::partner, r == sel.rank ? 2.5 : 1.5,
                       specs[k].style == LaneStyle::Outline ? Qt::DashLine : Qt::SolidLine));
         p.drawRect(rect);
@@ -427,12 +492,17 @@ void Frame::rankLabels() {
     const int top = L.rowTop(r);
     const int h = std::max(L.rowHeight, fm.height());
     const int y = every > 1 ? top + L.rowHeight / 2 - h / 2 : top;
-    p.setFont(r == selRank ? bold : QFont(p.font()));
-    if (r == selRank) p.fillRect(QRect(L.labels.left(), top, L.labels.width() - 1, L.rowHeight), QColor(255, 236, 200));
     p.setPen(colors::text);
-    p.drawText(QRect(L.labels.left() + 6, y, L.labels.width() - 10 - tagW, h), Qt::AlignVCenter | Qt::AlignLeft,
-               QString::fromStdString(tr.ranks[r].name));
-    p.setFont(QFont(p.font()));
+    const QString name = QString::fromStdString(tr.ranks[r].name);
+    if (r == selRank) {
+      p.fillRect(QRect(L.labels.left(), top, L.labels.width() - 1, L.rowHeight), QColor(255, 236, 200));
+      const QFont keep = p.font();
+      p.setFont(bold);
+      p.drawText(QRect(L.labels.left() + 6, y, L.labels.width() - 10 - tagW, h), Qt::AlignVCenter | Qt::AlignLeft, name);
+      p.setFont(keep);
+    } else {
+      cache.text.draw(p, QPointF(L.labels.left() + 6, y + (h - fm.height()) / 2.0), name);
+    }
     ++stats.texts;
     if (L.lanes && L.lane(r, false).height() >= QFontMetrics(small).height() - 2) {
       QFont keep = p.font();
@@ -458,21 +528,33 @@ void Frame::axis(const AxisTicks& ticks) {
   const int y = L.axis.top();
   p.drawLine(L.axis.left(), y, L.axis.right(), y);
   for (const AxisTick& t : ticks.minor) {
-    const int x = int(std::lround(L.x(t.time)));
+    const int x = L.xi(t.time);
     p.drawLine(x, y, x, y + 3);
   }
   p.setPen(colors::text);
+  // Labels relative to a base ("3.08 ms +" then "1000 ns", ...): the base sits at the left end.
+  int freeFrom = L.axis.left();
+  if (!ticks.baseLabel.isEmpty()) {
+    QFont bold = p.font();
+    bold.setBold(true);
+    const QFontMetrics bfm(bold);
+    const int w = bfm.horizontalAdvance(ticks.baseLabel) + 8;
+    const QRect box(L.axis.left() + 1, y + 6, w, fm.height());
+    p.fillRect(box, QColor(255, 246, 214));
+    p.save();
+    p.setFont(bold);
+    p.drawText(box, Qt::AlignCenter, ticks.baseLabel);
+    p.restore();
+    freeFrom = box.right() + 6;
+    ++stats.texts;
+  }
   for (const AxisTick& t : ticks.major) {
-    const int x = int(std::lround(L.x(t.time)));
+    const int x = L.xi(t.time);
     p.drawLine(x, y, x, y + 5);
     const int w = fm.horizontalAdvance(t.label);
     const int lx = std::clamp(x - w / 2, L.axis.left(), L.area.right() - w - 2);
+    if (lx < freeFrom) continue;
     p.drawText(QPoint(lx, y + 6 + fm.ascent()), t.label);
-    ++stats.texts;
-  }
-  if (!ticks.baseLabel.isEmpty()) {
-    p.drawText(QRect(L.area.left() + 2, y + 5, L.labels.width() - 4, fm.height()), Qt::AlignRight | Qt::AlignVCenter,
-               ticks.baseLabel);
     ++stats.texts;
   }
   p.restore();
@@ -486,8 +568,8 @@ QRectF eventBox(const TimelineData& data, const TimelineLayout& L, std::uint32_t
   if (!tr || rank >= tr->rankCount() || event >= tr->ranks[rank].size()) return {};
   const Drawing& d = data.drawing(predicted);
   const RankTimes& t = d.times[rank];
-  double x0 = L.x(t.enter[event]);
-  double x1 = L.x(t.leave[event]);
+  double x0 = L.xc(t.enter[event]);
+  double x1 = L.xc(t.leave[event]);
   if (x1 - x0 < 3) {
     const double c = (x0 + x1) / 2;
     x0 = c - 1.5;
@@ -507,8 +589,15 @@ void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& 
   timer.start();
   stats = TimelineFrameStats{};
   p.save();
-  p.fillRect(L.area, colors::background);
+  {  // everything but the plot, which the canvas paints
+    const QRect a = L.area, pl = L.plot;
+    p.fillRect(QRect(a.left(), a.top(), a.width(), pl.top() - a.top()), colors::background);
+    p.fillRect(QRect(a.left(), pl.top(), pl.left() - a.left(), pl.height()), colors::background);
+    p.fillRect(QRect(pl.right() + 1, pl.top(), a.right() - pl.right(), pl.height()), colors::background);
+    p.fillRect(QRect(a.left(), pl.bottom() + 1, a.width(), a.bottom() - pl.bottom()), colors::background);
+  }
   if (!data.trace() || data.rankCount() == 0) {
+    p.fillRect(L.plot, colors::background);
     p.setPen(QColor(120, 120, 120));
     p.drawText(L.area, Qt::AlignCenter, QObject::tr("No trace"));
     p.restore();
@@ -526,6 +615,7 @@ void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& 
       w.colors2.resize(W);
       w.band[0].resize(W);
       w.band[1].resize(W);
+      w.group.resize(W);
     }
     w.visibleFns.assign(data.functionCount(), 0);
     w.labels.clear();
@@ -533,6 +623,7 @@ void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& 
   }
   const QFontMetrics fontMetrics(p.font());
   f.fontHeight = fontMetrics.height();
+  cache.text.begin(p.font());
   if (cache.nameWidthKey != data.trace() || cache.nameWidthFont != p.font().key() ||
       cache.nameWidth.size() != data.functionCount()) {
     cache.nameWidth.resize(data.functionCount());
@@ -543,9 +634,18 @@ void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& 
   }
   f.fnNormal.resize(data.functionCount());
   f.fnFaded.resize(data.functionCount());
+  for (auto& v : f.boxFill) v.resize(data.functionCount());
+  for (auto& v : f.boxEdge) v.resize(data.functionCount());
   for (std::uint32_t fn = 0; fn < data.functionCount(); ++fn) {
-    f.fnNormal[fn] = data.color(fn).rgb() | 0xff000000u;
-    f.fnFaded[fn] = styled(data.color(fn), LaneStyle::Faded).rgb() | 0xff000000u;
+    const QColor& c = data.color(fn);
+    f.fnNormal[fn] = c.rgb() | 0xff000000u;
+    f.fnFaded[fn] = styled(c, LaneStyle::Faded).rgb() | 0xff000000u;
+    f.boxFill[int(LaneStyle::Normal)][fn] = premul(c);
+    f.boxEdge[int(LaneStyle::Normal)][fn] = premul(c.darker(130));
+    f.boxFill[int(LaneStyle::Faded)][fn] = premul(styled(c, LaneStyle::Faded));
+    f.boxEdge[int(LaneStyle::Faded)][fn] = premul(styled(c.darker(130), LaneStyle::Faded));
+    f.boxFill[int(LaneStyle::Outline)][fn] = premul(c, 0.40);
+    f.boxEdge[int(LaneStyle::Outline)][fn] = premul(c.darker(165));
   }
   for (LaneStyle st : {LaneStyle::Normal, LaneStyle::Faded, LaneStyle::Outline}) {
     QColor e = colors::stepEven, o = colors::stepOdd;
@@ -553,9 +653,9 @@ void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& 
       e = mix(e, colors::background, 0.45);
       o = mix(o, colors::background, 0.45);
     }
-    if (st == LaneStyle::Outline) {
-      e = e.darker(125);
-      o = o.darker(125);
+    if (st == LaneStyle::Outline) {  // the predicted steps' strip: a little stronger
+      e = e.darker(112);
+      o = o.darker(112);
     }
     f.bandColor[int(st)][0] = colors::background.rgb() | 0xff000000u;
     f.bandColor[int(st)][1] = e.rgb() | 0xff000000u;
@@ -563,42 +663,64 @@ void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& 
   }
 
   const bool raster = p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster;
-  std::unique_ptr<Canvas> canvas;
-  if (raster) {
-    // The rows pass paints every pixel of the rows; only what lies below them needs clearing.
-    canvas = std::make_unique<RasterCanvas>(L.plot, cache.image, premul(colors::background), false);
-    const int below = L.rowTop(L.endVisibleRow());
-    if (below < L.plot.top() + L.plot.height() || L.endVisibleRow() <= L.firstVisibleRow())
-      canvas->fill(L.plot.left(), std::max(below, L.plot.top()), L.plot.left() + f.W, L.plot.top() + L.plot.height(),
-                   premul(colors::background));
-  } else canvas = std::make_unique<VectorCanvas>(L.plot, p, premul(colors::background));
-  f.canvas = canvas.get();
-
   const AxisTicks ticks =
       computeTicks(L.begin, L.end, f.W, fontMetrics.horizontalAdvance(QStringLiteral("888.888 ms")) + 24);
   f.gridTicks = ticks.major;
-  // Rows: step bands, separators, grid, computation, boxes, summary marks, ticks. Raster
-  // canvases paint the upper half of the rows on a second thread (disjoint pixel rows).
-  const std::uint32_t r0 = L.firstVisibleRow(), r1 = L.endVisibleRow();
-  const std::uint64_t work = std::uint64_t(r1 - r0) * std::uint64_t(f.lanes) * W;
-  if (canvas->threadSafeRows() && r1 - r0 >= 8 && work >= 100000 && std::thread::hardware_concurrency() > 1) {
-    const std::uint32_t mid = r0 + (r1 - r0) / 2;
-    std::thread upper([&] { f.rows(r0, mid, cache.scratch[1]); });
-    f.rows(mid, r1, cache.scratch[0]);
-    upper.join();
+  PaintCache::Key key{&data, data.version(), L.begin, L.end, L.plot, L.rowHeight, L.scrollY, int(state.mode), L.lanes};
+  std::unique_ptr<Canvas> canvas;
+  if (raster && cache.reuse && cache.valid && cache.key == key && cache.image.size() == L.plot.size()) {
+    stats.cached = true;
   } else {
-    f.rows(r0, r1, cache.scratch[0]);
+    cache.valid = false;
+    if (raster) {
+      // The rows pass paints every pixel of the rows; only what lies below them needs clearing.
+      canvas = std::make_unique<RasterCanvas>(L.plot, cache.image, premul(colors::background), false);
+      const int below = L.rowTop(L.endVisibleRow());
+      if (below < L.plot.top() + L.plot.height() || L.endVisibleRow() <= L.firstVisibleRow())
+        canvas->fill(L.plot.left(), std::max(below, L.plot.top()), L.plot.left() + f.W, L.plot.top() + L.plot.height(),
+                     premul(colors::background));
+    } else {
+      canvas = std::make_unique<VectorCanvas>(L.plot, p, premul(colors::background));
+    }
+    f.canvas = canvas.get();
+    // Rows: step bands, separators, grid, computation, boxes, summary marks, ticks. Raster
+    // canvases paint the upper half of the rows on a second thread (disjoint pixel rows).
+    const std::uint32_t r0 = L.firstVisibleRow(), r1 = L.endVisibleRow();
+    const std::uint64_t work = std::uint64_t(r1 - r0) * std::uint64_t(f.lanes) * W;
+    static const bool oneThread = qEnvironmentVariableIntValue("PERWIZ_TIMELINE_THREADS") == 1;
+    if (canvas->threadSafeRows() && !oneThread && r1 - r0 >= 8 && work >= 100000 &&
+        std::thread::hardware_concurrency() > 1) {
+      const std::uint32_t mid = r0 + (r1 - r0) / 2;
+      std::thread upper([&] { f.rows(r0, mid, cache.scratch[1]); });
+      f.rows(mid, r1, cache.scratch[0]);
+      upper.join();
+    } else {
+      f.rows(r0, r1, cache.scratch[0]);
+    }
+    cache.rowStats = TimelineFrameStats{};
+    cache.labels.clear();
+    for (PaintScratch& w : cache.scratch) {
+      cache.rowStats.rows += w.stats.rows;
+      cache.rowStats.boxes += w.stats.boxes;
+      cache.rowStats.marks += w.stats.marks;
+      for (const BoxLabel& b : w.labels)
+        if (int(cache.labels.size()) < kBoxLabels) cache.labels.push_back(b);
+    }
+    cache.visibleFns = cache.scratch[0].visibleFns;
+    for (std::size_t i = 0; i < cache.visibleFns.size(); ++i)
+      cache.visibleFns[i] = char(cache.visibleFns[i] | cache.scratch[1].visibleFns[i]);
+    if (raster) {
+      cache.key = key;
+      cache.valid = true;
+    }
   }
-  for (PaintScratch& w : cache.scratch) {
-    stats.rows += w.stats.rows;
-    stats.boxes += w.stats.boxes;
-    stats.marks += w.stats.marks;
-    for (const BoxLabel& b : w.labels)
-      if (int(f.labels.size()) < kBoxLabels) f.labels.push_back(b);
-  }
-  std::vector<char>& visible = cache.scratch[0].visibleFns;
-  for (std::size_t i = 0; i < visible.size(); ++i) visible[i] = char(visible[i] | cache.scratch[1].visibleFns[i]);
-  canvas->finish(p);
+  stats.rows = cache.rowStats.rows;
+  stats.boxes = cache.rowStats.boxes;
+  stats.marks = cache.rowStats.marks;
+  f.labels = cache.labels;
+  const std::vector<char>& visible = cache.visibleFns;
+  if (canvas) canvas->finish(p);
+  else p.drawImage(L.plot.topLeft(), cache.image);
 
   p.save();
   p.setClipRect(L.plot);
@@ -611,7 +733,7 @@ void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& 
   f.axis(ticks);
   if (L.legend.height() > 0) {
     const auto entries = legendEntries(data, state.mode, state.legendAllFunctions ? nullptr : &visible);
-    stats.texts += paintLegend(p, L.legend, entries, state.legendMaxLines);
+    stats.texts += paintLegend(p, L.legend, entries, state.legendMaxLines, &cache.text);
   }
   p.restore();
   stats.milliseconds = double(timer.nsecsElapsed()) / 1e6;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "timeline_layout.h"
+#include "text_cache.h"
 #include "timeline_lod.h"
 
 #include "perwiz/widgets/timeline_view.h"
@@ -40,16 +41,36 @@ struct PaintScratch {
   std::vector<ColumnMark> marks;  // kept zeroed between lanes
   std::vector<QRgb> colors, colors2;
   std::vector<QRgb> band[2];  // step-band colour per column of each lane of the current row
+  std::vector<std::uint8_t> group;  // depth group of each marked column
+  std::vector<int> pointCols;       // columns holding a point event
   std::vector<std::uint32_t> boxes;
   std::vector<char> visibleFns;
   std::vector<BoxLabel> labels;
   TimelineFrameStats stats;
 };
 
-// Buffers kept between frames so painting does not allocate.
+// Buffers kept between frames so painting does not allocate, and the plot pixels of the last
+// frame: a repaint that changes neither the data nor the view (selection, hover, tooltips)
+// reuses them and only draws the decorations again.
 struct PaintCache {
+  struct Key {
+    const void* data = nullptr;
+    std::uint64_t version = 0;
+    TimeNs begin = 0, end = 0;
+    QRect plot;
+    int rowHeight = 0, scrollY = 0, mode = -1;
+    bool lanes = false;
+    bool operator==(const Key&) const = default;
+  };
+  bool reuse = true;  // false: always paint the rows (benchmarks of cold frames)
+  bool valid = false;
+  Key key;
+  std::vector<BoxLabel> labels;  // of the cached frame
+  std::vector<char> visibleFns;
+  TimelineFrameStats rowStats;
   QImage image;
   PaintScratch scratch[2];
+  TextCache text;
   std::vector<int> nameWidth;  // of every function, in the painter's font
   const void* nameWidthKey = nullptr;
   QString nameWidthFont;

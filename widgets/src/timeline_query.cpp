@@ -165,10 +165,12 @@ TimelineItem eventNear(const TimelineData& data, std::uint32_t rank, TimeNs t, b
   TimelineItem out;
   const Trace* tr = data.trace();
   if (!tr || rank >= tr->rankCount()) return out;
-  std::uint32_t e = eventAt(data, predicted, rank, t, 0);
-  for (TimeNs slack = 1000; e == kNone32 && slack < (TimeNs(1) << 60); slack *= 4) {
+  // Widen the search until something is found (or the whole trace has been covered).
+  const TimeNs span = std::max<TimeNs>(data.end(), 1);
+  std::uint32_t e = kNone32;
+  for (TimeNs slack = 0; e == kNone32; slack = slack ? slack * 4 : 1000) {
     e = eventAt(data, predicted, rank, t, slack);
-    if (slack > std::max<TimeNs>(data.end(), 1) * 4) break;
+    if (slack > span) break;
   }
   if (e == kNone32) return out;
   out.kind = TimelineItem::Kind::Event;

@@ -53,6 +53,7 @@ struct TimelineFrameStats {
   int arrows = 0;    // message arrows (an aggregated arrow counts once)
   int texts = 0;     // labels
   double milliseconds = 0;
+  bool cached = false;  // the plot pixels were reused (only the selection or hover changed)
   int primitives() const { return boxes + marks + arrows + texts; }
 };
 
