@@ -713,4 +713,39 @@
         <translation>警告はありません。</translation>
     </message>
 </context>
+<context>
+    <name>QObject</name>
+    <message>
+        <source>+%1 more</source>
+        <translation>ほか %1 件</translation>
+    </message>
+    <message>
+        <source>No trace</source>
+        <translation>トレースなし</translation>
+    </message>
+    <message>
+        <source>even step</source>
+        <translation>偶数ステップ</translation>
+    </message>
+    <message>
+        <source>lanes: m measured, p predicted</source>
+        <translation>レーン: m 実測, p 予測</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>実測</translation>
+    </message>
+    <message>
+        <source>message</source>
+        <translation>メッセージ</translation>
+    </message>
+    <message>
+        <source>odd step</source>
+        <translation>奇数ステップ</translation>
+    </message>
+    <message>
+        <source>predicted</source>
+        <translation>予測</translation>
+    </message>
+</context>
 </TS>
