@@ -716,6 +716,70 @@
 <context>
     <name>QObject</name>
     <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; on %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;（%2）</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;at %1</source>
+        <translation>&lt;br&gt;時刻 %1</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;measured: %1 – %2, duration %3</source>
+        <translation>&lt;br&gt;実測: %1 – %2, 所要時間 %3</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;predicted: %1 – %2, duration %3</source>
+        <translation>&lt;br&gt;予測: %1 – %2, 所要時間 %3</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;wait:</source>
+        <translation>&lt;br&gt;待ち時間:</translation>
+    </message>
+    <message>
+        <source> %1 measured</source>
+        <translation> 実測 %1</translation>
+    </message>
+    <message>
+        <source>%1 %2 predicted</source>
+        <translation>%1 予測 %2</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;%1 %2 B %3 rank %4, tag %5%6</source>
+        <translation>&lt;br&gt;%1 %2 B %3 ランク %4, タグ %5%6</translation>
+    </message>
+    <message>
+        <source>send</source>
+        <translation>送信</translation>
+    </message>
+    <message>
+        <source>receive</source>
+        <translation>受信</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>宛先</translation>
+    </message>
+    <message>
+        <source>from</source>
+        <translation>送信元</translation>
+    </message>
+    <message>
+        <source> (unmatched)</source>
+        <translation> （対応なし）</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;collective #%1 on %2 ranks</source>
+        <translation>&lt;br&gt;集団通信 #%1（%2 ランク）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Parallel step %1&lt;/b&gt; on %2</source>
+        <translation>&lt;b&gt;並列ステップ %1&lt;/b&gt;（%2）</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;span style=&apos;color:gray&apos;&gt;B: balance computation, V: balance volume&lt;/span&gt;</source>
+        <translation>&lt;br&gt;&lt;span style=&apos;color:gray&apos;&gt;B: 計算量を均等化, V: 通信量を均等化&lt;/span&gt;</translation>
+    </message>
+    <message>
         <source>+%1 more</source>
         <translation>ほか %1 件</translation>
     </message>

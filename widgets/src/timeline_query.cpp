@@ -3,6 +3,8 @@
 #include "time_axis.h"
 #include "timeline_data.h"
 
+#include <QObject>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -190,18 +192,18 @@ QString toolTipText(const TimelineData& data, const TimelineItem& item) {
     const Function& fn = tr->fn(item.rank, item.event);
     const TimeNs e = rt.enter[item.event], x = rt.leave[item.event];
     const std::uint32_t call = data.mpiIndexOf(item.rank, item.event);
-    s += QStringLiteral("<b>%1</b> on %2").arg(QString::fromStdString(fn.name).toHtmlEscaped(), rankName);
+    s += QObject::tr("<b>%1</b> on %2").arg(QString::fromStdString(fn.name).toHtmlEscaped(), rankName);
     if (call != kNone32) s += QStringLiteral(" <span style='color:gray'>(%1)</span>").arg(QString::fromStdString(eventId(item.rank, call)));
     if (fn.kind == EventKind::Point) {
-      s += QStringLiteral("<br>at %1").arg(formatTime(e, 1));
+      s += QObject::tr("<br>at %1").arg(formatTime(e, 1));
       for (const PointLabel& l : rt.labels)
         if (l.event == item.event) s += QStringLiteral("<br>%1").arg(QString::fromStdString(l.text).toHtmlEscaped().left(200));
     } else {
-      s += QStringLiteral("<br>measured: %1 – %2, duration %3")
+      s += QObject::tr("<br>measured: %1 – %2, duration %3")
                .arg(formatTime(e, 1), formatTime(x, 1), formatDuration(x - e));
       if (const auto* pr = data.prediction()) {
         const TimeNs pe = pr->enter[item.rank][item.event], px = pr->leave[item.rank][item.event];
-        s += QStringLiteral("<br>predicted: %1 – %2, duration %3")
+        s += QObject::tr("<br>predicted: %1 – %2, duration %3")
                  .arg(formatTime(pe, 1), formatTime(px, 1), formatDuration(px - pe));
       }
     }
@@ -212,9 +214,9 @@ QString toolTipText(const TimelineData& data, const TimelineItem& item) {
       const TimeNs* mw = get(w->measured);
       const TimeNs* pw = get(w->predicted);
       if (mw || pw) {
-        s += QStringLiteral("<br>wait:");
-        if (mw) s += QStringLiteral(" %1 measured").arg(formatDuration(*mw));
-        if (pw) s += QStringLiteral("%1 %2 predicted").arg(mw ? QStringLiteral(",") : QString(), formatDuration(*pw));
+        s += QObject::tr("<br>wait:");
+        if (mw) s += QObject::tr(" %1 measured").arg(formatDuration(*mw));
+        if (pw) s += QObject::tr("%1 %2 predicted").arg(mw ? QStringLiteral(",") : QString(), formatDuration(*pw));
       }
     }
     int shown = 0;
@@ -224,27 +226,27 @@ QString toolTipText(const TimelineData& data, const TimelineItem& item) {
         s += QStringLiteral("<br>…");
         break;
       }
-      s += QStringLiteral("<br>%1 %2 B %3 rank %4, tag %5%6")
-               .arg(m.isSend ? QStringLiteral("send") : QStringLiteral("receive"))
+      s += QObject::tr("<br>%1 %2 B %3 rank %4, tag %5%6")
+               .arg(m.isSend ? QObject::tr("send") : QObject::tr("receive"))
                .arg(m.bytes)
-               .arg(m.isSend ? QStringLiteral("to") : QStringLiteral("from"))
+               .arg(m.isSend ? QObject::tr("to") : QObject::tr("from"))
                .arg(m.peer)
                .arg(m.tag)
-               .arg(m.matched() ? QString() : QStringLiteral(" (unmatched)"));
+               .arg(m.matched() ? QString() : QObject::tr(" (unmatched)"));
     }
     for (const CollectiveCall& c : rt.collectives)
       if (c.event == item.event && c.instance != kNone32 && c.instance < tr->collectives.size())
-        s += QStringLiteral("<br>collective #%1 on %2 ranks").arg(c.instance).arg(tr->collectives[c.instance].participants);
+        s += QObject::tr("<br>collective #%1 on %2 ranks").arg(c.instance).arg(tr->collectives[c.instance].participants);
     return s;
   }
   if (item.kind == TimelineItem::Kind::Step) {
-    s += QStringLiteral("<b>Parallel step %1</b> on %2").arg(item.step).arg(rankName);
+    s += QObject::tr("<b>Parallel step %1</b> on %2").arg(item.step).arg(rankName);
     TimeNs b = 0, e = 0;
     if (data.stepSpan(false, item.step, item.rank, b, e))
-      s += QStringLiteral("<br>measured: %1 – %2, duration %3").arg(formatTime(b, 1), formatTime(e, 1), formatDuration(e - b));
+      s += QObject::tr("<br>measured: %1 – %2, duration %3").arg(formatTime(b, 1), formatTime(e, 1), formatDuration(e - b));
     if (data.hasPrediction() && data.stepSpan(true, item.step, item.rank, b, e))
-      s += QStringLiteral("<br>predicted: %1 – %2, duration %3").arg(formatTime(b, 1), formatTime(e, 1), formatDuration(e - b));
-    s += QStringLiteral("<br><span style='color:gray'>B: balance computation, V: balance volume</span>");
+      s += QObject::tr("<br>predicted: %1 – %2, duration %3").arg(formatTime(b, 1), formatTime(e, 1), formatDuration(e - b));
+    s += QObject::tr("<br><span style='color:gray'>B: balance computation, V: balance volume</span>");
     return s;
   }
   return {};
