@@ -15,6 +15,8 @@
 #include "perwiz/scenario.h"
 #include "perwiz/trace_builder.h"
 
+#include "test_traces.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -38,83 +40,7 @@ namespace {
 
 using Rank = std::uint32_t;
 
-// Hand-built traces (as in test_replay_rules.cpp): every call with its measured [enter, leave];
-// sends are recorded at the call's enter, receives at its leave. Records in time order per rank.
-class Tb {
- public:
-  explicit Tb(std::uint32_t ranks) { b_.begin({ranks, {}}); }
-
-  void state(Rank r, TimeNs begin, TimeNs end, const std::string& name) {
-    open(r, begin, name);
-    close(r, end, name);
-  }
-  void open(Rank r, TimeNs t, const std::string& name) { b_.enter(r, t, userFn(name)); }
-  void close(Rank r, TimeNs t, const std::string& name) { b_.leave(r, t, userFn(name)); }
-  void call(Rank r, TimeNs e, TimeNs x, const std::string& name) {
-    const auto f = mpiFn(name);
-    b_.enter(r, e, f);
-    b_.leave(r, x, f);
-  }
-  void send(Rank r, TimeNs e, TimeNs x, Rank to, std::uint64_t bytes = 8) {
-    const auto f = mpiFn("MPI_Send");
-    b_.enter(r, e, f);
-    b_.send(r, e, static_cast<std::int32_t>(to), 0, 0, bytes, 0);
-    b_.leave(r, x, f);
-  }
-  void recv(Rank r, TimeNs e, TimeNs x, Rank from, std::uint64_t bytes = 8) {
-    const auto f = mpiFn("MPI_Recv");
-    b_.enter(r, e, f);
-    b_.recv(r, x, static_cast<std::int32_t>(from), 0, 0, bytes, 0);
-    b_.leave(r, x, f);
-  }
-  void sendrecv(Rank r, TimeNs e, TimeNs x, Rank peer, std::uint64_t bytes = 8) {
-    const auto f = mpiFn("MPI_Sendrecv");
-    b_.enter(r, e, f);
-    b_.send(r, e, static_cast<std::int32_t>(peer), 0, 0, bytes, 0);
-    b_.recv(r, x, static_cast<std::int32_t>(peer), 0, 0, bytes, 0);
-    b_.leave(r, x, f);
-  }
-  void isend(Rank r, TimeNs e, TimeNs x, Rank to, std::uint64_t req, std::uint64_t bytes = 8) {
-    const auto f = mpiFn("MPI_Isend");
-    b_.enter(r, e, f);
-    b_.send(r, e, static_cast<std::int32_t>(to), 0, 0, bytes, req);
-    b_.leave(r, x, f);
-  }
-  void irecv(Rank r, TimeNs e, TimeNs x, std::uint64_t req) {
-    const auto f = mpiFn("MPI_Irecv");
-    b_.enter(r, e, f);
-    b_.irecvRequest(r, e, req);
-    b_.leave(r, x, f);
-  }
-  // A Waitall completing Isend requests `sends` and Irecv requests `recvs` (from `peer`).
-  void waitall(Rank r, TimeNs e, TimeNs x, const std::vector<std::uint64_t>& sends,
-               const std::vector<std::uint64_t>& recvs, Rank peer, std::uint64_t bytes = 8) {
-    const auto f = mpiFn("MPI_Waitall");
-    b_.enter(r, e, f);
-    for (std::uint64_t q : sends) b_.isendComplete(r, x, q);
-    for (std::uint64_t q : recvs) b_.recv(r, x, static_cast<std::int32_t>(peer), 0, 0, bytes, q);
-    b_.leave(r, x, f);
-  }
-  void barrier(Rank r, TimeNs e, TimeNs x) {
-    const auto f = mpiFn("MPI_Barrier");
-    b_.enter(r, e, f);
-    b_.collective(r, x, MpiOp::Barrier, 0, -1, 0, 0);
-    b_.leave(r, x, f);
-  }
-  Trace take() {
-    b_.end();
-    return b_.take();
-  }
-
- private:
-  std::uint32_t mpiFn(const std::string& name) {
-    return b_.defineFunction({name, EventKind::MpiCall, classifyMpiName(name), ""});
-  }
-  std::uint32_t userFn(const std::string& name) {
-    return b_.defineFunction({name, EventKind::UserState, MpiOp::None, ""});
-  }
-  TraceBuilder b_{"hand", "test"};
-};
+using test::Tb;
 
 Scenario simple(std::vector<Hypothesis> hs = {}) {
   LogGpsParams p;
@@ -590,14 +516,14 @@ TEST(Advisor, LowerBoundsSplitByRoles) {
   b.sendrecv(0, 0, 1400, 1);
   b.irecv(0, 1400, 1500, 1);
   b.irecv(0, 1500, 1600, 2);
-  b.isend(0, 1600, 1700, 1, 3);
+  b.isend(0, 1600, 1700, 1, 8, 3);
   b.waitall(0, 1700, 3000, {3}, {1, 2}, 1);
   b.close(0, 5000, "PRGN_step");
   b.open(1, 0, "PRGN_step");
   b.sendrecv(1, 0, 1400, 0);
   b.irecv(1, 1400, 1500, 1);
-  b.isend(1, 1500, 1600, 0, 2);
-  b.isend(1, 1600, 1700, 0, 3);
+  b.isend(1, 1500, 1600, 0, 8, 2);
+  b.isend(1, 1600, 1700, 0, 8, 3);
   b.waitall(1, 1700, 3000, {2, 3}, {1}, 0);
   b.close(1, 5000, "PRGN_step");
   const Trace t = b.take();
@@ -630,25 +556,8 @@ TEST(Advisor, LowerBoundsSplitByRoles) {
 
 namespace {
 
-Trace randomTrace(std::mt19937_64& rng, std::uint32_t maxRanks = 6, std::uint32_t maxSteps = 5) {
-  GeneratorSpec s;
-  s.ranks = 2 + static_cast<std::uint32_t>(rng() % (maxRanks - 1));
-  s.steps = 2 + static_cast<std::uint32_t>(rng() % (maxSteps - 1));
-  s.seed = rng();
-  const P2PPattern patterns[] = {P2PPattern::Ring, P2PPattern::Pairs, P2PPattern::MasterWorker,
-                                 P2PPattern::Random, P2PPattern::None};
-  s.pattern = patterns[rng() % 5];
-  s.nonBlocking = rng() % 2;
-  const MpiOp colls[] = {MpiOp::Allreduce, MpiOp::Bcast, MpiOp::Reduce, MpiOp::Barrier, MpiOp::Scan, MpiOp::None};
-  s.collective = colls[rng() % 6];
-  s.imbalance = static_cast<double>(rng() % 90) / 100.0;
-  s.messagesPerStep = 1 + static_cast<std::uint32_t>(rng() % 3);
-  const std::uint64_t sizes[] = {64, 8000, 16383, 16384, 40000};
-  s.messageBytes = sizes[rng() % 5];
-  TraceBuilder b("random", "generated");
-  generateTrace(s, b);
-  return b.take();
-}
+// The advisor's property tests use smaller traces than the replay's.
+Trace randomTrace(std::mt19937_64& rng) { return test::randomTrace(rng, 6, 5); }
 
 // A trace big enough that the advisor runs many predictions.
 Trace mediumTrace() {

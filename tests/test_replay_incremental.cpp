@@ -6,6 +6,8 @@
 #include "perwiz/replay.h"
 #include "perwiz/trace_builder.h"
 
+#include "test_traces.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,27 +17,7 @@ using namespace perwiz;
 
 namespace {
 
-Trace randomTrace(std::mt19937_64& rng) {
-  GeneratorSpec s;
-  s.ranks = 2 + static_cast<std::uint32_t>(rng() % 6);
-  s.steps = 2 + static_cast<std::uint32_t>(rng() % 5);
-  s.seed = rng();
-  const P2PPattern patterns[] = {P2PPattern::Ring, P2PPattern::Pairs, P2PPattern::MasterWorker,
-                                 P2PPattern::Random, P2PPattern::None};
-  s.pattern = patterns[rng() % 5];
-  s.nonBlocking = rng() % 2;
-  const MpiOp colls[] = {MpiOp::Allreduce, MpiOp::Bcast, MpiOp::Reduce, MpiOp::Barrier, MpiOp::Scan, MpiOp::None};
-  s.collective = colls[rng() % 6];
-  s.imbalance = static_cast<double>(rng() % 90) / 100.0;
-  s.messagesPerStep = 1 + static_cast<std::uint32_t>(rng() % 3);
-  // Sizes on both sides of the default model's S = 16383 bytes, so that volume balancing can
-  // switch protocols.
-  const std::uint64_t sizes[] = {64, 8000, 16383, 16384, 40000};
-  s.messageBytes = sizes[rng() % 5];
-  TraceBuilder b("random", "generated");
-  generateTrace(s, b);
-  return b.take();
-}
+using test::randomTrace;
 
 Hypothesis randomHypothesis(const Trace& t, std::mt19937_64& rng) {
   Hypothesis h;

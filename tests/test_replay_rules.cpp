@@ -12,6 +12,8 @@
 #include "perwiz/scenario.h"
 #include "perwiz/trace_builder.h"
 
+#include "test_traces.h"
+
 #include <gtest/gtest.h>
 
 #include <memory>
@@ -23,97 +25,7 @@ using namespace perwiz;
 namespace {
 
 using Rank = std::uint32_t;
-
-// Hand-built traces. Every call is given with its measured [enter, leave]; message and
-// collective records are put inside the call (sends at its enter, receives at its leave).
-// Callers emit each rank's records in time order.
-class Tb {
- public:
-  explicit Tb(std::uint32_t ranks) { b_.begin({ranks, {}}); }
-
-  void state(Rank r, TimeNs begin, TimeNs end, const std::string& name) {
-    // Only for states that contain no records of the rank (else use open/close).
-    open(r, begin, name);
-    close(r, end, name);
-  }
-  void open(Rank r, TimeNs t, const std::string& name) { b_.enter(r, t, userFn(name)); }
-  void close(Rank r, TimeNs t, const std::string& name) { b_.leave(r, t, userFn(name)); }
-
-  void call(Rank r, TimeNs e, TimeNs x, const std::string& name) {
-    const auto f = mpiFn(name);
-    b_.enter(r, e, f);
-    b_.leave(r, x, f);
-  }
-  void send(Rank r, TimeNs e, TimeNs x, Rank to, std::uint64_t bytes, int tag = 0,
-            const char* name = "MPI_Send") {
-    const auto f = mpiFn(name);
-    b_.enter(r, e, f);
-    b_.send(r, e, static_cast<std::int32_t>(to), 0, tag, bytes, 0);
-    b_.leave(r, x, f);
-  }
-  void recv(Rank r, TimeNs e, TimeNs x, Rank from, std::uint64_t bytes, int tag = 0) {
-    const auto f = mpiFn("MPI_Recv");
-    b_.enter(r, e, f);
-    b_.recv(r, x, static_cast<std::int32_t>(from), 0, tag, bytes, 0);
-    b_.leave(r, x, f);
-  }
-  void sendrecv(Rank r, TimeNs e, TimeNs x, Rank to, std::uint64_t outBytes, Rank from,
-                std::uint64_t inBytes) {
-    const auto f = mpiFn("MPI_Sendrecv");
-    b_.enter(r, e, f);
-    b_.send(r, e, static_cast<std::int32_t>(to), 0, 0, outBytes, 0);
-    b_.recv(r, x, static_cast<std::int32_t>(from), 0, 0, inBytes, 0);
-    b_.leave(r, x, f);
-  }
-  void isend(Rank r, TimeNs e, TimeNs x, Rank to, std::uint64_t bytes, std::uint64_t req) {
-    const auto f = mpiFn("MPI_Isend");
-    b_.enter(r, e, f);
-    b_.send(r, e, static_cast<std::int32_t>(to), 0, 0, bytes, req);
-    b_.leave(r, x, f);
-  }
-  void irecv(Rank r, TimeNs e, TimeNs x, std::uint64_t req) {
-    const auto f = mpiFn("MPI_Irecv");
-    b_.enter(r, e, f);
-    b_.irecvRequest(r, e, req);
-    b_.leave(r, x, f);
-  }
-  // One request completed by a Wait/Waitall: an Isend's (peer unused) or an Irecv's.
-  struct Done {
-    bool isSend;
-    std::uint64_t req;
-    Rank peer = 0;
-    std::uint64_t bytes = 0;
-  };
-  void wait(Rank r, TimeNs e, TimeNs x, const std::vector<Done>& done, const char* name = "MPI_Waitall") {
-    const auto f = mpiFn(name);
-    b_.enter(r, e, f);
-    for (const Done& d : done) {
-      if (d.isSend) b_.isendComplete(r, x, d.req);
-      else b_.recv(r, x, static_cast<std::int32_t>(d.peer), 0, 0, d.bytes, d.req);
-    }
-    b_.leave(r, x, f);
-  }
-  void coll(Rank r, TimeNs e, TimeNs x, MpiOp op, std::int32_t root = -1, std::uint64_t bytes = 8) {
-    const auto f = mpiFn(std::string(mpiOpName(op)));
-    b_.enter(r, e, f);
-    b_.collective(r, x, op, 0, root, bytes, bytes);
-    b_.leave(r, x, f);
-  }
-
-  Trace take() {
-    b_.end();
-    return b_.take();
-  }
-
- private:
-  std::uint32_t mpiFn(const std::string& name) {
-    return b_.defineFunction({name, EventKind::MpiCall, classifyMpiName(name), ""});
-  }
-  std::uint32_t userFn(const std::string& name) {
-    return b_.defineFunction({name, EventKind::UserState, MpiOp::None, ""});
-  }
-  TraceBuilder b_{"hand", "test"};
-};
+using test::Tb;
 
 LogGpsParams simpleParams() {
   LogGpsParams p;
