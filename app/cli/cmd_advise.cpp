@@ -40,11 +40,8 @@ Json ids(const std::vector<EventRef>& events) {
 int runAdvise(const AdviseOptions& o) {
   Scenario scenario = scenarioFromOptions(o.replay);
   const Trace trace = loadForReplay(o.path, o.replay);
-  auto hypotheses = scenario.hypotheses;
-  scenario.hypotheses.clear();
-  Replayer base(trace, scenario);
-  std::string problem;
-  if (!base.setHypotheses(hypotheses, &problem)) throw UsageError(problem + " (in " + o.path + ")");
+  const std::unique_ptr<Replayer> replayer = replayerFor(trace, std::move(scenario), o.path);
+  const Replayer& base = *replayer;
 
   AdvisorOptions ao;
   ao.topCandidates = o.top;

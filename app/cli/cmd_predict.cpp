@@ -33,17 +33,6 @@ EventRef eventArg(const std::string& flag, const std::string& text, bool computa
   return e;
 }
 
-Json hypothesesJson(const Scenario& s) {
-  Json hs = Json::array();
-  for (const Hypothesis& h : s.hypotheses) {
-    Json j{{"kind", hypothesisKindName(h.kind)}};
-    if (h.kind == HypothesisKind::ZeroWait || h.kind == HypothesisKind::ZeroEvent) j["event"] = h.event.toString();
-    else j["step"] = h.step;
-    hs.push_back(std::move(j));
-  }
-  return hs;
-}
-
 double percent(TimeNs delta, TimeNs base) { return base > 0 ? 100.0 * static_cast<double>(delta) / static_cast<double>(base) : 0.0; }
 
 int runPredict(const PredictOptions& o) {
@@ -59,11 +48,8 @@ int runPredict(const PredictOptions& o) {
   scenario.normalize();
 
   const Trace trace = loadForReplay(o.path, o.replay);
-  auto hypotheses = scenario.hypotheses;
-  scenario.hypotheses.clear();
-  Replayer rp(trace, scenario);
-  std::string problem;
-  if (!rp.setHypotheses(hypotheses, &problem)) throw UsageError(problem + " (in " + o.path + ")");
+  const std::unique_ptr<Replayer> replayer = replayerFor(trace, std::move(scenario), o.path);
+  const Replayer& rp = *replayer;
   const CriticalPath cp = ExecutionDag(rp).criticalPath();
 
   if (!o.saveScenario.empty()) {
@@ -92,7 +78,7 @@ int runPredict(const PredictOptions& o) {
            {"mpi_calls", trace.mpiCallCount()},
            {"model", Json::parse(rp.scenario().model->toJson())},
            {"costs", costModeName(rp.scenario().costs)},
-           {"hypotheses", hypothesesJson(rp.scenario())},
+           {"hypotheses", Json::parse(rp.scenario().toJson())["hypotheses"]},
            {"measured_ns", measured},
            {"predicted_ns", predicted},
            {"change_ns", predicted - measured},

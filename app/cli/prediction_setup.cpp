@@ -50,6 +50,16 @@ Scenario scenarioFromOptions(const ReplayOptions& o) {
   return s;
 }
 
+std::unique_ptr<Replayer> replayerFor(const Trace& trace, Scenario scenario, const std::string& path) {
+  // Built without hypotheses first so that one that does not fit is reported, not dropped.
+  auto hypotheses = std::move(scenario.hypotheses);
+  scenario.hypotheses.clear();
+  auto rp = std::make_unique<Replayer>(trace, std::move(scenario));
+  std::string problem;
+  if (!rp->setHypotheses(std::move(hypotheses), &problem)) throw UsageError(problem + " (in " + path + ")");
+  return rp;
+}
+
 std::string callName(const Trace& t, std::uint32_t rank, std::uint32_t mpiIndex) {
   const auto& calls = t.ranks[rank].mpiCalls;
   if (mpiIndex >= calls.size()) return "";

@@ -9,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,10 @@ Trace loadForReplay(const std::string& path, const ReplayOptions& o);
 
 // Scenario from --scenario, then --model and --costs on top. Bad files raise TraceError.
 Scenario scenarioFromOptions(const ReplayOptions& o);
+
+// A replay of `trace` (read from `path`) under `scenario`; a hypothesis that does not fit the
+// trace is a UsageError naming the problem.
+std::unique_ptr<Replayer> replayerFor(const Trace& trace, Scenario scenario, const std::string& path);
 
 std::string callName(const Trace& t, std::uint32_t rank, std::uint32_t mpiIndex);
 Json criticalPathJson(const Trace& t, const CriticalPath& cp);

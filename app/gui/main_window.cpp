@@ -451,7 +451,7 @@ bool MainWindow::requestHypothesis(HypothesisKind kind, const ui::TimelineItem& 
   if (!trace_) return fail(tr("No trace loaded"));
   Hypothesis h;
   h.kind = kind;
-  if (kind == HypothesisKind::ZeroWait || kind == HypothesisKind::ZeroEvent) {
+  if (h.targetsEvent()) {
     const int mpi = item.kind == ui::TimelineItem::Kind::Event ? mpiIndexOf(*trace_, item.rank, item.event) : -1;
     if (mpi < 0) return fail(tr("Select an MPI call first"));
     h.event = EventRef{item.rank, static_cast<std::uint32_t>(mpi), false};

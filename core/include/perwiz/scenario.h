@@ -40,6 +40,10 @@ struct Hypothesis {
   EventRef event;          // ZeroWait, ZeroEvent
   std::uint32_t step = 0;  // BalanceCompute, BalanceVolume: 0-based parallel step index
   std::string toString() const;  // "zero-wait 1:5", "balance-compute step 3"
+  bool targetsEvent() const { return kind == HypothesisKind::ZeroWait || kind == HypothesisKind::ZeroEvent; }
+  // The same hypothesis with the field its kind does not use zeroed, so that equal hypotheses
+  // compare equal (a zero-wait carries no step, a balance no event).
+  Hypothesis canonical() const;
   auto operator<=>(const Hypothesis&) const = default;
 };
 

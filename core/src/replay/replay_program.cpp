@@ -10,6 +10,12 @@
 namespace perwiz {
 namespace {
 
+struct PendingRole {
+  std::uint32_t unit;
+  CommRole role;
+  std::uint32_t msg;
+};
+
 struct PendingDep {
   std::uint32_t unit;
   std::uint32_t src;
@@ -97,7 +103,6 @@ class Builder {
       const TimeNs prev = p_.isFirst(u) ? 0 : p_.measLeave[u - 1];
       p_.gap0[u] = std::max<TimeNs>(0, p_.measEnter[u] - prev);
     }
-    pendingRoles_.resize(p_.units);
   }
 
   void addUnit(std::uint32_t rank, std::uint32_t call, TimeNs enter, TimeNs leave) {
@@ -109,7 +114,7 @@ class Builder {
 
   void addRole(std::uint32_t unit, CommRole role, std::uint32_t msg, int slot) {
     if (unit == kNone32) return;
-    pendingRoles_[unit].push_back({role, msg});
+    roles_.push_back({unit, role, msg});
     p_.messages[msg].units[slot] = unit;
   }
 
@@ -261,17 +266,21 @@ class Builder {
     }
     deps_.clear();
     deps_.shrink_to_fit();
-    // Roles, CSR by unit.
-    p_.roleBegin.assign(1, 0);
-    for (std::uint32_t u = 0; u < p_.units; ++u) {
-      for (const auto& [role, msg] : pendingRoles_[u]) {
-        p_.roleKind.push_back(role);
-        p_.roleMsg.push_back(msg);
-      }
-      p_.roleBegin.push_back(static_cast<std::uint32_t>(p_.roleKind.size()));
+    // Roles, CSR by unit (a stable counting sort, like the dependencies: one flat list while
+    // reading, not a small vector per unit).
+    p_.roleBegin.assign(p_.units + 1, 0);
+    for (const PendingRole& r : roles_) ++p_.roleBegin[r.unit + 1];
+    std::partial_sum(p_.roleBegin.begin(), p_.roleBegin.end(), p_.roleBegin.begin());
+    p_.roleKind.resize(roles_.size());
+    p_.roleMsg.resize(roles_.size());
+    std::vector<std::uint32_t> next(p_.roleBegin.begin(), p_.roleBegin.end() - 1);
+    for (const PendingRole& r : roles_) {
+      const std::uint32_t i = next[r.unit]++;
+      p_.roleKind[i] = r.role;
+      p_.roleMsg[i] = r.msg;
     }
-    pendingRoles_.clear();
-    pendingRoles_.shrink_to_fit();
+    roles_.clear();
+    roles_.shrink_to_fit();
   }
 
   void buildConsumers() {
@@ -492,7 +501,7 @@ class Builder {
   Replayer::Program& p_;
   ReplayReport& report_;
   std::vector<PendingDep> deps_;
-  std::vector<std::vector<std::pair<CommRole, std::uint32_t>>> pendingRoles_;
+  std::vector<PendingRole> roles_;
   std::vector<TimeNs> collectiveCost_;
   // schedule state
   std::vector<std::uint32_t> cursor_, depCursor_, blocked_, nodeMissing_;

@@ -7,19 +7,6 @@
 #include <set>
 
 namespace perwiz {
-namespace {
-
-// The hypothesis as Scenario::normalize() stores it: fields its kind does not use are zeroed.
-// add() and remove() look hypotheses up in the normalized scenario, and refreshNoWait() probes
-// for a zero-wait with step 0; without this a zero-wait carrying a stray step was silently
-// ignored and a balance carrying a stray event was applied a second time.
-Hypothesis canonical(Hypothesis h) {
-  if (h.kind == HypothesisKind::ZeroWait || h.kind == HypothesisKind::ZeroEvent) h.step = 0;
-  else h.event = EventRef{};
-  return h;
-}
-
-}  // namespace
 
 struct Replayer::Impl {
   const Trace& trace;
@@ -430,7 +417,7 @@ std::string Replayer::validate(const Hypothesis& h) const { return d->validate(h
 const UpdateStats& Replayer::lastUpdate() const { return d->stats; }
 
 bool Replayer::add(const Hypothesis& hypothesis, std::string* error) {
-  const Hypothesis h = canonical(hypothesis);
+  const Hypothesis h = hypothesis.canonical();
   const std::string problem = d->validate(h);
   if (!problem.empty()) {
     if (error) *error = problem;
@@ -453,7 +440,7 @@ bool Replayer::add(const Hypothesis& hypothesis, std::string* error) {
 }
 
 bool Replayer::remove(const Hypothesis& hypothesis, std::string* error) {
-  const Hypothesis h = canonical(hypothesis);
+  const Hypothesis h = hypothesis.canonical();
   auto& hs = d->scenario.hypotheses;
   auto it = std::lower_bound(hs.begin(), hs.end(), h);
   if (it == hs.end() || !(*it == h)) {

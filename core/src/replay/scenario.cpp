@@ -50,7 +50,7 @@ bool parseHypothesisKind(const std::string& name, HypothesisKind& out) {
 
 std::string Hypothesis::toString() const {
   std::string s = hypothesisKindName(kind);
-  if (kind == HypothesisKind::ZeroWait || kind == HypothesisKind::ZeroEvent) return s + " " + event.toString();
+  if (targetsEvent()) return s + " " + event.toString();
   return s + " step " + std::to_string(step);
 }
 
@@ -63,14 +63,15 @@ bool parseCostMode(const std::string& name, CostMode& out) {
   return true;
 }
 
+Hypothesis Hypothesis::canonical() const {
+  Hypothesis h = *this;
+  if (h.targetsEvent()) h.step = 0;
+  else h.event = EventRef{};
+  return h;
+}
+
 void Scenario::normalize() {
-  std::sort(hypotheses.begin(), hypotheses.end());
-  hypotheses.erase(std::unique(hypotheses.begin(), hypotheses.end()), hypotheses.end());
-  // Unused fields are zeroed so that equal hypotheses compare equal.
-  for (Hypothesis& h : hypotheses) {
-    if (h.kind == HypothesisKind::ZeroWait || h.kind == HypothesisKind::ZeroEvent) h.step = 0;
-    else h.event = EventRef{};
-  }
+  for (Hypothesis& h : hypotheses) h = h.canonical();
   std::sort(hypotheses.begin(), hypotheses.end());
   hypotheses.erase(std::unique(hypotheses.begin(), hypotheses.end()), hypotheses.end());
 }
@@ -87,7 +88,7 @@ std::string Scenario::toJson() const {
   for (const Hypothesis& h : s.hypotheses) {
     nlohmann::ordered_json e;
     e["kind"] = hypothesisKindName(h.kind);
-    if (h.kind == HypothesisKind::ZeroWait || h.kind == HypothesisKind::ZeroEvent) e["event"] = h.event.toString();
+    if (h.targetsEvent()) e["event"] = h.event.toString();
     else e["step"] = h.step;
     j["hypotheses"].push_back(std::move(e));
   }
@@ -141,7 +142,7 @@ bool scenarioFromJson(const std::string& text, const std::string& source, Scenar
       if (!parseHypothesisKind(e["kind"].get<std::string>(), h.kind))
         return fail(where + "unknown kind '" + e["kind"].get<std::string>() +
                     "' (zero-wait, zero-event, balance-compute, balance-volume)");
-      if (h.kind == HypothesisKind::ZeroWait || h.kind == HypothesisKind::ZeroEvent) {
+      if (h.targetsEvent()) {
         if (!e.contains("event") || !e["event"].is_string() || !parseEventRef(e["event"].get<std::string>(), h.event))
           return fail(where + "needs 'event' as \"RANK:INDEX\" (or \"RANK:cINDEX\" for computation)");
         if (h.kind == HypothesisKind::ZeroWait && h.event.computation)
