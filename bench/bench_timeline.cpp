@@ -8,6 +8,7 @@
 // with these, not with the event count).
 //
 //   build-w/bench/bench_timeline [--benchmark_filter=Frame] ; PERWIZ_BENCH_EVENTS=N to resize
+#include "bench_data.h"
 #include "perwiz/generator.h"
 #include "perwiz/replay.h"
 #include "perwiz/trace_builder.h"
@@ -33,22 +34,14 @@ using perwiz::ui::TimelineView;
 
 constexpr int kWidth = 1600, kHeight = 1000;
 
-std::uint64_t targetEvents() {
-  if (const char* e = std::getenv("PERWIZ_BENCH_EVENTS")) return std::strtoull(e, nullptr, 10);
-  return 1000000;
-}
+std::uint64_t targetEvents() { return bench::targetEvents(1000000); }
 
 // 256 ranks, ring Isend/Irecv/Waitall, an Allreduce and a PRGN_step per step, 20 % imbalance.
 std::shared_ptr<const Trace> benchTrace() {
   static std::shared_ptr<const Trace> trace = [] {
-    GeneratorSpec s;
+    // The load benchmark's solver shape (bench::benchSpec) on 256 ranks.
+    GeneratorSpec s = bench::benchSpec(targetEvents());
     s.ranks = 256;
-    s.seed = 42;
-    s.imbalance = 0.2;
-    s.pattern = P2PPattern::Ring;
-    s.nonBlocking = true;
-    s.messageBytes = 4096;
-    s.collective = MpiOp::Allreduce;
     s = specForEventCount(s, targetEvents());
     TraceBuilder b("bench", "generated");
     generateTrace(s, b);
