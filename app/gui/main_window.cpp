@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "advisor_dock.h"
+#include "advisor_runner.h"
 #include "export_image.h"
 #include "headless_export.h"
 #include "hypothesis_commands.h"
@@ -53,10 +55,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   inspector_ = new InspectorDock(this);
   hypotheses_ = new HypothesisDock(this);
   warningsDock_ = new WarningsDock(this);
+  advisorDock_ = new AdvisorDock(this);
   addDockWidget(Qt::RightDockWidgetArea, inspector_);
   addDockWidget(Qt::RightDockWidgetArea, hypotheses_);
+  addDockWidget(Qt::BottomDockWidgetArea, advisorDock_);
   addDockWidget(Qt::BottomDockWidgetArea, warningsDock_);
   warningsDock_->hide();
+  advisorDock_->hide();
   resizeDocks({inspector_, hypotheses_}, {520, 240}, Qt::Vertical);
   resizeDocks({inspector_}, {340}, Qt::Horizontal);
 
@@ -70,6 +75,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   worker_->moveToThread(workerThread_);
   connect(workerThread_, &QThread::finished, worker_, &QObject::deleteLater);
   workerThread_->start();
+  advisor_ = new AdvisorRunner(worker_, this);
 
   createActions();
   createMenus();
@@ -82,6 +88,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 
 MainWindow::~MainWindow() {
   loader_->cancel();
+  advisor_->cancel();
+  advisor_->wait();  // it works on a fork of the worker's replayer
   workerThread_->quit();
   workerThread_->wait();
 }
@@ -162,6 +170,11 @@ void MainWindow::createActions() {
     if (!requestZeroComputation(timeline_->selection(), &why)) statusBar()->showMessage(why, 6000);
   });
 
+  runAdvisorAct_ = new QAction(tr("Run &Advisor"), this);
+  runAdvisorAct_->setShortcut(QKeySequence(tr("Ctrl+R")));
+  runAdvisorAct_->setStatusTip(tr("Rank what to fix first: domino paths, waits, steps and bounds"));
+  connect(runAdvisorAct_, &QAction::triggered, this, &MainWindow::runAdvisor);
+
   modelGroup_ = new QActionGroup(this);
   for (const auto& name : networkPresetNames()) {
     auto* a = new QAction(QString::fromStdString(name), this);
@@ -213,6 +226,7 @@ void MainWindow::createMenus() {
   viewMenu_->addSeparator();
   viewMenu_->addAction(inspector_->toggleViewAction());
   viewMenu_->addAction(hypotheses_->toggleViewAction());
+  viewMenu_->addAction(advisorDock_->toggleViewAction());
   viewMenu_->addAction(warningsDock_->toggleViewAction());
 
   predictionMenu_ = menuBar()->addMenu(tr("&Prediction"));
@@ -222,6 +236,8 @@ void MainWindow::createMenus() {
   predictionMenu_->addAction(zeroComputationAct_);
   predictionMenu_->addAction(balanceComputeAct_);
   predictionMenu_->addAction(balanceVolumeAct_);
+  predictionMenu_->addSeparator();
+  predictionMenu_->addAction(runAdvisorAct_);
   predictionMenu_->addSeparator();
   auto* models = predictionMenu_->addMenu(tr("&Network Model"));
   models->addActions(modelGroup_->actions());
@@ -300,6 +316,23 @@ void MainWindow::connectParts() {
   connect(hypotheses_, &HypothesisDock::removeRequested, this, [this](const Hypothesis& h) {
     if (const HypothesisEntry* e = doc_->find(h)) undo_->push(new RemoveHypothesisCommand(doc_, *e));
   });
+  connect(advisorDock_, &AdvisorDock::runRequested, this, &MainWindow::runAdvisor);
+  connect(advisorDock_, &AdvisorDock::cancelRequested, this, [this] {
+    advisorPending_ = false;
+    advisor_->cancel();
+    if (!advisor_->isRunning()) advisorDock_->setRunning(false);
+  });
+  connect(advisorDock_, &AdvisorDock::highlightRequested, this, &MainWindow::highlightAdvice);
+  connect(advisorDock_, &AdvisorDock::applyRequested, this, [this](const std::vector<Hypothesis>& hs) {
+    QStringList refused;
+    const int added = applyHypotheses(hs, &refused);
+    if (!refused.isEmpty())
+      statusBar()->showMessage(refused.join(QStringLiteral("; ")), 8000);
+    else if (added > 0)
+      statusBar()->showMessage(tr("Added %n hypothesis(es)", nullptr, added), 4000);
+  });
+  connect(advisor_, &AdvisorRunner::progress, advisorDock_, &AdvisorDock::setProgress);
+  connect(advisor_, &AdvisorRunner::updated, this, &MainWindow::onAdvisorOutcome);
   connect(hypotheses_, &HypothesisDock::activated, this, [this](const Hypothesis& h) {
     if (!trace_) return;
     ui::TimelineItem item;
@@ -346,6 +379,11 @@ void MainWindow::onLoadFinished(const LoadResult& result) {
     emit loadFailed(result.error);
     return;
   }
+  advisor_->cancel();
+  advisorPending_ = false;
+  advisorDock_->setRunning(false);
+  advisorDock_->clear();
+  timeline_->setHighlighted({});
   trace_ = result.trace;
   tracePath_ = QFileInfo(result.path).absoluteFilePath();
   prediction_.reset();
@@ -389,6 +427,7 @@ void MainWindow::onDocumentChanged() {
   for (auto* a : modelGroup_->actions()) a->setChecked(a->data().toString() == modelName);
   for (auto* a : costGroup_->actions()) a->setChecked(a->data().toInt() == static_cast<int>(doc_->costs()));
   if (!resettingDocument_) requestPrediction();
+  if (const auto o = advisorDock_->outcome()) advisorDock_->setStale(o->generation != requestedGeneration_);
 }
 
 void MainWindow::requestPrediction() {
@@ -420,7 +459,81 @@ void MainWindow::onPrediction(const std::shared_ptr<const PredictionResult>& res
                                       : tr("Updated %1 events in %2").arg(result->recomputed).arg(took));
   }
   if (!result->errors.isEmpty()) statusBar()->showMessage(result->errors.join(QStringLiteral("; ")), 8000);
+  if (advisorPending_ && isPredictionCurrent()) {
+    advisorPending_ = false;
+    advisor_->start(requestedGeneration_, trace_);
+  }
   emit predictionUpdated();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Advisor
+
+void MainWindow::runAdvisor() {
+  if (!trace_) {
+    statusBar()->showMessage(tr("No trace loaded"), 4000);
+    return;
+  }
+  advisorDock_->show();
+  advisorDock_->raise();
+  advisorDock_->setRunning(true);
+  if (isPredictionCurrent()) {
+    advisorPending_ = false;
+    advisor_->start(requestedGeneration_, trace_);
+  } else {
+    advisorPending_ = true;  // starts from the scenario being predicted now
+    advisorDock_->setProgress(0, tr("waiting for the prediction"));
+  }
+}
+
+void MainWindow::onAdvisorOutcome(const std::shared_ptr<const AdvisorOutcome>& outcome) {
+  if (!outcome || outcome->trace != trace_) return;
+  if (outcome->finished) advisorDock_->setRunning(false);
+  advisorDock_->showOutcome(outcome);
+  advisorDock_->setStale(outcome->generation != requestedGeneration_);
+  emit advisorUpdated();
+}
+
+void MainWindow::highlightAdvice(const std::vector<EventRef>& events, int step) {
+  if (!trace_) return;
+  std::vector<ui::TimelineItem> items;
+  for (const EventRef& e : events) {
+    if (e.rank >= trace_->rankCount() || e.index >= trace_->ranks[e.rank].mpiCalls.size()) continue;
+    ui::TimelineItem it;
+    it.kind = ui::TimelineItem::Kind::Event;
+    it.rank = e.rank;
+    it.event = trace_->ranks[e.rank].mpiCalls[e.index];
+    items.push_back(it);
+  }
+  timeline_->setHighlighted(items);
+  if (step >= 0 && static_cast<std::size_t>(step) < trace_->steps.size()) {
+    ui::TimelineItem it;
+    it.kind = ui::TimelineItem::Kind::Step;
+    it.step = static_cast<std::uint32_t>(step);
+    timeline_->setSelection(it);
+    timeline_->scrollTo(it);
+    onSelection(it);
+  } else if (!items.empty()) {
+    timeline_->scrollTo(items.front());
+  }
+}
+
+int MainWindow::applyHypotheses(const std::vector<Hypothesis>& hs, QStringList* refused) {
+  // Refusals first, so that the undo stack gets one macro of real changes (or nothing).
+  std::vector<Hypothesis> accepted;
+  for (const Hypothesis& h : hs) {
+    const QString why = refusalFor(h);
+    if (why.isEmpty() && std::find(accepted.begin(), accepted.end(), h) == accepted.end())
+      accepted.push_back(h);
+    else if (!why.isEmpty() && refused)
+      *refused << QStringLiteral("%1: %2").arg(QString::fromStdString(h.toString()), why);
+  }
+  if (accepted.empty()) return 0;
+  if (accepted.size() > 1)
+    undo_->beginMacro(tr("Apply %n hypothesis(es)", nullptr, static_cast<int>(accepted.size())));
+  for (const Hypothesis& h : accepted) pushHypothesis(h, nullptr);
+  if (accepted.size() > 1) undo_->endMacro();
+  return static_cast<int>(accepted.size());
 }
 
 bool MainWindow::isPredictionCurrent() const {
@@ -479,19 +592,22 @@ bool MainWindow::requestZeroComputation(const ui::TimelineItem& item, QString* w
   return pushHypothesis(h, why);
 }
 
-bool MainWindow::pushHypothesis(const Hypothesis& h, QString* why) {
+QString MainWindow::refusalFor(const Hypothesis& h) const {
   if (worker_->hasReplayer()) {
     const std::string problem = worker_->validate(h);
-    if (!problem.empty()) {
-      if (why) *why = QString::fromStdString(problem);
-      return false;
-    }
+    if (!problem.empty()) return QString::fromStdString(problem);
   }
-  if (const HypothesisEntry* e = doc_->find(h)) {
-    if (e->enabled) {
-      if (why) *why = tr("%1 is already applied").arg(QString::fromStdString(h.toString()));
-      return false;
-    }
+  if (const HypothesisEntry* e = doc_->find(h); e && e->enabled)
+    return tr("%1 is already applied").arg(QString::fromStdString(h.toString()));
+  return {};
+}
+
+bool MainWindow::pushHypothesis(const Hypothesis& h, QString* why) {
+  if (const QString problem = refusalFor(h); !problem.isEmpty()) {
+    if (why) *why = problem;
+    return false;
+  }
+  if (doc_->find(h)) {
     undo_->push(new SetHypothesisEnabledCommand(doc_, h, true));
   } else {
     undo_->push(new AddHypothesisCommand(doc_, h));

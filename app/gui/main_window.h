@@ -24,6 +24,9 @@ class QUndoStack;
 
 namespace perwiz::gui {
 
+class AdvisorDock;
+class AdvisorRunner;
+struct AdvisorOutcome;
 class HypothesisDock;
 class InspectorDock;
 class WarningsDock;
@@ -55,11 +58,19 @@ class MainWindow : public QMainWindow {
   // Turns a request (keys, buttons, menus) into an undoable change; false + reason if refused.
   bool requestHypothesis(HypothesisKind kind, const ui::TimelineItem& item, QString* why = nullptr);
   bool requestZeroComputation(const ui::TimelineItem& item, QString* why = nullptr);
+  // Adds several hypotheses as one undoable change (the advisor's Apply); returns how many
+  // were added, and the reasons for those refused.
+  int applyHypotheses(const std::vector<Hypothesis>& hs, QStringList* refused = nullptr);
+  // The advisor: runs in the background on the current scenario (waits for a pending prediction).
+  void runAdvisor();
+  AdvisorDock* advisorDock() const { return advisorDock_; }
+  AdvisorRunner* advisorRunner() const { return advisor_; }
 
  signals:
   void traceLoaded();
   void loadFailed(const QString& message);
   void predictionUpdated();
+  void advisorUpdated();
 
  protected:
   void dragEnterEvent(QDragEnterEvent* event) override;
@@ -81,9 +92,12 @@ class MainWindow : public QMainWindow {
   void onDocumentChanged();
   void requestPrediction();
   bool pushHypothesis(const Hypothesis& h, QString* why);
+  QString refusalFor(const Hypothesis& h) const;  // "" if h can be applied now
   void showContextMenu(const ui::TimelineItem& item, const QPoint& globalPos);
   void showError(const QString& title, const QString& message);
   void setMode(ui::TimelineMode mode);
+  void onAdvisorOutcome(const std::shared_ptr<const AdvisorOutcome>& outcome);
+  void highlightAdvice(const std::vector<EventRef>& events, int step);
 
   void openDialog();
   void openSessionDialog();
@@ -97,6 +111,9 @@ class MainWindow : public QMainWindow {
   InspectorDock* inspector_;
   HypothesisDock* hypotheses_;
   WarningsDock* warningsDock_;
+  AdvisorDock* advisorDock_;
+  AdvisorRunner* advisor_;
+  bool advisorPending_ = false;  // run as soon as the prediction is current
   ScenarioDocument* doc_;
   QUndoStack* undo_;
   TraceLoader* loader_;
@@ -131,6 +148,7 @@ class MainWindow : public QMainWindow {
   QAction* zeroComputationAct_;
   QAction* balanceComputeAct_;
   QAction* balanceVolumeAct_;
+  QAction* runAdvisorAct_;
   QActionGroup* modelGroup_;
   QActionGroup* costGroup_;
   QMenu* fileMenu_;

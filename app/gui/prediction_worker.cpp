@@ -39,6 +39,13 @@ Trace PredictionWorker::predictedTrace() const {
   return replayer_->predictedTrace();
 }
 
+std::unique_ptr<Replayer> PredictionWorker::forkReplayer(std::shared_ptr<const Trace>* trace) const {
+  std::lock_guard lock(replayerMutex_);
+  if (!replayer_) return nullptr;
+  if (trace) *trace = trace_;
+  return replayer_->fork();
+}
+
 void PredictionWorker::process() {
   for (;;) {
     PredictionRequest req;

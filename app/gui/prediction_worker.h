@@ -59,6 +59,10 @@ class PredictionWorker : public QObject {
   // Thread-safe: the predicted trace of the current state. Throws std::runtime_error if no
   // replayer exists.
   Trace predictedTrace() const;
+  // Thread-safe: a fork of the current replayer (same trace, model, cost mode and applied
+  // hypotheses) for background analyses such as the advisor; `trace` receives the trace it
+  // refers to, which must be kept alive as long as the fork. nullptr if no replayer exists.
+  std::unique_ptr<Replayer> forkReplayer(std::shared_ptr<const Trace>* trace) const;
 
  signals:
   void busy();

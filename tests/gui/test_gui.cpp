@@ -1,11 +1,14 @@
 // GUI tests (issue #5): the main window on the offscreen platform — background load, selection
 // by clicking, hypotheses by key with undo, live prediction equal to the core's, sessions,
 // headless export and the Japanese translation.
+#include "advisor_dock.h"
+#include "advisor_runner.h"
 #include "hypothesis_commands.h"
 #include "i18n.h"
 #include "main_window.h"
 #include "session_file.h"
 
+#include "perwiz/advisor.h"
 #include "perwiz/replay.h"
 #include "perwiz/trace_io.h"
 #include "perwiz/widgets/timeline_view.h"
@@ -15,6 +18,12 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSettings>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTreeWidget>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -317,7 +326,133 @@ class TestGui : public QObject {
   }
 
   // With PERWIZ_SCREENSHOT_DIR set: the window with a hypothesis applied, in Overlay.
-  void screenshot() { grabWindow(QStringLiteral("perwiz-window.png")); }
+  // The advisor dock runs on the shown scenario in the background; its tables equal the core
+  // advisor's answers; a row highlights its event, Apply adds it (one undo step).
+  void advisorDock() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openTrace(kSample);
+    QVERIFY(waitReady(w));
+    const Trace& trace = *w.trace();
+    QSignalSpy updated(&w, &MainWindow::advisorUpdated);
+    w.runAdvisor();
+    QVERIFY(QTest::qWaitFor([&] { auto o = w.advisorDock()->outcome(); return o && o->finished; }, 60000));
+    const auto outcome = w.advisorDock()->outcome();
+    QVERIFY(outcome->error.isEmpty());
+    QVERIFY(!outcome->cancelled);
+    QVERIFY(outcome->hasDomino && outcome->hasSteps && outcome->hasBounds);
+    QVERIFY(updated.count() >= 3);  // staged: domino, steps, then everything
+
+    // The same answers as the core advisor on a fresh replayer of the same scenario.
+    Replayer fresh(trace, Scenario{});
+    std::vector<WaitCandidate> candidates;
+    WaitCandidate longest;
+    const DominoResult domino = dominoPaths(fresh, {}, &candidates, &longest);
+    QCOMPARE(outcome->domino.predictedNs, domino.predictedNs);
+    QCOMPARE(outcome->domino.paths.size(), domino.paths.size());
+    QCOMPARE(outcome->candidates.size(), candidates.size());
+    QCOMPARE(outcome->longestWait.event, longest.event);
+    QCOMPARE(outcome->steps.size(), trace.steps.size());
+    auto* dock = w.advisorDock();
+    QCOMPARE(dock->dominoTree()->topLevelItemCount(), static_cast<int>(domino.paths.size()));
+    QCOMPARE(dock->candidateTable()->rowCount(), static_cast<int>(candidates.size()));
+    QCOMPARE(dock->stepTable()->rowCount(), static_cast<int>(trace.steps.size()));
+    QCOMPARE(dock->boundsTable()->rowCount(), static_cast<int>(outcome->bounds.size() * 8));
+    QVERIFY(!candidates.empty());
+
+    // Select the best candidate: its call is highlighted and scrolled to; Apply adds zero-wait.
+    dock->tabs()->setCurrentIndex(1);
+    dock->candidateTable()->selectRow(0);
+    const WaitCandidate best = candidates.front();
+    const auto event = trace.ranks[best.event.rank].mpiCalls[best.event.index];
+    QVERIFY(dock->applyButton()->isEnabled());
+    QTest::mouseClick(dock->applyButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(w.document()->entries().size(), std::size_t(1), 5000);
+    Hypothesis h{HypothesisKind::ZeroWait, best.event, 0};
+    QCOMPARE(w.document()->entries()[0].hypothesis, h);
+    QVERIFY(waitReady(w));
+    QCOMPARE(w.predictedTimeShown(), best.predictedNs);  // the advisor's number is the engine's
+    QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {h}));
+    (void)event;
+
+    // The advice is now stale; running again starts from the new scenario.
+    w.runAdvisor();
+    QVERIFY(QTest::qWaitFor([&] { auto o = w.advisorDock()->outcome(); return o && o->finished && o != outcome; }, 60000));
+    QCOMPARE(w.advisorDock()->outcome()->baseNs, corePrediction(trace, {h}));
+
+    // A step row selects the step on the timeline; Apply balances it; undo removes it.
+    dock->tabs()->setCurrentIndex(2);
+    dock->stepTable()->selectRow(0);
+    const std::uint32_t step = dock->stepTable()->item(0, 0)->data(Qt::UserRole).toUInt();
+    QCOMPARE(w.timeline()->selection().kind, TimelineItem::Kind::Step);
+    QCOMPARE(w.timeline()->selection().step, step);
+    QTest::mouseClick(dock->applyButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(w.document()->entries().size(), std::size_t(2), 5000);
+    QVERIFY(waitReady(w));
+    Hypothesis b{HypothesisKind::BalanceCompute, {}, step};
+    QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {h, b}));
+    w.undoStack()->undo();
+    QCOMPARE(w.document()->entries().size(), std::size_t(1));
+
+    // A domino path row highlights all its events.
+    dock->tabs()->setCurrentIndex(0);
+    if (dock->dominoTree()->topLevelItemCount() > 0) {
+      QSignalSpy highlight(dock, &gui::AdvisorDock::highlightRequested);
+      dock->dominoTree()->topLevelItem(0)->setSelected(true);
+      QVERIFY(highlight.count() >= 1);
+      const auto events = highlight.last().at(0).value<std::vector<EventRef>>();
+      QCOMPARE(events.size(), w.advisorDock()->outcome()->domino.paths[0].events.size());
+    }
+  }
+
+  // Dropping a trace file on the window opens it; it then appears in the recent files, whose
+  // menu entry opens it again.
+  void dropAndRecentFiles() {
+    QSettings().remove(QStringLiteral("recentFiles"));
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(kSample)});
+    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QSignalSpy loaded(&w, &MainWindow::traceLoaded);
+    QApplication::sendEvent(&w, &drop);
+    QVERIFY(loaded.wait(10000));
+    QVERIFY(w.trace() != nullptr);
+    const QString abs = QFileInfo(kSample).absoluteFilePath();
+    QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList().value(0), abs);
+
+    // A non-file drop is refused.
+    QMimeData text;
+    text.setText(QStringLiteral("hello"));
+    QDragEnterEvent refused(QPoint(50, 50), Qt::CopyAction, &text, Qt::LeftButton, Qt::NoModifier);
+    refused.setAccepted(false);
+    QApplication::sendEvent(&w, &refused);
+    QVERIFY(!refused.isAccepted());
+
+    // A second window finds it in File > Open Recent.
+    MainWindow w2;
+    auto* file = w2.findChild<QMenu*>(QStringLiteral("fileMenu"));
+    QVERIFY(file);
+    QMenu* recent = nullptr;
+    for (QAction* a : file->actions())
+      if (a->menu() && !a->menu()->actions().isEmpty() && a->menu()->actions().first()->toolTip() == abs)
+        recent = a->menu();
+    QVERIFY2(recent, "the sample is not in Open Recent");
+    QSignalSpy loaded2(&w2, &MainWindow::traceLoaded);
+    recent->actions().first()->trigger();
+    QVERIFY(loaded2.wait(10000));
+    QCOMPARE(w2.trace()->rankCount(), w.trace()->rankCount());
+  }
+
+  void screenshot() {
+    grabWindow(QStringLiteral("perwiz-window.png"));
+    grabWindow(QStringLiteral("perwiz-advisor.png"), true);
+  }
 
   // Last: the translators stay installed.
   void japaneseMenus() {
@@ -333,7 +468,7 @@ class TestGui : public QObject {
   }
 
  private:
-  void grabWindow(const QString& name) {
+  void grabWindow(const QString& name, bool advisor = false) {
     const QString dir = qEnvironmentVariable("PERWIZ_SCREENSHOT_DIR");
     if (dir.isEmpty()) return;
     MainWindow w;
@@ -351,6 +486,12 @@ class TestGui : public QObject {
     QTest::mouseClick(w.timeline(), Qt::LeftButton, {}, w.timeline()->eventCenter(call.rank, call.event).toPoint());
     QVERIFY(w.requestHypothesis(HypothesisKind::ZeroWait, w.timeline()->selection()));
     QVERIFY(waitReady(w));
+    if (advisor) {
+      w.resize(1400, 980);
+      w.runAdvisor();
+      QVERIFY(QTest::qWaitFor([&] { auto o = w.advisorDock()->outcome(); return o && o->finished; }, 60000));
+      w.advisorDock()->dominoTree()->topLevelItem(0)->setSelected(true);
+    }
     QTest::qWait(200);
     QVERIFY(w.grab().save(QDir(dir).filePath(name)));
   }
