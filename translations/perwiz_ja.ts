@@ -66,6 +66,125 @@
     </message>
 </context>
 <context>
+    <name>QObject</name>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; on %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;（%2）</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;at %1</source>
+        <translation>&lt;br&gt;時刻 %1</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;measured: %1 – %2, duration %3</source>
+        <translation>&lt;br&gt;実測: %1 – %2, 所要時間 %3</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;predicted: %1 – %2, duration %3</source>
+        <translation>&lt;br&gt;予測: %1 – %2, 所要時間 %3</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;wait:</source>
+        <translation>&lt;br&gt;待ち時間:</translation>
+    </message>
+    <message>
+        <source> %1 measured</source>
+        <translation> 実測 %1</translation>
+    </message>
+    <message>
+        <source>%1 %2 predicted</source>
+        <translation>%1 予測 %2</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;%1 %2 B %3 rank %4, tag %5%6</source>
+        <translation>&lt;br&gt;%1 %2 B %3 ランク %4, タグ %5%6</translation>
+    </message>
+    <message>
+        <source>send</source>
+        <translation>送信</translation>
+    </message>
+    <message>
+        <source>receive</source>
+        <translation>受信</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <translation>宛先</translation>
+    </message>
+    <message>
+        <source>from</source>
+        <translation>送信元</translation>
+    </message>
+    <message>
+        <source> (unmatched)</source>
+        <translation> （対応なし）</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;collective #%1 on %2 ranks</source>
+        <translation>&lt;br&gt;集団通信 #%1（%2 ランク）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Parallel step %1&lt;/b&gt; on %2</source>
+        <translation>&lt;b&gt;並列ステップ %1&lt;/b&gt;（%2）</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;span style=&apos;color:gray&apos;&gt;B: balance computation, V: balance volume&lt;/span&gt;</source>
+        <translation>&lt;br&gt;&lt;span style=&apos;color:gray&apos;&gt;B: 計算量を均等化, V: 通信量を均等化&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>+%1 more</source>
+        <translation>ほか %1 件</translation>
+    </message>
+    <message>
+        <source>No trace</source>
+        <translation>トレースなし</translation>
+    </message>
+    <message>
+        <source>even step</source>
+        <translation>偶数ステップ</translation>
+    </message>
+    <message>
+        <source>lanes: m measured, p predicted</source>
+        <translation>レーン: m 実測, p 予測</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>実測</translation>
+    </message>
+    <message>
+        <source>message</source>
+        <translation>メッセージ</translation>
+    </message>
+    <message>
+        <source>odd step</source>
+        <translation>奇数ステップ</translation>
+    </message>
+    <message>
+        <source>predicted</source>
+        <translation>予測</translation>
+    </message>
+    <message>
+        <source>The prediction is not ready yet</source>
+        <translation>予測はまだ準備できていません</translation>
+    </message>
+    <message>
+        <source>Domino paths</source>
+        <translation>ドミノパス</translation>
+    </message>
+    <message>
+        <source>Parallel steps</source>
+        <translation>並列ステップ</translation>
+    </message>
+    <message>
+        <source>Lower bounds</source>
+        <translation>下限</translation>
+    </message>
+    <message>
+        <source>Done</source>
+        <translation>完了</translation>
+    </message>
+</context>
+<context>
     <name>SessionFile</name>
     <message>
         <source>%1: cannot write: %2</source>
@@ -137,6 +256,187 @@
     <message>
         <source>perwiz: at most one TRACE</source>
         <translation>perwiz: トレースは 1 つまでです</translation>
+    </message>
+</context>
+<context>
+    <name>perwiz::gui::AdvisorDock</name>
+    <message>
+        <source>Advisor</source>
+        <translation>アドバイザ</translation>
+    </message>
+    <message>
+        <source>Run Advisor</source>
+        <translation>アドバイザを実行</translation>
+    </message>
+    <message>
+        <source>Find what to fix first, starting from the current scenario</source>
+        <translation>現在のシナリオから、最初に直すべき箇所を探します</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>キャンセル</translation>
+    </message>
+    <message>
+        <source>Apply</source>
+        <translation>適用</translation>
+    </message>
+    <message>
+        <source>Add the selected rows as hypotheses</source>
+        <translation>選択した行を仮説として追加します</translation>
+    </message>
+    <message>
+        <source>Not run yet.</source>
+        <translation>まだ実行されていません。</translation>
+    </message>
+    <message>
+        <source>Path / event</source>
+        <translation>パス / イベント</translation>
+    </message>
+    <message>
+        <source>Wait</source>
+        <translation>待ち時間</translation>
+    </message>
+    <message>
+        <source>Predicted T</source>
+        <translation>予測 T</translation>
+    </message>
+    <message>
+        <source>Gain</source>
+        <translation>短縮</translation>
+    </message>
+    <message>
+        <source>Domino Paths</source>
+        <translation>ドミノパス</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>イベント</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>関数</translation>
+    </message>
+    <message>
+        <source>Candidates</source>
+        <translation>候補</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>ステップ</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>ランク数</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>平均</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大</translation>
+    </message>
+    <message>
+        <source>σ</source>
+        <translation>σ</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>ステップ</translation>
+    </message>
+    <message>
+        <source>Region</source>
+        <translation>領域</translation>
+    </message>
+    <message>
+        <source>Assumptions</source>
+        <translation>仮定</translation>
+    </message>
+    <message>
+        <source>Lower bounds from the per-rank breakdown: Q1 zero waiting, Q2 balanced workload, Q3 balanced message amount</source>
+        <translation>ランクごとの内訳から求めた下限: Q1 待ち時間ゼロ、Q2 負荷均衡、Q3 メッセージ量均衡</translation>
+    </message>
+    <message>
+        <source>Bounds</source>
+        <translation>下限</translation>
+    </message>
+    <message>
+        <source>Run the advisor to find the messages whose wait removal shortens the run most.</source>
+        <translation>アドバイザを実行すると、待ち時間の除去で実行時間が最も短くなるメッセージがわかります。</translation>
+    </message>
+    <message>
+        <source>Running…</source>
+        <translation>実行中…</translation>
+    </message>
+    <message>
+        <source>Running: %1…</source>
+        <translation>実行中: %1…</translation>
+    </message>
+    <message>
+        <source>The scenario changed since this advice was computed: run again to update it.</source>
+        <translation>この助言の計算後にシナリオが変わりました。更新するには再実行してください。</translation>
+    </message>
+    <message>
+        <source>The advisor failed: %1</source>
+        <translation>アドバイザが失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>Cancelled; the tables show what was finished.</source>
+        <translation>キャンセルしました。表には完了した分が表示されています。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Base %1 (measured %2); %n prediction(s) run.</source>
+        <translation>
+            <numerusform>基準 %1 (実測 %2)、予測 %n 回を実行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No domino paths (cancelled or failed).</source>
+        <translation>ドミノパスはありません (キャンセルまたは失敗)。</translation>
+    </message>
+    <message>
+        <source>Searching…</source>
+        <translation>探索中…</translation>
+    </message>
+    <message>
+        <source>No wait on the critical path can be removed with a gain: the run is bound by computation and communication costs.</source>
+        <translation>クリティカルパス上に、除去して短縮になる待ち時間はありません。実行時間は計算と通信のコストで決まっています。</translation>
+    </message>
+    <message>
+        <source>Best: %1 → %2 (%3). Events are listed cause first.</source>
+        <translation>最良: %1 → %2 (%3)。イベントは原因から順に並んでいます。</translation>
+    </message>
+    <message>
+        <source> The search stopped at its path limit.</source>
+        <translation> 探索はパス数の上限で停止しました。</translation>
+    </message>
+    <message numerus="yes">
+        <source>From rank %1: %n event(s), zero %2</source>
+        <translation>
+            <numerusform>ランク %1 から: %n イベント、%2 をゼロに</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Longest wait: %1, %2 → predicted %3 (%4).</source>
+        <translation>最長の待ち: %1、%2 → 予測 %3 (%4)。</translation>
+    </message>
+    <message>
+        <source>No call waits in this scenario.</source>
+        <translation>このシナリオでは待っている呼び出しはありません。</translation>
+    </message>
+    <message>
+        <source>The trace has no parallel steps (no PRGN markers); choose a region with Prediction ▸ Parallel Region.</source>
+        <translation>このトレースには並列ステップがありません (PRGN マーカーなし)。予測 ▸ 並列領域 で領域を選んでください。</translation>
+    </message>
+    <message>
+        <source>Waiting for the domino search…</source>
+        <translation>ドミノパス探索を待っています…</translation>
+    </message>
+    <message numerus="yes">
+        <source>All %n step(s) balanced → %1 (%2).</source>
+        <translation>
+            <numerusform>全 %n ステップを均衡化 → %1 (%2)。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -697,6 +997,41 @@
         <source>Updated %1 events in %2</source>
         <translation>%1 イベントを更新しました (%2)</translation>
     </message>
+    <message>
+        <source>Run &amp;Advisor</source>
+        <translation>アドバイザを実行(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Ctrl+R</source>
+        <translation>Ctrl+R</translation>
+    </message>
+    <message>
+        <source>Rank what to fix first: domino paths, waits, steps and bounds</source>
+        <translation>最初に直すべき箇所を順位付けします: ドミノパス、待ち時間、ステップ、下限</translation>
+    </message>
+    <message numerus="yes">
+        <source>Added %n hypothesis(es)</source>
+        <translation>
+            <numerusform>仮説を %n 件追加しました</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>waiting for the prediction</source>
+        <translation>予測を待っています</translation>
+    </message>
+    <message numerus="yes">
+        <source>Apply %n hypothesis(es)</source>
+        <translation>
+            <numerusform>仮説 %n 件を適用</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>perwiz::gui::ScenarioHistory</name>
+    <message>
+        <source>Start</source>
+        <translation>開始時</translation>
+    </message>
 </context>
 <context>
     <name>perwiz::gui::WarningsDock</name>
@@ -711,105 +1046,6 @@
     <message>
         <source>No warnings.</source>
         <translation>警告はありません。</translation>
-    </message>
-</context>
-<context>
-    <name>QObject</name>
-    <message>
-        <source>&lt;b&gt;%1&lt;/b&gt; on %2</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;（%2）</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;at %1</source>
-        <translation>&lt;br&gt;時刻 %1</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;measured: %1 – %2, duration %3</source>
-        <translation>&lt;br&gt;実測: %1 – %2, 所要時間 %3</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;predicted: %1 – %2, duration %3</source>
-        <translation>&lt;br&gt;予測: %1 – %2, 所要時間 %3</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;wait:</source>
-        <translation>&lt;br&gt;待ち時間:</translation>
-    </message>
-    <message>
-        <source> %1 measured</source>
-        <translation> 実測 %1</translation>
-    </message>
-    <message>
-        <source>%1 %2 predicted</source>
-        <translation>%1 予測 %2</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;%1 %2 B %3 rank %4, tag %5%6</source>
-        <translation>&lt;br&gt;%1 %2 B %3 ランク %4, タグ %5%6</translation>
-    </message>
-    <message>
-        <source>send</source>
-        <translation>送信</translation>
-    </message>
-    <message>
-        <source>receive</source>
-        <translation>受信</translation>
-    </message>
-    <message>
-        <source>to</source>
-        <translation>宛先</translation>
-    </message>
-    <message>
-        <source>from</source>
-        <translation>送信元</translation>
-    </message>
-    <message>
-        <source> (unmatched)</source>
-        <translation> （対応なし）</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;collective #%1 on %2 ranks</source>
-        <translation>&lt;br&gt;集団通信 #%1（%2 ランク）</translation>
-    </message>
-    <message>
-        <source>&lt;b&gt;Parallel step %1&lt;/b&gt; on %2</source>
-        <translation>&lt;b&gt;並列ステップ %1&lt;/b&gt;（%2）</translation>
-    </message>
-    <message>
-        <source>&lt;br&gt;&lt;span style=&apos;color:gray&apos;&gt;B: balance computation, V: balance volume&lt;/span&gt;</source>
-        <translation>&lt;br&gt;&lt;span style=&apos;color:gray&apos;&gt;B: 計算量を均等化, V: 通信量を均等化&lt;/span&gt;</translation>
-    </message>
-    <message>
-        <source>+%1 more</source>
-        <translation>ほか %1 件</translation>
-    </message>
-    <message>
-        <source>No trace</source>
-        <translation>トレースなし</translation>
-    </message>
-    <message>
-        <source>even step</source>
-        <translation>偶数ステップ</translation>
-    </message>
-    <message>
-        <source>lanes: m measured, p predicted</source>
-        <translation>レーン: m 実測, p 予測</translation>
-    </message>
-    <message>
-        <source>measured</source>
-        <translation>実測</translation>
-    </message>
-    <message>
-        <source>message</source>
-        <translation>メッセージ</translation>
-    </message>
-    <message>
-        <source>odd step</source>
-        <translation>奇数ステップ</translation>
-    </message>
-    <message>
-        <source>predicted</source>
-        <translation>予測</translation>
     </message>
 </context>
 </TS>
