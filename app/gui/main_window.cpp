@@ -113,8 +113,10 @@ void MainWindow::createActions() {
   connect(saveSessionAsAct_, &QAction::triggered, this, &MainWindow::saveSessionAs);
   exportImageAct_ = new QAction(tr("&Export Image…"), this);
   exportImageAct_->setShortcut(QKeySequence(tr("Ctrl+E")));
+  exportImageAct_->setObjectName(QStringLiteral("exportImage"));
   connect(exportImageAct_, &QAction::triggered, this, &MainWindow::exportImageDialog);
   exportTraceAct_ = new QAction(tr("Export &Predicted Trace…"), this);
+  exportTraceAct_->setObjectName(QStringLiteral("exportPredictedTrace"));
   connect(exportTraceAct_, &QAction::triggered, this, &MainWindow::exportPredictedTraceDialog);
   quitAct_ = new QAction(tr("&Quit"), this);
   quitAct_->setShortcut(QKeySequence::Quit);

@@ -14,6 +14,11 @@
 #include "perwiz/widgets/timeline_view.h"
 
 #include <QFile>
+#include <QFileDialog>
+#include <QInputDialog>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QTimer>
 #include <QImage>
 #include <QListWidget>
 #include <QMenu>
@@ -21,6 +26,7 @@
 #include <QMimeData>
 #include <QPushButton>
 #include <QSettings>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTreeWidget>
@@ -449,6 +455,95 @@ class TestGui : public QObject {
     QCOMPARE(w2.trace()->rankCount(), w.trace()->rankCount());
   }
 
+  // File > Export Image… and Export Predicted Trace…, answered like a user would: the range
+  // question, then the file dialog. An existing trace is never overwritten.
+  void exportDialogs() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openTrace(kSample);
+    QVERIFY(waitReady(w));
+    const Call call = callWithLongestWait(*w.trace());
+    QVERIFY(w.requestHypothesis(HypothesisKind::ZeroWait, TimelineItem{TimelineItem::Kind::Event, call.rank, call.event, 0, false}));
+    QVERIFY(waitReady(w));
+
+    // Answers modal dialogs as they appear, in order.
+    QStringList seen;
+    auto answer = [&](std::function<bool(QWidget*)> handler) {
+      auto* timer = new QTimer(&w);
+      timer->setInterval(20);
+      QObject::connect(timer, &QTimer::timeout, [timer, handler, &seen] {
+        QWidget* modal = QApplication::activeModalWidget();
+        if (!modal) return;
+        seen << QString::fromLatin1(modal->metaObject()->className());
+        if (handler(modal)) timer->deleteLater();
+      });
+      timer->start();
+    };
+
+    const QString svg = dir.filePath(QStringLiteral("view.svg"));
+    int step = 0;
+    answer([&](QWidget* modal) {
+      if (auto* input = qobject_cast<QInputDialog*>(modal); input && step == 0) {
+        input->setTextValue(input->comboBoxItems().value(0));  // whole trace
+        input->accept();
+        step = 1;
+        return false;
+      }
+      if (auto* files = qobject_cast<QFileDialog*>(modal); files && step == 1) {
+        typeFileName(files, svg);
+        return true;
+      }
+      return false;
+    });
+    w.findChild<QAction*>(QStringLiteral("exportImage"))->trigger();
+    QVERIFY2(QFile::exists(svg), qPrintable(seen.join(QLatin1Char(',')) + QLatin1Char(' ') + w.lastError()));
+    QFile f(svg);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray content = f.readAll();
+    QVERIFY(content.contains("<svg"));
+    QVERIFY(content.contains("rank 0"));
+
+    // The predicted trace: written in the background; loading it gives the predicted T.
+    const QString out = dir.filePath(QStringLiteral("predicted.alog"));
+    answer([&](QWidget* modal) {
+      auto* files = qobject_cast<QFileDialog*>(modal);
+      if (!files) return false;
+      typeFileName(files, out);
+      return true;
+    });
+    w.findChild<QAction*>(QStringLiteral("exportPredictedTrace"))->trigger();
+    QTRY_VERIFY2_WITH_TIMEOUT(QFile::exists(out) && QFileInfo(out).size() > 0,
+                              qPrintable(seen.join(QLatin1Char(',')) + QLatin1Char(' ') + w.lastError()), 10000);
+    // Written in the background: done when the window reports it.
+    QTRY_VERIFY_WITH_TIMEOUT(w.statusBar()->currentMessage().contains(out), 10000);
+    const Trace predicted = loadTrace(out.toStdString());
+    QCOMPARE(predicted.endTime - predicted.startTime, w.predictedTimeShown());
+
+    // Exporting onto an existing trace is refused with a message; the file is untouched.
+    const QByteArray before = [&] { QFile g(out); g.open(QIODevice::ReadOnly); return g.readAll(); }();
+    bool warned = false;
+    answer([&](QWidget* modal) {
+      if (auto* files = qobject_cast<QFileDialog*>(modal)) {
+        typeFileName(files, out);
+        return false;
+      }
+      if (auto* box = qobject_cast<QMessageBox*>(modal)) {
+        warned = box->text().contains(out);
+        box->accept();
+        return true;
+      }
+      return false;
+    });
+    w.findChild<QAction*>(QStringLiteral("exportPredictedTrace"))->trigger();
+    QVERIFY(warned);
+    QFile g(out);
+    QVERIFY(g.open(QIODevice::ReadOnly));
+    QCOMPARE(g.readAll(), before);
+  }
+
   void screenshot() {
     grabWindow(QStringLiteral("perwiz-window.png"));
     grabWindow(QStringLiteral("perwiz-advisor.png"), true);
@@ -468,6 +563,14 @@ class TestGui : public QObject {
   }
 
  private:
+  // Types a path into a (Qt, not native) file dialog's name field and presses Enter.
+  static void typeFileName(QFileDialog* dialog, const QString& path) {
+    auto* edit = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
+    QVERIFY(edit);
+    edit->setText(path);
+    QTest::keyClick(edit, Qt::Key_Return);
+  }
+
   void grabWindow(const QString& name, bool advisor = false) {
     const QString dir = qEnvironmentVariable("PERWIZ_SCREENSHOT_DIR");
     if (dir.isEmpty()) return;
