@@ -3,7 +3,7 @@
 // The replay asks a model four things: is a k-byte message sent synchronously (rendezvous),
 // how long after its send is called does a message (or the rendezvous request REQ) reach the
 // receiver, and what does each communication role cost the processor locally. LogGPS is the
-// model of the papers; LogGP and LogGPO (later issues) implement the same interface.
+// model of the papers; LogGP and LogGPO (perwiz/loggp_models.h) implement the same interface.
 #pragma once
 
 #include "perwiz/mpi_ops.h"
@@ -45,6 +45,13 @@ class NetworkModel {
   // λ(k): time from the call of the send until the message (eager) or its request REQ
   // (rendezvous) reaches the receiver. The paper's o + L.
   virtual TimeNs arrivalDelay(std::uint64_t bytes) const = 0;
+  // The receiving call's dependency on its sender: from the send's call until the receive can
+  // proceed. λ(k) for every role of LogGPS; LogGPO with independent progress lets a posted
+  // non-blocking receive wait for the data itself (the handshake ran in the background).
+  virtual TimeNs receiveDelay(CommRole role, std::uint64_t bytes) const {
+    (void)role;
+    return arrivalDelay(bytes);
+  }
   // Local cost of one communication role for a k-byte message (cost mode "model").
   virtual TimeNs roleCost(CommRole role, std::uint64_t bytes) const = 0;
   // Local cost of a collective call moving `bytes` per member among `members` ranks.

@@ -6,6 +6,8 @@
 
 #include "perwiz/network_model.h"
 
+#include "model_json.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -16,6 +18,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <initializer_list>
 #include <limits>
@@ -24,9 +27,7 @@
 #include <utility>
 
 namespace perwiz {
-namespace {
-
-namespace fs = std::filesystem;
+namespace model_detail {
 
 // ---- times ----------------------------------------------------------------------------------
 
@@ -40,6 +41,13 @@ TimeNs roundNs(double ns) {
 double eval(const LinearCost& c, std::uint64_t bytes) {
   return c.a + c.b * static_cast<double>(bytes);
 }
+
+}  // namespace model_detail
+
+namespace {
+
+using namespace model_detail;
+namespace fs = std::filesystem;
 
 bool isZero(const LinearCost& c) { return c.a == 0 && c.b == 0; }
 
@@ -61,9 +69,13 @@ Effective effective(const LogGpsParams& p) {
   return e;
 }
 
+}  // namespace
+
+namespace model_detail {
+
 // ---- µs <-> ns ------------------------------------------------------------------------------
 
-std::size_t shortestLength(double v) {
+static std::size_t shortestLength(double v) {
   char buf[64];
   auto r = std::to_chars(buf, buf + sizeof buf, v);
   return r.ec == std::errc() ? static_cast<std::size_t>(r.ptr - buf) : sizeof buf;
@@ -106,6 +118,10 @@ double usToNs(double us) {
 }
 
 double nsToUs(double ns) { return ns / 1000.0; }
+
+}  // namespace model_detail
+
+namespace {
 
 // ---- presets --------------------------------------------------------------------------------
 
@@ -155,6 +171,10 @@ LogGpsParams ethernetTable5() {
   p.syncRecv = usLinear(264, 0.0900);
   return p;
 }
+
+}  // namespace
+
+namespace model_detail {
 
 // ---- JSON -----------------------------------------------------------------------------------
 
@@ -224,6 +244,44 @@ bool readLinear(const nlohmann::json& v, const std::string& key, LinearCost* out
   return true;
 }
 
+// Collective cost from the cost of one point-to-point message `hop(k)` (docs/model.md §3).
+TimeNs treeCollectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t members,
+                          const std::function<double(std::uint64_t)>& hop) {
+  const std::uint32_t P = std::max<std::uint32_t>(members, 1);
+  unsigned d = 0;  // ceil(log2(P)): rounds of a binomial tree
+  while ((std::uint64_t(1) << d) < P) ++d;
+  switch (op) {
+    case MpiOp::Barrier:
+      return roundNs(d * hop(0));
+    case MpiOp::Bcast:
+    case MpiOp::Reduce:
+    case MpiOp::Gather:
+    case MpiOp::Gatherv:
+    case MpiOp::Scatter:
+    case MpiOp::Scatterv:
+    case MpiOp::Scan:
+    case MpiOp::Exscan:
+      return roundNs(d * hop(bytes));
+    case MpiOp::Allreduce:
+      return roundNs(2.0 * d * hop(bytes));
+    case MpiOp::Allgather:
+    case MpiOp::Allgatherv:
+    case MpiOp::Alltoall:
+    case MpiOp::Alltoallv:
+    case MpiOp::Alltoallw:
+    case MpiOp::ReduceScatter:
+    case MpiOp::ReduceScatterBlock:
+      // P - 1 exchange steps, each moving one member's share of the buffer.
+      return P <= 1 ? 0 : roundNs(static_cast<double>(P - 1) * hop(bytes / P));
+    default:
+      return 0;
+  }
+}
+
+}  // namespace model_detail
+
+namespace {
+
 std::unique_ptr<NetworkModel> parseModel(const std::string& text, const std::string& source,
                                          const std::string& defaultName, std::string* error) {
   auto fail = [&](const std::string& problem) -> std::unique_ptr<NetworkModel> {
@@ -239,9 +297,11 @@ std::unique_ptr<NetworkModel> parseModel(const std::string& text, const std::str
   if (!j.is_object()) return fail("expected a JSON object with the model's parameters");
 
   auto modelIt = j.find("model");
-  if (modelIt == j.end()) return fail("missing required key 'model' (supported: LogGPS)");
+  if (modelIt == j.end()) return fail("missing required key 'model' (supported: LogGPS, LogGP, LogGPO)");
   std::string kind = modelIt->is_string() ? modelIt->get<std::string>() : modelIt->dump();
-  if (kind != "LogGPS") return fail("unsupported model '" + kind + "' (supported: LogGPS)");
+  if (kind == "LogGP") return parseLogGp(j, source, defaultName, error);
+  if (kind == "LogGPO") return parseLogGpo(j, source, defaultName, error);
+  if (kind != "LogGPS") return fail("unsupported model '" + kind + "' (supported: LogGPS, LogGP, LogGPO)");
 
   for (const char* required : {"L_us", "o_us", "S_bytes"})
     if (!j.contains(required)) return fail(std::string("missing required key '") + required + "'");
@@ -341,36 +401,8 @@ TimeNs LogGpsModel::roleCost(CommRole role, std::uint64_t bytes) const {
 
 TimeNs LogGpsModel::collectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t members) const {
   const Effective e = effective(p_);
-  const std::uint32_t P = std::max<std::uint32_t>(members, 1);
-  auto hop = [&](std::uint64_t k) { return eval(e.send, k) + p_.L + eval(e.recv, k); };
-  unsigned d = 0;  // ceil(log2(P)): rounds of a binomial tree
-  while ((std::uint64_t(1) << d) < P) ++d;
-  switch (op) {
-    case MpiOp::Barrier:
-      return roundNs(d * hop(0));
-    case MpiOp::Bcast:
-    case MpiOp::Reduce:
-    case MpiOp::Gather:
-    case MpiOp::Gatherv:
-    case MpiOp::Scatter:
-    case MpiOp::Scatterv:
-    case MpiOp::Scan:
-    case MpiOp::Exscan:
-      return roundNs(d * hop(bytes));
-    case MpiOp::Allreduce:
-      return roundNs(2.0 * d * hop(bytes));
-    case MpiOp::Allgather:
-    case MpiOp::Allgatherv:
-    case MpiOp::Alltoall:
-    case MpiOp::Alltoallv:
-    case MpiOp::Alltoallw:
-    case MpiOp::ReduceScatter:
-    case MpiOp::ReduceScatterBlock:
-      // P - 1 exchange steps, each moving one member's share of the buffer.
-      return P <= 1 ? 0 : roundNs(static_cast<double>(P - 1) * hop(bytes / P));
-    default:
-      return 0;
-  }
+  return treeCollectiveCost(op, bytes, members,
+                            [&](std::uint64_t k) { return eval(e.send, k) + p_.L + eval(e.recv, k); });
 }
 
 std::string LogGpsModel::toJson() const {
@@ -403,13 +435,15 @@ std::unique_ptr<NetworkModel> LogGpsModel::clone() const {
 // ---- presets, loading, saving ---------------------------------------------------------------
 
 std::vector<std::string> networkPresetNames() {
-  return {"myrinet-score", "myrinet-table5", "ethernet-table5"};
+  return {"myrinet-score", "myrinet-table5", "ethernet-table5", "loggp-myrinet", "loggpo-myrinet"};
 }
 
 std::unique_ptr<NetworkModel> networkPreset(const std::string& name) {
   if (name == "myrinet-score") return std::make_unique<LogGpsModel>(myrinetScore());
   if (name == "myrinet-table5") return std::make_unique<LogGpsModel>(myrinetTable5());
   if (name == "ethernet-table5") return std::make_unique<LogGpsModel>(ethernetTable5());
+  if (name == "loggp-myrinet") return std::make_unique<LogGpModel>(model_detail::loggpMyrinet());
+  if (name == "loggpo-myrinet") return std::make_unique<LogGpoModel>(model_detail::loggpoMyrinet());
   return nullptr;
 }
 

@@ -166,12 +166,15 @@ class Builder {
         const std::uint32_t src = unitOfEvent(m.matchRank, other.postEvent);
         if (done == kNone32 || src == kNone32) continue;
         const std::uint64_t bytes = m.isSend ? m.bytes : other.bytes;
-        const TimeNs lambda = model_.arrivalDelay(bytes);
         if (m.isSend) {
           const std::uint8_t active = model_.synchronous(bytes) ? dep::kActive : 0;
-          deps_.push_back({done, src, -lambda, static_cast<std::uint8_t>(dep::kSyncSend | active), id});
+          deps_.push_back({done, src, -model_.arrivalDelay(bytes),
+                           static_cast<std::uint8_t>(dep::kSyncSend | active), id});
         } else {
-          deps_.push_back({done, src, lambda, dep::kActive, id});
+          const bool blocking = m.event == m.postEvent;
+          const CommRole role = blocking ? CommRole::BlockingRecv : CommRole::IrecvComplete;
+          deps_.push_back({done, src, model_.receiveDelay(role, bytes),
+                           static_cast<std::uint8_t>(dep::kActive | (blocking ? 0 : dep::kLateRecv)), id});
         }
       }
     }

@@ -171,12 +171,12 @@ struct Replayer::Impl {
       std::uint8_t f = p.depFlags0[d];
       TimeNs off = p.depOff0[d];
       if (m != kNone32 && bytes[m] != p.messages[m].bytes) {
-        const TimeNs delta = model().arrivalDelay(bytes[m]) - model().arrivalDelay(p.messages[m].bytes);
         if (f & dep::kSyncSend) {
-          off -= delta;
+          off -= model().arrivalDelay(bytes[m]) - model().arrivalDelay(p.messages[m].bytes);
           f = static_cast<std::uint8_t>(model().synchronous(bytes[m]) ? (f | dep::kActive) : (f & ~dep::kActive));
         } else {
-          off += delta;
+          const CommRole role = (f & dep::kLateRecv) ? CommRole::IrecvComplete : CommRole::BlockingRecv;
+          off += model().receiveDelay(role, bytes[m]) - model().receiveDelay(role, p.messages[m].bytes);
         }
       }
       depOff[d] = off;

@@ -1,0 +1,321 @@
+// LogGP and LogGPO network models and their parameter files (docs/model.md §4).
+
+#include "perwiz/loggp_models.h"
+
+#include "model_json.h"
+
+#include <algorithm>
+#include <limits>
+
+namespace perwiz {
+
+using namespace model_detail;
+
+namespace {
+
+double bytesMinusOne(std::uint64_t k) { return k > 0 ? static_cast<double>(k - 1) : 0.0; }
+
+}  // namespace
+
+// ---- LogGP ----------------------------------------------------------------------------------
+
+TimeNs LogGpModel::arrivalDelay(std::uint64_t bytes) const {
+  return roundNs(p_.o + p_.G * bytesMinusOne(bytes) + p_.L);
+}
+
+TimeNs LogGpModel::messageTime(std::uint64_t bytes) const {
+  return roundNs(2 * p_.o + p_.G * bytesMinusOne(bytes) + p_.L);
+}
+
+TimeNs LogGpModel::roleCost(CommRole role, std::uint64_t) const {
+  // The processor is busy o at each end; the wire time G·(k−1) overlaps (LogGP's assumption of
+  // full overlap), and consecutive sends are at least g apart.
+  switch (role) {
+    case CommRole::BlockingSend:
+    case CommRole::IsendPost:
+      return roundNs(std::max(p_.o, p_.g));
+    case CommRole::BlockingRecv:
+    case CommRole::IrecvComplete:
+      return roundNs(p_.o);
+    case CommRole::IsendComplete:
+    case CommRole::IrecvPost:
+      return 0;
+  }
+  return 0;
+}
+
+TimeNs LogGpModel::collectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t members) const {
+  return treeCollectiveCost(op, bytes, members,
+                            [&](std::uint64_t k) { return 2 * p_.o + p_.G * bytesMinusOne(k) + p_.L; });
+}
+
+std::string LogGpModel::toJson() const {
+  nlohmann::ordered_json j;
+  j["model"] = "LogGP";
+  j["name"] = p_.name;
+  j["L_us"] = nsToUs(p_.L);
+  j["o_us"] = nsToUs(p_.o);
+  j["g_us"] = nsToUs(p_.g);
+  j["G_us_per_byte"] = nsToUs(p_.G);
+  j["P"] = p_.P;
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+std::unique_ptr<NetworkModel> LogGpModel::clone() const { return std::make_unique<LogGpModel>(*this); }
+
+// ---- LogGPO ---------------------------------------------------------------------------------
+
+TimeNs LogGpoModel::arrivalDelay(std::uint64_t bytes) const {
+  if (synchronous(bytes)) return roundNs(p_.Octrl + p_.L);  // the REQ
+  return roundNs(eval(p_.Oi, bytes) + p_.G * bytesMinusOne(bytes) + p_.L);
+}
+
+TimeNs LogGpoModel::receiveDelay(CommRole role, std::uint64_t bytes) const {
+  // Independent progress, rendezvous, a posted non-blocking receive: REQ (O' + L), answered at
+  // once (2O' + L back to the sender as the ACK), the RDMA write (O_i + G(k−1)) and its
+  // flight L — the data is there without the receiver's Wait having to do anything.
+  if (synchronous(bytes) && role == CommRole::IrecvComplete && p_.progress == ProgressStrategy::Independent)
+    return roundNs(3 * p_.Octrl + 3 * p_.L + eval(p_.Oi, bytes) + p_.G * bytesMinusOne(bytes));
+  return arrivalDelay(bytes);
+}
+
+TimeNs LogGpoModel::roleCost(CommRole role, std::uint64_t bytes) const {
+  const double Oi = eval(p_.Oi, bytes), Oc = eval(p_.Oc, bytes), O1 = p_.Octrl;
+  const double rdma = Oi + p_.G * bytesMinusOne(bytes);
+  const bool dcp = p_.progress == ProgressStrategy::Dependent;
+  if (!synchronous(bytes)) {
+    // §2.2.1: O_s = O_i (nothing left for the Wait), O_r = O_c paid where the message is
+    // copied out of the library's buffer — the receive's Wait.
+    switch (role) {
+      case CommRole::BlockingSend:
+      case CommRole::IsendPost:
+        return roundNs(Oi);
+      case CommRole::BlockingRecv:
+      case CommRole::IrecvComplete:
+        return roundNs(Oc);
+      case CommRole::IsendComplete:
+      case CommRole::IrecvPost:
+        return 0;
+    }
+    return 0;
+  }
+  // §2.2.2 with the partner in time (its lateness is the replay's wait, not a cost):
+  switch (role) {
+    case CommRole::BlockingSend:
+      // REQ (O'), the receiver answers after L (2O'), the ACK flies L, then the RDMA write.
+      return roundNs(3 * O1 + 2 * p_.L + rdma);
+    case CommRole::IsendPost:
+      return roundNs(O1);  // the REQ
+    case CommRole::IsendComplete:
+      // DCP: the handshake advances only in this Wait, O_sw = 2O' + L + O_i + G(k−1);
+      // ICP: it ran in the background, only the RDMA write is left.
+      return roundNs(dcp ? 2 * O1 + p_.L + rdma : rdma);
+    case CommRole::IrecvPost:
+      return 0;  // case (b): the REQ has not arrived; the Irecv returns at once
+    case CommRole::BlockingRecv:
+      // After the REQ arrives: answer (2O'), ACK flight L, RDMA write, data flight L.
+      return roundNs(2 * O1 + 2 * p_.L + rdma);
+    case CommRole::IrecvComplete:
+      // DCP: O_r = O' + O_rw with O_rw = 2O' + L + O_i + G(k−1), from the REQ's arrival;
+      // ICP: the data is waited for through receiveDelay, nothing is left to do.
+      return dcp ? roundNs(3 * O1 + p_.L + rdma) : 0;
+  }
+  return 0;
+}
+
+TimeNs LogGpoModel::collectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t members) const {
+  return treeCollectiveCost(op, bytes, members, [&](std::uint64_t k) {
+    const LogGpoCosts c = costs(k, 0, 0, 0, 0);
+    return c.Tc;
+  });
+}
+
+LogGpoCosts LogGpoModel::costs(std::uint64_t bytes, double Ts, double Tr, double Tsw, double Trw) const {
+  LogGpoCosts c;
+  const double Oi = eval(p_.Oi, bytes), Oc = eval(p_.Oc, bytes), O1 = p_.Octrl, L = p_.L;
+  const double GK = p_.G * bytesMinusOne(bytes);
+  if (!synchronous(bytes)) {
+    // §2.2.1: O_s = O_i + O_sw = O_i, O_r = O_c, T_c = O_i + G(K−1) + L + O_c.
+    c.Os = Oi;
+    c.Osw = 0;
+    c.Or = Oc;
+    c.Orw = Oc;
+    c.Tc = Oi + GK + L + Oc;
+    return c;
+  }
+  c.rendezvous = true;
+  c.lateReceiver = Tr > Ts + O1 + L;
+  if (p_.progress == ProgressStrategy::Dependent) {
+    if (c.lateReceiver) {
+      // Case (a): the Irecv finds the REQ and answers it.
+      c.Osw = (Tr - Tsw) + 2 * O1 + L + Oi + GK;
+      c.Os = O1 + c.Osw;
+      c.Orw = 0;
+      c.Or = 2 * O1 + c.Orw;
+      c.Tc = 4 * O1 + 3 * L + (Tr - Tsw) + Oi + GK;
+    } else {
+      // Case (b): the REQ is answered only in the receiver's Wait.
+      c.Osw = (Trw - Tsw) + 2 * O1 + L + Oi + GK;
+      c.Os = O1 + c.Osw;
+      c.Orw = 2 * O1 + L + Oi + GK;
+      c.Or = O1 + c.Orw;
+      c.Tc = 4 * O1 + 3 * L + (Trw - Tsw) + Oi + GK;
+    }
+  } else {
+    // Independent progress: the REQ is answered at Tx = max(T_r, T_s + O' + L) whatever the
+    // receiver computes; the sender's Wait and the receiver's Wait only wait for what is left.
+    const double Tx = std::max(Tr, Ts + O1 + L);
+    const double ackAt = Tx + 2 * O1 + L;           // the sender may write from here on
+    const double sentAt = std::max(ackAt, Tsw) + Oi + GK;
+    c.Osw = sentAt - Tsw;
+    c.Os = O1 + c.Osw;
+    c.Orw = std::max(0.0, sentAt + L - Trw);
+    c.Or = 2 * O1 + c.Orw;
+    c.Tc = sentAt + L - Ts;
+  }
+  return c;
+}
+
+double LogGpoModel::overlapRatio(double comp, double overhead) {
+  return comp + overhead > 0 ? comp / (comp + overhead) : 1.0;
+}
+
+std::string LogGpoModel::toJson() const {
+  nlohmann::ordered_json j;
+  j["model"] = "LogGPO";
+  j["name"] = p_.name;
+  j["L_us"] = nsToUs(p_.L);
+  j["G_us_per_byte"] = nsToUs(p_.G);
+  j["O_ctrl_us"] = nsToUs(p_.Octrl);
+  j["O_i_us"] = linearJson(p_.Oi);
+  j["O_c_us"] = linearJson(p_.Oc);
+  j["S_bytes"] = p_.S;
+  j["P"] = p_.P;
+  j["progress"] = p_.progress == ProgressStrategy::Dependent ? "dependent" : "independent";
+  j["transfer"] = "RAT";
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+std::unique_ptr<NetworkModel> LogGpoModel::clone() const { return std::make_unique<LogGpoModel>(*this); }
+
+// ---- files and presets ----------------------------------------------------------------------
+
+namespace model_detail {
+
+std::unique_ptr<NetworkModel> parseLogGp(const nlohmann::json& j, const std::string& source,
+                                         const std::string& defaultName, std::string* error) {
+  LogGpParams p;
+  p.name = defaultName;
+  for (const char* r : {"L_us", "o_us"})
+    if (!j.contains(r)) {
+      setError(error, source + ": missing required key '" + r + "'");
+      return nullptr;
+    }
+  std::string problem;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& k = it.key();
+    const nlohmann::json& v = it.value();
+    bool ok = true;
+    std::uint64_t count = 0;
+    if (k == "model") continue;
+    if (k == "name") {
+      ok = v.is_string() && !v.get<std::string>().empty();
+      if (ok) p.name = v.get<std::string>();
+      else problem = "key 'name' must be a non-empty string";
+    } else if (k == "L_us") ok = readMicros(v, k, &p.L, &problem);
+    else if (k == "o_us") ok = readMicros(v, k, &p.o, &problem);
+    else if (k == "g_us") ok = readMicros(v, k, &p.g, &problem);
+    else if (k == "G_us_per_byte") ok = readMicros(v, k, &p.G, &problem);
+    else if (k == "P") {
+      ok = readCount(v, k, std::numeric_limits<std::uint32_t>::max(), &count, &problem);
+      p.P = static_cast<std::uint32_t>(count);
+    } else {
+      problem = "unknown key '" + k + "' (LogGP keys: L_us, o_us, g_us, G_us_per_byte, P, name)";
+      ok = false;
+    }
+    if (!ok) {
+      setError(error, source + ": " + problem);
+      return nullptr;
+    }
+  }
+  return std::make_unique<LogGpModel>(std::move(p));
+}
+
+std::unique_ptr<NetworkModel> parseLogGpo(const nlohmann::json& j, const std::string& source,
+                                          const std::string& defaultName, std::string* error) {
+  LogGpoParams p;
+  p.name = defaultName;
+  for (const char* r : {"L_us", "O_ctrl_us", "S_bytes"})
+    if (!j.contains(r)) {
+      setError(error, source + ": missing required key '" + r + "'");
+      return nullptr;
+    }
+  std::string problem;
+  for (auto it = j.begin(); it != j.end(); ++it) {
+    const std::string& k = it.key();
+    const nlohmann::json& v = it.value();
+    bool ok = true;
+    std::uint64_t count = 0;
+    if (k == "model") continue;
+    if (k == "name") {
+      ok = v.is_string() && !v.get<std::string>().empty();
+      if (ok) p.name = v.get<std::string>();
+      else problem = "key 'name' must be a non-empty string";
+    } else if (k == "L_us") ok = readMicros(v, k, &p.L, &problem);
+    else if (k == "G_us_per_byte") ok = readMicros(v, k, &p.G, &problem);
+    else if (k == "O_ctrl_us") ok = readMicros(v, k, &p.Octrl, &problem);
+    else if (k == "O_i_us") ok = readLinear(v, k, &p.Oi, &problem);
+    else if (k == "O_c_us") ok = readLinear(v, k, &p.Oc, &problem);
+    else if (k == "S_bytes") ok = readCount(v, k, std::numeric_limits<std::uint64_t>::max(), &p.S, &problem);
+    else if (k == "P") {
+      ok = readCount(v, k, std::numeric_limits<std::uint32_t>::max(), &count, &problem);
+      p.P = static_cast<std::uint32_t>(count);
+    } else if (k == "progress") {
+      const std::string s = v.is_string() ? v.get<std::string>() : std::string();
+      if (s == "dependent" || s == "DCP") p.progress = ProgressStrategy::Dependent;
+      else if (s == "independent" || s == "ICP") p.progress = ProgressStrategy::Independent;
+      else {
+        ok = false;
+        problem = "key 'progress' must be \"dependent\" or \"independent\"";
+      }
+    } else if (k == "transfer") {
+      ok = v.is_string() && v.get<std::string>() == "RAT";
+      if (!ok) problem = "key 'transfer': only \"RAT\" (REQ, ACK, RDMA write) is modelled";
+    } else {
+      problem = "unknown key '" + k +
+                "' (LogGPO keys: L_us, G_us_per_byte, O_ctrl_us, O_i_us, O_c_us, S_bytes, P, progress, transfer, name)";
+      ok = false;
+    }
+    if (!ok) {
+      setError(error, source + ": " + problem);
+      return nullptr;
+    }
+  }
+  return std::make_unique<LogGpoModel>(std::move(p));
+}
+
+LogGpParams loggpMyrinet() {
+  // LogGP on the English paper's Myrinet numbers (§5): L = 9.11 µs, o = 2.15 µs, no per-byte
+  // term — the LogGPS preset myrinet-score without the synchronous mode, for comparisons.
+  LogGpParams p;
+  p.name = "loggp-myrinet";
+  p.L = usToNs(9.11);
+  p.o = usToNs(2.15);
+  return p;
+}
+
+LogGpoParams loggpoMyrinet() {
+  // LogGPO on the same machine: O_i = o, O_c = o, O' = o, S as in myrinet-score, dependent
+  // progress (what SCore PM and most MPI libraries of the paper's time did).
+  LogGpoParams p;
+  p.name = "loggpo-myrinet";
+  p.L = usToNs(9.11);
+  p.Octrl = usToNs(2.15);
+  p.Oi = LinearCost{usToNs(2.15), 0};
+  p.Oc = LinearCost{usToNs(2.15), 0};
+  p.S = 16383;
+  return p;
+}
+
+}  // namespace model_detail
+}  // namespace perwiz
