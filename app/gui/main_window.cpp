@@ -2,6 +2,7 @@
 
 #include "advisor_dock.h"
 #include "advisor_runner.h"
+#include "charts_dock.h"
 #include "export_image.h"
 #include "headless_export.h"
 #include "hypothesis_commands.h"
@@ -56,12 +57,16 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   hypotheses_ = new HypothesisDock(this);
   warningsDock_ = new WarningsDock(this);
   advisorDock_ = new AdvisorDock(this);
+  chartsDock_ = new ChartsDock(this);
   addDockWidget(Qt::RightDockWidgetArea, inspector_);
   addDockWidget(Qt::RightDockWidgetArea, hypotheses_);
   addDockWidget(Qt::BottomDockWidgetArea, advisorDock_);
+  addDockWidget(Qt::BottomDockWidgetArea, chartsDock_);
+  tabifyDockWidget(advisorDock_, chartsDock_);
   addDockWidget(Qt::BottomDockWidgetArea, warningsDock_);
   warningsDock_->hide();
   advisorDock_->hide();
+  chartsDock_->hide();
   resizeDocks({inspector_, hypotheses_}, {520, 240}, Qt::Vertical);
   resizeDocks({inspector_}, {340}, Qt::Horizontal);
 
@@ -87,6 +92,9 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
 }
 
 MainWindow::~MainWindow() {
+  // Child objects outlive this destructor's body (QObject deletes them later); the undo stack
+  // emits indexChanged while it is cleared, which must not reach the half-destroyed window.
+  disconnect(undo_, nullptr, this, nullptr);
   loader_->cancel();
   advisor_->cancel();
   advisor_->wait();  // it works on a fork of the worker's replayer
@@ -229,6 +237,7 @@ void MainWindow::createMenus() {
   viewMenu_->addAction(inspector_->toggleViewAction());
   viewMenu_->addAction(hypotheses_->toggleViewAction());
   viewMenu_->addAction(advisorDock_->toggleViewAction());
+  viewMenu_->addAction(chartsDock_->toggleViewAction());
   viewMenu_->addAction(warningsDock_->toggleViewAction());
 
   predictionMenu_ = menuBar()->addMenu(tr("&Prediction"));
@@ -334,6 +343,22 @@ void MainWindow::connectParts() {
       statusBar()->showMessage(tr("Added %n hypothesis(es)", nullptr, added), 4000);
   });
   connect(advisor_, &AdvisorRunner::progress, advisorDock_, &AdvisorDock::setProgress);
+  connect(chartsDock_, &ChartsDock::stepClicked, this, &MainWindow::showStep);
+  connect(chartsDock_, &ChartsDock::rankClicked, this, [this](int rank) {
+    if (!trace_ || rank < 0 || static_cast<std::uint32_t>(rank) >= trace_->rankCount() ||
+        trace_->ranks[rank].size() == 0)
+      return;
+    ui::TimelineItem it;
+    it.kind = ui::TimelineItem::Kind::Event;
+    it.rank = static_cast<std::uint32_t>(rank);
+    it.event = static_cast<std::uint32_t>(trace_->ranks[rank].size() - 1);  // its last event
+    timeline_->setSelection(it);
+    timeline_->scrollTo(it);
+    onSelection(it);
+  });
+  // A history bar takes the scenario back (or forward) to that state, through the undo stack.
+  connect(chartsDock_, &ChartsDock::historyClicked, undo_, &QUndoStack::setIndex);
+  connect(undo_, &QUndoStack::indexChanged, this, [this] { updateHistoryChart(); });
   connect(advisor_, &AdvisorRunner::updated, this, &MainWindow::onAdvisorOutcome);
   connect(hypotheses_, &HypothesisDock::activated, this, [this](const Hypothesis& h) {
     if (!trace_) return;
@@ -385,6 +410,8 @@ void MainWindow::onLoadFinished(const LoadResult& result) {
   advisorPending_ = false;
   advisorDock_->setRunning(false);
   advisorDock_->clear();
+  chartsDock_->clear();
+  history_.clear();
   timeline_->setHighlighted({});
   trace_ = result.trace;
   tracePath_ = QFileInfo(result.path).absoluteFilePath();
@@ -428,6 +455,12 @@ void MainWindow::onDocumentChanged() {
   const QString modelName = QString::fromStdString(doc_->model()->name());
   for (auto* a : modelGroup_->actions()) a->setChecked(a->data().toString() == modelName);
   for (auto* a : costGroup_->actions()) a->setChecked(a->data().toInt() == static_cast<int>(doc_->costs()));
+  // The history's values mean "T under this model and cost mode": a change forgets them.
+  if (doc_->model() != historyModel_ || doc_->costs() != historyCosts_) {
+    history_.forgetValues();
+    historyModel_ = doc_->model();
+    historyCosts_ = doc_->costs();
+  }
   if (!resettingDocument_) requestPrediction();
   if (const auto o = advisorDock_->outcome()) advisorDock_->setStale(o->generation != requestedGeneration_);
 }
@@ -461,6 +494,14 @@ void MainWindow::onPrediction(const std::shared_ptr<const PredictionResult>& res
                                       : tr("Updated %1 events in %2").arg(result->recomputed).arg(took));
   }
   if (!result->errors.isEmpty()) statusBar()->showMessage(result->errors.join(QStringLiteral("; ")), 8000);
+  if (isPredictionCurrent()) {
+    updateHistoryChart();  // the states first, then this one's value
+    history_.record(undo_->index(), result->predictedTime);
+    updateHistoryChart();
+    chartsDock_->setRankEnds(result->measuredEnd, result->predictedEnd);
+    if (result->stepSigmaNs && !(advisorDock_->outcome() && advisorDock_->outcome()->hasSteps))
+      chartsDock_->setStepSigmas(*result->stepSigmaNs);
+  }
   if (advisorPending_ && isPredictionCurrent()) {
     advisorPending_ = false;
     advisor_->start(requestedGeneration_, trace_);
@@ -493,7 +534,28 @@ void MainWindow::onAdvisorOutcome(const std::shared_ptr<const AdvisorOutcome>& o
   if (outcome->finished) advisorDock_->setRunning(false);
   advisorDock_->showOutcome(outcome);
   advisorDock_->setStale(outcome->generation != requestedGeneration_);
+  if (outcome->hasSteps) chartsDock_->setSteps(outcome->steps, static_cast<double>(outcome->baseNs));
   emit advisorUpdated();
+}
+
+void MainWindow::updateHistoryChart() {
+  QStringList labels;
+  for (int i = 0; i < undo_->count(); ++i) labels << undo_->text(i);
+  history_.syncStack(labels);
+  QVector<ChartsDock::HistoryPoint> points;
+  for (const auto& s : history_.states())
+    points.push_back({s.label, s.predictedNs ? static_cast<double>(*s.predictedNs) : -1.0});
+  chartsDock_->setHistory(points, undo_->index(), prediction_ ? static_cast<double>(prediction_->measuredTime) : 0.0);
+}
+
+void MainWindow::showStep(int step) {
+  if (!trace_ || step < 0 || static_cast<std::size_t>(step) >= trace_->steps.size()) return;
+  ui::TimelineItem it;
+  it.kind = ui::TimelineItem::Kind::Step;
+  it.step = static_cast<std::uint32_t>(step);
+  timeline_->setSelection(it);
+  timeline_->scrollTo(it);
+  onSelection(it);
 }
 
 void MainWindow::highlightAdvice(const std::vector<EventRef>& events, int step) {

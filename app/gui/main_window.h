@@ -4,6 +4,7 @@
 
 #include "prediction_worker.h"
 #include "scenario_document.h"
+#include "scenario_history.h"
 #include "session_file.h"
 #include "trace_loader.h"
 
@@ -25,6 +26,7 @@ class QUndoStack;
 namespace perwiz::gui {
 
 class AdvisorDock;
+class ChartsDock;
 class AdvisorRunner;
 struct AdvisorOutcome;
 class HypothesisDock;
@@ -64,6 +66,8 @@ class MainWindow : public QMainWindow {
   // The advisor: runs in the background on the current scenario (waits for a pending prediction).
   void runAdvisor();
   AdvisorDock* advisorDock() const { return advisorDock_; }
+  ChartsDock* chartsDock() const { return chartsDock_; }
+  const ScenarioHistory& scenarioHistory() const { return history_; }
   AdvisorRunner* advisorRunner() const { return advisor_; }
 
  signals:
@@ -98,6 +102,8 @@ class MainWindow : public QMainWindow {
   void setMode(ui::TimelineMode mode);
   void onAdvisorOutcome(const std::shared_ptr<const AdvisorOutcome>& outcome);
   void highlightAdvice(const std::vector<EventRef>& events, int step);
+  void updateHistoryChart();
+  void showStep(int step);
 
   void openDialog();
   void openSessionDialog();
@@ -112,6 +118,10 @@ class MainWindow : public QMainWindow {
   HypothesisDock* hypotheses_;
   WarningsDock* warningsDock_;
   AdvisorDock* advisorDock_;
+  ChartsDock* chartsDock_;
+  ScenarioHistory history_;
+  std::shared_ptr<const NetworkModel> historyModel_;
+  CostMode historyCosts_ = CostMode::Measured;
   AdvisorRunner* advisor_;
   bool advisorPending_ = false;  // run as soon as the prediction is current
   ScenarioDocument* doc_;

@@ -3,6 +3,7 @@
 #include <QElapsedTimer>
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace perwiz::gui {
@@ -80,7 +81,23 @@ void PredictionWorker::process() {
           (*waits)[r].resize(n);
           for (std::uint32_t i = 0; i < n; ++i) (*waits)[r][i] = fresh->measuredWait(r, i);
         }
+        // σ of each step's per-rank computation (the charts), from the measured trace: a
+        // step's balance hypothesis uses the same numbers.
+        auto sigmas = std::make_shared<std::vector<double>>();
+        for (std::uint32_t k = 0; k < req.trace->steps.size(); ++k) {
+          const std::vector<TimeNs> c = fresh->stepComputation(k);
+          double sum = 0, sq = 0, n = 0;
+          for (TimeNs v : c)
+            if (v >= 0) sum += double(v), sq += double(v) * double(v), n += 1;
+          const double mean = n > 0 ? sum / n : 0;
+          sigmas->push_back(n > 0 ? std::sqrt(std::max(0.0, sq / n - mean * mean)) : 0);
+        }
+        std::vector<double> ends(req.trace->rankCount(), 0);
+        for (std::uint32_t r = 0; r < req.trace->rankCount(); ++r)
+          for (TimeNs l : req.trace->ranks[r].leave) ends[r] = std::max(ends[r], double(l - req.trace->startTime));
         std::lock_guard lock(replayerMutex_);
+        stepSigma_ = std::move(sigmas);
+        measuredEnd_ = std::move(ends);
         replayer_ = std::move(fresh);  // the old replayer goes before the trace it refers to
         trace_ = req.trace;
         model_ = req.model;
@@ -149,6 +166,12 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   r->recomputed = replayer_->lastUpdate().recomputed;
   r->seconds = seconds;
   for (const auto& n : replayer_->report().notes) r->notes << QString::fromStdString(n);
+  r->stepSigmaNs = stepSigma_;
+  r->measuredEnd = measuredEnd_;
+  r->predictedEnd.assign(trace_->rankCount(), 0);
+  for (std::size_t rank = 0; rank < r->times->leave.size(); ++rank)
+    for (TimeNs l : r->times->leave[rank])
+      r->predictedEnd[rank] = std::max(r->predictedEnd[rank], double(l - trace_->startTime));
   return r;
 }
 

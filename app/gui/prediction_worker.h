@@ -41,6 +41,8 @@ struct PredictionResult {
   quint64 recomputed = 0;
   double seconds = 0;  // wall time of the update
   QStringList notes;   // ReplayReport notes
+  std::shared_ptr<const std::vector<double>> stepSigmaNs;  // σ(t_k) of each step's computation
+  std::vector<double> measuredEnd, predictedEnd;            // per rank
 };
 
 class PredictionWorker : public QObject {
@@ -79,6 +81,8 @@ class PredictionWorker : public QObject {
   std::shared_ptr<const NetworkModel> model_;
   CostMode costs_ = CostMode::Measured;
   std::shared_ptr<const std::vector<std::vector<TimeNs>>> measuredWaits_;
+  std::shared_ptr<const std::vector<double>> stepSigma_;
+  std::vector<double> measuredEnd_;
   std::vector<Hypothesis> rejected_;
   QStringList errors_;
 

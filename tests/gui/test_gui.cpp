@@ -3,6 +3,9 @@
 // headless export and the Japanese translation.
 #include "advisor_dock.h"
 #include "advisor_runner.h"
+#include "charts_dock.h"
+
+#include <qcustomplot.h>
 #include "hypothesis_commands.h"
 #include "i18n.h"
 #include "main_window.h"
@@ -412,6 +415,92 @@ class TestGui : public QObject {
     }
   }
 
+  // The charts: predicted T per state of the hypothesis set (a bar per undo state, clicking one
+  // goes back to it), σ per step with the advisor's gain, measured and predicted rank ends.
+  void chartsDock() {
+    MainWindow w;
+    w.resize(1400, 980);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openTrace(kSample);
+    QVERIFY(waitReady(w));
+    const Trace& trace = *w.trace();
+    auto* charts = w.chartsDock();
+    charts->show();
+    charts->raise();
+    const Call call = callWithLongestWait(trace);
+    Hypothesis z{HypothesisKind::ZeroWait, EventRef{call.rank, call.mpi, false}, 0};
+    QVERIFY(w.requestHypothesis(HypothesisKind::ZeroWait, TimelineItem{TimelineItem::Kind::Event, call.rank, call.event, 0, false}));
+    QVERIFY(waitReady(w));
+    TimelineItem step{TimelineItem::Kind::Step, 0, 0, 1, false};
+    QVERIFY(w.requestHypothesis(HypothesisKind::BalanceCompute, step));
+    QVERIFY(waitReady(w));
+    Hypothesis b{HypothesisKind::BalanceCompute, {}, 1};
+
+    // Three states: start, + zero-wait, + balance; each bar is the core's prediction.
+    const auto& states = w.scenarioHistory().states();
+    QCOMPARE(states.size(), 3);
+    QCOMPARE(*states[0].predictedNs, trace.endTime - trace.startTime);
+    QCOMPARE(*states[1].predictedNs, corePrediction(trace, {z}));
+    QCOMPARE(*states[2].predictedNs, corePrediction(trace, {z, b}));
+    QCustomPlot* history = charts->historyPlot();
+    int bars = 0;
+    for (int i = 0; i < history->plottableCount(); ++i)
+      if (auto* pb = qobject_cast<QCPBars*>(history->plottable(i))) bars += pb->dataCount();
+    QCOMPARE(bars, 3);
+
+    // Rank ends: one measured and one predicted bar per rank; the predicted ends' maximum is T.
+    QCustomPlot* ranks = charts->rankPlot();
+    QCOMPARE(ranks->plottableCount(), 2);
+    auto* predictedEnds = qobject_cast<QCPBars*>(ranks->plottable(1));
+    QVERIFY(predictedEnds);
+    QCOMPARE(predictedEnds->dataCount(), static_cast<int>(trace.rankCount()));
+    double maxEnd = 0;
+    for (auto it = predictedEnds->data()->constBegin(); it != predictedEnds->data()->constEnd(); ++it)
+      maxEnd = std::max(maxEnd, it->value);
+    const gui::TimeUnit u = gui::timeUnitFor(static_cast<double>(trace.endTime - trace.startTime));
+    QVERIFY(std::abs(maxEnd * u.divisor - static_cast<double>(w.predictedTimeShown())) < 1.0);
+
+    // Steps: σ for every step before the advisor ran; with its table, a gain bar set too.
+    charts->tabs()->setCurrentIndex(1);
+    QCustomPlot* steps = charts->stepPlot();
+    auto* sigma = qobject_cast<QCPBars*>(steps->plottable(0));
+    QVERIFY(sigma);
+    QCOMPARE(sigma->dataCount(), static_cast<int>(trace.steps.size()));
+    w.runAdvisor();
+    QVERIFY(QTest::qWaitFor([&] { auto o = w.advisorDock()->outcome(); return o && o->finished; }, 60000));
+    charts->show();
+    charts->raise();
+    charts->tabs()->setCurrentIndex(1);
+    QCOMPARE(steps->plottableCount(), 2);
+    const auto& rows = w.advisorDock()->outcome()->steps;
+    auto* gain = qobject_cast<QCPBars*>(steps->plottable(1));
+    QCOMPARE(gain->dataCount(), static_cast<int>(rows.size()));
+    sigma = qobject_cast<QCPBars*>(steps->plottable(0));  // the plot was rebuilt
+
+    // Clicking the bar of step 2 selects that step on the timeline.
+    steps->replot();
+    QTest::qWait(50);
+    // Grouped with the gain bars, σ's bar of step k spans about [k − 0.4, k] (width 0.4 each).
+    const double px = steps->xAxis->coordToPixel(1.8);
+    const double value = (sigma->data()->constBegin() + 2)->value;
+    QPointF at(px, steps->yAxis->coordToPixel(value / 2));
+    QTest::mouseClick(steps, Qt::LeftButton, {}, at.toPoint());
+    QTest::mouseRelease(steps, Qt::LeftButton, {}, at.toPoint());
+    QTRY_COMPARE_WITH_TIMEOUT(w.timeline()->selection().kind, TimelineItem::Kind::Step, 2000);
+    QCOMPARE(w.timeline()->selection().step, 2u);
+
+    // Clicking the first history bar goes back to the start (two undos).
+    charts->tabs()->setCurrentIndex(0);
+    history->replot();
+    QTest::qWait(50);
+    auto* firstBars = qobject_cast<QCPBars*>(history->plottable(0));
+    const double v0 = (firstBars->data()->constBegin())->value;
+    QTest::mouseClick(history, Qt::LeftButton, {}, QPoint(int(history->xAxis->coordToPixel(0)), int(history->yAxis->coordToPixel(v0 / 2))));
+    QTRY_COMPARE_WITH_TIMEOUT(w.undoStack()->index(), 0, 2000);
+    QVERIFY(w.document()->entries().empty());
+  }
+
   // Dropping a trace file on the window opens it; it then appears in the recent files, whose
   // menu entry opens it again.
   void dropAndRecentFiles() {
@@ -547,6 +636,7 @@ class TestGui : public QObject {
   void screenshot() {
     grabWindow(QStringLiteral("perwiz-window.png"));
     grabWindow(QStringLiteral("perwiz-advisor.png"), true);
+    grabCharts();
   }
 
   // Last: the translators stay installed.
@@ -563,6 +653,34 @@ class TestGui : public QObject {
   }
 
  private:
+  // The three charts after two hypotheses and an advisor run, one PNG each.
+  void grabCharts() {
+    const QString dir = qEnvironmentVariable("PERWIZ_SCREENSHOT_DIR");
+    if (dir.isEmpty()) return;
+    MainWindow w;
+    w.resize(1400, 980);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openTrace(kSample);
+    QVERIFY(waitReady(w));
+    const Call call = callWithLongestWait(*w.trace());
+    QVERIFY(w.requestHypothesis(HypothesisKind::ZeroWait, TimelineItem{TimelineItem::Kind::Event, call.rank, call.event, 0, false}));
+    QVERIFY(waitReady(w));
+    QVERIFY(w.requestHypothesis(HypothesisKind::BalanceCompute, TimelineItem{TimelineItem::Kind::Step, 0, 0, 2, false}));
+    QVERIFY(waitReady(w));
+    w.runAdvisor();
+    QVERIFY(QTest::qWaitFor([&] { auto o = w.advisorDock()->outcome(); return o && o->finished; }, 60000));
+    auto* charts = w.chartsDock();
+    charts->show();
+    charts->raise();
+    const char* names[3] = {"charts-history.png", "charts-steps.png", "charts-rank-ends.png"};
+    for (int i = 0; i < 3; ++i) {
+      charts->tabs()->setCurrentIndex(i);
+      QTest::qWait(100);
+      QVERIFY(charts->grab().save(QDir(dir).filePath(QString::fromLatin1(names[i]))));
+    }
+  }
+
   // Types a path into a (Qt, not native) file dialog's name field and presses Enter.
   static void typeFileName(QFileDialog* dialog, const QString& path) {
     auto* edit = dialog->findChild<QLineEdit*>(QStringLiteral("fileNameEdit"));
