@@ -3,6 +3,8 @@
 #include "advisor_dock.h"
 #include "advisor_runner.h"
 #include "charts_dock.h"
+#include "network_model_dialog.h"
+#include "region_picker_dialog.h"
 #include "export_image.h"
 #include "headless_export.h"
 #include "hypothesis_commands.h"
@@ -185,6 +187,14 @@ void MainWindow::createActions() {
   runAdvisorAct_->setStatusTip(tr("Rank what to fix first: domino paths, waits, steps and bounds"));
   connect(runAdvisorAct_, &QAction::triggered, this, &MainWindow::runAdvisor);
 
+  networkModelAct_ = new QAction(tr("Network &Model…"), this);
+  networkModelAct_->setShortcut(QKeySequence(tr("Ctrl+M")));
+  networkModelAct_->setStatusTip(tr("LogGPS, LogGP or LogGPO parameters, presets, files and the cost mode"));
+  connect(networkModelAct_, &QAction::triggered, this, &MainWindow::editNetworkModel);
+  regionAct_ = new QAction(tr("Parallel &Region…"), this);
+  regionAct_->setStatusTip(tr("Choose the state or region whose executions are the parallel steps"));
+  connect(regionAct_, &QAction::triggered, this, &MainWindow::chooseParallelRegion);
+
   modelGroup_ = new QActionGroup(this);
   for (const auto& name : networkPresetNames()) {
     auto* a = new QAction(QString::fromStdString(name), this);
@@ -250,7 +260,9 @@ void MainWindow::createMenus() {
   predictionMenu_->addSeparator();
   predictionMenu_->addAction(runAdvisorAct_);
   predictionMenu_->addSeparator();
-  auto* models = predictionMenu_->addMenu(tr("&Network Model"));
+  predictionMenu_->addAction(networkModelAct_);
+  predictionMenu_->addAction(regionAct_);
+  auto* models = predictionMenu_->addMenu(tr("Network Model &Presets"));
   models->addActions(modelGroup_->actions());
   auto* costs = predictionMenu_->addMenu(tr("&Cost Mode"));
   costs->addActions(costGroup_->actions());
@@ -414,6 +426,7 @@ void MainWindow::onLoadFinished(const LoadResult& result) {
   history_.clear();
   timeline_->setHighlighted({});
   trace_ = result.trace;
+  region_.clear();
   tracePath_ = QFileInfo(result.path).absoluteFilePath();
   prediction_.reset();
   timeline_->setPrediction(nullptr);
@@ -536,6 +549,54 @@ void MainWindow::onAdvisorOutcome(const std::shared_ptr<const AdvisorOutcome>& o
   advisorDock_->setStale(outcome->generation != requestedGeneration_);
   if (outcome->hasSteps) chartsDock_->setSteps(outcome->steps, static_cast<double>(outcome->baseNs));
   emit advisorUpdated();
+}
+
+void MainWindow::editNetworkModel() {
+  NetworkModelDialog dialog(doc_->model(), doc_->costs(), this);
+  if (dialog.exec() != QDialog::Accepted) return;
+  QString error;
+  auto model = dialog.model(&error);
+  if (!model) {
+    showError(tr("Network Model"), error);
+    return;
+  }
+  doc_->setModel(model);
+  doc_->setCosts(dialog.costMode());
+}
+
+void MainWindow::chooseParallelRegion() {
+  if (!trace_) return;
+  RegionPickerDialog dialog(*trace_, this);
+  if (dialog.exec() != QDialog::Accepted || dialog.chosenName().isEmpty()) return;
+  QString error;
+  if (!setParallelRegion(dialog.chosenName(), &error)) showError(tr("Parallel Region"), error);
+}
+
+bool MainWindow::setParallelRegion(const QString& name, QString* error) {
+  if (!trace_) {
+    if (error) *error = tr("No trace loaded");
+    return false;
+  }
+  auto t = withParallelRegion(*trace_, name.toStdString(), error);
+  if (!t) return false;
+  const TimeNs begin = timeline_->visibleBegin(), end = timeline_->visibleEnd();
+  advisor_->cancel();
+  advisorPending_ = false;
+  advisorDock_->setRunning(false);
+  advisorDock_->clear();
+  prediction_.reset();
+  trace_ = std::move(t);
+  region_ = name;
+  timeline_->setPrediction(nullptr);
+  timeline_->setWaits(nullptr);
+  timeline_->setTrace(trace_);
+  if (end > begin) timeline_->setVisibleRange(begin, end);
+  history_.forgetValues();
+  inspector_->show(trace_.get(), {}, nullptr);
+  statusBar()->showMessage(tr("Parallel region '%1': %n step(s)", nullptr, static_cast<int>(trace_->steps.size())).arg(name),
+                           5000);
+  if (!resettingDocument_) requestPrediction();
+  return true;
 }
 
 void MainWindow::updateHistoryChart() {
@@ -737,6 +798,10 @@ void MainWindow::openSession(const QString& path) {
 }
 
 void MainWindow::applySession(const SessionData& session) {
+  if (!session.region.isEmpty()) {
+    QString error;
+    if (!setParallelRegion(session.region, &error)) showError(tr("Cannot open session"), error);
+  }
   doc_->setModel(session.scenario.model);
   doc_->setCosts(session.scenario.costs);
   std::vector<HypothesisEntry> entries;
@@ -762,6 +827,7 @@ bool MainWindow::saveSessionTo(const QString& path, QString* error) {
   data.mode = viewModeName(timeline_->mode());
   data.beginNs = timeline_->visibleBegin();
   data.endNs = timeline_->visibleEnd();
+  data.region = region_;
   if (!gui::saveSession(path, data, error)) return false;
   sessionPath_ = QFileInfo(path).absoluteFilePath();
   undo_->setClean();

@@ -63,6 +63,13 @@ class MainWindow : public QMainWindow {
   // Adds several hypotheses as one undoable change (the advisor's Apply); returns how many
   // were added, and the reasons for those refused.
   int applyHypotheses(const std::vector<Hypothesis>& hs, QStringList* refused = nullptr);
+  // Recomputes the parallel steps with `name` as the region (a trace without PRGN markers);
+  // hypotheses are kept, those that no longer fit are shown as refused.
+  bool setParallelRegion(const QString& name, QString* error = nullptr);
+  QString parallelRegion() const { return region_; }
+  // Opens the network model dialog / region picker (modal).
+  void editNetworkModel();
+  void chooseParallelRegion();
   // The advisor: runs in the background on the current scenario (waits for a pending prediction).
   void runAdvisor();
   AdvisorDock* advisorDock() const { return advisorDock_; }
@@ -132,6 +139,7 @@ class MainWindow : public QMainWindow {
 
   std::shared_ptr<const Trace> trace_;
   QString tracePath_;
+  QString region_;  // chosen parallel region ("" = the trace's own PRGN markers)
   QString sessionPath_;
   std::optional<SessionData> pendingSession_;  // applied when its trace has loaded
   QString pendingSessionPath_;
@@ -159,6 +167,8 @@ class MainWindow : public QMainWindow {
   QAction* balanceComputeAct_;
   QAction* balanceVolumeAct_;
   QAction* runAdvisorAct_;
+  QAction* networkModelAct_;
+  QAction* regionAct_;
   QActionGroup* modelGroup_;
   QActionGroup* costGroup_;
   QMenu* fileMenu_;

@@ -25,6 +25,7 @@ bool saveSession(const QString& path, const SessionData& data, QString* error) {
   view[QStringLiteral("begin_ns")] = data.beginNs;
   view[QStringLiteral("end_ns")] = data.endNs;
   root[QStringLiteral("view")] = view;
+  if (!data.region.isEmpty()) root[QStringLiteral("region")] = data.region;
   QSaveFile f(path);
   if (!f.open(QIODevice::WriteOnly)) {
     if (error) *error = QCoreApplication::translate("SessionFile", "%1: cannot write: %2").arg(path, f.errorString());
@@ -80,6 +81,7 @@ bool loadSession(const QString& path, SessionData& data, QString* error) {
   out.mode = view.value(QStringLiteral("mode")).toString(QStringLiteral("measured"));
   out.beginNs = view.value(QStringLiteral("begin_ns")).toInteger();
   out.endNs = view.value(QStringLiteral("end_ns")).toInteger();
+  out.region = root.value(QStringLiteral("region")).toString();
   data = std::move(out);
   return true;
 }

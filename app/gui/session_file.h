@@ -15,6 +15,7 @@ struct SessionData {
   QStringList disabled;  // Hypothesis::toString() of the disabled ones
   QString mode = QStringLiteral("measured");  // measured | predicted | overlay | lanes
   qint64 beginNs = 0, endNs = 0;              // 0, 0 = fit
+  QString region;  // parallel region chosen for a trace without PRGN markers ("" = default)
 };
 
 // QSaveFile: the old file stays intact if writing fails.

@@ -7,11 +7,15 @@
 
 #include <qcustomplot.h>
 #include "hypothesis_commands.h"
+#include "network_model_dialog.h"
+#include "region_picker_dialog.h"
+#include "test_traces.h"
 #include "i18n.h"
 #include "main_window.h"
 #include "session_file.h"
 
 #include "perwiz/advisor.h"
+#include "perwiz/loggp_models.h"
 #include "perwiz/replay.h"
 #include "perwiz/trace_io.h"
 #include "perwiz/widgets/timeline_view.h"
@@ -25,6 +29,8 @@
 #include <QImage>
 #include <QListWidget>
 #include <QMenu>
+#include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPushButton>
@@ -501,6 +507,133 @@ class TestGui : public QObject {
     QVERIFY(w.document()->entries().empty());
   }
 
+  // The network model dialog: presets fill the fields, edits make the model, files round-trip
+  // through the core's JSON, bad files are refused with the file named.
+  void networkModelDialog() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    std::shared_ptr<const NetworkModel> start(networkPreset("myrinet-score"));
+    gui::NetworkModelDialog d(start, CostMode::Measured);
+    QCOMPARE(d.kindBox()->currentText(), QStringLiteral("LogGPS"));
+    QCOMPARE(d.field(QStringLiteral("L"))->value(), 9.11);   // µs
+    QCOMPARE(d.field(QStringLiteral("o"))->value(), 2.15);
+    QCOMPARE(d.field(QStringLiteral("S"))->value(), 16383.0);
+    QCOMPARE(d.presetBox()->currentText(), QStringLiteral("myrinet-score"));
+    QCOMPARE(d.model()->toJson(), start->toJson());  // unedited: exactly the preset
+
+    d.choosePreset(QStringLiteral("ethernet-table5"));
+    QCOMPARE(d.field(QStringLiteral("L"))->value(), 69.35);
+    QCOMPARE(d.field(QStringLiteral("os.b"))->value(), 0.0901);
+    QCOMPARE(d.model()->toJson(), networkPreset("ethernet-table5")->toJson());
+
+    // An edit: L = 12.5 µs is 12500 ns in the model; the preset label goes back to custom.
+    d.field(QStringLiteral("L"))->setValue(12.5);
+    QCOMPARE(d.presetBox()->currentIndex(), 0);
+    auto edited = std::dynamic_pointer_cast<const LogGpsModel>(d.model());
+    QVERIFY(edited);
+    QCOMPARE(edited->params().L, 12500.0);
+    // The spin boxes cannot go negative.
+    d.field(QStringLiteral("o"))->setValue(-3);
+    QCOMPARE(d.field(QStringLiteral("o"))->value(), 0.0);
+
+    // LogGPO preset and progress strategy.
+    d.choosePreset(QStringLiteral("loggpo-myrinet"));
+    QCOMPARE(d.kindBox()->currentText(), QStringLiteral("LogGPO"));
+    QCOMPARE(d.model()->toJson(), networkPreset("loggpo-myrinet")->toJson());
+    d.progressBox()->setCurrentIndex(1);
+    auto gpo = std::dynamic_pointer_cast<const LogGpoModel>(d.model());
+    QVERIFY(gpo);
+    QCOMPARE(gpo->params().progress, ProgressStrategy::Independent);
+
+    // Save and load back.
+    const QString file = dir.filePath(QStringLiteral("net.json"));
+    QString error;
+    QVERIFY2(d.saveFile(file, &error), qPrintable(error));
+    gui::NetworkModelDialog d2(start, CostMode::Model);
+    QCOMPARE(d2.costMode(), CostMode::Model);
+    QVERIFY2(d2.loadFile(file, &error), qPrintable(error));
+    QCOMPARE(d2.model()->toJson(), d.model()->toJson());
+
+    // A bad file.
+    const QString bad = dir.filePath(QStringLiteral("bad.json"));
+    QFile b(bad);
+    QVERIFY(b.open(QIODevice::WriteOnly));
+    b.write("{\"model\": \"LogGPS\", \"L_us\": -1}");
+    b.close();
+    QVERIFY(!d2.loadFile(bad, &error));
+    QVERIFY2(error.contains(bad), qPrintable(error));
+    QCOMPARE(d2.model()->toJson(), d.model()->toJson());  // unchanged
+  }
+
+  // A trace without PRGN markers: the region picker lists its user states with the steps each
+  // would give; choosing one makes steps that B can balance; sessions remember the choice.
+  void regionPicker() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    // Two ranks, three "iter" states each with two nested "inner" states, a message per iter.
+    test::Tb b(2);
+    for (int k = 0; k < 3; ++k) {
+      const TimeNs t0 = 1000 + k * 10000;
+      for (test::Rank r = 0; r < 2; ++r) {
+        b.open(r, t0, "iter");
+        b.state(r, t0 + 100, t0 + 200, "inner");
+        b.state(r, t0 + 300, t0 + 400 + 1000 * r * (k + 1), "inner");
+        if (r == 0) b.send(r, t0 + 5000, t0 + 5100, 1, 64);
+        else b.recv(r, t0 + 4500, t0 + 5200, 0, 64);
+        b.close(r, t0 + 9000, "iter");
+      }
+    }
+    const Trace t = b.take();
+    QVERIFY(t.steps.empty());
+    const auto cands = gui::regionCandidates(t);
+    QCOMPARE(cands.size(), std::size_t(2));
+    QCOMPARE(cands[0].name, std::string("inner"));  // 6 outermost per rank
+    QCOMPARE(cands[0].steps, 6u);
+    QCOMPARE(cands[0].occurrences, 12u);
+    QCOMPARE(cands[1].name, std::string("iter"));
+    QCOMPARE(cands[1].steps, 3u);
+    QCOMPARE(cands[1].occurrences, 6u);
+    QCOMPARE(cands[1].ranks, 2u);
+
+    gui::RegionPickerDialog picker(t);
+    QCOMPARE(picker.table()->rowCount(), 2);
+    picker.filter()->setText(QStringLiteral("it"));
+    QVERIFY(picker.table()->isRowHidden(0));
+    QVERIFY(!picker.table()->isRowHidden(1));
+    picker.table()->selectRow(1);
+    QCOMPARE(picker.chosenName(), QStringLiteral("iter"));
+
+    const QString path = dir.filePath(QStringLiteral("noprgn.alog"));
+    saveTrace(t, path.toStdString());
+    const QString session = dir.filePath(QStringLiteral("r.perwiz"));
+    TimeNs balanced = -1;
+    {
+      MainWindow w;
+      w.openTrace(path);
+      QVERIFY(waitReady(w));
+      QVERIFY(w.trace()->steps.empty());
+      QString error;
+      QVERIFY(!w.setParallelRegion(QStringLiteral("nothing"), &error));
+      QVERIFY(error.contains(QStringLiteral("nothing")));
+      QVERIFY2(w.setParallelRegion(QStringLiteral("iter"), &error), qPrintable(error));
+      QCOMPARE(w.trace()->steps.size(), std::size_t(3));
+      QVERIFY(waitReady(w));
+      QVERIFY(w.requestHypothesis(HypothesisKind::BalanceCompute, TimelineItem{TimelineItem::Kind::Step, 0, 0, 2, false}));
+      QVERIFY(waitReady(w));
+      Trace withSteps = t;
+      QVERIFY(declareParallelRegion(withSteps, "iter"));
+      balanced = corePrediction(withSteps, {Hypothesis{HypothesisKind::BalanceCompute, {}, 2}});
+      QCOMPARE(w.predictedTimeShown(), balanced);
+      QVERIFY2(w.saveSessionTo(session, &error), qPrintable(error));
+    }
+    MainWindow w2;
+    w2.openSession(session);
+    QVERIFY(waitReady(w2));
+    QCOMPARE(w2.parallelRegion(), QStringLiteral("iter"));
+    QCOMPARE(w2.trace()->steps.size(), std::size_t(3));
+    QCOMPARE(w2.predictedTimeShown(), balanced);
+  }
+
   // Dropping a trace file on the window opens it; it then appears in the recent files, whose
   // menu entry opens it again.
   void dropAndRecentFiles() {
@@ -637,6 +770,7 @@ class TestGui : public QObject {
     grabWindow(QStringLiteral("perwiz-window.png"));
     grabWindow(QStringLiteral("perwiz-advisor.png"), true);
     grabCharts();
+    grabDialogs();
   }
 
   // Last: the translators stay installed.
@@ -653,6 +787,24 @@ class TestGui : public QObject {
   }
 
  private:
+  void grabDialogs() {
+    const QString dir = qEnvironmentVariable("PERWIZ_SCREENSHOT_DIR");
+    if (dir.isEmpty()) return;
+    gui::NetworkModelDialog d(std::shared_ptr<const NetworkModel>(networkPreset("myrinet-table5")), CostMode::Model);
+    d.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&d));
+    QVERIFY(d.grab().save(QDir(dir).filePath(QStringLiteral("network-model-dialog.png"))));
+    d.choosePreset(QStringLiteral("loggpo-myrinet"));
+    d.adjustSize();
+    QTest::qWait(50);
+    QVERIFY(d.grab().save(QDir(dir).filePath(QStringLiteral("network-model-dialog-loggpo.png"))));
+    const Trace t = loadTrace(kSample.toStdString());
+    gui::RegionPickerDialog picker(t);
+    picker.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&picker));
+    QVERIFY(picker.grab().save(QDir(dir).filePath(QStringLiteral("region-picker.png"))));
+  }
+
   // The three charts after two hypotheses and an advisor run, one PNG each.
   void grabCharts() {
     const QString dir = qEnvironmentVariable("PERWIZ_SCREENSHOT_DIR");

@@ -1,0 +1,65 @@
+// Edits the network model of the prediction: LogGPS, LogGP or LogGPO parameters, presets,
+// JSON parameter files (the CLI's --model files) and the cost mode. Values are shown in µs
+// (µs per byte for slopes); the spin boxes cannot go negative. The model is rebuilt through
+// the core's JSON parser, so what the dialog makes is exactly what a saved file loads as.
+#pragma once
+
+#include "perwiz/network_model.h"
+#include "perwiz/scenario.h"
+
+#include <QDialog>
+
+#include <memory>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+class QStackedWidget;
+
+namespace perwiz::gui {
+
+class NetworkModelDialog : public QDialog {
+  Q_OBJECT
+
+ public:
+  NetworkModelDialog(std::shared_ptr<const NetworkModel> model, CostMode costs, QWidget* parent = nullptr);
+
+  // The model the fields describe (nullptr + *error if they do not make one).
+  std::shared_ptr<const NetworkModel> model(QString* error = nullptr) const;
+  CostMode costMode() const;
+  // Shows `m` in the fields (its kind's page).
+  void showModel(const NetworkModel& m);
+  void choosePreset(const QString& name);
+  // File operations without dialogs (the buttons call these); errors name the file.
+  bool loadFile(const QString& path, QString* error);
+  bool saveFile(const QString& path, QString* error) const;  // atomic (QSaveFile)
+
+  // Widgets by role, for tests: "L", "o", "g", "G", "P", "S", "s", "os.a", "os.b", "or.a",
+  // "or.b", "ss.a", "ss.b", "sr.a", "sr.b" (LogGPS); "gp.*" (LogGP); "gpo.*" (LogGPO: L, G,
+  // Octrl, Oi.a, Oi.b, Oc.a, Oc.b, S, P).
+  QDoubleSpinBox* field(const QString& role) const;
+  QComboBox* kindBox() const { return kind_; }
+  QComboBox* presetBox() const { return preset_; }
+  QComboBox* costBox() const { return costs_; }
+  QComboBox* progressBox() const { return progress_; }
+
+ private:
+  QDoubleSpinBox* addField(QWidget* page, const QString& role, const QString& label, int decimals,
+                           double max, const QString& unit);
+  std::string toJson() const;
+  void onChanged();
+
+  QComboBox* kind_;
+  QComboBox* preset_;
+  QComboBox* costs_;
+  QComboBox* progress_;
+  QLineEdit* name_;
+  QStackedWidget* pages_;
+  QLabel* status_;
+  QMap<QString, QDoubleSpinBox*> fields_;
+  bool filling_ = false;
+};
+
+}  // namespace perwiz::gui
