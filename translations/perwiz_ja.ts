@@ -185,6 +185,13 @@
     </message>
 </context>
 <context>
+    <name>RegionPicker</name>
+    <message>
+        <source>The trace has no state or region named &apos;%1&apos;</source>
+        <translation>このトレースには &apos;%1&apos; という名前の状態・領域がありません</translation>
+    </message>
+</context>
+<context>
     <name>SessionFile</name>
     <message>
         <source>%1: cannot write: %2</source>
@@ -437,6 +444,81 @@
         <translation>
             <numerusform>全 %n ステップを均衡化 → %1 (%2)。</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>perwiz::gui::ChartsDock</name>
+    <message>
+        <source>Charts</source>
+        <translation>グラフ</translation>
+    </message>
+    <message>
+        <source>Scenario History</source>
+        <translation>シナリオ履歴</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>ステップ</translation>
+    </message>
+    <message>
+        <source>Rank Ends</source>
+        <translation>ランクの終了時刻</translation>
+    </message>
+    <message>
+        <source>No prediction yet</source>
+        <translation>予測はまだありません</translation>
+    </message>
+    <message>
+        <source>No parallel steps</source>
+        <translation>並列ステップがありません</translation>
+    </message>
+    <message>
+        <source>predicted T</source>
+        <translation>予測 T</translation>
+    </message>
+    <message>
+        <source>current state</source>
+        <translation>現在の状態</translation>
+    </message>
+    <message>
+        <source>T (%1)</source>
+        <translation>T (%1)</translation>
+    </message>
+    <message>
+        <source>measured</source>
+        <translation>実測</translation>
+    </message>
+    <message>
+        <source>σ of computation</source>
+        <translation>計算時間の σ</translation>
+    </message>
+    <message>
+        <source>predicted gain if balanced</source>
+        <translation>均等化したときの予測短縮</translation>
+    </message>
+    <message>
+        <source>parallel step</source>
+        <translation>並列ステップ</translation>
+    </message>
+    <message>
+        <source>time (%1)</source>
+        <translation>時間 (%1)</translation>
+    </message>
+    <message>
+        <source>measured end</source>
+        <translation>実測終了時刻</translation>
+    </message>
+    <message>
+        <source>predicted end</source>
+        <translation>予測終了時刻</translation>
+    </message>
+    <message>
+        <source>rank</source>
+        <translation>ランク</translation>
+    </message>
+    <message>
+        <source>end (%1)</source>
+        <translation>終了時刻 (%1)</translation>
     </message>
 </context>
 <context>
@@ -800,10 +882,6 @@
         <translation>予測(&amp;P)</translation>
     </message>
     <message>
-        <source>&amp;Network Model</source>
-        <translation>ネットワークモデル(&amp;N)</translation>
-    </message>
-    <message>
         <source>&amp;Cost Mode</source>
         <translation>コストモード(&amp;C)</translation>
     </message>
@@ -1024,6 +1102,246 @@
         <translation>
             <numerusform>仮説 %n 件を適用</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Network &amp;Model…</source>
+        <translation>ネットワークモデル(&amp;M)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+M</source>
+        <translation>Ctrl+M</translation>
+    </message>
+    <message>
+        <source>LogGPS, LogGP or LogGPO parameters, presets, files and the cost mode</source>
+        <translation>LogGPS・LogGP・LogGPO のパラメータ、プリセット、ファイル、コストモード</translation>
+    </message>
+    <message>
+        <source>Parallel &amp;Region…</source>
+        <translation>並列領域(&amp;R)…</translation>
+    </message>
+    <message>
+        <source>Choose the state or region whose executions are the parallel steps</source>
+        <translation>実行の 1 回 1 回が並列ステップとなる状態または領域を選びます</translation>
+    </message>
+    <message>
+        <source>Network Model &amp;Presets</source>
+        <translation>ネットワークモデルのプリセット(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Network Model</source>
+        <translation>ネットワークモデル</translation>
+    </message>
+    <message>
+        <source>Parallel Region</source>
+        <translation>並列領域</translation>
+    </message>
+    <message numerus="yes">
+        <source>Parallel region &apos;%1&apos;: %n step(s)</source>
+        <translation>
+            <numerusform>並列領域 &apos;%1&apos;: %n ステップ</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>perwiz::gui::NetworkModelDialog</name>
+    <message>
+        <source>Network Model</source>
+        <translation>ネットワークモデル</translation>
+    </message>
+    <message>
+        <source>(custom)</source>
+        <translation>(カスタム)</translation>
+    </message>
+    <message>
+        <source>Measured local costs (only waits are re-derived)</source>
+        <translation>実測のローカルコスト (待ち時間のみ再計算)</translation>
+    </message>
+    <message>
+        <source>Model local costs (retarget to this network)</source>
+        <translation>モデルのローカルコスト (このネットワークに移し替え)</translation>
+    </message>
+    <message>
+        <source>Preset:</source>
+        <translation>プリセット:</translation>
+    </message>
+    <message>
+        <source>Model:</source>
+        <translation>モデル:</translation>
+    </message>
+    <message>
+        <source>Name:</source>
+        <translation>名前:</translation>
+    </message>
+    <message>
+        <source>Cost mode:</source>
+        <translation>コストモード:</translation>
+    </message>
+    <message>
+        <source>Latency L</source>
+        <translation>遅延 L</translation>
+    </message>
+    <message>
+        <source>µs</source>
+        <translation>µs</translation>
+    </message>
+    <message>
+        <source>Overhead o</source>
+        <translation>オーバヘッド o</translation>
+    </message>
+    <message>
+        <source>Gap g</source>
+        <translation>ギャップ g</translation>
+    </message>
+    <message>
+        <source>Gap per byte G</source>
+        <translation>バイトあたりギャップ G</translation>
+    </message>
+    <message>
+        <source>µs/B</source>
+        <translation>µs/B</translation>
+    </message>
+    <message>
+        <source>Processors P (0 = the trace&apos;s)</source>
+        <translation>プロセッサ数 P (0 = トレースのランク数)</translation>
+    </message>
+    <message>
+        <source>Synchronous above S</source>
+        <translation>同期モードになる大きさ S (これを超えると同期)</translation>
+    </message>
+    <message>
+        <source>bytes</source>
+        <translation>バイト</translation>
+    </message>
+    <message>
+        <source>Packet size s (0 = one packet)</source>
+        <translation>パケットサイズ s (0 = 1 パケット)</translation>
+    </message>
+    <message>
+        <source>Send overhead o_s(k)</source>
+        <translation>送信オーバヘッド o_s(k)</translation>
+    </message>
+    <message>
+        <source>Receive overhead o_r(k)</source>
+        <translation>受信オーバヘッド o_r(k)</translation>
+    </message>
+    <message>
+        <source>Synchronous send (k &gt; S)</source>
+        <translation>同期送信 (k &gt; S)</translation>
+    </message>
+    <message>
+        <source>Synchronous receive (k &gt; S)</source>
+        <translation>同期受信 (k &gt; S)</translation>
+    </message>
+    <message>
+        <source>: a</source>
+        <translation>: a</translation>
+    </message>
+    <message>
+        <source>: b</source>
+        <translation>: b</translation>
+    </message>
+    <message>
+        <source>Control message overhead O&apos;</source>
+        <translation>制御メッセージのオーバヘッド O&apos;</translation>
+    </message>
+    <message>
+        <source>Transfer start O_i(k): a</source>
+        <translation>転送開始 O_i(k): a</translation>
+    </message>
+    <message>
+        <source>Transfer start O_i(k): b</source>
+        <translation>転送開始 O_i(k): b</translation>
+    </message>
+    <message>
+        <source>Memory copy O_c(k): a</source>
+        <translation>メモリコピー O_c(k): a</translation>
+    </message>
+    <message>
+        <source>Memory copy O_c(k): b</source>
+        <translation>メモリコピー O_c(k): b</translation>
+    </message>
+    <message>
+        <source>Rendezvous above S</source>
+        <translation>ランデブーになる大きさ S (これを超えるとランデブー)</translation>
+    </message>
+    <message>
+        <source>Dependent (progress only inside MPI calls)</source>
+        <translation>依存型 (MPI 呼び出しの中でのみ進行)</translation>
+    </message>
+    <message>
+        <source>Independent (a progress engine)</source>
+        <translation>独立型 (進行エンジンあり)</translation>
+    </message>
+    <message>
+        <source>Communication progress:</source>
+        <translation>通信の進行:</translation>
+    </message>
+    <message>
+        <source>Load…</source>
+        <translation>読み込み…</translation>
+    </message>
+    <message>
+        <source>Save…</source>
+        <translation>保存…</translation>
+    </message>
+    <message>
+        <source>Load Network Model</source>
+        <translation>ネットワークモデルを読み込む</translation>
+    </message>
+    <message>
+        <source>Model files (*.json);;All files (*)</source>
+        <translation>モデルファイル (*.json);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Save Network Model</source>
+        <translation>ネットワークモデルを保存</translation>
+    </message>
+    <message>
+        <source>Model files (*.json)</source>
+        <translation>モデルファイル (*.json)</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>%1: cannot write: %2</source>
+        <translation>%1: 書き込めません: %2</translation>
+    </message>
+</context>
+<context>
+    <name>perwiz::gui::RegionPickerDialog</name>
+    <message>
+        <source>Parallel Region</source>
+        <translation>並列領域</translation>
+    </message>
+    <message>
+        <source>Choose the user state or region whose executions are the parallel steps (each execution on every rank is one step).</source>
+        <translation>実行の 1 回 1 回が並列ステップとなるユーザ状態または領域を選んでください (全ランクでの 1 回の実行が 1 ステップです)。</translation>
+    </message>
+    <message>
+        <source>Filter names</source>
+        <translation>名前で絞り込み</translation>
+    </message>
+    <message>
+        <source>Name</source>
+        <translation>名前</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>ステップ</translation>
+    </message>
+    <message>
+        <source>Occurrences</source>
+        <translation>出現回数</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>ランク数</translation>
+    </message>
+    <message>
+        <source>The trace has no user states or regions.</source>
+        <translation>このトレースにはユーザ状態も領域もありません。</translation>
     </message>
 </context>
 <context>
