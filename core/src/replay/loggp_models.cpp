@@ -5,6 +5,7 @@
 #include "model_json.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 
 namespace perwiz {
@@ -202,42 +203,63 @@ std::unique_ptr<NetworkModel> LogGpoModel::clone() const { return std::make_uniq
 
 namespace model_detail {
 
-std::unique_ptr<NetworkModel> parseLogGp(const nlohmann::json& j, const std::string& source,
-                                         const std::string& defaultName, std::string* error) {
-  LogGpParams p;
-  p.name = defaultName;
-  for (const char* r : {"L_us", "o_us"})
+namespace {
+
+// Walks a model file's keys: checks the required ones, skips "model", reads "name", and hands
+// every other key to `key`, which returns false with `problem` set for a bad or unknown key.
+bool walkModelKeys(const nlohmann::json& j, const std::string& source, std::initializer_list<const char*> required,
+                   std::string* name,
+                   const std::function<bool(const std::string&, const nlohmann::json&, std::string*)>& key,
+                   std::string* error) {
+  for (const char* r : required)
     if (!j.contains(r)) {
       setError(error, source + ": missing required key '" + r + "'");
-      return nullptr;
+      return false;
     }
   std::string problem;
   for (auto it = j.begin(); it != j.end(); ++it) {
     const std::string& k = it.key();
     const nlohmann::json& v = it.value();
     bool ok = true;
-    std::uint64_t count = 0;
     if (k == "model") continue;
     if (k == "name") {
       ok = v.is_string() && !v.get<std::string>().empty();
-      if (ok) p.name = v.get<std::string>();
+      if (ok) *name = v.get<std::string>();
       else problem = "key 'name' must be a non-empty string";
-    } else if (k == "L_us") ok = readMicros(v, k, &p.L, &problem);
-    else if (k == "o_us") ok = readMicros(v, k, &p.o, &problem);
-    else if (k == "g_us") ok = readMicros(v, k, &p.g, &problem);
-    else if (k == "G_us_per_byte") ok = readMicros(v, k, &p.G, &problem);
-    else if (k == "P") {
-      ok = readCount(v, k, std::numeric_limits<std::uint32_t>::max(), &count, &problem);
-      p.P = static_cast<std::uint32_t>(count);
     } else {
-      problem = "unknown key '" + k + "' (LogGP keys: L_us, o_us, g_us, G_us_per_byte, P, name)";
-      ok = false;
+      ok = key(k, v, &problem);
     }
     if (!ok) {
       setError(error, source + ": " + problem);
-      return nullptr;
+      return false;
     }
   }
+  return true;
+}
+
+bool readProcessors(const nlohmann::json& v, const std::string& k, std::uint32_t* P, std::string* problem) {
+  std::uint64_t count = 0;
+  if (!readCount(v, k, std::numeric_limits<std::uint32_t>::max(), &count, problem)) return false;
+  *P = static_cast<std::uint32_t>(count);
+  return true;
+}
+
+}  // namespace
+
+std::unique_ptr<NetworkModel> parseLogGp(const nlohmann::json& j, const std::string& source,
+                                         const std::string& defaultName, std::string* error) {
+  LogGpParams p;
+  p.name = defaultName;
+  auto key = [&](const std::string& k, const nlohmann::json& v, std::string* problem) {
+    if (k == "L_us") return readMicros(v, k, &p.L, problem);
+    if (k == "o_us") return readMicros(v, k, &p.o, problem);
+    if (k == "g_us") return readMicros(v, k, &p.g, problem);
+    if (k == "G_us_per_byte") return readMicros(v, k, &p.G, problem);
+    if (k == "P") return readProcessors(v, k, &p.P, problem);
+    *problem = "unknown key '" + k + "' (LogGP keys: L_us, o_us, g_us, G_us_per_byte, P, name)";
+    return false;
+  };
+  if (!walkModelKeys(j, source, {"L_us", "o_us"}, &p.name, key, error)) return nullptr;
   return std::make_unique<LogGpModel>(std::move(p));
 }
 
@@ -245,52 +267,31 @@ std::unique_ptr<NetworkModel> parseLogGpo(const nlohmann::json& j, const std::st
                                           const std::string& defaultName, std::string* error) {
   LogGpoParams p;
   p.name = defaultName;
-  for (const char* r : {"L_us", "O_ctrl_us", "S_bytes"})
-    if (!j.contains(r)) {
-      setError(error, source + ": missing required key '" + r + "'");
-      return nullptr;
-    }
-  std::string problem;
-  for (auto it = j.begin(); it != j.end(); ++it) {
-    const std::string& k = it.key();
-    const nlohmann::json& v = it.value();
-    bool ok = true;
-    std::uint64_t count = 0;
-    if (k == "model") continue;
-    if (k == "name") {
-      ok = v.is_string() && !v.get<std::string>().empty();
-      if (ok) p.name = v.get<std::string>();
-      else problem = "key 'name' must be a non-empty string";
-    } else if (k == "L_us") ok = readMicros(v, k, &p.L, &problem);
-    else if (k == "G_us_per_byte") ok = readMicros(v, k, &p.G, &problem);
-    else if (k == "O_ctrl_us") ok = readMicros(v, k, &p.Octrl, &problem);
-    else if (k == "O_i_us") ok = readLinear(v, k, &p.Oi, &problem);
-    else if (k == "O_c_us") ok = readLinear(v, k, &p.Oc, &problem);
-    else if (k == "S_bytes") ok = readCount(v, k, std::numeric_limits<std::uint64_t>::max(), &p.S, &problem);
-    else if (k == "P") {
-      ok = readCount(v, k, std::numeric_limits<std::uint32_t>::max(), &count, &problem);
-      p.P = static_cast<std::uint32_t>(count);
-    } else if (k == "progress") {
+  auto key = [&](const std::string& k, const nlohmann::json& v, std::string* problem) {
+    if (k == "L_us") return readMicros(v, k, &p.L, problem);
+    if (k == "G_us_per_byte") return readMicros(v, k, &p.G, problem);
+    if (k == "O_ctrl_us") return readMicros(v, k, &p.Octrl, problem);
+    if (k == "O_i_us") return readLinear(v, k, &p.Oi, problem);
+    if (k == "O_c_us") return readLinear(v, k, &p.Oc, problem);
+    if (k == "S_bytes") return readCount(v, k, std::numeric_limits<std::uint64_t>::max(), &p.S, problem);
+    if (k == "P") return readProcessors(v, k, &p.P, problem);
+    if (k == "progress") {
       const std::string s = v.is_string() ? v.get<std::string>() : std::string();
       if (s == "dependent" || s == "DCP") p.progress = ProgressStrategy::Dependent;
       else if (s == "independent" || s == "ICP") p.progress = ProgressStrategy::Independent;
-      else {
-        ok = false;
-        problem = "key 'progress' must be \"dependent\" or \"independent\"";
-      }
-    } else if (k == "transfer") {
-      ok = v.is_string() && v.get<std::string>() == "RAT";
-      if (!ok) problem = "key 'transfer': only \"RAT\" (REQ, ACK, RDMA write) is modelled";
-    } else {
-      problem = "unknown key '" + k +
-                "' (LogGPO keys: L_us, G_us_per_byte, O_ctrl_us, O_i_us, O_c_us, S_bytes, P, progress, transfer, name)";
-      ok = false;
+      else *problem = "key 'progress' must be \"dependent\" or \"independent\"";
+      return problem->empty();
     }
-    if (!ok) {
-      setError(error, source + ": " + problem);
-      return nullptr;
+    if (k == "transfer") {
+      if (v.is_string() && v.get<std::string>() == "RAT") return true;
+      *problem = "key 'transfer': only \"RAT\" (REQ, ACK, RDMA write) is modelled";
+      return false;
     }
-  }
+    *problem = "unknown key '" + k +
+               "' (LogGPO keys: L_us, G_us_per_byte, O_ctrl_us, O_i_us, O_c_us, S_bytes, P, progress, transfer, name)";
+    return false;
+  };
+  if (!walkModelKeys(j, source, {"L_us", "O_ctrl_us", "S_bytes"}, &p.name, key, error)) return nullptr;
   return std::make_unique<LogGpoModel>(std::move(p));
 }
 
