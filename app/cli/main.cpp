@@ -10,6 +10,7 @@
 #include <vector>
 
 using namespace perwiz;
+namespace perwiz::cli { Command addOverheadCommand(CLI::App& parent); }  // cmd_overhead.cpp
 
 namespace {
 
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
       cli::addPredictCommand(app),
       cli::addCriticalPathCommand(app),
       cli::addAdviseCommand(app),
+      cli::addOverheadCommand(app),
   };
 
   try {
