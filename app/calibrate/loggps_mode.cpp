@@ -1,0 +1,152 @@
+// LogGPS measurement plan (see loggps_mode.h):
+//   1. ping-pong on every size of the list (its times also scale the delays below);
+//   2. S: the first size of the list whose send is synchronous, then bisection down to the byte;
+//   3. on the list plus S and S + 1: the send with the receiver waiting, and the receive of a
+//      message that has already arrived.
+#include "loggps_mode.h"
+
+#include "model_json.h"
+#include "output_file.h"
+#include "summary.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace perwiz::calibrate {
+namespace {
+
+constexpr int kVotes = 3;  // trials per threshold probe (majority)
+
+class Plan {
+ public:
+  Plan(PairBench& bench, const CalibrateOptions& o) : bench_(bench), o_(o) {}
+
+  LogGpsMeasurement run() {
+    const std::vector<std::uint64_t> list = messageSizes(o_.minSize, o_.maxSize);
+    progress("ping-pong on " + std::to_string(list.size()) + " sizes");
+    for (std::uint64_t k : list) pingPong(k);
+
+    LogGpsMeasurement m;
+    findThreshold(list, m);
+    std::vector<std::uint64_t> sizes = list;
+    if (m.threshold == ThresholdStatus::Found) {  // the lines end exactly at the jump
+      sizes.push_back(m.S);
+      sizes.push_back(m.S + 1);
+    }
+    std::sort(sizes.begin(), sizes.end());
+    sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
+
+    progress("send and receive times on " + std::to_string(sizes.size()) + " sizes");
+    for (std::uint64_t k : sizes) {
+      SizeTimes t;
+      t.bytes = k;
+      t.pingPongHalf = pingPong(k);
+      t.sendReady = summarize(bench_.sendReceiverReady(k, o_.warmup, o_.repetitions), o_.statistic);
+      t.recvLate = summarize(bench_.recvAfterArrival(k, o_.warmup, o_.repetitions), o_.statistic);
+      m.sizes.push_back(t);
+    }
+    return m;
+  }
+
+ private:
+  // Summarised half round trip of k bytes (measured once per size), known on both ranks.
+  double pingPong(std::uint64_t k) {
+    auto it = halfRtt_.find(k);
+    if (it != halfRtt_.end()) return it->second;
+    const double v = summarize(bench_.pingPongHalf(k, o_.warmup, o_.repetitions), o_.statistic);
+    return halfRtt_[k] = bench_.shareFromRank0(bench_.rank() == 0 ? v : 0.0);
+  }
+
+  // How late the receiver comes in a threshold probe: --delay-us plus 4 ping-pong times of the
+  // nearest measured size at or above k, so that even a large eager send has long returned.
+  double delay(std::uint64_t k) const {
+    auto it = halfRtt_.lower_bound(k);
+    const double rtt = it != halfRtt_.end() ? it->second : halfRtt_.rbegin()->second;
+    return o_.delayUs * 1e-6 + 4 * rtt;
+  }
+
+  bool synchronous(std::uint64_t k) { return bench_.sendIsSynchronous(k, delay(k), kVotes); }
+
+  void findThreshold(const std::vector<std::uint64_t>& list, LogGpsMeasurement& m) {
+    progress("searching the synchronous threshold S");
+    // Scan the list for the first synchronous size (the protocol switch is monotone in k).
+    std::size_t first = list.size();
+    for (std::size_t i = 0; i < list.size(); ++i)
+      if (synchronous(list[i])) {
+        first = i;
+        break;
+      }
+    if (first == list.size()) {
+      m.threshold = ThresholdStatus::NoneSynchronous;
+      m.S = list.back();
+      return;
+    }
+    if (first == 0) {
+      m.threshold = ThresholdStatus::AllSynchronous;
+      m.S = list[0] > 0 ? list[0] - 1 : 0;
+      return;
+    }
+    // Bisection: lo is eager, hi synchronous.
+    std::uint64_t lo = list[first - 1], hi = list[first];
+    while (hi - lo > 1) {
+      const std::uint64_t mid = lo + (hi - lo) / 2;
+      (synchronous(mid) ? hi : lo) = mid;
+    }
+    m.threshold = ThresholdStatus::Found;
+    m.S = lo;
+  }
+
+  void progress(const std::string& what) const {
+    if (o_.verbose && bench_.rank() == 0) std::fprintf(stderr, "perwiz-calibrate: %s\n", what.c_str());
+  }
+
+  PairBench& bench_;
+  const CalibrateOptions& o_;
+  std::map<std::uint64_t, double> halfRtt_;
+};
+
+}  // namespace
+
+LogGpsMeasurement measureLogGps(PairBench& bench, const CalibrateOptions& options) {
+  return Plan(bench, options).run();
+}
+
+int runLogGpsMode(MPI_Comm world, const CalibrateOptions& o) {
+  int rank = 0;
+  RunInfo run;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm_size(world, &run.worldSize);
+  run.wtick = MPI_Wtick();
+  // The first pair measures; ranks 2 and up have nothing to do and must not poll the network
+  // meanwhile (they would steal the CPU the pair is timed on), so they leave at once.
+  MPI_Comm pair = MPI_COMM_NULL;
+  MPI_Comm_split(world, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair);
+  if (pair == MPI_COMM_NULL) return kExitOk;
+
+  PairBench bench(pair, o.maxSize);
+  const LogGpsMeasurement m = measureLogGps(bench, o);
+  MPI_Comm_free(&pair);
+  if (rank != 0) return kExitOk;
+
+  const LogGpsFit fit = fitLogGps(m);
+  const std::string model = modelJson(fit, modelName(o));
+  int status = kExitOk;
+  if (!o.output.empty()) {
+    try {
+      writeOutputFile(o.output, model, o.force);
+    } catch (const OutputError& e) {
+      std::fprintf(stderr, "perwiz-calibrate: %s\n", e.what());
+      status = kExitFailure;
+    }
+  }
+  CalibrateOptions shown = o;
+  if (status != kExitOk) shown.output.clear();  // nothing was written
+  const std::string summary = o.json ? summaryJson(shown, run, m, fit, model) + "\n"
+                                     : summaryText(shown, run, m, fit);
+  std::fputs(summary.c_str(), stdout);
+  std::fflush(stdout);
+  return status;
+}
+
+}  // namespace perwiz::calibrate

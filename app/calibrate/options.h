@@ -1,0 +1,58 @@
+// Command line of perwiz-calibrate (docs/calibrate.md). Plain C++: parsed identically on every
+// rank (and under SMPI, where all ranks share one process), printed by rank 0 only.
+#pragma once
+
+#include "stats.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace perwiz::calibrate {
+
+// Exit statuses are part of the interface (tests and scripts depend on them).
+enum ExitStatus : int {
+  kExitOk = 0,
+  kExitFailure = 1,   // the measurement or the output file failed
+  kExitBadUsage = 2,  // wrong arguments, wrong rank count, output exists without --force
+};
+
+// Largest message measured: MPI counts are ints and every rank holds one buffer of this size.
+constexpr std::uint64_t kMaxMessageBytes = std::uint64_t(1) << 30;
+
+struct CalibrateOptions {
+  std::string mode = "loggps";  // what to measure; issue #7 adds LogGPO and T_f(p, b) profiles
+  std::string output;           // model file to write ("" = only print the summary)
+  bool force = false;           // replace an existing output file
+  std::string name;             // the model's "name" ("" = the output file's stem)
+  std::uint64_t minSize = 0;    // message sizes: minSize, the powers of two between, maxSize
+  std::uint64_t maxSize = std::uint64_t(1) << 20;
+  int repetitions = 20;         // timed repetitions per size and benchmark
+  int warmup = 3;               // untimed repetitions before them
+  double delayUs = 1000;        // how late the receiver calls in the threshold (S) probes
+  Statistic statistic = Statistic::Median;
+  bool json = false;            // JSON summary on stdout instead of the table
+  bool verbose = false;         // progress on stderr
+};
+
+// What parsing decided. `run` is false for --help and for errors; then `status` is the exit
+// status and `out` / `err` hold what rank 0 prints.
+struct ParseResult {
+  bool run = false;
+  int status = kExitOk;
+  std::string out, err;
+};
+
+ParseResult parseOptions(int argc, char** argv, CalibrateOptions& options);
+
+// The modes that exist (for --mode and the help text).
+std::vector<std::string> modeNames();
+
+// minSize, every power of two strictly between, maxSize (deduplicated, ascending).
+std::vector<std::uint64_t> messageSizes(std::uint64_t minSize, std::uint64_t maxSize);
+
+// The model name: --name, else the output file's stem (what the model loader would call a file
+// without "name"), else "calibrated".
+std::string modelName(const CalibrateOptions& options);
+
+}  // namespace perwiz::calibrate

@@ -1,0 +1,24 @@
+// Writing the model file without ever destroying data by accident: an existing file is only
+// replaced with --force, and then atomically (a half-written model never replaces a good one).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace perwiz::calibrate {
+
+// The message names the file and the problem.
+class OutputError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Checked before measuring, so that a run is not wasted: refuses an existing path without
+// `force`, a directory, and a parent directory that does not exist or is not writable.
+void checkOutputPath(const std::string& path, bool force);
+
+// Writes `text` + "\n". Without `force` the file is created exclusively (a file that appeared
+// meanwhile is not overwritten); with it, a temporary file next to `path` is renamed over it.
+void writeOutputFile(const std::string& path, const std::string& text, bool force);
+
+}  // namespace perwiz::calibrate

@@ -1,0 +1,48 @@
+// Timed point-to-point patterns between the two ranks of a pair (docs/calibrate.md, "What is
+// measured"). Compiled with mpicxx for Open MPI and with smpicxx for SMPI, where sleeping and
+// MPI_Wtime run on the simulated clock.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace perwiz::calibrate {
+
+// Sleeps `seconds`. Under SMPI, nanosleep is SimGrid's (smpi_helpers.h): simulated time passes.
+void sleepSeconds(double seconds);
+
+class PairBench {
+ public:
+  // `comm` holds exactly the two ranks (0 = the "sender" side, 1 = the "receiver" side).
+  PairBench(MPI_Comm comm, std::uint64_t maxBytes);
+  int rank() const { return rank_; }
+
+  // Every call is collective over the pair. Rank 0 returns the timed repetitions (seconds),
+  // rank 1 an empty vector; `warmup` untimed repetitions come first.
+
+  // Round trip / 2: rank 0 sends k bytes, rank 1 receives and sends them back.
+  std::vector<double> pingPongHalf(std::uint64_t bytes, int warmup, int reps);
+  // Duration of rank 0's MPI_Send while rank 1's matching receive is already posted.
+  std::vector<double> sendReceiverReady(std::uint64_t bytes, int warmup, int reps);
+  // Duration of rank 1's MPI_Recv of a message that has arrived: called only once MPI_Iprobe
+  // sees the message, so an eager message, or a rendezvous request, is there.
+  std::vector<double> recvAfterArrival(std::uint64_t bytes, int warmup, int reps);
+  // Is a k-byte MPI_Send synchronous? Rank 1 calls the receive `delay` seconds after rank 0
+  // started the send: an eager send returns long before, a synchronous one waits for it.
+  // Majority of `votes` trials; both ranks get the verdict.
+  bool sendIsSynchronous(std::uint64_t bytes, double delay, int votes);
+  // Rank 0's value on both ranks.
+  double shareFromRank0(double value);
+
+ private:
+  int count(std::uint64_t bytes) const;
+  std::vector<double> collectOnRank0(std::vector<double> rank1Samples);
+
+  MPI_Comm comm_;
+  int rank_ = 0;
+  std::vector<char> buffer_;
+};
+
+}  // namespace perwiz::calibrate

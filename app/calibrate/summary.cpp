@@ -1,0 +1,113 @@
+// Summaries of a LogGPS calibration (see summary.h). Times in µs, as in the model file.
+#include "summary.h"
+
+#include "model_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace perwiz::calibrate {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json usOrNull(double seconds) {
+  if (!std::isfinite(seconds)) return nullptr;
+  return roundSignificant(seconds * 1e6);
+}
+
+Json lineJson(const LineFit& f) {
+  return Json{{"a_us", roundSignificant(f.a / 1000)},
+              {"b_us_per_byte", roundSignificant(f.b / 1000)},
+              {"points", f.points},
+              {"max_residual_us", roundSignificant(f.maxResidual / 1000)}};
+}
+
+std::string thresholdName(ThresholdStatus t) {
+  switch (t) {
+    case ThresholdStatus::Found: return "found";
+    case ThresholdStatus::NoneSynchronous: return "none-synchronous";
+    case ThresholdStatus::AllSynchronous: return "all-synchronous";
+  }
+  return "found";
+}
+
+bool isEager(const LogGpsMeasurement& m, std::uint64_t bytes) {
+  return m.threshold != ThresholdStatus::AllSynchronous && bytes <= m.S;
+}
+
+std::string fixed(double v, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, v);
+  return text;
+}
+
+std::string lineText(const LineFit& f) {
+  return fixed(f.a / 1000, 3) + " + " + fixed(f.b / 1000, 6) + "·k µs  (" +
+         std::to_string(f.points) + " sizes, max residual " + fixed(f.maxResidual / 1000, 3) + " µs)";
+}
+
+}  // namespace
+
+std::string summaryJson(const CalibrateOptions& o, const RunInfo& run, const LogGpsMeasurement& m,
+                        const LogGpsFit& fit, const std::string& modelText) {
+  Json sizes = Json::array();
+  for (const SizeTimes& s : m.sizes)
+    sizes.push_back(Json{{"bytes", s.bytes},
+                         {"protocol", isEager(m, s.bytes) ? "eager" : "synchronous"},
+                         {"pingpong_half_us", usOrNull(s.pingPongHalf)},
+                         {"send_us", usOrNull(s.sendReady)},
+                         {"recv_us", usOrNull(s.recvLate)}});
+  Json j;
+  j["mode"] = o.mode;
+  j["ranks"] = Json{{"world", run.worldSize}, {"measured", Json::array({0, 1})}};
+  j["statistic"] = statisticName(o.statistic);
+  j["repetitions"] = o.repetitions;
+  j["warmup"] = o.warmup;
+  j["wtick_s"] = run.wtick;
+  j["threshold"] = Json{{"S_bytes", m.S}, {"status", thresholdName(m.threshold)}};
+  j["fits"] = Json{{"send_overhead", lineJson(fit.sendOverhead)},
+                   {"recv_overhead", lineJson(fit.recvOverhead)},
+                   {"sync_send", lineJson(fit.syncSend)},
+                   {"sync_recv", lineJson(fit.syncRecv)},
+                   {"wire", lineJson(fit.wire)}};
+  j["sizes"] = sizes;
+  j["model"] = Json::parse(modelText);
+  j["output"] = o.output.empty() ? Json(nullptr) : Json(o.output);
+  j["warnings"] = fit.warnings;
+  return j.dump(2, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string summaryText(const CalibrateOptions& o, const RunInfo& run, const LogGpsMeasurement& m,
+                        const LogGpsFit& fit) {
+  std::ostringstream out;
+  out << "perwiz-calibrate: LogGPS between ranks 0 and 1 of " << run.worldSize << ", "
+      << statisticName(o.statistic) << " of " << o.repetitions << " repetitions (+" << o.warmup
+      << " warm-up), MPI_Wtick " << run.wtick * 1e9 << " ns\n\n";
+  out << "     bytes  protocol     ping-pong/2      send         recv   (µs)\n";
+  for (const SizeTimes& s : m.sizes) {
+    char row[160];
+    std::snprintf(row, sizeof row, "%10llu  %-11s %12.3f %12.3f %12.3f\n",
+                  static_cast<unsigned long long>(s.bytes),
+                  isEager(m, s.bytes) ? "eager" : "synchronous", s.pingPongHalf * 1e6,
+                  s.sendReady * 1e6, s.recvLate * 1e6);
+    out << row;
+  }
+  out << "\nS (largest eager message) = " << m.S << " bytes (" << thresholdName(m.threshold) << ")\n";
+  out << "L = " << fixed(fit.L / 1000, 3) << " µs, G = " << fixed(fit.G / 1000, 6)
+      << " µs/byte";
+  if (fit.G > 0) out << " (" << fixed(1e9 / fit.G / 1e6, 1) << " MB/s)";
+  out << ", o = " << fixed(fit.o / 1000, 3) << " µs\n";
+  out << "o_s(k)  = " << lineText(fit.sendOverhead) << "\n";
+  out << "o_r(k)  = " << lineText(fit.recvOverhead) << "\n";
+  out << "t_ss(k) = " << lineText(fit.syncSend) << "\n";
+  out << "t_sr(k) = " << lineText(fit.syncRecv) << "\n";
+  for (const std::string& w : fit.warnings) out << "warning: " << w << "\n";
+  if (!o.output.empty()) out << "model written to " << o.output << "\n";
+  return out.str();
+}
+
+}  // namespace perwiz::calibrate
