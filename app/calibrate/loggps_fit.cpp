@@ -24,14 +24,20 @@ LineFit fitSizes(const LogGpsMeasurement& m, Pick pick, Value value) {
   return fitLine(x, y);
 }
 
+// Below this magnitude (ns, ns/byte) a negative value is rounding in the fit, not a finding:
+// it is set to 0 without a warning.
+constexpr double kNegligible = 1e-6;
+
 // The model file allows no negative number: noise can push an intercept or a slope below 0.
 void clampLine(LineFit& f, const std::string& what, std::vector<std::string>& warnings) {
   if (f.a < 0) {
-    warnings.push_back(what + ": intercept " + std::to_string(f.a) + " ns < 0, set to 0");
+    if (f.a < -kNegligible)
+      warnings.push_back(what + ": intercept " + std::to_string(f.a) + " ns < 0, set to 0");
     f.a = 0;
   }
   if (f.b < 0) {
-    warnings.push_back(what + ": slope " + std::to_string(f.b) + " ns/byte < 0, set to 0");
+    if (f.b < -kNegligible)
+      warnings.push_back(what + ": slope " + std::to_string(f.b) + " ns/byte < 0, set to 0");
     f.b = 0;
   }
 }
@@ -84,12 +90,13 @@ LogGpsFit fitLogGps(const LogGpsMeasurement& m) {
   clampLine(f.syncRecv, "synchronous receive t_sr(k)", f.warnings);
 
   f.G = std::max(f.wire.b, 0.0);
-  if (f.wire.b < 0)
+  if (f.wire.b < -kNegligible)
     f.warnings.push_back("gap per byte G: slope " + std::to_string(f.wire.b) + " ns/byte < 0, set to 0");
   // L is the one-byte value of the wire line: L + G·(1 − 1).
   f.L = f.wire.a + f.G;
   if (f.L < 0) {
-    f.warnings.push_back("latency L: " + std::to_string(f.L) +
+    if (f.L < -kNegligible)
+      f.warnings.push_back("latency L: " + std::to_string(f.L) +
                          " ns < 0 (the ping-pong is faster than the two overheads), set to 0");
     f.L = 0;
   }
