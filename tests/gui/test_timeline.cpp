@@ -13,6 +13,7 @@
 
 #include "palette.h"
 #include "time_axis.h"
+#include "time_shading.h"
 #include "timeline_lod.h"
 
 #include <QApplication>
@@ -29,6 +30,7 @@
 
 #include <cstdlib>
 #include <memory>
+#include <random>
 
 using namespace perwiz;
 using perwiz::ui::TimelineItem;
@@ -528,6 +530,97 @@ TEST(TimelinePalette, TraceColoursAndTicks) {
   EXPECT_EQ(ticks.major[1].label, QString::fromUtf8("100 µs"));
   const auto deep = ui::computeTicks(12000000000LL, 12000010000LL, 1000, 100);  // 10 µs at 12 s
   EXPECT_FALSE(deep.baseLabel.isEmpty());
+}
+
+// The marked-time index: overlapping spans merge, C(t) and per-column shares equal a brute-force
+// count over the raw spans (random spans, random views).
+TEST(TimeShading, ColumnSharesEqualBruteForce) {
+  // Hand case: [10, 20) and [15, 30) merge into [10, 30); [40, 50) stays apart: total 20 + 10.
+  perwiz::ui::TimeShading hand({{{15, 30}, {10, 20}, {40, 50}, {60, 60}}});
+  EXPECT_EQ(hand.total(), 30);
+  EXPECT_EQ(hand.markedBefore(0, 25), 15);  // [10, 25)
+  EXPECT_EQ(hand.markedBefore(0, 45), 25);  // 20 + [40, 45)
+  float f[4];
+  // Columns of 10 ns from 0: [0,10) 0, [10,20) 1, [20,30) 1, [30,40) 0.
+  ASSERT_TRUE(hand.columnFractions(0, 0, 10.0, 4, f));
+  EXPECT_FLOAT_EQ(f[0], 0.f);
+  EXPECT_FLOAT_EQ(f[1], 1.f);
+  EXPECT_FLOAT_EQ(f[2], 1.f);
+  EXPECT_FLOAT_EQ(f[3], 0.f);
+  EXPECT_FALSE(hand.columnFractions(0, 100, 10.0, 4, f));  // nothing in view
+
+  std::mt19937_64 rng(7);
+  for (int round = 0; round < 20; ++round) {
+    std::vector<std::vector<std::pair<TimeNs, TimeNs>>> spans(3);
+    for (auto& r : spans) {
+      const int n = int(rng() % 400);
+      for (int i = 0; i < n; ++i) {
+        const TimeNs b = TimeNs(rng() % 100000), len = TimeNs(rng() % 700);
+        r.emplace_back(b, b + len);
+      }
+    }
+    perwiz::ui::TimeShading sh(spans);
+    auto marked = [&](std::size_t r, TimeNs a, TimeNs b) {  // |[a, b) ∩ ∪ spans| by counting ns
+      std::vector<char> on(std::size_t(b - a), 0);
+      for (const auto& [x, y] : spans[r])
+        for (TimeNs t = std::max(x, a); t < std::min(y, b); ++t) on[std::size_t(t - a)] = 1;
+      return TimeNs(std::count(on.begin(), on.end(), 1));
+    };
+    TimeNs total = 0;
+    for (std::size_t r = 0; r < 3; ++r) total += marked(r, 0, 101000);
+    EXPECT_EQ(sh.total(), total);
+    const TimeNs begin = TimeNs(rng() % 50000);
+    const int columns = 1 + int(rng() % 300);
+    const double px = 1.0 + double(rng() % 400);
+    std::vector<float> out(std::size_t(columns), -1.f);
+    for (std::uint32_t r = 0; r < 3; ++r) {
+      const bool any = sh.columnFractions(r, begin, px, columns, out.data());
+      bool expectAny = false;
+      for (int c = 0; c < columns; ++c) {
+        const TimeNs t0 = begin + TimeNs(std::llround(c * px)), t1 = begin + TimeNs(std::llround((c + 1) * px));
+        const TimeNs m = marked(r, t0, t1);
+        expectAny = expectAny || m > 0;
+        if (any) {
+          EXPECT_NEAR(out[std::size_t(c)], double(m) / double(t1 - t0), 1e-6) << "column " << c;
+        }
+      }
+      EXPECT_EQ(any, expectAny);
+    }
+  }
+}
+
+// Marked time is drawn as a red strip at the bottom of the measured row, only where it is.
+TEST(Timeline, MarkedTimeStrip) {
+  auto t = smallTrace();
+  Shown s(t, {900, 400});
+  const std::uint32_t recv = eventNamed(*t, 1, "MPI_Recv");
+  // Mark the last 200 µs of rank 1's Recv [50, 400] µs (its "overhead").
+  std::vector<std::vector<std::pair<TimeNs, TimeNs>>> spans(4);
+  spans[1].emplace_back(200 * us, 400 * us);
+  s.view.setMarkedTime(spans, QStringLiteral("overhead"));
+  EXPECT_EQ(s.view.markedTimeTotal(), 200 * us);
+  const QImage img = s.view.grab().toImage().convertToFormat(QImage::Format_ARGB32_Premultiplied);
+  // Rulers: rank 0's Send [100, 200] µs is centred at 150 µs, rank 1's Recv [50, 400] µs at 225 µs.
+  const QPointF sendC = s.view.eventCenter(0, eventNamed(*t, 0, "MPI_Send"));
+  const QPointF recvC = s.view.eventCenter(1, recv);
+  const double x150 = sendC.x(), pxPerUs = (recvC.x() - x150) / 75.0;
+  // Scan down from a row's centre line to the next row's centre: is there a strip-red pixel?
+  const double rowPitch = recvC.y() - sendC.y();
+  auto redBelow = [&](const QImage& img, double x, double y0) {
+    for (int y = int(y0); y < int(y0 + rowPitch) && y < img.height(); ++y) {
+      const QRgb px = img.pixel(int(x), y);
+      if (qRed(px) > 180 && qGreen(px) < 110 && qBlue(px) < 110) return true;
+    }
+    return false;
+  };
+  EXPECT_TRUE(redBelow(img, x150 + 150 * pxPerUs, recvC.y()));   // 300 µs: marked
+  EXPECT_FALSE(redBelow(img, x150 - 50 * pxPerUs, recvC.y()));   // 100 µs: in the Recv, unmarked
+  EXPECT_FALSE(redBelow(img, x150 + 150 * pxPerUs, sendC.y()));  // rank 0's row: unmarked
+  // Cleared: no strip.
+  s.view.setMarkedTime({}, QString());
+  EXPECT_EQ(s.view.markedTimeTotal(), 0);
+  const QImage after = s.view.grab().toImage().convertToFormat(QImage::Format_ARGB32_Premultiplied);
+  EXPECT_FALSE(redBelow(after, x150 + 150 * pxPerUs, recvC.y()));
 }
 
 TEST(Timeline, Screenshots) {

@@ -33,6 +33,7 @@ inline const QColor partner{230, 60, 0};
 inline const QColor highlight{255, 0, 170};
 inline const QColor text{30, 30, 30};
 inline const QColor point{40, 40, 40};
+inline const QColor marked{215, 25, 28};  // marked time (communication overhead)
 }  // namespace colors
 
 }  // namespace perwiz::ui

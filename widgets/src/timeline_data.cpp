@@ -39,6 +39,8 @@ void TimelineData::setTrace(std::shared_ptr<const Trace> trace) {
   trace_ = std::move(trace);
   prediction_.reset();
   waits_.reset();
+  marked_.reset();
+  markedLabel_.clear();
   roles_.clear();
   colors_.clear();
   used_.clear();

@@ -3,6 +3,7 @@
 // spans and the message index used for arrows.
 #pragma once
 
+#include "time_shading.h"
 #include "timeline_lod.h"
 
 #include "perwiz/replay.h"
@@ -10,6 +11,7 @@
 #include "perwiz/widgets/timeline_view.h"
 
 #include <QColor>
+#include <QString>
 
 #include <memory>
 #include <vector>
@@ -53,6 +55,13 @@ class TimelineData {
   void setTrace(std::shared_ptr<const Trace> trace);
   void setPrediction(std::shared_ptr<const Replayer::EventTimes> times);
   void setWaits(std::shared_ptr<const TimelineWaits> waits) { waits_ = std::move(waits); }
+  void setMarked(std::shared_ptr<const TimeShading> marked, QString label) {
+    ++version_;
+    marked_ = std::move(marked);
+    markedLabel_ = std::move(label);
+  }
+  const TimeShading* marked() const { return marked_.get(); }
+  const QString& markedLabel() const { return markedLabel_; }
 
   const Trace* trace() const { return trace_.get(); }
   // Changes whenever the trace or the prediction does (for caches of painted pixels).
@@ -87,6 +96,8 @@ class TimelineData {
   std::shared_ptr<const Trace> trace_;
   std::shared_ptr<const Replayer::EventTimes> prediction_;
   std::shared_ptr<const TimelineWaits> waits_;
+  std::shared_ptr<const TimeShading> marked_;
+  QString markedLabel_;
   std::vector<FnRole> roles_;
   std::vector<QColor> colors_;
   std::vector<bool> used_;

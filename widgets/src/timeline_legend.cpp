@@ -51,6 +51,8 @@ std::vector<LegendEntry> legendEntries(const TimelineData& data, TimelineMode mo
   }
   if (t->messageStats.matched > 0)
     out.push_back({LegendEntry::Kind::Arrow, colors::arrow, QObject::tr("message")});
+  if (data.marked() && mode != TimelineMode::Predicted)
+    out.push_back({LegendEntry::Kind::Band, colors::marked, data.markedLabel()});
   if (data.hasPrediction() && mode == TimelineMode::Overlay) {
     out.push_back({LegendEntry::Kind::Faded, QColor(90, 90, 200), QObject::tr("measured")});
     out.push_back({LegendEntry::Kind::Outline, QColor(90, 90, 200), QObject::tr("predicted")});

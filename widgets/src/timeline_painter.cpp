@@ -78,6 +78,7 @@ struct Frame {
   void rows(std::uint32_t from, std::uint32_t to, PaintScratch& w);
   void bands(std::uint32_t r, int lane, PaintScratch& w);
   void content(std::uint32_t r, int lane, PaintScratch& w);
+  void markedStrip(std::uint32_t r, PaintScratch& w);
   void arrows(const LaneSpec& spec);
   void selection();
   void rankLabels();
@@ -104,7 +105,23 @@ void Frame::rows(std::uint32_t from, std::uint32_t to, PaintScratch& w) {
       canvas->fill(x, top, x + 1, top + L.rowHeight, grid);
     }
     for (int k = 0; k < lanes; ++k) content(r, k, w);
+    if (data.marked() && !specs[0].predicted) markedStrip(r, w);  // lane 0 is measured if any is
   }
+}
+
+void Frame::markedStrip(std::uint32_t r, PaintScratch& w) {
+  // The measured lane's bottom quarter (at least 2 px), red in proportion to the marked share
+  // of each column: a call with overhead shows even when it is far narrower than a pixel.
+  const TimelineLayout::Span lane = L.lane(r, false);
+  if (lane.height() < 3) return;
+  const int h = std::max(2, lane.height() / 4);
+  float* frac = w.fractions.data();
+  if (!data.marked()->columnFractions(r, L.begin, L.nsPerPx(), W, frac)) return;
+  auto& col = w.colors;
+  const QRgb base = colors::marked.rgb() | 0xff000000u;
+  for (int c = 0; c < W; ++c)
+    col[c] = frac[c] > 0.f ? withAlpha(base, std::uint32_t(110.f + 145.f * frac[c])) : 0;
+  canvas->columns(L.plot.left(), lane.bottom - h, lane.bottom, col.data(), W);
 }
 
 void Frame::bands(std::uint32_t r, int k, PaintScratch& w) {
@@ -619,6 +636,7 @@ void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& 
       w.band[0].resize(W);
       w.band[1].resize(W);
       w.group.resize(W);
+      w.fractions.resize(W);
     }
     w.visibleFns.assign(data.functionCount(), 0);
     w.labels.clear();

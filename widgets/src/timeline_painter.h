@@ -42,6 +42,7 @@ struct PaintScratch {
   std::vector<QRgb> colors, colors2;
   std::vector<QRgb> band[2];  // step-band colour per column of each lane of the current row
   std::vector<std::uint8_t> group;  // depth group of each marked column
+  std::vector<float> fractions;     // marked share of each column (overhead strip)
   std::vector<int> pointCols;       // columns holding a point event
   std::vector<std::uint32_t> boxes;
   std::vector<char> visibleFns;

@@ -123,6 +123,14 @@ void TimelineView::setPrediction(std::shared_ptr<const Replayer::EventTimes> tim
 
 void TimelineView::setWaits(std::shared_ptr<const TimelineWaits> waits) { d->data.setWaits(std::move(waits)); }
 
+void TimelineView::setMarkedTime(const std::vector<std::vector<std::pair<TimeNs, TimeNs>>>& spans,
+                                 const QString& label) {
+  d->data.setMarked(spans.empty() ? nullptr : std::make_shared<const TimeShading>(spans), label);
+  update();
+}
+
+TimeNs TimelineView::markedTimeTotal() const { return d->data.marked() ? d->data.marked()->total() : 0; }
+
 void TimelineView::setMode(TimelineMode mode) {
   if (mode == d->mode) return;
   d->mode = mode;

@@ -111,6 +111,12 @@ class TimelineView : public QWidget {
   std::vector<TimelineItem> partners() const;
   // Scrolls (time and rows) so the item is visible; does not change the selection.
   void scrollTo(const TimelineItem& item);
+  // Time marked on each rank — e.g. the communication overhead t_oh of every call, found by the
+  // statistical detection — drawn as a red strip along the bottom of the measured rows, its
+  // strength the marked share of each pixel column. spans[rank] holds [begin, end) pairs;
+  // `label` names it in the legend. An empty `spans` clears.
+  void setMarkedTime(const std::vector<std::vector<std::pair<TimeNs, TimeNs>>>& spans, const QString& label);
+  TimeNs markedTimeTotal() const;  // after merging overlaps; 0 when none
   // Statistics of the last paintEvent()/render().
   TimelineFrameStats lastFrameStats() const;
   // Tooltip text of an item ("" for none), as shown on hover.
