@@ -8,6 +8,7 @@
 
 #include "perwiz/mpi_ops.h"
 
+#include <charconv>
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -179,6 +180,32 @@ bool isDefaultRegionName(const std::string& name);
 void computeParallelSteps(Trace& trace, const std::vector<std::uint32_t>& regionFunctions);
 // Returns false (and leaves the trace unchanged) if no function has that name.
 bool declareParallelRegion(Trace& trace, const std::string& functionName);
+
+// The tracer's own cost (libperwiz-trace, docs/tracer.md). It measures at MPI_Init what one
+// recorded event costs the program (a clock read and a record write, in ns) and stores it on
+// every rank as a point event of this name whose label is the value: an OTF2 parameter record,
+// an ALOG lone event with the value as comment. Both readers and writers keep point events, so
+// the value survives conversions; a later compensation subtracts it per recorded event.
+inline constexpr const char* kEventOverheadPoint = "PERWIZ_EVENT_OVERHEAD_NS";
+
+// The rank's recorded per-event overhead in ns; -1 if the trace does not carry one for it.
+inline TimeNs recordedEventOverhead(const Trace& trace, std::uint32_t rank) {
+  if (rank >= trace.ranks.size()) return -1;
+  std::uint32_t fn = kNone32;
+  for (std::uint32_t f = 0; f < trace.functions.size() && fn == kNone32; ++f)
+    if (trace.functions[f].kind == EventKind::Point && trace.functions[f].name == kEventOverheadPoint)
+      fn = f;
+  if (fn == kNone32) return -1;
+  const RankTrace& rt = trace.ranks[rank];
+  for (const PointLabel& l : rt.labels) {
+    if (l.event >= rt.function.size() || rt.function[l.event] != fn) continue;
+    TimeNs value = -1;
+    const char* end = l.text.data() + l.text.size();
+    auto [p, ec] = std::from_chars(l.text.data(), end, value);
+    return ec == std::errc() && p == end && value >= 0 ? value : -1;
+  }
+  return -1;
+}
 
 // Event id "RANK:INDEX" where INDEX counts MPI call events of that rank (see perwiz-cli events).
 std::string eventId(std::uint32_t rank, std::uint32_t mpiIndex);

@@ -18,8 +18,24 @@
 #define PERWIZ_PCONTROL_PRGN_BEGIN 7301
 #define PERWIZ_PCONTROL_PRGN_END 7302
 
-#define PRGN_BEGIN_NAMED(name) MPI_Pcontrol(PERWIZ_PCONTROL_PRGN_BEGIN, (const char *)(name))
-#define PRGN_END_NAMED(name) MPI_Pcontrol(PERWIZ_PCONTROL_PRGN_END, (const char *)(name))
+#ifdef SMPI_H
+/* SimGrid's SMPI (3.32) aborts the simulation in MPI_Pcontrol ("not yet implemented"), so under
+ * SMPI the markers call the tracer's entry point through a weak reference instead: null (no-op)
+ * when the program is not linked with libperwiz-trace. */
+#ifdef __cplusplus
+extern "C" {
+#endif
+int perwiz_pcontrol(int level, const char *name) __attribute__((weak));
+#ifdef __cplusplus
+}
+#endif
+#define PERWIZ_PRGN_MARK(level, name) (perwiz_pcontrol ? perwiz_pcontrol((level), (name)) : 0)
+#else
+#define PERWIZ_PRGN_MARK(level, name) MPI_Pcontrol((level), (name))
+#endif
+
+#define PRGN_BEGIN_NAMED(name) PERWIZ_PRGN_MARK(PERWIZ_PCONTROL_PRGN_BEGIN, (const char *)(name))
+#define PRGN_END_NAMED(name) PERWIZ_PRGN_MARK(PERWIZ_PCONTROL_PRGN_END, (const char *)(name))
 #define PRGN_BEGIN() PRGN_BEGIN_NAMED((const char *)0)
 #define PRGN_END() PRGN_END_NAMED((const char *)0)
 

@@ -1,0 +1,147 @@
+#include "recorder.h"
+
+#include "def_file.h"
+#include "state.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <string>
+#include <unistd.h>
+#include <vector>
+
+namespace perwiz::trace {
+
+State g;
+
+namespace {
+
+struct UserRegion {
+  std::string name;
+  std::uint16_t id;
+};
+std::vector<UserRegion> gUserRegions;
+std::uint16_t gNextUserRegion = kFirstUserRegion;
+
+bool writeAll(int fd, const void* data, std::size_t size) {
+  const char* p = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t n = ::write(fd, p, size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return false;
+    }
+    p += n;
+    size -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+}  // namespace
+
+bool flushBuffer() {
+  Recorder& r = g.rec;
+  if (r.used == 0 || r.evtFd < 0) {
+    r.used = 0;
+    return r.evtFd >= 0;
+  }
+  r.flushing = 1;
+  const std::size_t n = r.used;
+  const bool ok = writeAll(r.evtFd, r.buffer, n * sizeof(RawRecord));
+  r.written += n;
+  ++r.flushes;
+  r.used = 0;
+  r.flushing = 0;
+  if (!ok) {
+    std::fprintf(stderr,
+                 "perwiz-trace: rank %d: cannot write its records to %s/%s (%s); tracing stops "
+                 "here, the trace will end at this point on this rank\n",
+                 g.rank, g.traceDir, kRawDirName, std::strerror(errno));
+    g.active = false;
+    ::close(r.evtFd);
+    r.evtFd = -1;
+  }
+  return ok;
+}
+
+void flushBufferRecorded() {
+  if (g.flushRegion == 0) g.flushRegion = userRegion("perwiz_trace_flush");
+  const std::uint64_t begin = now();
+  if (!flushBuffer() || g.flushRegion == 0) return;
+  append(RecordKind::Enter, begin, g.flushRegion);
+  append(RecordKind::Leave, now(), g.flushRegion);
+}
+
+bool openRawFiles(const char* traceDir, std::size_t bufferBytes) {
+  const std::string dir = std::string(traceDir) + "/" + kRawDirName + "/";
+  const std::string evt = dir + rawFileName(g.rank, ".evt");
+  const std::string def = dir + rawFileName(g.rank, ".def");
+  const int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
+  g.rec.evtFd = ::open(evt.c_str(), flags, 0666);
+  if (g.rec.evtFd >= 0) g.defFd = ::open(def.c_str(), flags | O_APPEND, 0666);
+  if (g.rec.evtFd < 0 || g.defFd < 0) {
+    std::fprintf(stderr, "perwiz-trace: rank %d: cannot create %s: %s; this rank is not traced\n",
+                 g.rank, g.rec.evtFd < 0 ? evt.c_str() : def.c_str(), std::strerror(errno));
+    closeRawFiles();
+    return false;
+  }
+  const RawHeader header = makeRawHeader(g.rank);
+  std::size_t capacity = bufferBytes / sizeof(RawRecord);
+  if (capacity < 4096) capacity = 4096;  // room for the calibration burst
+  g.rec.buffer = static_cast<RawRecord*>(std::calloc(capacity, sizeof(RawRecord)));
+  if (!g.rec.buffer || !writeAll(g.rec.evtFd, &header, sizeof header)) {
+    std::fprintf(stderr, "perwiz-trace: rank %d: cannot set up %s; this rank is not traced\n",
+                 g.rank, evt.c_str());
+    closeRawFiles();
+    return false;
+  }
+  g.rec.capacity = capacity;
+  defLine("perwiz-trace %u", kRawVersion);
+  defLine("rank %d size %d", g.rank, g.size);
+  return true;
+}
+
+void closeRawFiles() {
+  if (g.rec.evtFd >= 0) {
+    flushBuffer();
+    if (g.rec.evtFd >= 0) ::close(g.rec.evtFd);
+  }
+  if (g.defFd >= 0) ::close(g.defFd);
+  g.rec.evtFd = -1;
+  g.defFd = -1;
+  std::free(g.rec.buffer);
+  g.rec.buffer = nullptr;
+  g.rec.capacity = 0;
+  g.rec.used = 0;
+}
+
+std::uint16_t userRegion(const char* name) {
+  for (const UserRegion& r : gUserRegions)
+    if (r.name == name) return r.id;
+  if (gNextUserRegion == UINT16_MAX) return 0;
+  const std::uint16_t id = gNextUserRegion++;
+  gUserRegions.push_back({name, id});
+  writeDefLine("region " + std::to_string(id) + " " + name);
+  return id;
+}
+
+std::uint64_t measureEventCost() {
+  constexpr int kBursts = 5;
+  constexpr int kEvents = 1000;
+  if (g.rec.used + kEvents + kCallReserve > g.rec.capacity) flushBuffer();
+  const std::size_t start = g.rec.used;
+  std::uint64_t best = UINT64_MAX;
+  for (int b = 0; b < kBursts; ++b) {
+    const std::uint64_t t0 = now();
+    for (int i = 0; i < kEvents; ++i)
+      append(RecordKind::Parameter, now(), kOverheadParameterId, 0, 0, 0, static_cast<std::uint64_t>(i));
+    const std::uint64_t elapsed = now() - t0;
+    g.rec.used = start;  // the dummies never reach the file
+    if (elapsed < best) best = elapsed;
+  }
+  return (best + kEvents / 2) / kEvents;
+}
+
+}  // namespace perwiz::trace

@@ -1,0 +1,24 @@
+// The rank's raw files and user-defined regions (see state.h for the buffer itself).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace perwiz::trace {
+
+// Opens DIR/perwiz-raw/rank-<r>.evt and .def and allocates the buffer (`bytes` of it).
+// Returns false and prints why on failure.
+bool openRawFiles(const char* traceDir, std::size_t bufferBytes);
+// Writes what is left and closes both files.
+void closeRawFiles();
+
+// Id of the USER region with this name, defined on first use (a definition line; allocates,
+// but only once per distinct name). 0 if no id is left.
+std::uint16_t userRegion(const char* name);
+
+// Cost of one recorded event (a clock read and a record write) in ns: the fastest of five
+// bursts of 1000 dummy records, which are then discarded. Calibrates what the trace's events
+// cost the program; stored in the trace for later compensation.
+std::uint64_t measureEventCost();
+
+}  // namespace perwiz::trace

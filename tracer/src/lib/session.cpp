@@ -1,0 +1,149 @@
+#include "session.h"
+
+#include "call.h"
+#include "clock_sync.h"
+#include "comm_table.h"
+#include "converter_launch.h"
+#include "crash_guard.h"
+#include "def_file.h"
+#include "output_dir.h"
+#include "recorder.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace perwiz::trace {
+
+namespace {
+
+bool envFlag(const char* name, bool fallback) {
+  const char* v = std::getenv(name);
+  if (!v || !*v) return fallback;
+  return !(std::strcmp(v, "0") == 0 || std::strcmp(v, "no") == 0 || std::strcmp(v, "off") == 0);
+}
+
+// PERWIZ_FORMAT: otf2 (default), alog, or both ("otf2,alog").
+bool readFormat() {
+  const char* v = std::getenv("PERWIZ_FORMAT");
+  std::string f = v && *v ? v : "otf2";
+  for (char& c : f) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  if (f != "otf2" && f != "alog" && f != "otf2,alog" && f != "alog,otf2") {
+    if (g.rank == 0)
+      std::fprintf(stderr, "perwiz-trace: PERWIZ_FORMAT='%s' is not otf2, alog or otf2,alog; this run is not traced\n",
+                   f.c_str());
+    return false;
+  }
+  std::snprintf(g.format, sizeof g.format, "%s", f.c_str());
+  return true;
+}
+
+// PERWIZ_TRACE_BUFFER: KiB of record buffer per rank (default 1024).
+std::size_t bufferBytes() {
+  const char* v = std::getenv("PERWIZ_TRACE_BUFFER");
+  long kib = v && *v ? std::strtol(v, nullptr, 10) : 1024;
+  if (kib < 160) kib = 160;
+  return static_cast<std::size_t>(kib) * 1024;
+}
+
+// Rank 0 reserves the directory; everyone learns it (empty: not traced).
+bool agreeOnTraceDir(const char* program) {
+  char path[sizeof g.traceDir] = {};
+  if (g.rank == 0) {
+    const std::string reserved = reserveTraceDir(program);
+    if (reserved.size() < sizeof path) std::memcpy(path, reserved.c_str(), reserved.size());
+    else if (!reserved.empty())
+      std::fprintf(stderr, "perwiz-trace: trace path too long: %s; this run is not traced\n", reserved.c_str());
+  }
+  PMPI_Bcast(path, sizeof path, MPI_CHAR, 0, g.priv);
+  std::memcpy(g.traceDir, path, sizeof path);
+  return path[0] != '\0';
+}
+
+#ifdef PERWIZ_TRACE_SMPI
+// A copy of the library seeing a second MPI_Init belongs to several SMPI ranks.
+[[noreturn]] void sharedBySeveralRanks() {
+  std::fprintf(stderr,
+               "perwiz-trace: several SMPI ranks share one copy of libperwiz-trace.so, so their "
+               "records would mix. Run smpirun with --cfg=smpi/privatize-libs:libperwiz-trace.so "
+               "(the library on LD_LIBRARY_PATH or given by its full path) so that each rank gets "
+               "its own copy.\n");
+  PMPI_Abort(MPI_COMM_WORLD, 1);
+  std::abort();
+}
+#endif
+
+}  // namespace
+
+void sessionStart(std::uint64_t enterTime, Region initRegion, const char* program) {
+  if (g.initialised) {
+#ifdef PERWIZ_TRACE_SMPI
+    sharedBySeveralRanks();
+#endif
+    return;  // MPI_Init called twice: MPI reports that itself
+  }
+  g.initialised = true;
+  PMPI_Comm_rank(MPI_COMM_WORLD, &g.rank);
+  PMPI_Comm_size(MPI_COMM_WORLD, &g.size);
+  if (!envFlag("PERWIZ_TRACE", true)) return;
+  if (!readFormat()) return;
+  PMPI_Comm_dup(MPI_COMM_WORLD, &g.priv);
+  if (!agreeOnTraceDir(program && *program ? program : "mpi")) return;
+
+  // Every rank must open its files, or the run is not traced at all (a trace with holes
+  // would mislead more than no trace).
+  int opened = openRawFiles(g.traceDir, bufferBytes()) ? 1 : 0;
+  int allOpened = 0;
+  PMPI_Allreduce(&opened, &allOpened, 1, MPI_INT, MPI_MIN, g.priv);
+  if (!allOpened) {
+    if (opened) closeRawFiles();
+    if (g.rank == 0)
+      std::fprintf(stderr, "perwiz-trace: not every rank could create its files; this run is not traced\n");
+    return;
+  }
+  if (program && *program) defLine("program %s", program);
+  commTableStart();
+  syncClocks("init");
+  installCrashGuard();
+  g.active = true;
+
+  append(RecordKind::Enter, enterTime, regionId(initRegion));
+  const std::uint64_t cost = measureEventCost();
+  append(RecordKind::Parameter, now(), kOverheadParameterId, 0, 0, 0, cost);
+  append(RecordKind::Leave, now(), regionId(initRegion));
+}
+
+void sessionFinish() {
+  if (!g.active) return;
+  append(RecordKind::Enter, now(), regionId(Region::Finalize));
+  PMPI_Barrier(g.priv);
+  syncClocks("final");
+  append(RecordKind::Leave, now(), regionId(Region::Finalize));
+  g.active = false;
+  removeCrashGuard();
+  const std::uint64_t records = g.rec.written + g.rec.used;
+  defLine("finalized %llu", static_cast<unsigned long long>(records));
+  closeRawFiles();
+  commTableStop();
+  PMPI_Barrier(g.priv);  // every rank's files are complete
+  if (g.rank == 0) runConverter(g.traceDir, g.format);
+  PMPI_Comm_free(&g.priv);
+}
+
+void sessionAbort(int errorcode) {
+  if (!g.active) return;
+  append(RecordKind::Enter, now(), regionId(Region::Abort));
+  g.active = false;
+  defLine("aborted %d", errorcode);
+  closeRawFiles();
+  std::fprintf(stderr,
+               "perwiz-trace: MPI_Abort(%d) on rank %d: the trace of this run is incomplete. The "
+               "records every rank flushed are in %s/perwiz-raw (ranks stopped by a signal flush "
+               "theirs on the way out; a rank killed outright loses what it had not flushed). "
+               "Make a trace of them with: perwiz-trace-convert %s\n",
+               errorcode, g.rank, g.traceDir, g.traceDir);
+}
+
+}  // namespace perwiz::trace

@@ -1,0 +1,92 @@
+// The tracer's per-rank state and the record buffer: the hot path of every wrapper.
+//
+// One `g` per copy of the library. Under Open MPI that is one per process, i.e. per rank; under
+// SMPI every rank runs in one process, and smpirun's --cfg=smpi/privatize-libs:libperwiz-trace.so
+// loads a private copy of the library (and so of `g`) for each rank. session.cpp detects a
+// copy shared by two ranks and stops with a message naming that option.
+//
+// Records go into a preallocated buffer; a full buffer is appended to the rank's raw .evt file
+// with write(2). Nothing here allocates. `used` is published after a record is complete, so a
+// signal handler flushing the buffer never writes half a record.
+#pragma once
+
+#include "../common/raw_format.h"
+#include "../common/regions.h"
+#include "clock.h"
+
+#include <mpi.h>
+
+#include <atomic>
+#include <csignal>
+#include <cstddef>
+#include <cstdint>
+
+namespace perwiz::trace {
+
+struct Recorder {
+  RawRecord* buffer = nullptr;
+  std::size_t capacity = 0;
+  volatile std::size_t used = 0;            // records [0, used) are complete
+  volatile std::sig_atomic_t flushing = 0;  // a write(2) of the buffer is under way
+  int evtFd = -1;
+  std::uint64_t written = 0;  // records already in the file
+  std::uint64_t flushes = 0;
+};
+
+struct State {
+  bool active = false;  // recording: from the end of MPI_Init to MPI_Finalize
+  bool initialised = false;  // this copy of the library saw MPI_Init (SMPI sharing check)
+  int depth = 0;        // wrapped calls in progress (only the outermost is recorded)
+  int rank = -1;
+  int size = 0;
+  Recorder rec;
+  int defFd = -1;
+  MPI_Comm priv = MPI_COMM_NULL;  // the tracer's own duplicate of MPI_COMM_WORLD
+  std::uint64_t nextRequest = 1;
+  std::uint16_t flushRegion = 0;  // region id of "perwiz_trace_flush" (0: not yet defined)
+  char traceDir[4096] = {};       // DIR/NAME of this run's trace
+  char format[32] = {};           // PERWIZ_FORMAT
+};
+
+extern State g;
+
+// Records a call keeps room for, so that a buffer flush never falls between a call's Enter and
+// its Leave (calls completing many requests are the exception; append() handles them).
+inline constexpr std::size_t kCallReserve = 8;
+
+// Writes the whole buffer to the .evt file (unrecorded: used inside a call). Returns false if
+// the file cannot be written (tracing then stops with a message).
+bool flushBuffer();
+// Between calls: writes the buffer and records the time it took as region perwiz_trace_flush,
+// so the perturbation is visible in the trace.
+void flushBufferRecorded();
+
+inline RawRecord* slot() {
+  if (g.rec.used == g.rec.capacity) flushBuffer();
+  return &g.rec.buffer[g.rec.used];
+}
+
+inline void commit() {
+  std::atomic_signal_fence(std::memory_order_release);
+  g.rec.used = g.rec.used + 1;
+}
+
+inline void append(RecordKind kind, std::uint64_t time, std::uint16_t region,
+                   std::uint32_t comm = 0, std::int32_t peer = 0, std::int32_t tag = 0,
+                   std::uint64_t bytes = 0, std::uint64_t request = 0) {
+  RawRecord* r = slot();
+  r->time = time;
+  r->kind = kind;
+  r->unused = 0;
+  r->region = region;
+  r->comm = comm;
+  r->peer = peer;
+  r->tag = tag;
+  r->bytes = bytes;
+  r->request = request;
+  commit();
+}
+
+inline std::uint16_t regionId(Region r) { return static_cast<std::uint16_t>(r); }
+
+}  // namespace perwiz::trace
