@@ -132,6 +132,26 @@ TEST(ChiSquare, SparseClassesAreMergedUntilEachExpectsFive) {
   EXPECT_EQ(one[0].observed, 3);
 }
 
+TEST(ChiSquare, JumpingToEachClassBoundGivesTheSameClassesAsTheWalk) {
+  // classAt(p) = smallest k with P(K ≤ k) ≥ p, by the same series.
+  for (double lambda : {3.0, 50.0}) {
+    auto cdf = [&](std::uint64_t k) { return poissonCdf(lambda, int(k)); };
+    auto classAt = [&](double p) {
+      std::uint64_t k = 0;
+      while (cdf(k) < p) ++k;
+      return k;
+    };
+    auto none = [](std::uint64_t, std::uint64_t) { return 0.0; };
+    for (std::uint64_t n : {20u, 1000u}) {
+      const auto walked = mergeSparseClasses(cdf, none, n);
+      EXPECT_EQ(mergeSparseClasses(cdf, none, n, 5.0, classAt), walked) << lambda << " " << n;
+      if (n == 1000) {
+        EXPECT_GT(walked.size(), 3u);  // a real test, not one class
+      }
+    }
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Fits on samples drawn from known distributions (§5, §6)
 
@@ -210,6 +230,28 @@ TEST(DurationFit, UniformAndBimodalSamplesFailBothTests) {
     EXPECT_EQ(fit.chosen, fit.poisson.chiSquare <= fit.exponential.chiSquare ? ErrorModel::Poisson
                                                                            : ErrorModel::Exponential);
     EXPECT_EQ(fit.tMaxNs, fit.histogram.minNs + fit.chosenFit().errMaxNs);
+  }
+}
+
+TEST(DurationFit, LongWaitsKeepTheFitSmall) {
+  // 990 calls of 1 µs + Poisson(3) ns and 10 that waited a second: 1 ns window, k̄ ≈ 10^7. The
+  // exponential then spreads over ~10^8 histogram classes; the test classes stay ≤ N/5 and the
+  // kept histogram ≤ 65536 classes, the long waits counted in `overflow`.
+  std::mt19937_64 rng(9);
+  std::poisson_distribution<int> k(3);
+  std::vector<TimeNs> t;
+  for (int i = 0; i < 990; ++i) t.push_back(1000 + k(rng));
+  for (int i = 0; i < 10; ++i) t.push_back(1'000'000'000);
+  const SampleFit f = fitSample(shuffled(t, 2));
+  EXPECT_EQ(f.histogram.windowNs, 1);
+  EXPECT_LE(f.histogram.counts.size(), 65536u);
+  EXPECT_EQ(f.histogram.overflow, 10u);
+  for (const ModelFit* m : {&f.poisson, &f.exponential}) {
+    EXPECT_LE(m->classes.size(), 1000u / 5);
+    double observed = 0;
+    for (const auto& c : m->classes) observed += c.observed;
+    EXPECT_EQ(observed, 1000);  // every sample lands in one test class
+    EXPECT_EQ(m->verdict, FitVerdict::Rejected);
   }
 }
 

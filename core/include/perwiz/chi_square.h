@@ -44,9 +44,12 @@ struct ChiSquareClass {
 //   cdf(k): the model's P(K ≤ k); observedIn(first, last): samples in classes [first, last]
 //   (last may be kOpenEnd); n: the sample size.
 // A model too narrow for even one class of `minExpected` gives one class (k ≥ 0).
+//   classAt(p), optional: the smallest k with cdf(k) ≥ p. With it each test class costs a few
+//   evaluations instead of one per histogram class — a wide model (long waits in the sample
+//   make k̄ large) spans millions of histogram classes but at most n / minExpected test classes.
 std::vector<ChiSquareClass> mergeSparseClasses(
     const std::function<double(std::uint64_t)>& cdf,
     const std::function<double(std::uint64_t, std::uint64_t)>& observedIn, std::uint64_t n,
-    double minExpected = 5.0);
+    double minExpected = 5.0, const std::function<std::uint64_t(double)>& classAt = {});
 
 }  // namespace perwiz

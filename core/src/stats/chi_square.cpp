@@ -4,6 +4,7 @@
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/normal.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -47,22 +48,28 @@ double chiSquareCritical(std::uint32_t dof, double significance) {
 std::vector<ChiSquareClass> mergeSparseClasses(
     const std::function<double(std::uint64_t)>& cdf,
     const std::function<double(std::uint64_t, std::uint64_t)>& observedIn, std::uint64_t n,
-    double minExpected) {
+    double minExpected, const std::function<std::uint64_t(double)>& classAt) {
   // A model whose mass never settles (a broken cdf) must not loop for ever: after this many
-  // histogram classes the rest becomes the tail. Real fits end long before (docs/overhead.md).
-  constexpr std::uint64_t kMaxClasses = 10'000'000;
+  // steps the rest becomes the tail. Real fits end long before (docs/overhead.md).
+  constexpr std::uint64_t kMaxSteps = 10'000'000;
   const double total = static_cast<double>(n);
   std::vector<ChiSquareClass> groups;
   std::uint64_t start = 0;
   double before = 0;  // P(K < start)
-  for (std::uint64_t k = 0;; ++k) {
+  std::uint64_t k = 0;
+  for (std::uint64_t step = 0;; ++step) {
+    if (classAt) {
+      // Jump to the first k at which the group expects the minimum; the checks below are the
+      // same as on the walk one class at a time (the tail only shrinks as k grows).
+      const double target = before + minExpected / total;
+      if (target < 1) k = std::max(k, classAt(target));
+      while (k > start && total * (cdf(k - 1) - before) >= minExpected) --k;
+    }
     const double upTo = cdf(k);
     // The rest (k' > k) expects too little to stand alone: this group takes it as the open tail.
-    if (total * (1 - upTo) < minExpected || k >= kMaxClasses) {
-      const double tailExpected = total * (1 - before);
-      ChiSquareClass tail{start, ChiSquareClass::kOpenEnd, observedIn(start, ChiSquareClass::kOpenEnd),
-                          tailExpected};
-      groups.push_back(tail);
+    if (total * (1 - upTo) < minExpected || step >= kMaxSteps) {
+      groups.push_back({start, ChiSquareClass::kOpenEnd, observedIn(start, ChiSquareClass::kOpenEnd),
+                        total * (1 - before)});
       break;
     }
     if (total * (upTo - before) >= minExpected) {
@@ -70,6 +77,7 @@ std::vector<ChiSquareClass> mergeSparseClasses(
       start = k + 1;
       before = upTo;
     }
+    ++k;
   }
   return groups;
 }

@@ -85,16 +85,24 @@ namespace {
 // The test classes of a model before counting: bounds depend on the model and N only.
 std::vector<ChiSquareClass> testClasses(const ModelFit& fit, TimeNs window, std::uint64_t n,
                                         double minExpected) {
+  auto classAt = [&](double p) -> std::uint64_t {
+    try {
+      return stats_detail::quantileClass(fit, window, p);
+    } catch (const std::exception&) {  // Boost's evaluation limits: walk instead of jumping
+      return 0;
+    }
+  };
   return mergeSparseClasses([&](std::uint64_t k) { return fit.cdf(k, window); },
-                            [](std::uint64_t, std::uint64_t) { return 0.0; }, n, minExpected);
+                            [](std::uint64_t, std::uint64_t) { return 0.0; }, n, minExpected, classAt);
 }
 
-// Dense histogram classes worth keeping: every finite test-class bound, the quantile class,
-// and room to show the shape beyond them; never more than the sample reaches.
+// Histogram classes kept densely: room to show the shape around every finite test-class bound
+// and the quantile class (twice as far), at least 32, never more than the sample reaches, and
+// at most 65536 (512 KiB) — long waits beyond stay in `overflow`.
 std::uint64_t denseClassCount(const std::vector<ModelFit*>& fits,
                               const std::vector<std::vector<ChiSquareClass>>& classes,
                               std::uint64_t maxClass) {
-  constexpr std::uint64_t kMinShown = 32, kMaxDense = std::uint64_t{1} << 20;
+  constexpr std::uint64_t kMinShown = 32, kMaxDense = std::uint64_t{1} << 16;
   std::uint64_t needed = 1;
   for (const auto& groups : classes)
     for (const ChiSquareClass& c : groups)
@@ -102,25 +110,44 @@ std::uint64_t denseClassCount(const std::vector<ModelFit*>& fits,
   for (const ModelFit* f : fits)
     if (f->quantileClass != std::numeric_limits<std::uint64_t>::max())
       needed = std::max(needed, f->quantileClass + 1);
-  // Twice what the test needs, for the plot, unless that needs too much memory (long waits
-  // stay in `overflow`); the test's own classes are always counted.
-  const std::uint64_t shown = std::max(kMinShown, std::min(2 * needed, kMaxDense));
-  return std::min(maxClass + 1, std::max(needed, shown));
+  const std::uint64_t wanted = needed > kMaxDense / 2 ? kMaxDense : std::max(kMinShown, 2 * needed);
+  return std::min(maxClass + 1, wanted);
 }
 
-void testFit(ModelFit& fit, std::vector<ChiSquareClass> classes, const ErrorHistogram& h,
-             const std::vector<std::uint64_t>& prefix, double significance) {
-  auto observedIn = [&](std::uint64_t first, std::uint64_t last) {
-    const std::uint64_t dense = h.counts.size();
-    const std::uint64_t below = prefix[std::min(first, dense)];
-    if (last == ChiSquareClass::kOpenEnd) return static_cast<double>(h.samples - below);
-    return static_cast<double>(prefix[std::min(last + 1, dense)] - below);
-  };
-  std::vector<double> observed, expected;
-  for (ChiSquareClass& c : classes) {
-    c.observed = observedIn(c.first, c.last);
-    observed.push_back(c.observed);
-    expected.push_back(c.expected);
+// B_i of every test class: from the dense histogram's prefix sums when it reaches the last
+// bound, else one binary search per sample over the class starts.
+std::vector<double> observedCounts(const std::vector<ChiSquareClass>& classes, const ErrorHistogram& h,
+                                   const std::vector<std::uint64_t>& prefix, const std::vector<TimeNs>& errors) {
+  std::vector<double> observed(classes.size(), 0);
+  const std::uint64_t dense = h.counts.size();
+  const ChiSquareClass& last = classes.back();
+  const std::uint64_t reach = last.last == ChiSquareClass::kOpenEnd ? last.first : last.last + 1;
+  if (reach <= dense || dense == h.maxClass + 1) {
+    for (std::size_t i = 0; i < classes.size(); ++i) {
+      const ChiSquareClass& c = classes[i];
+      const std::uint64_t below = prefix[std::min(c.first, dense)];
+      observed[i] = static_cast<double>(c.last == ChiSquareClass::kOpenEnd
+                                            ? h.samples - below
+                                            : prefix[std::min(c.last + 1, dense)] - below);
+    }
+    return observed;
+  }
+  std::vector<std::uint64_t> firsts;
+  for (const ChiSquareClass& c : classes) firsts.push_back(c.first);
+  for (TimeNs e : errors) {
+    const auto k = static_cast<std::uint64_t>(e / h.windowNs);
+    const auto at = std::upper_bound(firsts.begin(), firsts.end(), k) - firsts.begin() - 1;
+    observed[static_cast<std::size_t>(at)] += 1;
+  }
+  return observed;
+}
+
+void testFit(ModelFit& fit, std::vector<ChiSquareClass> classes, const std::vector<double>& observed,
+             double significance) {
+  std::vector<double> expected;
+  for (std::size_t i = 0; i < classes.size(); ++i) {
+    classes[i].observed = observed[i];
+    expected.push_back(classes[i].expected);
   }
   fit.chiSquare = chiSquareStatistic(observed, expected);
   // One parameter (λ) is estimated from the data: ν = classes − 1 − 1.
@@ -194,8 +221,10 @@ SampleFit fitSample(std::span<const TimeNs> durations, const FitOptions& options
   std::vector<std::uint64_t> prefix(h.counts.size() + 1, 0);
   std::partial_sum(h.counts.begin(), h.counts.end(), prefix.begin() + 1);
 
-  for (std::size_t i = 0; i < fits.size(); ++i)
-    testFit(*fits[i], std::move(classes[i]), h, prefix, options.significance);
+  for (std::size_t i = 0; i < fits.size(); ++i) {
+    const std::vector<double> observed = observedCounts(classes[i], h, prefix, errors);
+    testFit(*fits[i], std::move(classes[i]), observed, options.significance);
+  }
 
   // §7: the model with the lowest χ̂² (ties: Poisson, the paper's first model).
   out.chosen = ErrorModel::Poisson;
