@@ -4,6 +4,8 @@
 #include "advisor_runner.h"
 #include "charts_dock.h"
 #include "network_model_dialog.h"
+#include "overhead_dock.h"
+#include "overhead_spans.h"
 #include "region_picker_dialog.h"
 #include "export_image.h"
 #include "headless_export.h"
@@ -60,15 +62,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   warningsDock_ = new WarningsDock(this);
   advisorDock_ = new AdvisorDock(this);
   chartsDock_ = new ChartsDock(this);
+  overheadDock_ = new OverheadDock(this);
   addDockWidget(Qt::RightDockWidgetArea, inspector_);
   addDockWidget(Qt::RightDockWidgetArea, hypotheses_);
   addDockWidget(Qt::BottomDockWidgetArea, advisorDock_);
   addDockWidget(Qt::BottomDockWidgetArea, chartsDock_);
+  addDockWidget(Qt::BottomDockWidgetArea, overheadDock_);
   tabifyDockWidget(advisorDock_, chartsDock_);
+  tabifyDockWidget(chartsDock_, overheadDock_);
   addDockWidget(Qt::BottomDockWidgetArea, warningsDock_);
   warningsDock_->hide();
   advisorDock_->hide();
   chartsDock_->hide();
+  overheadDock_->hide();
   resizeDocks({inspector_, hypotheses_}, {520, 240}, Qt::Vertical);
   resizeDocks({inspector_}, {340}, Qt::Horizontal);
 
@@ -248,6 +254,7 @@ void MainWindow::createMenus() {
   viewMenu_->addAction(hypotheses_->toggleViewAction());
   viewMenu_->addAction(advisorDock_->toggleViewAction());
   viewMenu_->addAction(chartsDock_->toggleViewAction());
+  viewMenu_->addAction(overheadDock_->toggleViewAction());
   viewMenu_->addAction(warningsDock_->toggleViewAction());
 
   predictionMenu_ = menuBar()->addMenu(tr("&Prediction"));
@@ -356,6 +363,12 @@ void MainWindow::connectParts() {
   });
   connect(advisor_, &AdvisorRunner::progress, advisorDock_, &AdvisorDock::setProgress);
   connect(chartsDock_, &ChartsDock::stepClicked, this, &MainWindow::showStep);
+  connect(overheadDock_, &OverheadDock::highlightRequested, this, &MainWindow::highlightAdvice);
+  connect(overheadDock_, &OverheadDock::timelineShadingChanged, this, [this](bool show) {
+    const auto analysis = overheadDock_->analysis();
+    if (show && analysis && trace_) timeline_->setMarkedTime(overheadSpans(*trace_, *analysis), tr("overhead"));
+    else timeline_->setMarkedTime({}, QString());
+  });
   connect(chartsDock_, &ChartsDock::rankClicked, this, [this](int rank) {
     if (!trace_ || rank < 0 || static_cast<std::uint32_t>(rank) >= trace_->rankCount() ||
         trace_->ranks[rank].size() == 0)
@@ -432,6 +445,7 @@ void MainWindow::onLoadFinished(const LoadResult& result) {
   timeline_->setPrediction(nullptr);
   timeline_->setWaits(nullptr);
   timeline_->setTrace(trace_);
+  overheadDock_->setTrace(trace_);
   undo_->clear();
   resettingDocument_ = true;
   doc_->setEntries({});

@@ -27,6 +27,7 @@ namespace perwiz::gui {
 
 class AdvisorDock;
 class ChartsDock;
+class OverheadDock;
 class AdvisorRunner;
 struct AdvisorOutcome;
 class HypothesisDock;
@@ -74,6 +75,7 @@ class MainWindow : public QMainWindow {
   void runAdvisor();
   AdvisorDock* advisorDock() const { return advisorDock_; }
   ChartsDock* chartsDock() const { return chartsDock_; }
+  OverheadDock* overheadDock() const { return overheadDock_; }
   const ScenarioHistory& scenarioHistory() const { return history_; }
   AdvisorRunner* advisorRunner() const { return advisor_; }
 
@@ -126,6 +128,7 @@ class MainWindow : public QMainWindow {
   WarningsDock* warningsDock_;
   AdvisorDock* advisorDock_;
   ChartsDock* chartsDock_;
+  OverheadDock* overheadDock_;
   ScenarioHistory history_;
   std::shared_ptr<const NetworkModel> historyModel_;
   CostMode historyCosts_ = CostMode::Measured;

@@ -4,6 +4,8 @@
 #include "advisor_dock.h"
 #include "advisor_runner.h"
 #include "charts_dock.h"
+#include "overhead_dock.h"
+#include "overhead_spans.h"
 
 #include <qcustomplot.h>
 #include "hypothesis_commands.h"
@@ -15,6 +17,9 @@
 #include "session_file.h"
 
 #include "perwiz/advisor.h"
+#include "perwiz/generator.h"
+#include "perwiz/overhead_detection.h"
+#include "perwiz/trace_builder.h"
 #include "perwiz/loggp_models.h"
 #include "perwiz/replay.h"
 #include "perwiz/trace_io.h"
@@ -60,6 +65,21 @@ TimeNs corePrediction(const Trace& trace, std::vector<Hypothesis> hs) {
   s.hypotheses = std::move(hs);
   Replayer r(trace, s);
   return r.predictedTime();
+}
+
+// An 8-rank generated trace with imbalanced computation before each Allreduce (so the
+// Allreduce durations vary and some count as overhead), saved as OTF2 under `dir`.
+QString imbalancedTrace(const QTemporaryDir& dir) {
+  GeneratorSpec spec;
+  spec.ranks = 8;
+  spec.steps = 120;
+  spec.imbalance = 0.3;
+  spec.seed = 11;
+  TraceBuilder b("imbalanced", "generated");
+  generateTrace(spec, b);
+  const QString path = dir.filePath(QStringLiteral("imbalanced.otf2"));
+  saveTrace(b.take(), path.toStdString());
+  return path;
 }
 
 bool waitReady(MainWindow& w) {
@@ -764,6 +784,94 @@ class TestGui : public QObject {
     QFile g(out);
     QVERIFY(g.open(QIODevice::ReadOnly));
     QCOMPARE(g.readAll(), before);
+  }
+
+  // The overhead dock shows the core's analysis: tables, the class histogram with its fit and
+  // t_max, row selection highlighting the calls, and the overhead strip on the timeline.
+  void overheadDock() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = imbalancedTrace(dir);
+    MainWindow w;
+    w.resize(1400, 980);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openTrace(path);
+    QVERIFY(waitReady(w));
+    gui::OverheadDock* dock = w.overheadDock();
+    QSignalSpy done(dock, &gui::OverheadDock::analysisFinished);
+    dock->quantileBox()->setValue(0.9);
+    dock->show();  // showing it starts the analysis
+    QVERIFY(done.wait(20000));
+    const auto a = dock->analysis();
+    QVERIFY(a);
+    // The same numbers as the core's own analysis with q_max = 0.9.
+    OverheadOptions o;
+    o.fit.quantile = 0.9;
+    const OverheadAnalysis core = analyzeOverhead(*w.trace(), o);
+    QCOMPARE(a->total.overheadNs, core.total.overheadNs);
+    QVERIFY(core.total.overheadNs > 0);
+    QCOMPARE(dock->siteTable()->rowCount(), int(core.sites.size()));
+    QCOMPARE(dock->classTable()->rowCount(), int(core.classes.size()));
+    QCOMPARE(dock->rankTable()->rowCount(), 8);
+    QCOMPARE(dock->siteTable()->item(0, 1)->text(), QString::fromStdString(core.sites[0].function));
+    QCOMPARE(qint64(dock->siteTable()->item(0, 4)->data(Qt::UserRole).toDouble()), qint64(core.sites[0].totals.overheadNs));
+    // Histogram of the first class: one bar per histogram class with its count.
+    QCOMPARE(dock->histogramClass(), 0);
+    auto* bars = qobject_cast<QCPBars*>(dock->histogram()->plottable(0));
+    QVERIFY(bars);
+    QVERIFY(core.classes[0].fit);
+    const ErrorHistogram& h = core.classes[0].fit->histogram;
+    QCOMPARE(bars->data()->size(), int(h.counts.size()));
+    for (int k = 0; k < bars->data()->size(); ++k) QCOMPARE(bars->data()->at(k)->value, double(h.counts[std::size_t(k)]));
+    QVERIFY(dock->histogram()->graphCount() >= 1);  // the fitted model(s)
+    // Selecting a class highlights its calls with overhead, largest first.
+    QSignalSpy highlight(dock, &gui::OverheadDock::highlightRequested);
+    dock->tabs()->setCurrentWidget(dock->classTable());
+    dock->classTable()->selectRow(0);
+    QCOMPARE(highlight.count(), 1);
+    const auto events = highlight.takeFirst().at(0).value<std::vector<EventRef>>();
+    QVERIFY(!events.empty());
+    TimeNs prev = std::numeric_limits<TimeNs>::max();
+    for (const EventRef& e : events) {
+      QCOMPARE(core.classOfCall[e.rank][e.index], 0u);
+      const TimeNs oh = core.overheadOfCall[e.rank][e.index];
+      QVERIFY(oh > 0 && oh <= prev);
+      prev = oh;
+    }
+    // Timeline strip: off until asked; then it marks exactly the calls' overhead time.
+    QCOMPARE(w.timeline()->markedTimeTotal(), TimeNs(0));
+    dock->timelineBox()->setChecked(true);
+    TimeNs expected = 0;
+    for (const auto& rank : gui::overheadSpans(*w.trace(), core))
+      for (const auto& [b, e] : rank) expected += e - b;  // calls on a rank do not overlap here
+    QCOMPARE(expected, core.total.overheadNs);
+    QCOMPARE(w.timeline()->markedTimeTotal(), expected);
+    // A new quantile re-analyses: q_max = 1 accepts every duration, no overhead left.
+    dock->quantileBox()->setValue(1.0);
+    dock->analyse();
+    QVERIFY(done.wait(20000));
+    QCOMPARE(dock->analysis()->total.overheadNs, TimeNs(0));
+    QCOMPARE(w.timeline()->markedTimeTotal(), TimeNs(0));
+    // A bad profile file is refused with its name.
+    QString error;
+    QVERIFY(!dock->setProfileFile(dir.filePath(QStringLiteral("missing.json")), &error));
+    QVERIFY(error.contains(QStringLiteral("missing.json")));
+
+    const QString shots = qEnvironmentVariable("PERWIZ_SCREENSHOT_DIR");
+    if (!shots.isEmpty()) {
+      dock->quantileBox()->setValue(0.9);
+      dock->analyse();
+      QVERIFY(done.wait(20000));
+      dock->timelineBox()->setChecked(false);
+      dock->timelineBox()->setChecked(true);
+      dock->tabs()->setCurrentWidget(dock->classTable());
+      dock->showClass(0);
+      w.timeline()->setHighlighted({});
+      w.timeline()->setVisibleRange(0, w.trace()->endTime / 8);
+      QTest::qWait(200);
+      QVERIFY(w.grab().save(QDir(shots).filePath(QStringLiteral("overhead-dock.png"))));
+    }
   }
 
   void screenshot() {
