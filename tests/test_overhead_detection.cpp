@@ -612,6 +612,17 @@ TEST(Profile, BuiltFromSamplesRoundTripsThroughJson) {
   ASSERT_TRUE(loaded) << error;
   EXPECT_EQ(*loaded, profile);
 
+  // At q_max = 0.8 the tiny sample's class is k_q = 1 (PaperRules.QuantileRangeAndItsEffect):
+  // every point becomes min + 1; back at 0.95 it is the profile itself.
+  std::string why;
+  auto at80 = profileAtQuantile(profile, 0.8, &why);
+  ASSERT_TRUE(at80) << why;
+  EXPECT_EQ(at80->quantile, 0.8);
+  EXPECT_EQ(at80->functions[0].points[0].tMaxNs, 1000 + 200 + 1 + 1);
+  EXPECT_EQ(*profileAtQuantile(*at80, 0.95, &why), profile);
+  EXPECT_EQ(profileAtQuantile(profile, 1.0, &why)->functions[0].points[3].tMaxNs, kUnboundedNs);
+  EXPECT_FALSE(profileAtQuantile(profile, 0.5, &why));
+
   // Samples that do not form a grid, or repeat a point, are refused with the point named.
   samples.pop_back();
   try {
@@ -806,6 +817,12 @@ TEST(OverheadCli, ProfileReplacesTheFit) {
     EXPECT_EQ(c["source"], c["function"] == "MPI_Barrier" ? "fit" : "profile") << c.dump();
 }
 
+TEST(Profile, WithoutFitsItCannotChangeQuantile) {
+  std::string why;
+  EXPECT_FALSE(profileAtQuantile(handProfile(), 0.9, &why));
+  EXPECT_NE(why.find("MPI_Recv: point p=2, b=8 has no fitted model"), std::string::npos) << why;
+}
+
 TEST(OverheadCli, BadQuantileAndBadProfileAreReported) {
   const fs::path dir = perwiz::test::freshDir("overhead_cli_bad");
   const std::string tracePath = (dir / "hand.otf2").string();
@@ -817,6 +834,14 @@ TEST(OverheadCli, BadQuantileAndBadProfileAreReported) {
   r = cli(dir, {"overhead", tracePath, "--quantile", "abc"});
   EXPECT_EQ(r.status, 2);
   EXPECT_TRUE(r.out.empty());
+
+  // A profile without fitted models cannot be moved to another quantile.
+  const std::string handPath = (dir / "hand.json").string();
+  std::string error;
+  ASSERT_TRUE(saveOverheadProfile(handProfile(), handPath, &error)) << error;
+  r = cli(dir, {"overhead", tracePath, "--profile", handPath, "--quantile", "0.9"});
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find(handPath + ": MPI_Recv: point p=2, b=8 has no fitted model"), std::string::npos) << r.err;
 
   const std::string missing = (dir / "missing.json").string();
   r = cli(dir, {"overhead", tracePath, "--profile", missing});

@@ -154,7 +154,7 @@ std::string modelCell(const ModelFit& m) {
   if (!m.fitted) return "-";
   std::ostringstream s;
   s << std::setprecision(4) << "λ=" << m.lambda << " χ²=" << m.chiSquare;
-  if (m.verdict != FitVerdict::Untestable) s << " ≤ " << m.critical << "?";
+  if (m.verdict != FitVerdict::Untestable) s << " (limit " << m.critical << ")";
   s << " " << fitVerdictName(m.verdict);
   return s.str();
 }
@@ -231,9 +231,11 @@ int runOverhead(const OverheadCliOptions& o) {
     profile = loadOverheadProfile(o.profile, &error);
     const std::string prefix = o.profile + ": ";
     if (!profile) throw TraceError(o.profile, error.rfind(prefix, 0) == 0 ? error.substr(prefix.size()) : error);
-    if (o.quantileGiven && profile->quantile != o.fit.quantile)
-      std::cerr << "perwiz-cli: note: " << o.profile << " holds t_max at q_max = " << profile->quantile
-                << "; --quantile " << o.fit.quantile << " applies only to functions it lacks\n";
+    // --quantile applies to the profile too: its points keep the fitted model behind t_max.
+    if (o.quantileGiven && profile->quantile != o.fit.quantile) {
+      profile = profileAtQuantile(*profile, o.fit.quantile, &error);
+      if (!profile) throw UsageError(o.profile + ": " + error + " (omit --quantile to use its own t_max)");
+    }
   }
   const Trace trace = loadTrace(o.path);
   OverheadOptions options;

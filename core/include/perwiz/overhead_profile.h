@@ -92,6 +92,12 @@ struct ProfileSample {
 OverheadProfile buildOverheadProfile(const std::vector<ProfileSample>& samples,
                                      const FitOptions& options = {}, std::string description = "");
 
+// The profile at another q_max: every point's t_max recomputed from its fitted model
+// (t_min + t_err,max of the new quantile class). Points without a fit cannot be: then nullopt and
+// *problem names the first one. Throws nothing; q outside [0.8, 1] is a problem too.
+std::optional<OverheadProfile> profileAtQuantile(const OverheadProfile& profile, double quantile,
+                                                 std::string* problem);
+
 // JSON (docs/overhead.md). On error: nullopt / false, and *error names `source` or `path` and
 // the problem. saveOverheadProfile refuses to overwrite an existing file.
 std::string overheadProfileToJson(const OverheadProfile& profile);

@@ -2,8 +2,11 @@
 // building a profile from measured samples.
 #include "perwiz/overhead_profile.h"
 
+#include "error_models.h"
+
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <stdexcept>
 
@@ -157,6 +160,37 @@ OverheadProfile buildOverheadProfile(const std::vector<ProfileSample>& samples, 
     profile.functions.push_back(std::move(*f));
   }
   return profile;
+}
+
+std::optional<OverheadProfile> profileAtQuantile(const OverheadProfile& profile, double quantile,
+                                                 std::string* problem) {
+  FitOptions check;
+  check.quantile = quantile;
+  if (std::string bad = validateFitOptions(check); !bad.empty()) {
+    if (problem) *problem = bad;
+    return std::nullopt;
+  }
+  OverheadProfile out = profile;
+  out.quantile = quantile;
+  for (ProfileFunction& f : out.functions)
+    for (ProfilePoint& pt : f.points) {
+      if (!pt.fit) {
+        if (problem)
+          *problem = pointName(f.name, pt.processes, pt.bytes) +
+                     " has no fitted model, so its t_max cannot be recomputed at another quantile";
+        return std::nullopt;
+      }
+      const ProfilePointFit& m = *pt.fit;
+      ModelFit fit;
+      fit.model = m.model;
+      fit.lambda = m.lambda;
+      fit.fitted = m.model == ErrorModel::Poisson ? m.lambda >= 0 : m.lambda > 0;
+      const std::uint64_t k = quantile >= 1 ? std::numeric_limits<std::uint64_t>::max()
+                                            : stats_detail::quantileClass(fit, m.windowNs, quantile);
+      const TimeNs err = errorAtQuantileClass(k, m.windowNs, m.resolutionNs);
+      pt.tMaxNs = err == kUnboundedNs || err > kUnboundedNs - m.minNs ? kUnboundedNs : m.minNs + err;
+    }
+  return out;
 }
 
 }  // namespace perwiz
