@@ -53,7 +53,7 @@ struct ErrorHistogram {
   TimeNs minNs = 0;         // min(S)
   TimeNs windowNs = 1;      // w
   TimeNs resolutionNs = 1;  // the sample's tick: gcd of the errors (1 ns when all are 0)
-  std::vector<std::uint64_t> counts;  // classes 0 … counts.size()−1
+  std::vector<std::uint64_t> counts;  // classes 0 … counts.size()−1 (≤ 65536; see overflow)
   std::uint64_t overflow = 0;         // samples in classes ≥ counts.size() (long waits)
   std::uint64_t maxClass = 0;         // the largest occupied class
   std::uint64_t samples = 0;          // N
