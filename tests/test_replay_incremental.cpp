@@ -21,13 +21,17 @@ using test::randomTrace;
 
 Hypothesis randomHypothesis(const Trace& t, std::mt19937_64& rng) {
   Hypothesis h;
-  const int kind = static_cast<int>(rng() % 5);
+  const int kind = static_cast<int>(rng() % 6);
+  // Compensation (one value, so that a second draw is the same hypothesis: a scenario holds
+  // at most one; odd, so that the enter and leave shares differ).
+  if (kind == 5) return Hypothesis::compensate(137);
   const std::uint32_t r = static_cast<std::uint32_t>(rng() % t.rankCount());
   const std::uint32_t calls = static_cast<std::uint32_t>(t.ranks[r].mpiCalls.size());
   if (kind <= 2 || t.steps.empty()) {
-    h.kind = kind == 0 ? HypothesisKind::ZeroWait : HypothesisKind::ZeroEvent;
+    // A rank without MPI calls has only its computation to zero.
+    h.kind = kind == 0 && calls > 0 ? HypothesisKind::ZeroWait : HypothesisKind::ZeroEvent;
     h.event.rank = r;
-    h.event.computation = kind == 2 && h.kind == HypothesisKind::ZeroEvent;
+    h.event.computation = (kind == 2 || calls == 0) && h.kind == HypothesisKind::ZeroEvent;
     h.event.index = static_cast<std::uint32_t>(rng() % (calls + (h.event.computation ? 1 : 0)));
   } else {
     h.kind = kind == 3 ? HypothesisKind::BalanceCompute : HypothesisKind::BalanceVolume;

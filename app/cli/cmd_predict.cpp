@@ -1,9 +1,11 @@
-// `perwiz-cli predict TRACE [hypotheses] [--model] [--costs] [--scenario] [-o OUT] [--json]`:
+// `perwiz-cli predict TRACE [hypotheses] [--compensate-ns N | --compensate-from-trace] [--model]
+// [--costs] [--scenario] [-o OUT] [--json]`:
 // what-if prediction (paper §4, F2). Prints measured and predicted execution time, the change
 // and the predicted critical path; -o writes the predicted trace L' (never overwriting).
 #include "cli_common.h"
 #include "prediction_setup.h"
 
+#include "perwiz/compensation.h"
 #include "perwiz/trace_io.h"
 
 #include <fstream>
@@ -11,6 +13,7 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 
 namespace perwiz::cli {
 namespace {
@@ -19,6 +22,9 @@ struct PredictOptions {
   std::string path, out, format, saveScenario;
   std::vector<std::string> zeroWait, zeroEvent;
   std::vector<std::uint32_t> balanceCompute, balanceVolume;
+  std::int64_t compensateNs = 0;  // --compensate-ns, if given (compensateOpt counts it)
+  CLI::Option* compensateOpt = nullptr;
+  bool compensateFromTrace = false;
   ReplayOptions replay;
   bool json = false;
 };
@@ -45,9 +51,20 @@ int runPredict(const PredictOptions& o) {
     scenario.hypotheses.push_back({HypothesisKind::ZeroEvent, eventArg("--zero-event", z, true), 0});
   for (std::uint32_t k : o.balanceCompute) scenario.hypotheses.push_back({HypothesisKind::BalanceCompute, {}, k});
   for (std::uint32_t k : o.balanceVolume) scenario.hypotheses.push_back({HypothesisKind::BalanceVolume, {}, k});
+  const bool compensateGiven = o.compensateOpt->count() > 0;
+  if (compensateGiven && o.compensateFromTrace)
+    throw UsageError("--compensate-ns and --compensate-from-trace: give one (a scenario compensates once)");
+  if (compensateGiven && o.compensateNs < 0)
+    throw UsageError("--compensate-ns " + std::to_string(o.compensateNs) +
+                     ": the overhead per event must be 0 ns or more (predicting " + o.path + ")");
+  if (compensateGiven) scenario.hypotheses.push_back(Hypothesis::compensate(o.compensateNs));
+  if (o.compensateFromTrace) scenario.hypotheses.push_back(Hypothesis::compensateFromTrace());
   scenario.normalize();
 
   const Trace trace = loadForReplay(o.path, o.replay);
+  if (o.compensateFromTrace && recordedOverhead(trace).empty())  // bad input (status 1), not usage
+    throw std::runtime_error(o.path + " records no instrumentation overhead (the tracer did not measure its own "
+                             "cost; give --compensate-ns N instead)");
   const std::unique_ptr<Replayer> replayer = replayerFor(trace, std::move(scenario), o.path);
   const Replayer& rp = *replayer;
   const CriticalPath cp = ExecutionDag(rp).criticalPath();
@@ -146,6 +163,11 @@ Command addPredictCommand(CLI::App& parent) {
   app->add_option("--balance-volume", o->balanceVolume,
                   "STEP (0-based): every message in the parallel step gets the mean size")
       ->allow_extra_args(false);
+  o->compensateOpt = app->add_option(
+      "--compensate-ns", o->compensateNs,
+      "N: remove N ns of instrumentation overhead per traced event, propagating the delays (docs/compensation.md)");
+  app->add_flag("--compensate-from-trace", o->compensateFromTrace,
+                "remove the instrumentation overhead per event that the tracer recorded in TRACE");
   addReplayOptions(app, o->replay);
   app->add_option("-o,--output", o->out, "write the predicted trace L' (.alog/.log: ALOG, .otf2 or dir: OTF2)");
   app->add_option("--save-scenario", o->saveScenario, "write the scenario's canonical JSON to this file");

@@ -11,6 +11,7 @@
 
 using namespace perwiz;
 namespace perwiz::cli { Command addOverheadCommand(CLI::App& parent); }  // cmd_overhead.cpp
+namespace perwiz::cli { Command addCompensateCommand(CLI::App& parent); }  // cmd_compensate.cpp
 
 namespace {
 
@@ -35,6 +36,7 @@ int main(int argc, char** argv) {
       cli::addCriticalPathCommand(app),
       cli::addAdviseCommand(app),
       cli::addOverheadCommand(app),
+      cli::addCompensateCommand(app),
   };
 
   try {

@@ -31,18 +31,36 @@ enum class HypothesisKind : std::uint8_t {
   ZeroEvent,       // the event takes no time at all (Hollingsworth's CP zeroing)
   BalanceCompute,  // every rank's computation in parallel step k becomes the step mean
   BalanceVolume,   // every message in parallel step k gets the step's mean size
+  Compensate,      // measurement-overhead compensation (Malony et al.; docs/compensation.md):
+                   // every traced event's instrumentation overhead is removed, delays propagate
 };
 const char* hypothesisKindName(HypothesisKind k);  // "zero-wait", "zero-event", ...
 bool parseHypothesisKind(const std::string& name, HypothesisKind& out);
+
+// Compensate's overhead value meaning "the per-event overhead each rank's tracer recorded in
+// the trace" instead of one value given by the user.
+inline constexpr std::int64_t kOverheadFromTrace = -1;
 
 struct Hypothesis {
   HypothesisKind kind = HypothesisKind::ZeroWait;
   EventRef event;          // ZeroWait, ZeroEvent
   std::uint32_t step = 0;  // BalanceCompute, BalanceVolume: 0-based parallel step index
-  std::string toString() const;  // "zero-wait 1:5", "balance-compute step 3"
+  // Compensate: instrumentation overhead in ns per traced event (>= 0), or kOverheadFromTrace.
+  std::int64_t overheadNs = 0;
+
+  // Compensation hypotheses (for the GUI and the CLI): a fixed overhead per event, or the
+  // overhead the tracer recorded per rank.
+  static Hypothesis compensate(std::int64_t overheadNsPerEvent);
+  static Hypothesis compensateFromTrace();
+
+  // "zero-wait 1:5", "balance-compute step 3", "compensate 480 ns/event",
+  // "compensate overhead recorded in the trace"
+  std::string toString() const;
   bool targetsEvent() const { return kind == HypothesisKind::ZeroWait || kind == HypothesisKind::ZeroEvent; }
-  // The same hypothesis with the field its kind does not use zeroed, so that equal hypotheses
-  // compare equal (a zero-wait carries no step, a balance no event).
+  bool targetsStep() const { return kind == HypothesisKind::BalanceCompute || kind == HypothesisKind::BalanceVolume; }
+  bool overheadFromTrace() const { return kind == HypothesisKind::Compensate && overheadNs == kOverheadFromTrace; }
+  // The same hypothesis with the fields its kind does not use zeroed, so that equal hypotheses
+  // compare equal (a zero-wait carries no step, a balance no event, a compensation neither).
   Hypothesis canonical() const;
   auto operator<=>(const Hypothesis&) const = default;
 };
@@ -55,11 +73,16 @@ struct Scenario {
   std::shared_ptr<const NetworkModel> model;  // nullptr = defaultNetworkModel()
   CostMode costs = CostMode::Measured;
   std::vector<Hypothesis> hypotheses;  // kept sorted and unique by normalize()
+  // At most one Compensate per scenario (two would remove the overhead twice); scenarioFromJson
+  // and Replayer refuse a second one.
 
   void normalize();
   // {"perwiz_scenario":1,"model":{...},"costs":"measured","hypotheses":[...]}, canonical.
   std::string toJson() const;
 };
+
+// "" if `hypotheses` hold at most one compensation, else the problem (names both).
+std::string compensationConflict(const std::vector<Hypothesis>& hypotheses);
 
 // Parses a scenario; on error returns false and sets *error to "<source>: <problem>".
 bool scenarioFromJson(const std::string& json, const std::string& source, Scenario& out,

@@ -446,6 +446,7 @@ class Builder {
     auto srcTime = [&](std::uint32_t s) { return s < p_.units ? p_.measEnter[s] : nodeTime[s - p_.units]; };
     p_.local0.assign(p_.units, 0);
     p_.wait0.assign(p_.units, 0);
+    if (costs_ == CostMode::Model) p_.modelLocal.assign(p_.units, 0);
     for (std::uint32_t u = 0; u < p_.units; ++u) {
       const TimeNs E = p_.measEnter[u], X = p_.measLeave[u];
       TimeNs ready = E;
@@ -474,6 +475,7 @@ class Builder {
         p_.local0[u] = measuredLocal;  // not communication: keeps its measured cost
         continue;
       }
+      p_.modelLocal[u] = 1;
       TimeNs cost = std::max<TimeNs>(collectiveCost_[u], 0);
       for (std::uint32_t i = p_.roleBegin[u]; i < p_.roleBegin[u + 1]; ++i)
         cost += model_.roleCost(p_.roleKind[i], p_.messages[p_.roleMsg[i]].bytes);

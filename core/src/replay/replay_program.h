@@ -44,6 +44,9 @@ struct Replayer::Program {
   std::vector<TimeNs> gap0;    // measured computation before the unit
   std::vector<TimeNs> local0;  // local cost in the program's cost mode
   std::vector<TimeNs> wait0;   // measured waiting time
+  // Cost mode "model" only: 1 where local0 is the network model's price, not a measurement
+  // (compensation leaves those alone: they hold no instrumentation). Empty in "measured".
+  std::vector<std::uint8_t> modelLocal;
 
   // Dependencies, CSR by unit.
   std::vector<std::uint32_t> depBegin;  // size units+1

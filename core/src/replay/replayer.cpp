@@ -1,6 +1,9 @@
 // Forward sweep, hypotheses and incremental re-simulation (see replay.h, docs/model.md).
 #include "replay_program.h"
 
+#include "../compensation/overhead_charges.h"
+#include "perwiz/compensation.h"
+
 #include <algorithm>
 #include <bit>
 #include <map>
@@ -22,6 +25,8 @@ struct Replayer::Impl {
   std::vector<std::uint8_t> depFlags, noWait, zeroGap, zeroLocal;
   std::vector<TimeNs> gapDelta;                 // from balance-compute hypotheses
   std::vector<std::uint64_t> bytes;             // effective message sizes
+  // Overhead removed by a Compensate hypothesis; empty without one (docs/compensation.md).
+  OverheadCharges charges;
   // Results.
   std::vector<TimeNs> enter, leave, nodeVal;
   TimeNs predictedT = 0, measuredT = 0;
@@ -67,6 +72,13 @@ struct Replayer::Impl {
           return "step " + std::to_string(h.step) + ": the trace has " +
                  std::to_string(trace.steps.size()) + " parallel steps (0-based)";
         return "";
+      case HypothesisKind::Compensate: {
+        std::string problem;
+        if (compensationOverhead(trace, h.overheadNs, &problem).empty() && !problem.empty()) return problem;
+        std::vector<Hypothesis> both = scenario.hypotheses;
+        both.push_back(h);
+        return compensationConflict(both);
+      }
     }
     return "unknown hypothesis";
   }
@@ -158,13 +170,17 @@ struct Replayer::Impl {
 
   // Recomputes the effective local cost, flags and dependency offsets of unit u.
   void refreshUnit(std::uint32_t u) {
-    gap[u] = zeroGap[u] ? 0 : std::max<TimeNs>(0, p.gap0[u] + gapDelta[u]);
+    // Compensation takes each gap's and call's instrumentation overhead out after balancing
+    // (which works on measured values); a cost the model priced has no instrumentation in it.
+    const bool comp = !charges.empty();
+    gap[u] = zeroGap[u] ? 0 : std::max<TimeNs>(0, p.gap0[u] + gapDelta[u] - (comp ? charges.gap[u] : 0));
     TimeNs l = p.local0[u];
     for (std::uint32_t i = p.roleBegin[u]; i < p.roleBegin[u + 1]; ++i) {
       const std::uint32_t m = p.roleMsg[i];
       if (bytes[m] != p.messages[m].bytes)
         l += model().roleCost(p.roleKind[i], bytes[m]) - model().roleCost(p.roleKind[i], p.messages[m].bytes);
     }
+    if (comp && !(p.modelLocal.size() > u && p.modelLocal[u])) l -= charges.local[u];
     local[u] = zeroLocal[u] ? 0 : std::max<TimeNs>(0, l);
     for (std::uint32_t d = p.depBegin[u]; d < p.depBegin[u + 1]; ++d) {
       const std::uint32_t m = p.depMsg[d];
@@ -340,6 +356,10 @@ struct Replayer::Impl {
       case HypothesisKind::BalanceVolume:
         applyVolume(h.step, on, touched);
         break;
+      case HypothesisKind::Compensate:
+        // Touches every unit: the callers refresh them all and replay in full.
+        charges = on ? chargeOverhead(trace, p, compensationOverhead(trace, h.overheadNs, nullptr)) : OverheadCharges{};
+        break;
     }
     return touched;
   }
@@ -370,13 +390,42 @@ struct Replayer::Impl {
 
   void rebuildFromHypotheses() {
     resetEffective();
+    charges = OverheadCharges{};
     std::set<std::uint32_t> touched;
     for (const Hypothesis& h : scenario.hypotheses) touched.merge(apply(h, true));
+    if (!charges.empty()) {
+      refreshAll();
+      return;
+    }
     for (std::uint32_t u : touched) {
       refreshUnit(u);
       refreshNoWait(u);
     }
     full();
+  }
+
+  // After a change that touches every unit (compensation): refresh all, replay in full (an
+  // incremental walk could not skip anything).
+  void refreshAll() {
+    for (std::uint32_t u = 0; u < p.units; ++u) {
+      refreshUnit(u);
+      refreshNoWait(u);
+    }
+    full();
+  }
+
+  // Incremental update after adding or withdrawing `h`.
+  void update(const Hypothesis& h, bool on) {
+    auto touched = apply(h, on);
+    if (h.kind == HypothesisKind::Compensate) {
+      refreshAll();
+      return;
+    }
+    for (std::uint32_t u : touched) {
+      refreshUnit(u);
+      refreshNoWait(u);
+    }
+    incremental(touched);
   }
 };
 
@@ -430,12 +479,7 @@ bool Replayer::add(const Hypothesis& hypothesis, std::string* error) {
     return true;  // already present: nothing changes
   }
   hs.insert(it, h);
-  auto touched = d->apply(h, true);
-  for (std::uint32_t u : touched) {
-    d->refreshUnit(u);
-    d->refreshNoWait(u);
-  }
-  d->incremental(touched);
+  d->update(h, true);
   return true;
 }
 
@@ -448,24 +492,26 @@ bool Replayer::remove(const Hypothesis& hypothesis, std::string* error) {
     return false;
   }
   hs.erase(it);
-  auto touched = d->apply(h, false);
   // Balance-volume steps re-derive sizes from the remaining hypotheses (steps never share a
   // message, so withdrawing one step restores exactly its messages).
-  for (std::uint32_t u : touched) {
-    d->refreshUnit(u);
-    d->refreshNoWait(u);
-  }
-  d->incremental(touched);
+  d->update(h, false);
   return true;
 }
 
 bool Replayer::setHypotheses(std::vector<Hypothesis> hs, std::string* error) {
+  // Each hypothesis alone (not against the current set), then the set: one compensation at most.
+  auto current = std::move(d->scenario.hypotheses);
+  d->scenario.hypotheses.clear();
+  std::string problem;
   for (const Hypothesis& h : hs) {
-    const std::string problem = d->validate(h);
-    if (!problem.empty()) {
-      if (error) *error = problem;
-      return false;
-    }
+    problem = d->validate(h);
+    if (!problem.empty()) break;
+  }
+  if (problem.empty()) problem = compensationConflict(hs);
+  if (!problem.empty()) {
+    d->scenario.hypotheses = std::move(current);
+    if (error) *error = problem;
+    return false;
   }
   d->scenario.hypotheses = std::move(hs);
   d->scenario.normalize();
@@ -533,6 +579,14 @@ TimeNs Replayer::mapTime(std::uint32_t rank, TimeNs t) const {
   const TimeNs baseP = p.isFirst(v) ? 0 : d->leave[v - 1];
   const TimeNs g0 = p.measEnter[v] - base;
   const TimeNs g1 = d->enter[v] - baseP;
+  if (!d->charges.empty()) {
+    // Compensated: each record's overhead collapses, the rest is scaled to the predicted gap
+    // (the same length unless another hypothesis changed the gap or the overhead was clamped).
+    TimeNs end = 0;
+    const TimeNs k = compensatedGapOffset(d->charges, p, rank, v, t, &end);
+    if (end <= 0) return baseP;
+    return baseP + static_cast<TimeNs>((static_cast<__int128>(k) * g1 * 2 + end) / (2 * end));
+  }
   if (g0 <= 0) return baseP;
   const __int128 scaled = (static_cast<__int128>(t - base) * g1 * 2 + g0) / (2 * g0);
   return baseP + static_cast<TimeNs>(scaled);

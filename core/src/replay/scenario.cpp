@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <charconv>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace perwiz {
@@ -17,7 +18,8 @@ bool parseU32(std::string_view s, std::uint32_t& out) {
   return ec == std::errc() && ptr == s.data() + s.size();
 }
 
-constexpr const char* kKindNames[] = {"zero-wait", "zero-event", "balance-compute", "balance-volume"};
+constexpr const char* kKindNames[] = {"zero-wait", "zero-event", "balance-compute", "balance-volume", "compensate"};
+constexpr int kKinds = static_cast<int>(std::size(kKindNames));
 
 }  // namespace
 
@@ -40,7 +42,7 @@ bool parseEventRef(const std::string& text, EventRef& out) {
 const char* hypothesisKindName(HypothesisKind k) { return kKindNames[static_cast<int>(k)]; }
 
 bool parseHypothesisKind(const std::string& name, HypothesisKind& out) {
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < kKinds; ++i)
     if (name == kKindNames[i]) {
       out = static_cast<HypothesisKind>(i);
       return true;
@@ -48,9 +50,20 @@ bool parseHypothesisKind(const std::string& name, HypothesisKind& out) {
   return false;
 }
 
+Hypothesis Hypothesis::compensate(std::int64_t overheadNsPerEvent) {
+  Hypothesis h;
+  h.kind = HypothesisKind::Compensate;
+  h.overheadNs = overheadNsPerEvent;
+  return h;
+}
+
+Hypothesis Hypothesis::compensateFromTrace() { return compensate(kOverheadFromTrace); }
+
 std::string Hypothesis::toString() const {
   std::string s = hypothesisKindName(kind);
   if (targetsEvent()) return s + " " + event.toString();
+  if (kind == HypothesisKind::Compensate)
+    return overheadFromTrace() ? s + " overhead recorded in the trace" : s + " " + std::to_string(overheadNs) + " ns/event";
   return s + " step " + std::to_string(step);
 }
 
@@ -65,8 +78,9 @@ bool parseCostMode(const std::string& name, CostMode& out) {
 
 Hypothesis Hypothesis::canonical() const {
   Hypothesis h = *this;
-  if (h.targetsEvent()) h.step = 0;
-  else h.event = EventRef{};
+  if (!h.targetsEvent()) h.event = EventRef{};
+  if (!h.targetsStep()) h.step = 0;
+  if (h.kind != HypothesisKind::Compensate) h.overheadNs = 0;
   return h;
 }
 
@@ -89,7 +103,9 @@ std::string Scenario::toJson() const {
     nlohmann::ordered_json e;
     e["kind"] = hypothesisKindName(h.kind);
     if (h.targetsEvent()) e["event"] = h.event.toString();
-    else e["step"] = h.step;
+    else if (h.targetsStep()) e["step"] = h.step;
+    else if (h.overheadFromTrace()) e["overhead_ns"] = "trace";
+    else e["overhead_ns"] = h.overheadNs;
     j["hypotheses"].push_back(std::move(e));
   }
   return j.dump(2);
@@ -141,23 +157,41 @@ bool scenarioFromJson(const std::string& text, const std::string& source, Scenar
       Hypothesis h;
       if (!parseHypothesisKind(e["kind"].get<std::string>(), h.kind))
         return fail(where + "unknown kind '" + e["kind"].get<std::string>() +
-                    "' (zero-wait, zero-event, balance-compute, balance-volume)");
+                    "' (zero-wait, zero-event, balance-compute, balance-volume, compensate)");
       if (h.targetsEvent()) {
         if (!e.contains("event") || !e["event"].is_string() || !parseEventRef(e["event"].get<std::string>(), h.event))
           return fail(where + "needs 'event' as \"RANK:INDEX\" (or \"RANK:cINDEX\" for computation)");
         if (h.kind == HypothesisKind::ZeroWait && h.event.computation)
           return fail(where + "zero-wait applies to MPI calls, not computation");
-      } else {
+      } else if (h.targetsStep()) {
         if (!e.contains("step") || !e["step"].is_number_unsigned())
           return fail(where + "needs 'step' as a non-negative integer");
         h.step = e["step"].get<std::uint32_t>();
+      } else {  // compensate: nanoseconds per event, or "trace" for the tracer's own record
+        const auto* v = e.contains("overhead_ns") ? &e["overhead_ns"] : nullptr;
+        if (v && v->is_string() && v->get<std::string>() == "trace") h.overheadNs = kOverheadFromTrace;
+        else if (v && v->is_number_unsigned()) h.overheadNs = v->get<std::int64_t>();
+        else return fail(where + "compensate needs 'overhead_ns' as nanoseconds per event (an integer >= 0) or \"trace\"");
       }
       s.hypotheses.push_back(h);
     }
   }
   s.normalize();
+  if (const std::string twice = compensationConflict(s.hypotheses); !twice.empty()) return fail(twice);
   out = std::move(s);
   return true;
+}
+
+std::string compensationConflict(const std::vector<Hypothesis>& hypotheses) {
+  const Hypothesis* first = nullptr;
+  for (const Hypothesis& h : hypotheses) {
+    if (h.kind != HypothesisKind::Compensate) continue;
+    if (first && !(h.canonical() == first->canonical()))
+      return "two compensations ('" + first->toString() + "' and '" + h.toString() +
+             "'): a scenario removes the instrumentation overhead once";
+    first = &h;
+  }
+  return "";
 }
 
 bool loadScenario(const std::string& path, Scenario& out, std::string* error) {
