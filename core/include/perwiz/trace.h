@@ -182,13 +182,14 @@ void computeParallelSteps(Trace& trace, const std::vector<std::uint32_t>& region
 bool declareParallelRegion(Trace& trace, const std::string& functionName);
 
 // The tracer's own cost (libperwiz-trace, docs/tracer.md). It measures at MPI_Init what one
-// recorded event costs the program (a clock read and a record write, in ns) and stores it on
-// every rank as a point event of this name whose label is the value: an OTF2 parameter record,
-// an ALOG lone event with the value as comment. Both readers and writers keep point events, so
-// the value survives conversions; a later compensation subtracts it per recorded event.
+// record costs the program (a clock read and a record write, in ns; an MPI call is two records,
+// its enter and its leave, plus one per message or collective record) and stores it on every
+// rank as a point event of this name whose label is the value: an OTF2 parameter record, an
+// ALOG lone event with the value as comment. Readers and writers keep point events, so the
+// value survives conversions; compensation (compensation.h) subtracts it per record.
 inline constexpr const char* kEventOverheadPoint = "PERWIZ_EVENT_OVERHEAD_NS";
 
-// The rank's recorded per-event overhead in ns; -1 if the trace does not carry one for it.
+// The rank's recorded per-record overhead in ns; -1 if the trace does not carry one for it.
 inline TimeNs recordedEventOverhead(const Trace& trace, std::uint32_t rank) {
   if (rank >= trace.ranks.size()) return -1;
   std::uint32_t fn = kNone32;

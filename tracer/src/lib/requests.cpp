@@ -1,14 +1,56 @@
 #include "requests.h"
 
-#include "comm_table.h"
-
 #include <cstdlib>
 
 namespace perwiz::trace {
 
-HandleMap<RequestInfo> gRequests;
-
 namespace {
+
+constexpr std::uint32_t kNil = UINT32_MAX;
+
+// Pending requests live in a pool (grown by doubling, never shrunk) chained per handle.
+struct Pending {
+  RequestInfo info;
+  std::uint32_t next;
+};
+struct Queue {
+  std::uint32_t head;
+  std::uint32_t tail;
+};
+
+HandleMap<Queue> gQueues;
+Pending* gPool = nullptr;
+std::uint32_t gPoolSize = 0;
+std::uint32_t gFree = kNil;
+std::uint64_t gOutstanding = 0;
+
+std::uint32_t allocate() {
+  if (gFree == kNil) {
+    const std::uint32_t bigger = gPoolSize ? gPoolSize * 2 : 256;
+    auto* pool = static_cast<Pending*>(std::realloc(gPool, sizeof(Pending) * bigger));
+    if (!pool) return kNil;
+    gPool = pool;
+    for (std::uint32_t i = gPoolSize; i < bigger; ++i) gPool[i].next = i + 1 < bigger ? i + 1 : gFree;
+    gFree = gPoolSize;
+    gPoolSize = bigger;
+  }
+  const std::uint32_t n = gFree;
+  gFree = gPool[n].next;
+  return n;
+}
+
+bool popOldest(std::uint64_t key, RequestInfo& info) {
+  Queue* q = gOutstanding ? gQueues.find(key) : nullptr;
+  if (!q) return false;
+  const std::uint32_t n = q->head;
+  info = gPool[n].info;
+  q->head = gPool[n].next;
+  gPool[n].next = gFree;
+  gFree = n;
+  --gOutstanding;
+  if (q->head == kNil) gQueues.erase(key);
+  return true;
+}
 
 std::uint64_t* gKeys = nullptr;
 int gKeysSize = 0;
@@ -27,15 +69,38 @@ T* growTo(T*& array, int& size, int count) {
 
 }  // namespace
 
-std::uint64_t trackRequest(MPI_Request request, RequestKind kind, std::uint32_t comm) {
-  RequestInfo* info = gRequests.insert(handleKey(request));
-  if (!info) return 0;
-  info->id = g.nextRequest++;
-  info->comm = comm;
-  info->kind = kind;
-  info->cancelRequested = false;
-  return info->id;
+bool requestsOutstanding() { return gOutstanding > 0; }
+
+std::uint64_t trackRequest(MPI_Request request, RequestKind kind, std::uint32_t comm,
+                           bool singleRank) {
+  const std::uint64_t key = handleKey(request);
+  const std::uint32_t n = allocate();
+  if (n == kNil) return 0;
+  Queue* q = gQueues.find(key);
+  if (!q) {
+    q = gQueues.insert(key);
+    if (!q) {
+      gPool[n].next = gFree;
+      gFree = n;
+      return 0;
+    }
+    q->head = q->tail = kNil;
+  }
+  gPool[n].info = RequestInfo{g.nextRequest++, comm, kind, false, singleRank};
+  gPool[n].next = kNil;
+  if (q->tail == kNil) q->head = n;
+  else gPool[q->tail].next = n;
+  q->tail = n;
+  ++gOutstanding;
+  return gPool[n].info.id;
 }
+
+RequestInfo* findRequest(std::uint64_t key) {
+  Queue* q = gOutstanding ? gQueues.find(key) : nullptr;
+  return q ? &gPool[q->head].info : nullptr;
+}
+
+bool takeRequest(std::uint64_t key, RequestInfo& info) { return popOldest(key, info); }
 
 std::uint64_t receivedBytes(const MPI_Status& status) {
   int count = 0;
@@ -44,10 +109,8 @@ std::uint64_t receivedBytes(const MPI_Status& status) {
 }
 
 void requestCompleted(std::uint64_t key, const MPI_Status& status, std::uint64_t time) {
-  RequestInfo* info = gRequests.find(key);
-  if (!info) return;
-  const RequestInfo r = *info;
-  gRequests.erase(key);
+  RequestInfo r;
+  if (!popOldest(key, r)) return;
   if (r.cancelRequested) {
     int cancelled = 0;
     PMPI_Test_cancelled(&status, &cancelled);
@@ -59,8 +122,8 @@ void requestCompleted(std::uint64_t key, const MPI_Status& status, std::uint64_t
   if (r.kind == RequestKind::Isend) {
     append(RecordKind::IsendComplete, time, 0, r.comm, 0, 0, 0, r.id);
   } else if (status.MPI_SOURCE != MPI_PROC_NULL) {
-    append(RecordKind::Irecv, time, 0, r.comm, status.MPI_SOURCE, status.MPI_TAG,
-           receivedBytes(status), r.id);
+    append(RecordKind::Irecv, time, 0, r.comm, r.singleRank ? 0 : status.MPI_SOURCE,
+           status.MPI_TAG, receivedBytes(status), r.id);
   }
 }
 

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <unistd.h>
 
 namespace perwiz::trace {
 
@@ -70,8 +71,10 @@ bool agreeOnTraceDir(const char* program) {
                "records would mix. Run smpirun with --cfg=smpi/privatize-libs:libperwiz-trace.so "
                "(the library on LD_LIBRARY_PATH or given by its full path) so that each rank gets "
                "its own copy.\n");
-  PMPI_Abort(MPI_COMM_WORLD, 1);
-  std::abort();
+  // SMPI's MPI_Abort ends the simulation with exit status 0; this configuration error must
+  // not look like a successful run.
+  std::fflush(stderr);
+  ::_exit(1);
 }
 #endif
 

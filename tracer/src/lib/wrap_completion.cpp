@@ -19,7 +19,7 @@ MPI_Status* statusOr(MPI_Status* status, MPI_Status* own) {
 }
 
 bool saveKeys(const MPI_Request requests[], int count, std::uint64_t*& keys) {
-  if (count <= 0 || gRequests.size() == 0) return false;
+  if (count <= 0 || !requestsOutstanding()) return false;
   keys = scratchKeys(count);
   if (!keys) return false;
   for (int i = 0; i < count; ++i) keys[i] = handleKey(requests[i]);
@@ -42,7 +42,7 @@ extern "C" {
 
 int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   Call call(Region::Wait);
-  if (!call || gRequests.size() == 0) return PMPI_Wait(request, status);
+  if (!call || !requestsOutstanding()) return PMPI_Wait(request, status);
   const std::uint64_t key = handleKey(*request);
   MPI_Status own;
   MPI_Status* st = statusOr(status, &own);
@@ -53,7 +53,7 @@ int MPI_Wait(MPI_Request* request, MPI_Status* status) {
 
 int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   Call call(Region::Test);
-  if (!call || gRequests.size() == 0) return PMPI_Test(request, flag, status);
+  if (!call || !requestsOutstanding()) return PMPI_Test(request, flag, status);
   const std::uint64_t key = handleKey(*request);
   MPI_Status own;
   MPI_Status* st = statusOr(status, &own);
@@ -155,14 +155,9 @@ int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, int indices
 // it stays posted and the reader reports it as never completed.
 int MPI_Request_free(MPI_Request* request) {
   Call call(Region::Request_free);
-  if (call && gRequests.size() > 0) {
-    const std::uint64_t key = handleKey(*request);
-    if (RequestInfo* info = gRequests.find(key)) {
-      if (info->kind == RequestKind::Isend)
-        append(RecordKind::IsendComplete, call.begin(), 0, info->comm, 0, 0, 0, info->id);
-      gRequests.erase(key);
-    }
-  }
+  RequestInfo info;
+  if (call && takeRequest(handleKey(*request), info) && info.kind == RequestKind::Isend)
+    append(RecordKind::IsendComplete, call.begin(), 0, info.comm, 0, 0, 0, info.id);
   return PMPI_Request_free(request);
 }
 
@@ -170,7 +165,7 @@ int MPI_Request_free(MPI_Request* request) {
 int MPI_Cancel(MPI_Request* request) {
   Call call(Region::Cancel);
   if (call)
-    if (RequestInfo* info = gRequests.find(handleKey(*request))) info->cancelRequested = true;
+    if (RequestInfo* info = findRequest(handleKey(*request))) info->cancelRequested = true;
   return PMPI_Cancel(request);
 }
 

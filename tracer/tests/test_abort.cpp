@@ -1,0 +1,47 @@
+// A run ending in MPI_Abort: the aborting rank says what is missing and how to convert what was
+// flushed; the converter makes a readable trace of it.
+#include "support.h"
+
+#include "perwiz/trace_io.h"
+
+#include <gtest/gtest.h>
+
+namespace perwiz::tracer_test {
+namespace {
+
+TEST(OpenMpi, AbortLeavesAReadablePartialTrace) {
+  Scratch s;
+  constexpr int kRanks = 3;
+  constexpr int kRing = 4;
+  const RunResult r = run(mpirun(kRanks, PERWIZ_PROG_ABORT, {std::to_string(kRing)}),
+                          traceEnv(s.path(), "aborted"), s.path());
+  EXPECT_NE(r.exitCode, 0);
+  EXPECT_NE(r.err.find("MPI_Abort(3) on rank 1"), std::string::npos) << r.err;
+  const std::string hint = "perwiz-trace-convert " + (s.path() / "aborted").string();
+  EXPECT_NE(r.err.find(hint), std::string::npos) << r.err;
+  EXPECT_FALSE(fs::exists(s.path() / "aborted" / "traces.otf2"));
+
+  const RunResult c = run({PERWIZ_TEST_CONVERTER, (s.path() / "aborted").string()}, {}, s.path());
+  ASSERT_EQ(c.exitCode, 0) << c.err;
+  EXPECT_NE(c.err.find("rank 1: called MPI_Abort(3)"), std::string::npos) << c.err;
+  EXPECT_NE(c.err.find("incomplete run"), std::string::npos) << c.err;
+  EXPECT_TRUE(fs::exists(s.path() / "aborted" / "perwiz-raw")) << "raw files of an incomplete run are kept";
+  const Trace t = loadTrace((s.path() / "aborted").string());
+  ASSERT_EQ(t.rankCount(), static_cast<std::size_t>(kRanks));
+  // Rank 1 flushed everything up to its MPI_Abort.
+  const std::map<std::string, int> aborting = {
+      {"MPI_Init", 1}, {"MPI_Sendrecv", kRing}, {"MPI_Barrier", 1}, {"MPI_Abort", 1}};
+  EXPECT_EQ(mpiCallCounts(t, 1), aborting);
+  // The others were stopped by mpirun's signal; what they flushed on the way out is whole:
+  // either all their calls up to the receive they were blocked in, or (killed outright) none.
+  for (std::uint32_t rank : {0u, 2u}) {
+    const auto calls = mpiCallCounts(t, rank);
+    if (calls.empty()) continue;
+    const std::map<std::string, int> waiting = {
+        {"MPI_Init", 1}, {"MPI_Sendrecv", kRing}, {"MPI_Barrier", 1}, {"MPI_Recv", 1}};
+    EXPECT_EQ(calls, waiting) << "rank " << rank;
+  }
+}
+
+}  // namespace
+}  // namespace perwiz::tracer_test

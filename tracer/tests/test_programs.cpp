@@ -1,0 +1,92 @@
+// The C++ and Fortran test programs under Open MPI (counts derived in their header comments).
+#include "support.h"
+
+#include "perwiz/trace_io.h"
+
+#include <gtest/gtest.h>
+
+namespace perwiz::tracer_test {
+namespace {
+
+constexpr int kRanks = 4;
+constexpr int kSteps = 3;
+
+void expectMatched(const Trace& t) {
+  EXPECT_EQ(t.messageStats.unmatchedSends, 0u);
+  EXPECT_EQ(t.messageStats.unmatchedReceives, 0u);
+  EXPECT_EQ(t.messageStats.receiveBeforeSend, 0u);
+  EXPECT_TRUE(t.warnings.empty()) << t.warnings.front().toString();
+}
+
+TEST(OpenMpi, CxxProgram) {
+  Scratch s;
+  const RunResult r = run(mpirun(kRanks, PERWIZ_PROG_RING_CXX, {std::to_string(kSteps)}),
+                          traceEnv(s.path(), "ring"), s.path());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const Trace t = loadTrace((s.path() / "ring").string());
+  ASSERT_EQ(t.rankCount(), static_cast<std::size_t>(kRanks));
+  expectMatched(t);
+  EXPECT_EQ(t.steps.size(), static_cast<std::size_t>(kSteps));
+  const int N = kSteps;
+  for (int r = 0; r < kRanks; ++r) {
+    SCOPED_TRACE("rank " + std::to_string(r));
+    const int prev = (r + kRanks - 1) % kRanks;
+    const std::map<std::string, int> expected = {
+        {"MPI_Init_thread", 1}, {"MPI_Irecv", 2 * N},     {"MPI_Isend", 2 * N + r + 1},
+        {"MPI_Waitall", N + 1}, {"MPI_Allreduce", N},     {"MPI_Recv", prev + 1},
+        {"MPI_Finalize", 1}};
+    EXPECT_EQ(mpiCallCounts(t, static_cast<std::uint32_t>(r)), expected);
+    // Its r+1 extra messages (tag 2) go to the next rank, 64 bytes each.
+    int extra = 0;
+    for (const MessageEndpoint& m : t.ranks[static_cast<std::size_t>(r)].messages)
+      if (m.isSend && m.tag == 2) {
+        ++extra;
+        EXPECT_EQ(m.peer, (r + 1) % kRanks);
+        EXPECT_EQ(m.bytes, 64u);
+      }
+    EXPECT_EQ(extra, r + 1);
+  }
+}
+
+TEST(OpenMpi, FortranProgram) {
+  Scratch s;
+  const RunResult r = run(mpirun(kRanks, PERWIZ_PROG_CALLS_F, {std::to_string(kSteps)}),
+                          traceEnv(s.path(), "fortran"), s.path());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const Trace t = loadTrace((s.path() / "fortran").string());
+  ASSERT_EQ(t.rankCount(), static_cast<std::size_t>(kRanks));
+  expectMatched(t);
+  // N named steps and one unnamed marker pair: N + 1 parallel steps.
+  EXPECT_EQ(t.steps.size(), static_cast<std::size_t>(kSteps + 1));
+  const int N = kSteps;
+  for (int r = 0; r < kRanks; ++r) {
+    SCOPED_TRACE("rank " + std::to_string(r));
+    std::map<std::string, int> expected = {
+        {"MPI_Init", 1},      {"MPI_Finalize", 1},   {"MPI_Sendrecv", N}, {"MPI_Irecv", N},
+        {"MPI_Isend", N},     {"MPI_Waitall", N},    {"MPI_Allreduce", N}, {"MPI_Comm_split", 1},
+        {"MPI_Bcast", 1},     {"MPI_Reduce", 1},     {"MPI_Comm_free", 1}, {"MPI_Barrier", 1}};
+    if (r > 0) expected["MPI_Send"] = r;
+    if (r == 0) expected["MPI_Recv"] = kRanks * (kRanks - 1) / 2;
+    const auto rank = static_cast<std::uint32_t>(r);
+    EXPECT_EQ(mpiCallCounts(t, rank), expected);
+    EXPECT_EQ(userStates(t, rank, "PRGN_step"), N);
+    EXPECT_GT(recordedEventOverhead(t, rank), 0);
+    // The sub-communicator's collectives: Bcast and Reduce rooted at world rank r % 2.
+    for (const CollectiveCall& c : t.ranks[rank].collectives)
+      if (c.comm != 0) {
+        EXPECT_EQ(c.root, r % 2);
+      }
+  }
+  // Rank 0's wildcard receives resolved: r messages of r integers from every rank r > 0.
+  std::map<int, int> from;
+  for (const MessageEndpoint& m : t.ranks[0].messages)
+    if (!m.isSend && m.tag >= 100) {
+      ++from[m.peer];
+      EXPECT_EQ(m.tag, 100 + m.peer);
+      EXPECT_EQ(m.bytes, 4u * m.peer);
+    }
+  for (int q = 1; q < kRanks; ++q) EXPECT_EQ(from[q], q);
+}
+
+}  // namespace
+}  // namespace perwiz::tracer_test
