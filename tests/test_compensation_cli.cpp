@@ -123,6 +123,10 @@ TEST(CliCompensate, WritesTheCompensatedTraceOnce) {
     ASSERT_EQ(again["earlier_scenarios"].size(), 1u) << ext;
     EXPECT_EQ(again["earlier_scenarios"][0]["hypotheses"][0]["kind"], "compensate") << ext;
     EXPECT_EQ(again["earlier_scenarios"][0]["hypotheses"][0]["overhead_ns"], 200) << ext;
+    // Compensating it again says that it already is.
+    const CliResult twice = cli(f.dir, {"compensate", out.string(), "--overhead-ns", "200"});
+    EXPECT_EQ(twice.status, 0) << twice.err;
+    EXPECT_NE(twice.out.find("already compensated"), std::string::npos) << twice.out;
     const Trace t = loadTrace(out.string());
     // W1's work state 3: [2150 + 3000, 3150 + 3000] without instrumentation.
     std::uint32_t seen = 0;

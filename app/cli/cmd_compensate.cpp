@@ -94,6 +94,9 @@ int runCompensate(const CompensateOptions& o) {
            {"per_rank", std::move(perRankJson)},
            {"notes", rep.notes},
            {"output", o.out.empty() ? Json(nullptr) : Json(o.out)}};
+    Json earlier = Json::array();  // the trace is itself a prediction (maybe compensated already)
+    for (const auto& text : scenariosRecordedIn(trace)) earlier.push_back(Json::parse(text, nullptr, false));
+    j["earlier_scenarios"] = std::move(earlier);
     std::cout << j.dump(2) << '\n';
     return kExitOk;
   }
@@ -120,6 +123,9 @@ int runCompensate(const CompensateOptions& o) {
               << humanDuration(rp->measuredRankEnd(r) - rp->predictedRankEnd(r)) << '\n';
   if (ranks.size() > kRowsShown) std::cout << "  ... " << ranks.size() - kRowsShown << " more ranks (--json lists all)\n";
   for (const auto& n : rep.notes) std::cout << "note: " << n << '\n';
+  for (const auto& text : scenariosRecordedIn(trace))
+    std::cout << "note: this trace is itself a prediction" << (text.find("\"compensate\"") != std::string::npos ? " and already compensated" : "")
+              << ", made with " << text << '\n';
   if (!o.out.empty()) std::cout << "compensated trace written to " << o.out << '\n';
   return kExitOk;
 }
