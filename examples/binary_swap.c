@@ -205,16 +205,20 @@ int main(int argc, char **argv) {
     }
   }
 
-  /* Rank 0 gathers the pieces of the last frame (every rank's piece has pixels / P pixels). */
-  const pixel_set mine = piece_after(rank, stages, pixels, interleaved);
-  pack(sendbuf, img, mine);
-  unsigned char *all = rank == 0 ? malloc((size_t)pixels * 4) : NULL;
-  MPI_Gather(sendbuf, (int)(mine.count * 4), MPI_BYTE, all, (int)(mine.count * 4), MPI_BYTE, 0, MPI_COMM_WORLD);
-
   char details[160];
   snprintf(details, sizeof details, "split=%s size=%ld frames=%ld pixel_ns=%g", interleaved ? "interleaved" : "block",
            side, frames, pixel_ns);
   report_finish("binary_swap", details, start);
+
+  /* Rank 0 gathers the pieces of the last frame (every rank's piece has pixels / P pixels).
+   * After report_finish's barrier, so every rank enters it at the same time: in SMPI a non-root
+   * member of a Gather of large pieces waits for the tree above it, which the replay's rule for
+   * rooted collectives (non-roots never wait, docs/model.md §2.5) would keep as local cost of
+   * whichever rank arrived early — a cost the balanced run does not have. */
+  const pixel_set mine = piece_after(rank, stages, pixels, interleaved);
+  pack(sendbuf, img, mine);
+  unsigned char *all = rank == 0 ? malloc((size_t)pixels * 4) : NULL;
+  MPI_Gather(sendbuf, (int)(mine.count * 4), MPI_BYTE, all, (int)(mine.count * 4), MPI_BYTE, 0, MPI_COMM_WORLD);
 
   int ok = 1;
   if (rank == 0 && check) {

@@ -12,8 +12,8 @@
  * - SMPI (compiled by smpicc; run with --cfg=smpi/simulate-computation:no so host CPU time does
  *   not leak into the simulated clock): work_end charges exactly that many nanoseconds to the
  *   simulated host with smpi_execute_flops().
- * - Open MPI: work_end busy-waits until `ns` have passed since work_begin, so the real loop's
- *   own time counts towards the same total. */
+ * - Open MPI: work_end waits until `ns` have passed since work_begin (sleeping, then spinning
+ *   the last 200 µs), so the real loop's own time counts towards the same total. */
 #ifndef PERWIZ_EXAMPLES_WORK_H
 #define PERWIZ_EXAMPLES_WORK_H
 

@@ -13,10 +13,16 @@ mode=${1:?mode}
 bindir=${2:?binary directory}
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# SimGrid copies the program into its temporary directory under names made from the rank number
+# only, so concurrent runs (CTest -j) each need their own directory; smpirun takes it from TMPDIR
+# (its -tmpdir option is broken in 3.32: it shifts one argument instead of two).
+smpitmp=$(mktemp -d)
+trap 'rm -rf "$smpitmp"' EXIT
 smpi() { # smpi NP PROGRAM ARGS... (stdout only; SimGrid's own messages are warnings and up)
   local np=$1 prog=$2
   shift 2
-  "$smpirun" -np "$np" -platform "$platform" --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 \
+  TMPDIR=$smpitmp "$smpirun" -np "$np" -platform "$platform" --cfg=smpi/simulate-computation:no \
+    --cfg=smpi/wtime:0 --cfg=network/crosstraffic:0 \
     --log=root.thres:warning "$bindir/$prog-smpi" "$@"
 }
 time_of() { sed -n 's/.* time_s=\([0-9.]*\).*/\1/p' <<<"$1"; }
