@@ -92,7 +92,11 @@ void writeTable(const std::string& outdir) {
      << "time after the programs' start barrier instead, which leaves out `MPI_Init` (about 0.1 ms under "
      << "SMPI, some 300 ms of start-up noise under Open MPI here). SMPI rows are asserted to be within 5 % "
      << "(both errors); Open MPI rows (4 ranks, oversubscribed on a shared 2-core machine, larger "
-     << "workloads) are only recorded. What each hypothesis and variant mean: `docs/examples.md`.\n\n"
+     << "workloads) are only recorded: there the waiting ranks poll inside MPI on the cores the computing "
+     << "ranks need, and the time a rank spends descheduled counts as its computation or as a call's local "
+     << "cost, which no hypothesis removes. What each hypothesis and variant mean: `docs/examples.md`.\n\n"
+     << "Command: `ctest --test-dir BUILD -R examples.validation` (the table is "
+     << "`BUILD/examples/validation/validation.md`).\n\n"
      << "| backend | program | ranks | hypotheses | improved variant | original T (ms) | predicted T (ms) | "
         "measured T (ms) | error | error after start |\n"
      << "| --- | --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |\n";
