@@ -2,7 +2,7 @@
 // perwiz-trace-convert reads to produce the OTF2 archive or ALOG file.
 //
 // A trace directory DIR/NAME holds, during the run, perwiz-raw/rank-<r>.evt (binary: a header,
-// then fixed-size records in time order, appended whenever a rank's buffer fills) and
+// then 16- or 40-byte records in time order, appended whenever a rank's buffer fills) and
 // perwiz-raw/rank-<r>.def (text: one definition per line, appended as soon as it is known).
 // Writing definitions at once and events in whole records means that a run that aborts or is
 // killed still leaves files the converter can read up to the last flush.
@@ -18,7 +18,7 @@
 namespace perwiz::trace {
 
 inline constexpr char kRawMagic[8] = {'P', 'W', 'Z', 'R', 'A', 'W', '0', '1'};
-inline constexpr std::uint32_t kRawVersion = 1;
+inline constexpr std::uint32_t kRawVersion = 2;
 inline constexpr const char* kRawDirName = "perwiz-raw";
 
 enum class RecordKind : std::uint8_t {
@@ -36,13 +36,18 @@ enum class RecordKind : std::uint8_t {
   Cancelled,      // request: a request that completed as cancelled (its post is dropped)
 };
 
-// 40 bytes, no padding: written to disk as is (same machine reads it back).
-struct RawRecord {
+// A record: a 16-byte head, and for every kind but Enter and Leave (the bulk of a trace) a
+// 24-byte tail, so 16 or 40 bytes on disk, no padding. Written as is (same machine reads it).
+struct RawHead {
   std::uint64_t time;  // the rank's clock, ns (not yet aligned to rank 0)
   RecordKind kind;
   std::uint8_t unused;
   std::uint16_t region;
   std::uint32_t comm;  // the rank's communicator id (0 = MPI_COMM_WORLD, 1 = MPI_COMM_SELF)
+};
+static_assert(sizeof(RawHead) == 16, "raw records are written to disk as they are");
+
+struct RawRecord : RawHead {
   std::int32_t peer;
   std::int32_t tag;
   std::uint64_t bytes;
@@ -50,10 +55,17 @@ struct RawRecord {
 };
 static_assert(sizeof(RawRecord) == 40, "raw records are written to disk as they are");
 
+inline constexpr std::size_t kMaxRecordSize = sizeof(RawRecord);
+
+// Bytes a record of this kind takes.
+inline constexpr std::size_t recordSize(RecordKind kind) {
+  return kind == RecordKind::Enter || kind == RecordKind::Leave ? sizeof(RawHead) : sizeof(RawRecord);
+}
+
 struct RawHeader {
   char magic[8];
   std::uint32_t version;
-  std::uint32_t recordSize;
+  std::uint32_t recordSize;  // of a full record (the largest)
   std::int32_t rank;
   std::uint32_t reserved;
 };

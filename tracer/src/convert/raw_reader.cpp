@@ -7,7 +7,7 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
-#include <sys/stat.h>
+#include <stdexcept>
 
 namespace perwiz::trace {
 
@@ -39,7 +39,11 @@ bool parseLine(const std::string& line, RankDefs& d) {
   for (std::string w; in >> w;) f.push_back(w);
   if (key == "perwiz-trace") {
     unsigned version = 0;
-    return f.size() == 1 && parseNumber(f[0], version) && version == kRawVersion;
+    if (f.size() != 1 || !parseNumber(f[0], version)) return false;
+    if (version != kRawVersion)
+      throw std::runtime_error("written in raw format version " + std::to_string(version) +
+                               "; this converter reads version " + std::to_string(kRawVersion));
+    return true;
   }
   if (key == "rank")
     return f.size() == 3 && f[1] == "size" && parseNumber(f[0], d.rank) && parseNumber(f[2], d.size);
@@ -113,8 +117,12 @@ RankDefs readRankDefs(const std::string& path) {
     if (line.empty()) continue;
     if (lineNo == 1 && line.rfind("perwiz-trace ", 0) != 0)
       throw TraceError(path, "not a perwiz-trace definition file (first line: '" + line + "')");
-    if (!parseLine(line, d))
-      d.problems.push_back("line " + std::to_string(lineNo) + " not understood: '" + line + "'");
+    try {
+      if (!parseLine(line, d))
+        d.problems.push_back("line " + std::to_string(lineNo) + " not understood: '" + line + "'");
+    } catch (const std::runtime_error& e) {
+      throw TraceError(path, e.what());
+    }
   }
   if (lineNo == 0) throw TraceError(path, "is empty");
   if (d.rank < 0 || d.size <= 0) throw TraceError(path, "has no 'rank <r> size <P>' line");
@@ -134,29 +142,49 @@ RawEventFile::RawEventFile(const std::string& path, int expectedRank) : path_(pa
   if (h.rank != expectedRank)
     throw TraceError(path, "holds rank " + std::to_string(h.rank) + ", expected " +
                                std::to_string(expectedRank));
-  struct stat st;
-  if (::fstat(::fileno(file_), &st) == 0 && st.st_size >= static_cast<off_t>(sizeof h)) {
-    const auto body = static_cast<std::uint64_t>(st.st_size) - sizeof h;
-    records_ = body / sizeof(RawRecord);
-    tornBytes_ = body % sizeof(RawRecord);
-  }
-  buffer_.resize(1u << 14);
+  buffer_.resize(1u << 20);
 }
 
 RawEventFile::~RawEventFile() {
   if (file_) std::fclose(file_);
 }
 
-bool RawEventFile::next(RawRecord& record) {
-  if (read_ >= records_) return false;
-  if (pos_ == filled_) {
-    const std::uint64_t want = std::min<std::uint64_t>(buffer_.size(), records_ - read_);
-    filled_ = std::fread(buffer_.data(), sizeof(RawRecord), want, file_);
-    pos_ = 0;
-    if (filled_ == 0) throw TraceError(path_, "read failed after " + std::to_string(read_) + " records");
+// Keeps the unread tail and appends what the file has next.
+bool RawEventFile::refill() {
+  if (eof_) return false;
+  std::memmove(buffer_.data(), buffer_.data() + pos_, filled_ - pos_);
+  filled_ -= pos_;
+  pos_ = 0;
+  const std::size_t got = std::fread(buffer_.data() + filled_, 1, buffer_.size() - filled_, file_);
+  if (got == 0) {
+    if (std::ferror(file_)) throw TraceError(path_, "read failed after " + std::to_string(records_) + " records");
+    eof_ = true;
+    return false;
   }
-  record = buffer_[pos_++];
-  ++read_;
+  filled_ += got;
+  return true;
+}
+
+bool RawEventFile::next(RawRecord& record) {
+  if (filled_ - pos_ < sizeof(RawHead) && !refill() && filled_ - pos_ < sizeof(RawHead)) {
+    tornBytes_ = filled_ - pos_;
+    return false;
+  }
+  RawHead head;
+  std::memcpy(&head, buffer_.data() + pos_, sizeof head);
+  if (head.kind < RecordKind::Enter || head.kind > RecordKind::Cancelled)
+    throw TraceError(path_, "record " + std::to_string(records_) + " has an unknown kind " +
+                                std::to_string(static_cast<int>(head.kind)) + " (corrupt file?)");
+  const std::size_t size = recordSize(head.kind);
+  while (filled_ - pos_ < size)
+    if (!refill()) {
+      tornBytes_ = filled_ - pos_;
+      return false;
+    }
+  record = RawRecord{};
+  std::memcpy(&record, buffer_.data() + pos_, size);
+  pos_ += size;
+  ++records_;
   return true;
 }
 

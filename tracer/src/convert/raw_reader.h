@@ -53,19 +53,24 @@ class RawEventFile {
   RawEventFile(const RawEventFile&) = delete;
   RawEventFile& operator=(const RawEventFile&) = delete;
 
+  // The next record (Enter and Leave fill only the head); false at the end.
   bool next(RawRecord& record);
-  std::uint64_t records() const { return records_; }  // complete records in the file
-  std::uint64_t tornBytes() const { return tornBytes_; }  // an incomplete last record
+  // After next() returned false: complete records read, and the bytes of an incomplete last
+  // record (a write cut short), which are ignored.
+  std::uint64_t records() const { return records_; }
+  std::uint64_t tornBytes() const { return tornBytes_; }
 
  private:
+  bool refill();
+
   std::string path_;
   std::FILE* file_ = nullptr;
   std::uint64_t records_ = 0;
   std::uint64_t tornBytes_ = 0;
-  std::uint64_t read_ = 0;
-  std::vector<RawRecord> buffer_;
+  std::vector<unsigned char> buffer_;
   std::size_t pos_ = 0;
   std::size_t filled_ = 0;
+  bool eof_ = false;
 };
 
 }  // namespace perwiz::trace

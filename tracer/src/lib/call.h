@@ -24,14 +24,14 @@ class Call {
     if (!recording_) return;
     if (g.rec.used + kCallReserve > g.rec.capacity) flushBufferRecorded();
     begin_ = now();
-    append(RecordKind::Enter, begin_, region_);
+    appendMark(RecordKind::Enter, begin_, region_);
   }
   Call(const Call&) = delete;
   Call& operator=(const Call&) = delete;
   ~Call() {
     --g.depth;
     if (!recording_ || !g.active) return;
-    append(RecordKind::Leave, endTime(), region_);
+    appendMark(RecordKind::Leave, endTime(), region_);
   }
 
   explicit operator bool() const { return recording_; }

@@ -25,7 +25,7 @@ void flushFromHandler() {
   Recorder& r = g.rec;
   if (r.flushing || r.evtFd < 0 || !r.buffer) return;
   const char* p = reinterpret_cast<const char*>(r.buffer);
-  std::size_t size = r.used * sizeof(RawRecord);
+  std::size_t size = r.used;
   while (size > 0) {
     const ssize_t n = ::write(r.evtFd, p, size);
     if (n <= 0) break;

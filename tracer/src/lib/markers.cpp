@@ -42,7 +42,7 @@ void prgnMarker(bool begin, const char* name) {
       return;
     }
     gOpen[gOpenCount++] = region;
-    append(RecordKind::Enter, now(), region);
+    appendMark(RecordKind::Enter, now(), region);
     return;
   }
   int k = gOpenCount - 1;
@@ -57,7 +57,7 @@ void prgnMarker(bool begin, const char* name) {
   const std::uint16_t region = gOpen[k];
   for (int i = k; i + 1 < gOpenCount; ++i) gOpen[i] = gOpen[i + 1];
   --gOpenCount;
-  append(RecordKind::Leave, now(), region);
+  appendMark(RecordKind::Leave, now(), region);
 }
 
 }  // namespace perwiz::trace

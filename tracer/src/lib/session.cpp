@@ -112,21 +112,21 @@ void sessionStart(std::uint64_t enterTime, Region initRegion, const char* progra
   installCrashGuard();
   g.active = true;
 
-  append(RecordKind::Enter, enterTime, regionId(initRegion));
+  appendMark(RecordKind::Enter, enterTime, regionId(initRegion));
   const std::uint64_t cost = measureEventCost();
   append(RecordKind::Parameter, now(), kOverheadParameterId, 0, 0, 0, cost);
-  append(RecordKind::Leave, now(), regionId(initRegion));
+  appendMark(RecordKind::Leave, now(), regionId(initRegion));
 }
 
 void sessionFinish() {
   if (!g.active) return;
-  append(RecordKind::Enter, now(), regionId(Region::Finalize));
+  appendMark(RecordKind::Enter, now(), regionId(Region::Finalize));
   PMPI_Barrier(g.priv);
   syncClocks("final");
-  append(RecordKind::Leave, now(), regionId(Region::Finalize));
+  appendMark(RecordKind::Leave, now(), regionId(Region::Finalize));
   g.active = false;
   removeCrashGuard();
-  const std::uint64_t records = g.rec.written + g.rec.used;
+  const std::uint64_t records = g.rec.records;
   defLine("finalized %llu", static_cast<unsigned long long>(records));
   closeRawFiles();
   commTableStop();
@@ -137,7 +137,7 @@ void sessionFinish() {
 
 void sessionAbort(int errorcode) {
   if (!g.active) return;
-  append(RecordKind::Enter, now(), regionId(Region::Abort));
+  appendMark(RecordKind::Enter, now(), regionId(Region::Abort));
   g.active = false;
   defLine("aborted %d", errorcode);
   closeRawFiles();

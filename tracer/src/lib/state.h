@@ -7,7 +7,8 @@
 //
 // Records go into a preallocated buffer; a full buffer is appended to the rank's raw .evt file
 // with write(2). Nothing here allocates. `used` is published after a record is complete, so a
-// signal handler flushing the buffer never writes half a record.
+// signal handler flushing the buffer never writes half a record. Enter and Leave, most of a
+// trace, take 16 bytes, the others 40 (raw_format.h).
 #pragma once
 
 #include "../common/raw_format.h"
@@ -24,12 +25,12 @@
 namespace perwiz::trace {
 
 struct Recorder {
-  RawRecord* buffer = nullptr;
-  std::size_t capacity = 0;
-  volatile std::size_t used = 0;            // records [0, used) are complete
+  unsigned char* buffer = nullptr;          // records of 16 or 40 bytes, back to back
+  std::size_t capacity = 0;                 // bytes
+  volatile std::size_t used = 0;            // bytes [0, used) hold complete records
   volatile std::sig_atomic_t flushing = 0;  // a write(2) of the buffer is under way
   int evtFd = -1;
-  std::uint64_t written = 0;  // records already in the file
+  std::uint64_t records = 0;  // records appended since MPI_Init (discarded dummies excepted)
   std::uint64_t flushes = 0;
 };
 
@@ -50,9 +51,9 @@ struct State {
 
 extern State g;
 
-// Records a call keeps room for, so that a buffer flush never falls between a call's Enter and
-// its Leave (calls completing many requests are the exception; append() handles them).
-inline constexpr std::size_t kCallReserve = 8;
+// Room a call keeps free, so that a buffer flush never falls between a call's Enter and its
+// Leave (calls completing many requests are the exception; reserve() handles them).
+inline constexpr std::size_t kCallReserve = 8 * kMaxRecordSize;
 
 // Writes the whole buffer to the .evt file (unrecorded: used inside a call). Returns false if
 // the file cannot be written (tracing then stops with a message).
@@ -61,20 +62,34 @@ bool flushBuffer();
 // so the perturbation is visible in the trace.
 void flushBufferRecorded();
 
-inline RawRecord* slot() {
-  if (g.rec.used == g.rec.capacity) flushBuffer();
-  return &g.rec.buffer[g.rec.used];
+inline unsigned char* reserve(std::size_t bytes) {
+  if (g.rec.used + bytes > g.rec.capacity) flushBuffer();
+  return g.rec.buffer + g.rec.used;
 }
 
-inline void commit() {
+// Publishes the record just written: from here on a signal handler may flush it.
+inline void publish(std::size_t bytes) {
   std::atomic_signal_fence(std::memory_order_release);
-  g.rec.used = g.rec.used + 1;
+  g.rec.used = g.rec.used + bytes;
+  ++g.rec.records;
 }
 
+// Enter or Leave: the 16-byte head only.
+inline void appendMark(RecordKind kind, std::uint64_t time, std::uint16_t region) {
+  auto* h = reinterpret_cast<RawHead*>(reserve(sizeof(RawHead)));
+  h->time = time;
+  h->kind = kind;
+  h->unused = 0;
+  h->region = region;
+  h->comm = 0;
+  publish(sizeof(RawHead));
+}
+
+// Every other kind: a full record.
 inline void append(RecordKind kind, std::uint64_t time, std::uint16_t region,
                    std::uint32_t comm = 0, std::int32_t peer = 0, std::int32_t tag = 0,
                    std::uint64_t bytes = 0, std::uint64_t request = 0) {
-  RawRecord* r = slot();
+  auto* r = reinterpret_cast<RawRecord*>(reserve(sizeof(RawRecord)));
   r->time = time;
   r->kind = kind;
   r->unused = 0;
@@ -84,7 +99,7 @@ inline void append(RecordKind kind, std::uint64_t time, std::uint16_t region,
   r->tag = tag;
   r->bytes = bytes;
   r->request = request;
-  commit();
+  publish(sizeof(RawRecord));
 }
 
 inline std::uint16_t regionId(Region r) { return static_cast<std::uint16_t>(r); }
