@@ -1,4 +1,5 @@
-// The C++ and Fortran test programs under Open MPI (counts derived in their header comments).
+// The C++ program under Open MPI, the Fortran one under Open MPI and SMPI (counts derived in
+// their header comments).
 #include "support.h"
 
 #include "perwiz/trace_io.h"
@@ -48,34 +49,35 @@ TEST(OpenMpi, CxxProgram) {
   }
 }
 
-TEST(OpenMpi, FortranProgram) {
-  Scratch s;
-  const RunResult r = run(mpirun(kRanks, PERWIZ_PROG_CALLS_F, {std::to_string(kSteps)}),
-                          traceEnv(s.path(), "fortran"), s.path());
-  ASSERT_EQ(r.exitCode, 0) << r.err;
-  const Trace t = loadTrace((s.path() / "fortran").string());
-  ASSERT_EQ(t.rankCount(), static_cast<std::size_t>(kRanks));
+// programs/calls.f90: counts derived in its header comment.
+void checkFortranTrace(const Trace& t, int ranks, int steps) {
+  ASSERT_EQ(t.rankCount(), static_cast<std::size_t>(ranks));
   expectMatched(t);
   // N named steps and one unnamed marker pair: N + 1 parallel steps.
-  EXPECT_EQ(t.steps.size(), static_cast<std::size_t>(kSteps + 1));
-  const int N = kSteps;
-  for (int r = 0; r < kRanks; ++r) {
+  EXPECT_EQ(t.steps.size(), static_cast<std::size_t>(steps + 1));
+  const int N = steps;
+  for (int r = 0; r < ranks; ++r) {
     SCOPED_TRACE("rank " + std::to_string(r));
     std::map<std::string, int> expected = {
         {"MPI_Init", 1},      {"MPI_Finalize", 1},   {"MPI_Sendrecv", N}, {"MPI_Irecv", N},
         {"MPI_Isend", N},     {"MPI_Waitall", N},    {"MPI_Allreduce", N}, {"MPI_Comm_split", 1},
         {"MPI_Bcast", 1},     {"MPI_Reduce", 1},     {"MPI_Comm_free", 1}, {"MPI_Barrier", 1}};
     if (r > 0) expected["MPI_Send"] = r;
-    if (r == 0) expected["MPI_Recv"] = kRanks * (kRanks - 1) / 2;
+    if (r == 0) expected["MPI_Recv"] = ranks * (ranks - 1) / 2;
     const auto rank = static_cast<std::uint32_t>(r);
     EXPECT_EQ(mpiCallCounts(t, rank), expected);
     EXPECT_EQ(userStates(t, rank, "PRGN_step"), N);
     EXPECT_GT(recordedEventOverhead(t, rank), 0);
-    // The sub-communicator's collectives: Bcast and Reduce rooted at world rank r % 2.
-    for (const CollectiveCall& c : t.ranks[rank].collectives)
-      if (c.comm != 0) {
-        EXPECT_EQ(c.root, r % 2);
+    // The sub-communicator's collectives: Bcast and Reduce rooted at world rank r % 2; the
+    // Reduce at the root is MPI_IN_PLACE: 4 integers sent and received there.
+    for (const CollectiveCall& c : t.ranks[rank].collectives) {
+      if (c.comm == 0) continue;
+      EXPECT_EQ(c.root, r % 2);
+      if (c.op == MpiOp::Reduce && r < 2) {
+        EXPECT_EQ(c.bytesSent, 16u);
+        EXPECT_EQ(c.bytesReceived, 16u);
       }
+    }
   }
   // Rank 0's wildcard receives resolved: r messages of r integers from every rank r > 0.
   std::map<int, int> from;
@@ -85,7 +87,25 @@ TEST(OpenMpi, FortranProgram) {
       EXPECT_EQ(m.tag, 100 + m.peer);
       EXPECT_EQ(m.bytes, 4u * m.peer);
     }
-  for (int q = 1; q < kRanks; ++q) EXPECT_EQ(from[q], q);
+  for (int q = 1; q < ranks; ++q) EXPECT_EQ(from[q], q);
+}
+
+TEST(OpenMpi, FortranProgram) {
+  Scratch s;
+  const RunResult r = run(mpirun(kRanks, PERWIZ_PROG_CALLS_F, {std::to_string(kSteps)}),
+                          traceEnv(s.path(), "fortran"), s.path());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  checkFortranTrace(loadTrace((s.path() / "fortran").string()), kRanks, kSteps);
+}
+
+TEST(Smpi, FortranProgram) {
+  Scratch s;
+  auto env = traceEnv(s.path(), "fortran");
+  const auto extra = smpiEnv();
+  env.insert(env.end(), extra.begin(), extra.end());
+  const RunResult r = run(smpirun(kRanks, PERWIZ_PROG_CALLS_F_SMPI, {std::to_string(kSteps)}), env, s.path());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  checkFortranTrace(loadTrace((s.path() / "fortran").string()), kRanks, kSteps);
 }
 
 }  // namespace

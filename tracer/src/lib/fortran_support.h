@@ -60,11 +60,22 @@ inline constexpr int kFortranStatusSize = sizeof(MPI_Status) / sizeof(MPI_Fint);
 
 using FortranErrFn = void (*)(MPI_Fint*);
 
-// The MPI library's own Fortran MPI_INIT / MPI_FINALIZE (null if not found). Looked up in the
-// global scope, where the tracer's wrappers are not (Open MPI: the PMPI_ names; SMPI: the
-// per-rank copy of the tracer is loaded locally).
+// The MPI library's own Fortran MPI_INIT / MPI_FINALIZE (null if not found).
+// Open MPI: the PMPI_ names (pmpi_init_), which the tracer does not define, in the global scope.
+// SMPI: mpi_init_ in the library that implements PMPI_Init (libsimgrid), asked directly: the
+// per-rank copies SMPI loads make a global lookup crash in the dynamic loader.
 inline FortranErrFn libraryFortran(const char* name) {
+#ifdef PERWIZ_TRACE_SMPI
+  Dl_info info;
+  if (::dladdr(reinterpret_cast<void*>(&PMPI_Init), &info) == 0 || !info.dli_fname) return nullptr;
+  void* simgrid = ::dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  if (!simgrid) return nullptr;
+  auto* fn = reinterpret_cast<FortranErrFn>(::dlsym(simgrid, name));
+  ::dlclose(simgrid);  // drops the reference NOLOAD took; the library stays loaded
+  return fn;
+#else
   return reinterpret_cast<FortranErrFn>(::dlsym(RTLD_DEFAULT, name));
+#endif
 }
 
 }  // namespace perwiz::trace

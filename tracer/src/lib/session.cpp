@@ -49,6 +49,16 @@ std::size_t bufferBytes() {
   return static_cast<std::size_t>(kib) * 1024;
 }
 
+// The program's name when MPI_Init had no argv (Fortran, MPI_Init(NULL, NULL)): the process's
+// own name; under SMPI the process is smpimain, so a fixed word (PERWIZ_TRACE_NAME names it).
+const char* fallbackProgramName() {
+#ifdef PERWIZ_TRACE_SMPI
+  return "smpi";
+#else
+  return program_invocation_short_name;
+#endif
+}
+
 // Rank 0 reserves the directory; everyone learns it (empty: not traced).
 bool agreeOnTraceDir(const char* program) {
   char path[sizeof g.traceDir] = {};
@@ -93,7 +103,7 @@ void sessionStart(std::uint64_t enterTime, Region initRegion, const char* progra
   if (!envFlag("PERWIZ_TRACE", true)) return;
   if (!readFormat()) return;
   PMPI_Comm_dup(MPI_COMM_WORLD, &g.priv);
-  if (!agreeOnTraceDir(program && *program ? program : "mpi")) return;
+  if (!agreeOnTraceDir(program && *program ? program : fallbackProgramName())) return;
 
   // Every rank must open its files, or the run is not traced at all (a trace with holes
   // would mislead more than no trace).

@@ -12,17 +12,13 @@ using namespace perwiz::trace;
 
 namespace {
 
-// Basename of argv[0] for the default trace name; else the process's own name.
+// Basename of argv[0] for the default trace name; null lets the session pick its fallback.
 const char* programName(int* argc, char*** argv) {
   if (argc && argv && *argv && *argc > 0 && (*argv)[0] && (*argv)[0][0]) {
     const char* slash = std::strrchr((*argv)[0], '/');
     return slash ? slash + 1 : (*argv)[0];
   }
-#ifdef PERWIZ_TRACE_SMPI
-  return "smpi";  // the process is smpimain; the program's name is only in argv
-#else
-  return program_invocation_short_name;
-#endif
+  return nullptr;
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "perwiz/prgn.h"
 
 #include <cstdlib>
+#include <cstring>
 
 using namespace perwiz::trace;
 
@@ -42,12 +43,22 @@ MPI_Comm comm(const F* c) { return PMPI_Comm_f2c(*c); }
 MPI_Datatype type(const F* t) { return PMPI_Type_f2c(*t); }
 MPI_Op op(const F* o) { return PMPI_Op_f2c(*o); }
 
+// SimGrid 3.32 does not implement MPI_Status_c2f; its Fortran status is the C one, as ints.
+void statusToFortran(MPI_Status* c, F* f) {
+#ifdef PERWIZ_TRACE_SMPI
+  static_assert(sizeof(MPI_Status) == kFortranStatusSize * sizeof(F));
+  std::memcpy(f, c, sizeof(MPI_Status));
+#else
+  PMPI_Status_c2f(c, f);
+#endif
+}
+
 // A C status for the C call, copied back if the caller wants it.
 struct StatusOut {
   explicit StatusOut(F* f) : fortran(f), ignored(fortranStatusIgnored(f)) {}
   MPI_Status* c() { return ignored ? MPI_STATUS_IGNORE : &status; }
   void copyBack(int rc) {
-    if (!ignored && rc == MPI_SUCCESS) PMPI_Status_c2f(&status, fortran);
+    if (!ignored && rc == MPI_SUCCESS) statusToFortran(&status, fortran);
   }
   F* fortran;
   bool ignored;
@@ -86,7 +97,7 @@ MPI_Status* cStatuses(const F* statuses, int count) {
 
 void fStatuses(MPI_Status* c, F* statuses, int count) {
   if (c == MPI_STATUSES_IGNORE) return;
-  for (int i = 0; i < count; ++i) PMPI_Status_c2f(&c[i], statuses + i * kFortranStatusSize);
+  for (int i = 0; i < count; ++i) statusToFortran(&c[i], statuses + i * kFortranStatusSize);
 }
 
 F fLogical(int flag) { return flag ? 1 : 0; }  // gfortran's .TRUE. is 1
