@@ -466,7 +466,7 @@ TEST(CompensationTable1, MasterWorkerRecoversTheUninstrumentedRun) {
   // M: 4 events → 27900 − 800 = 27100, far from the true 23400: it cannot know that the
   // workers' results would have come 4500 ns earlier. W2: 22 events → 26850 − 4400 = 22450,
   // not 22350 either.
-  const std::vector<RankOverhead> local = rankOverheads(t, {kO, kO, kO});
+  const std::vector<RankInstrumentation> local = rankOverheads(t, {kO, kO, kO});
   EXPECT_EQ(local[0].localOnlyEnd, 27900 - 4 * kO);
   EXPECT_EQ(local[2].localOnlyEnd, 26850 - 22 * kO);
   EXPECT_GT(local[0].localOnlyEnd - 23400, 3000);

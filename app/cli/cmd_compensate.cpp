@@ -56,11 +56,11 @@ int runCompensate(const CompensateOptions& o) {
     writeOutput(o.out, [&] { saveTrace(compensated, o.out); });
   }
 
-  const std::vector<RankOverhead> ranks = rankOverheads(trace, perRank);
+  const std::vector<RankInstrumentation> ranks = rankOverheads(trace, perRank);
   std::uint64_t events = 0;
   TimeNs localOnly = 0;
   bool uniform = true;
-  for (const RankOverhead& r : ranks) {
+  for (const RankInstrumentation& r : ranks) {
     events += r.events;
     localOnly = std::max(localOnly, r.localOnlyEnd);
     uniform = uniform && r.overheadNs == ranks.front().overheadNs;

@@ -56,13 +56,13 @@ DelayCompensation compensateByDelays(const Trace& trace, const std::vector<TimeN
 // What compensation amounts to per rank, for reports: traced events, the overhead the rank's
 // own events cost (events × o), and the paper's "local" compensation of §2 — the rank's end
 // less its own overhead, with no delay taken from or given to other ranks.
-struct RankOverhead {
+struct RankInstrumentation {
   TimeNs overheadNs = 0;        // per event
   std::uint64_t events = 0;
   TimeNs ownOverhead = 0;       // events × overheadNs
   TimeNs measuredEnd = 0;
   TimeNs localOnlyEnd = 0;      // measuredEnd − ownOverhead (never below 0)
 };
-std::vector<RankOverhead> rankOverheads(const Trace& trace, const std::vector<TimeNs>& overheadPerRank);
+std::vector<RankInstrumentation> rankOverheads(const Trace& trace, const std::vector<TimeNs>& overheadPerRank);
 
 }  // namespace perwiz

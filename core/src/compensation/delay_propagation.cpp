@@ -79,11 +79,11 @@ DelayCompensation compensateByDelays(const Trace& trace, const std::vector<TimeN
   return out;
 }
 
-std::vector<RankOverhead> rankOverheads(const Trace& trace, const std::vector<TimeNs>& overheadPerRank) {
-  std::vector<RankOverhead> out(trace.rankCount());
+std::vector<RankInstrumentation> rankOverheads(const Trace& trace, const std::vector<TimeNs>& overheadPerRank) {
+  std::vector<RankInstrumentation> out(trace.rankCount());
   for (std::uint32_t r = 0; r < trace.rankCount(); ++r) {
     const RankTrace& rt = trace.ranks[r];
-    RankOverhead& o = out[r];
+    RankInstrumentation& o = out[r];
     o.overheadNs = r < overheadPerRank.size() ? overheadPerRank[r] : 0;
     o.events = rt.size();
     o.ownOverhead = o.overheadNs * static_cast<TimeNs>(o.events);
