@@ -15,10 +15,17 @@
 #include "units.h"
 #include "warnings_dock.h"
 
+#include "perwiz/compensation.h"
 #include "perwiz/trace_io.h"
 
 #include <QAction>
 #include <QActionGroup>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QHBoxLayout>
+#include <QRadioButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDragEnterEvent>
@@ -188,6 +195,11 @@ void MainWindow::createActions() {
     if (!requestZeroComputation(timeline_->selection(), &why)) statusBar()->showMessage(why, 6000);
   });
 
+  compensateAct_ = new QAction(tr("Compensate Measurement &Overhead…"), this);
+  compensateAct_->setObjectName(QStringLiteral("compensateOverhead"));
+  compensateAct_->setStatusTip(tr("Remove the tracer's per-event overhead from every rank and propagate the delays along messages"));
+  connect(compensateAct_, &QAction::triggered, this, &MainWindow::compensationDialog);
+
   runAdvisorAct_ = new QAction(tr("Run &Advisor"), this);
   runAdvisorAct_->setShortcut(QKeySequence(tr("Ctrl+R")));
   runAdvisorAct_->setStatusTip(tr("Rank what to fix first: domino paths, waits, steps and bounds"));
@@ -264,6 +276,7 @@ void MainWindow::createMenus() {
   predictionMenu_->addAction(zeroComputationAct_);
   predictionMenu_->addAction(balanceComputeAct_);
   predictionMenu_->addAction(balanceVolumeAct_);
+  predictionMenu_->addAction(compensateAct_);
   predictionMenu_->addSeparator();
   predictionMenu_->addAction(runAdvisorAct_);
   predictionMenu_->addSeparator();
@@ -388,6 +401,7 @@ void MainWindow::connectParts() {
   connect(hypotheses_, &HypothesisDock::activated, this, [this](const Hypothesis& h) {
     if (!trace_) return;
     ui::TimelineItem item;
+    if (h.kind == HypothesisKind::Compensate) return;  // the whole trace: nothing to select
     if (h.kind == HypothesisKind::BalanceCompute || h.kind == HypothesisKind::BalanceVolume) {
       item.kind = ui::TimelineItem::Kind::Step;
       item.step = h.step;
@@ -739,6 +753,84 @@ QString MainWindow::refusalFor(const Hypothesis& h) const {
   if (const HypothesisEntry* e = doc_->find(h); e && e->enabled)
     return tr("%1 is already applied").arg(QString::fromStdString(h.toString()));
   return {};
+}
+
+bool MainWindow::requestCompensation(std::int64_t overheadNsPerEvent, QString* why) {
+  const Hypothesis h = overheadNsPerEvent == kOverheadFromTrace ? Hypothesis::compensateFromTrace()
+                                                                : Hypothesis::compensate(overheadNsPerEvent);
+  // A scenario holds one compensation: a new value replaces the applied one (one undo step).
+  const HypothesisEntry* old = nullptr;
+  for (const HypothesisEntry& e : doc_->entries())
+    if (e.hypothesis.kind == HypothesisKind::Compensate && e.enabled) old = &e;
+  if (old && old->hypothesis == h) {
+    if (why) *why = tr("%1 is already applied").arg(QString::fromStdString(h.toString()));
+    return false;
+  }
+  if (!old) return pushHypothesis(h, why);
+  // Check the value before touching the undo stack (the replacement must not fail half-way).
+  std::string problem;
+  if (compensationOverhead(*trace_, h.overheadNs, &problem).empty()) {
+    if (why) *why = QString::fromStdString(problem);
+    return false;
+  }
+  // The worker still holds the old compensation until the change reaches it, so its validate()
+  // would see two: the value was checked above, push the pair directly.
+  const HypothesisEntry previous = *old;
+  undo_->beginMacro(tr("Compensate"));
+  undo_->push(new RemoveHypothesisCommand(doc_, previous));
+  if (doc_->find(h)) undo_->push(new SetHypothesisEnabledCommand(doc_, h, true));
+  else undo_->push(new AddHypothesisCommand(doc_, h));
+  undo_->endMacro();
+  if (timeline_->mode() == ui::TimelineMode::Measured) setMode(ui::TimelineMode::Overlay);
+  return true;
+}
+
+void MainWindow::compensationDialog() {
+  if (!trace_) return;
+  TimeNs recorded = -1;  // per record, when every rank has it
+  for (std::uint32_t r = 0; r < trace_->rankCount(); ++r) {
+    const TimeNs o = recordedEventOverhead(*trace_, r);
+    if (o < 0) {
+      recorded = -1;
+      break;
+    }
+    recorded = std::max(recorded, o);
+  }
+  QDialog d(this);
+  d.setWindowTitle(tr("Compensate Measurement Overhead"));
+  auto* layout = new QVBoxLayout(&d);
+  auto* text = new QLabel(tr("Every traced event cost the program some time for its measurement. Compensation "
+                             "removes it from every rank and propagates the delays along messages and "
+                             "collectives (Malony et al.), giving the uninstrumented run."),
+                          &d);
+  text->setWordWrap(true);
+  layout->addWidget(text);
+  auto* fromTrace = new QRadioButton(recorded >= 0 ? tr("Overhead recorded by the tracer (%1 per record)").arg(formatDuration(recorded))
+                                                   : tr("Overhead recorded by the tracer (this trace has none)"),
+                                     &d);
+  fromTrace->setEnabled(recorded >= 0);
+  auto* given = new QRadioButton(tr("Overhead per event:"), &d);
+  auto* ns = new QSpinBox(&d);
+  ns->setRange(0, 100000000);
+  ns->setSuffix(tr(" ns"));
+  ns->setValue(recorded >= 0 ? int(2 * recorded) : 500);
+  auto* row = new QHBoxLayout;
+  row->addWidget(given);
+  row->addWidget(ns);
+  row->addStretch(1);
+  layout->addWidget(fromTrace);
+  layout->addLayout(row);
+  (recorded >= 0 ? fromTrace : given)->setChecked(true);
+  connect(given, &QRadioButton::toggled, ns, &QWidget::setEnabled);
+  ns->setEnabled(given->isChecked());
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &d);
+  connect(buttons, &QDialogButtonBox::accepted, &d, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, &d, &QDialog::reject);
+  layout->addWidget(buttons);
+  if (d.exec() != QDialog::Accepted) return;
+  QString why;
+  if (!requestCompensation(fromTrace->isChecked() ? kOverheadFromTrace : std::int64_t(ns->value()), &why))
+    statusBar()->showMessage(why, 8000);
 }
 
 bool MainWindow::pushHypothesis(const Hypothesis& h, QString* why) {

@@ -61,6 +61,10 @@ class MainWindow : public QMainWindow {
   // Turns a request (keys, buttons, menus) into an undoable change; false + reason if refused.
   bool requestHypothesis(HypothesisKind kind, const ui::TimelineItem& item, QString* why = nullptr);
   bool requestZeroComputation(const ui::TimelineItem& item, QString* why = nullptr);
+  // Measurement-overhead compensation (ns per traced event, or kOverheadFromTrace); replaces an
+  // applied compensation of another value in one undoable change.
+  bool requestCompensation(std::int64_t overheadNsPerEvent, QString* why = nullptr);
+  void compensationDialog();
   // Adds several hypotheses as one undoable change (the advisor's Apply); returns how many
   // were added, and the reasons for those refused.
   int applyHypotheses(const std::vector<Hypothesis>& hs, QStringList* refused = nullptr);
@@ -169,6 +173,7 @@ class MainWindow : public QMainWindow {
   QAction* zeroComputationAct_;
   QAction* balanceComputeAct_;
   QAction* balanceVolumeAct_;
+  QAction* compensateAct_;
   QAction* runAdvisorAct_;
   QAction* networkModelAct_;
   QAction* regionAct_;

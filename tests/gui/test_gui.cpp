@@ -39,6 +39,8 @@
 #include <QMenuBar>
 #include <QMimeData>
 #include <QPushButton>
+#include <QRadioButton>
+#include <QSpinBox>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -872,6 +874,64 @@ class TestGui : public QObject {
       QTest::qWait(200);
       QVERIFY(w.grab().save(QDir(shots).filePath(QStringLiteral("overhead-dock.png"))));
     }
+  }
+
+  // Compensation from the Prediction menu's API: the shown T equals the core's; a new value
+  // replaces the applied one in one undo step; a trace without recorded overhead refuses
+  // "from the trace".
+  void compensation() {
+    MainWindow w;
+    w.openTrace(kSample);
+    QVERIFY(waitReady(w));
+    const Trace& trace = *w.trace();
+    QVERIFY(w.requestCompensation(500));
+    QVERIFY(waitReady(w));
+    QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {Hypothesis::compensate(500)}));
+    QVERIFY(w.predictedTimeShown() < w.measuredTimeShown());  // 500 ns less per event
+    QVERIFY(w.requestCompensation(800));
+    QVERIFY(waitReady(w));
+    QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {Hypothesis::compensate(800)}));
+    int compensations = 0;
+    for (const auto& e : w.document()->entries()) compensations += e.hypothesis.kind == HypothesisKind::Compensate;
+    QCOMPARE(compensations, 1);
+    w.undoStack()->undo();  // back to 500 in one step
+    QVERIFY(waitReady(w));
+    QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {Hypothesis::compensate(500)}));
+    QString why;
+    QVERIFY(!w.requestCompensation(500, &why));  // already applied
+    QVERIFY(!why.isEmpty());
+    why.clear();
+    QVERIFY(!w.requestCompensation(kOverheadFromTrace, &why));
+    QVERIFY2(why.contains(QStringLiteral("overhead")), qPrintable(why));
+    const int undoCount = w.undoStack()->count();
+    QVERIFY(!w.requestCompensation(-5, &why));  // negative: refused, the stack untouched
+    QCOMPARE(w.undoStack()->count(), undoCount);
+    QVERIFY(waitReady(w));
+    QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {Hypothesis::compensate(500)}));  // unchanged
+
+    // Through the menu's dialog, answered like a user: 650 ns per event replaces 500.
+    bool answered = false;
+    auto* timer = new QTimer(&w);
+    timer->setInterval(20);
+    QObject::connect(timer, &QTimer::timeout, [&, timer] {
+      auto* d = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+      if (!d) return;
+      timer->stop();
+      auto radios = d->findChildren<QRadioButton*>();
+      QCOMPARE(radios.size(), 2);
+      QVERIFY(!radios[0]->isEnabled());  // ring4.alog records no overhead
+      QVERIFY(radios[1]->isChecked());
+      d->findChild<QSpinBox*>()->setValue(650);
+      const QString shots = qEnvironmentVariable("PERWIZ_SCREENSHOT_DIR");
+      if (!shots.isEmpty()) QVERIFY(d->grab().save(QDir(shots).filePath(QStringLiteral("compensation-dialog.png"))));
+      d->accept();
+      answered = true;
+    });
+    timer->start();
+    w.findChild<QAction*>(QStringLiteral("compensateOverhead"))->trigger();
+    QVERIFY(answered);
+    QVERIFY(waitReady(w));
+    QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {Hypothesis::compensate(650)}));
   }
 
   void screenshot() {
