@@ -1,6 +1,6 @@
 // What the Fortran wrappers need from the MPI library beneath: its Fortran sentinels
-// (MPI_IN_PLACE, MPI_BOTTOM, MPI_STATUS(ES)_IGNORE are addresses of special variables) and its
-// own Fortran MPI_Init/MPI_Finalize entries (which set up its Fortran layer).
+// (MPI_IN_PLACE, MPI_BOTTOM, MPI_STATUS(ES)_IGNORE are addresses of special variables) and, for
+// SMPI, its own Fortran MPI_Init/MPI_Finalize entries (which set up its Fortran layer).
 //
 // Open MPI 4.1's Fortran bindings (mpif.h, use mpi, use mpi_f08) call PMPI_ functions, not the
 // C MPI_ ones (checked with nm: libmpi_mpifh.so has 367 undefined PMPI_ symbols and no MPI_
@@ -60,12 +60,11 @@ inline constexpr int kFortranStatusSize = sizeof(MPI_Status) / sizeof(MPI_Fint);
 
 using FortranErrFn = void (*)(MPI_Fint*);
 
-// The MPI library's own Fortran MPI_INIT / MPI_FINALIZE (null if not found).
-// Open MPI: the PMPI_ names (pmpi_init_), which the tracer does not define, in the global scope.
-// SMPI: mpi_init_ in the library that implements PMPI_Init (libsimgrid), asked directly: the
-// per-rank copies SMPI loads make a global lookup crash in the dynamic loader.
-inline FortranErrFn libraryFortran(const char* name) {
 #ifdef PERWIZ_TRACE_SMPI
+// SimGrid's own Fortran MPI_INIT / MPI_FINALIZE (null if not found), asked from the library that
+// implements PMPI_Init (libsimgrid): the per-rank copies SMPI loads make a global lookup
+// (RTLD_DEFAULT) crash in the dynamic loader.
+inline FortranErrFn libraryFortran(const char* name) {
   Dl_info info;
   if (::dladdr(reinterpret_cast<void*>(&PMPI_Init), &info) == 0 || !info.dli_fname) return nullptr;
   void* simgrid = ::dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
@@ -73,9 +72,7 @@ inline FortranErrFn libraryFortran(const char* name) {
   auto* fn = reinterpret_cast<FortranErrFn>(::dlsym(simgrid, name));
   ::dlclose(simgrid);  // drops the reference NOLOAD took; the library stays loaded
   return fn;
-#else
-  return reinterpret_cast<FortranErrFn>(::dlsym(RTLD_DEFAULT, name));
-#endif
 }
+#endif
 
 }  // namespace perwiz::trace

@@ -106,15 +106,19 @@ F fLogical(int flag) { return flag ? 1 : 0; }  // gfortran's .TRUE. is 1
 
 // --- environment ---------------------------------------------------------------------------
 
+// Open MPI's Fortran MPI_INIT is PMPI_Init without arguments (ompi_init_f), done here directly:
+// with --as-needed a program whose MPI calls all resolve to the tracer may not even load
+// libmpi_mpifh. SMPI's sets up its Fortran layer too, so its own entry runs.
 extern "C" void perwiz_f_init(F* ierr) {
   const std::uint64_t enter = now();
-#ifdef PERWIZ_TRACE_SMPI
-  FortranErrFn real = libraryFortran("mpi_init_");
-#else
-  FortranErrFn real = libraryFortran("pmpi_init_");
-#endif
   F rc = MPI_ERR_OTHER;
-  if (real) real(&rc);
+#ifdef PERWIZ_TRACE_SMPI
+  if (FortranErrFn real = libraryFortran("mpi_init_")) real(&rc);
+#else
+  int argc = 0;
+  char** argv = nullptr;
+  rc = PMPI_Init(&argc, &argv);
+#endif
   setErr(ierr, rc);
   if (rc == MPI_SUCCESS) sessionStart(enter, Region::Init, nullptr);
 }
@@ -134,14 +138,14 @@ PERWIZ_FORTRAN(perwiz_f_init_thread, mpi_init_thread, MPI_INIT_THREAD)
 
 extern "C" void perwiz_f_finalize(F* ierr) {
   sessionFinish();
+  F rc = MPI_SUCCESS;
 #ifdef PERWIZ_TRACE_SMPI
   FortranErrFn real = libraryFortran("mpi_finalize_");
-#else
-  FortranErrFn real = libraryFortran("pmpi_finalize_");
-#endif
-  F rc = MPI_SUCCESS;
   if (real) real(&rc);
   else rc = PMPI_Finalize();
+#else
+  rc = PMPI_Finalize();
+#endif
   setErr(ierr, rc);
 }
 PERWIZ_FORTRAN(perwiz_f_finalize, mpi_finalize, MPI_FINALIZE)
