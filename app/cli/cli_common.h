@@ -38,6 +38,8 @@ Command addGenerateCommand(CLI::App& parent);
 Command addPredictCommand(CLI::App& parent);
 Command addCriticalPathCommand(CLI::App& parent);
 Command addAdviseCommand(CLI::App& parent);
+Command addOverheadCommand(CLI::App& parent);
+Command addCompensateCommand(CLI::App& parent);
 
 // "1.235 ms", "12 ns", "3.500 s": for people; JSON keeps plain nanoseconds.
 std::string humanDuration(TimeNs ns);

@@ -10,8 +10,6 @@
 #include <vector>
 
 using namespace perwiz;
-namespace perwiz::cli { Command addOverheadCommand(CLI::App& parent); }  // cmd_overhead.cpp
-namespace perwiz::cli { Command addCompensateCommand(CLI::App& parent); }  // cmd_compensate.cpp
 
 namespace {
 
