@@ -1141,6 +1141,46 @@
             <numerusform>並列領域 &apos;%1&apos;: %n ステップ</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Compensate Measurement &amp;Overhead…</source>
+        <translation>計測オーバーヘッドの補正(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Remove the tracer&apos;s per-event overhead from every rank and propagate the delays along messages</source>
+        <translation>トレーサのイベントごとのオーバーヘッドを全ランクから除き、遅延をメッセージに沿って伝播させます</translation>
+    </message>
+    <message>
+        <source>overhead</source>
+        <translation>オーバーヘッド</translation>
+    </message>
+    <message>
+        <source>Compensate</source>
+        <translation>補正</translation>
+    </message>
+    <message>
+        <source>Compensate Measurement Overhead</source>
+        <translation>計測オーバーヘッドの補正</translation>
+    </message>
+    <message>
+        <source>Every traced event cost the program some time for its measurement. Compensation removes it from every rank and propagates the delays along messages and collectives (Malony et al.), giving the uninstrumented run.</source>
+        <translation>トレースした各イベントは計測のためにプログラムの時間を消費しています。補正はそれを全ランクから取り除き、遅延をメッセージと集団通信に沿って伝播させて (Malony ら)、計測なしの実行を求めます。</translation>
+    </message>
+    <message>
+        <source>Overhead recorded by the tracer (%1 per record)</source>
+        <translation>トレーサが記録したオーバーヘッド (1 レコードあたり %1)</translation>
+    </message>
+    <message>
+        <source>Overhead recorded by the tracer (this trace has none)</source>
+        <translation>トレーサが記録したオーバーヘッド (このトレースにはありません)</translation>
+    </message>
+    <message>
+        <source>Overhead per event:</source>
+        <translation>1 イベントあたりのオーバーヘッド:</translation>
+    </message>
+    <message>
+        <source> ns</source>
+        <translation> ns</translation>
+    </message>
 </context>
 <context>
     <name>perwiz::gui::NetworkModelDialog</name>
@@ -1307,6 +1347,191 @@
     <message>
         <source>%1: cannot write: %2</source>
         <translation>%1: 書き込めません: %2</translation>
+    </message>
+</context>
+<context>
+    <name>perwiz::gui::OverheadDock</name>
+    <message>
+        <source>Communication Overhead</source>
+        <translation>通信オーバーヘッド</translation>
+    </message>
+    <message>
+        <source>Quantile q_max:</source>
+        <translation>分位点 q_max:</translation>
+    </message>
+    <message>
+        <source>A call longer than the q_max quantile of its class&apos;s fitted error counts as overhead</source>
+        <translation>クラスの当てはめた誤差分布の q_max 分位点より長い呼び出しをオーバーヘッドとみなします</translation>
+    </message>
+    <message>
+        <source>Profile…</source>
+        <translation>プロファイル…</translation>
+    </message>
+    <message>
+        <source>Use a measured profile T_f(p, b) instead of fitting this trace</source>
+        <translation>このトレースへの当てはめの代わりに計測済みプロファイル T_f(p, b) を使います</translation>
+    </message>
+    <message>
+        <source>fitted per trace</source>
+        <translation>トレースごとに当てはめ</translation>
+    </message>
+    <message>
+        <source>Fit this trace instead of using the profile</source>
+        <translation>プロファイルを使わずにこのトレースに当てはめます</translation>
+    </message>
+    <message>
+        <source>Analyse</source>
+        <translation>解析</translation>
+    </message>
+    <message>
+        <source>Show on timeline</source>
+        <translation>タイムラインに表示</translation>
+    </message>
+    <message>
+        <source>Mark each call&apos;s overhead (the time beyond its class&apos;s t_max) in red under the measured rows</source>
+        <translation>各呼び出しのオーバーヘッド (クラスの t_max を超えた時間) を計測行の下に赤で示します</translation>
+    </message>
+    <message>
+        <source>Calls</source>
+        <translation>呼び出し数</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>時間</translation>
+    </message>
+    <message>
+        <source>Overhead</source>
+        <translation>オーバーヘッド</translation>
+    </message>
+    <message>
+        <source>Share</source>
+        <translation>割合</translation>
+    </message>
+    <message>
+        <source>Call site</source>
+        <translation>呼び出し箇所</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>関数</translation>
+    </message>
+    <message>
+        <source>p</source>
+        <translation>p</translation>
+    </message>
+    <message>
+        <source>Bytes</source>
+        <translation>バイト</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>最小</translation>
+    </message>
+    <message>
+        <source>t_max</source>
+        <translation>t_max</translation>
+    </message>
+    <message>
+        <source>Model</source>
+        <translation>モデル</translation>
+    </message>
+    <message>
+        <source>χ² / limit</source>
+        <translation>χ² / 上限</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>当てはめ</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>ランク</translation>
+    </message>
+    <message>
+        <source>Call Sites</source>
+        <translation>呼び出し箇所</translation>
+    </message>
+    <message>
+        <source>Classes</source>
+        <translation>クラス</translation>
+    </message>
+    <message>
+        <source>Functions</source>
+        <translation>関数</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>ランク</translation>
+    </message>
+    <message>
+        <source>Overhead Profile</source>
+        <translation>オーバーヘッドプロファイル</translation>
+    </message>
+    <message>
+        <source>Overhead profiles (*.json);;All files (*)</source>
+        <translation>オーバーヘッドプロファイル (*.json);;すべてのファイル (*)</translation>
+    </message>
+    <message>
+        <source>Select a class</source>
+        <translation>クラスを選択してください</translation>
+    </message>
+    <message>
+        <source>Not analysed yet: press Analyse.</source>
+        <translation>未解析です: 「解析」を押してください。</translation>
+    </message>
+    <message>
+        <source>No trace</source>
+        <translation>トレースなし</translation>
+    </message>
+    <message>
+        <source>profile %1</source>
+        <translation>プロファイル %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Analysing %n communication call(s)…</source>
+        <translation>
+            <numerusform>%n 個の通信呼び出しを解析中…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Overhead analysis failed: %1</source>
+        <translation>オーバーヘッド解析に失敗しました: %1</translation>
+    </message>
+    <message>
+        <source>%1 of %2 in %3 communication calls is overhead (%4), q_max = %5%6.</source>
+        <translation>%3 個の通信呼び出しの %2 のうち %1 がオーバーヘッドです (%4)、q_max = %5%6。</translation>
+    </message>
+    <message>
+        <source>, t_max from the profile where it has the class</source>
+        <translation>、クラスがあれば t_max はプロファイルから</translation>
+    </message>
+    <message>
+        <source>profile (outside its grid)</source>
+        <translation>プロファイル (格子外)</translation>
+    </message>
+    <message>
+        <source>profile</source>
+        <translation>プロファイル</translation>
+    </message>
+    <message>
+        <source>t_max %1 from the profile</source>
+        <translation>プロファイルによる t_max %1</translation>
+    </message>
+    <message>
+        <source>calls</source>
+        <translation>呼び出し</translation>
+    </message>
+    <message>
+        <source>%1 fit%2</source>
+        <translation>%1 当てはめ%2</translation>
+    </message>
+    <message>
+        <source> (chosen)</source>
+        <translation> (採用)</translation>
+    </message>
+    <message>
+        <source>%1, %2 B on %3 processes (%4)</source>
+        <translation>%1、%2 B、%3 プロセス (%4)</translation>
     </message>
 </context>
 <context>
