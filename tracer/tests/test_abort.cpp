@@ -33,13 +33,17 @@ TEST(OpenMpi, AbortLeavesAReadablePartialTrace) {
       {"MPI_Init", 1}, {"MPI_Sendrecv", kRing}, {"MPI_Barrier", 1}, {"MPI_Abort", 1}};
   EXPECT_EQ(mpiCallCounts(t, 1), aborting);
   // The others were stopped by mpirun's signal; what they flushed on the way out is whole:
-  // either all their calls up to the receive they were blocked in, or (killed outright) none.
+  // every call up to the Barrier (all ranks had entered it before rank 1 could leave it and
+  // abort), then the receive they wait in if the signal came late enough; or nothing at all
+  // if they were killed outright.
   for (std::uint32_t rank : {0u, 2u}) {
-    const auto calls = mpiCallCounts(t, rank);
+    auto calls = mpiCallCounts(t, rank);
     if (calls.empty()) continue;
-    const std::map<std::string, int> waiting = {
-        {"MPI_Init", 1}, {"MPI_Sendrecv", kRing}, {"MPI_Barrier", 1}, {"MPI_Recv", 1}};
-    EXPECT_EQ(calls, waiting) << "rank " << rank;
+    EXPECT_LE(calls["MPI_Recv"], 1) << "rank " << rank;
+    calls.erase("MPI_Recv");
+    const std::map<std::string, int> upToBarrier = {
+        {"MPI_Init", 1}, {"MPI_Sendrecv", kRing}, {"MPI_Barrier", 1}};
+    EXPECT_EQ(calls, upToBarrier) << "rank " << rank;
   }
 }
 
