@@ -1,5 +1,5 @@
-// A run ending in MPI_Abort: the aborting rank says what is missing and how to convert what was
-// flushed; the converter makes a readable trace of it.
+// Runs that do not finish (MPI_Abort, a crash): the aborting rank says what is missing and how
+// to convert what was flushed; the converter makes a readable trace of it.
 #include "support.h"
 
 #include "perwiz/trace_io.h"
@@ -45,6 +45,24 @@ TEST(OpenMpi, AbortLeavesAReadablePartialTrace) {
         {"MPI_Init", 1}, {"MPI_Sendrecv", kRing}, {"MPI_Barrier", 1}};
     EXPECT_EQ(calls, upToBarrier) << "rank " << rank;
   }
+}
+
+// A rank that crashes (SIGSEGV) flushes its records in the tracer's signal handler, then dies
+// the way it would have (Open MPI's handler reports the fault).
+TEST(OpenMpi, CrashedRankFlushesItsRecords) {
+  Scratch s;
+  constexpr int kRanks = 3;
+  constexpr int kRing = 2;
+  const RunResult r = run(mpirun(kRanks, PERWIZ_PROG_ABORT, {std::to_string(kRing), "segv"}),
+                          traceEnv(s.path(), "crashed"), s.path());
+  EXPECT_NE(r.exitCode, 0);
+  const RunResult c = run({PERWIZ_TEST_CONVERTER, (s.path() / "crashed").string()}, {}, s.path());
+  ASSERT_EQ(c.exitCode, 0) << c.err;
+  EXPECT_NE(c.err.find("rank 1: was stopped by signal 11"), std::string::npos) << c.err;
+  const Trace t = loadTrace((s.path() / "crashed").string());
+  const std::map<std::string, int> beforeCrash = {
+      {"MPI_Init", 1}, {"MPI_Sendrecv", kRing}, {"MPI_Barrier", 1}};
+  EXPECT_EQ(mpiCallCounts(t, 1), beforeCrash);
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include "perwiz/prgn.h"
 
 #include <cstdarg>
+#include <cstdio>
 #include <cstring>
 
 using namespace perwiz::trace;
@@ -36,6 +37,11 @@ int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
   const std::uint64_t enter = now();
   const int rc = PMPI_Init_thread(argc, argv, required, provided);
   if (rc == MPI_SUCCESS) sessionStart(enter, Region::Init_thread, programName(argc, argv));
+  // The record buffer is per rank, not per thread (docs/tracer.md, Limits).
+  if (rc == MPI_SUCCESS && g.active && g.rank == 0 && *provided == MPI_THREAD_MULTIPLE)
+    std::fprintf(stderr,
+                 "perwiz-trace: MPI_THREAD_MULTIPLE: the trace is only right if one thread at a "
+                 "time calls MPI\n");
   return rc;
 }
 
