@@ -48,6 +48,25 @@ TEST(OpenMpi, PreloadedTracerRecordsEveryCall) {
   checkCallsTrace(t, callsRun(r), true);
 }
 
+// A small buffer (160 KiB) filled several times by 1000 steps: every flush is recorded as a
+// perwiz_trace_flush region between calls, and no record is lost or reordered.
+TEST(OpenMpi, BufferFlushesAreRecordedAndLoseNothing) {
+  Scratch s;
+  constexpr int kManySteps = 1000;
+  auto env = traceEnv(s.path(), "flushes");
+  env.push_back("PERWIZ_TRACE_BUFFER=160");
+  const RunResult r = run(mpirun(kRanks, PERWIZ_PROG_CALLS, {std::to_string(kManySteps)}), env, s.path());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const Trace t = loadTrace((s.path() / "flushes").string());
+  CallsRun expected = callsRun(r);
+  expected.steps = kManySteps;
+  checkCallsTrace(t, expected, true);
+  // Per step and rank at least 5 calls of >= 2 records of 16 bytes: > 160 bytes a step, so
+  // 1000 steps fill 160 KiB at least once.
+  for (std::uint32_t rank = 0; rank < t.rankCount(); ++rank)
+    EXPECT_GE(userStates(t, rank, "perwiz_trace_flush"), 1) << "rank " << rank;
+}
+
 // Without the tracer the markers are no-ops and nothing is written.
 TEST(OpenMpi, UntracedProgramWithMarkersWritesNothing) {
   Scratch s;
