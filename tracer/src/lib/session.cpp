@@ -103,7 +103,10 @@ void sessionStart(std::uint64_t enterTime, Region initRegion, const char* progra
   if (!envFlag("PERWIZ_TRACE", true)) return;
   if (!readFormat()) return;
   PMPI_Comm_dup(MPI_COMM_WORLD, &g.priv);
-  if (!agreeOnTraceDir(program && *program ? program : fallbackProgramName())) return;
+  if (!agreeOnTraceDir(program && *program ? program : fallbackProgramName())) {
+    PMPI_Comm_free(&g.priv);
+    return;
+  }
 
   // Every rank must open its files, or the run is not traced at all (a trace with holes
   // would mislead more than no trace).
@@ -114,12 +117,14 @@ void sessionStart(std::uint64_t enterTime, Region initRegion, const char* progra
     if (opened) closeRawFiles();
     if (g.rank == 0)
       std::fprintf(stderr, "perwiz-trace: not every rank could create its files; this run is not traced\n");
+    PMPI_Comm_free(&g.priv);
     return;
   }
   if (program && *program) defLine("program %s", program);
   commTableStart();
   syncClocks("init");
   installCrashGuard();
+  g.started = true;
   g.active = true;
 
   appendMark(RecordKind::Enter, enterTime, regionId(initRegion));
@@ -128,12 +133,15 @@ void sessionStart(std::uint64_t enterTime, Region initRegion, const char* progra
   appendMark(RecordKind::Leave, now(), regionId(initRegion));
 }
 
+// Collective over every rank that started, also one whose recording stopped early (it still
+// takes part in the barriers, or the others would wait for it forever).
 void sessionFinish() {
-  if (!g.active) return;
-  appendMark(RecordKind::Enter, now(), regionId(Region::Finalize));
+  if (!g.started) return;
+  g.started = false;
+  if (g.active) appendMark(RecordKind::Enter, now(), regionId(Region::Finalize));
   PMPI_Barrier(g.priv);
   syncClocks("final");
-  appendMark(RecordKind::Leave, now(), regionId(Region::Finalize));
+  if (g.active) appendMark(RecordKind::Leave, now(), regionId(Region::Finalize));
   g.active = false;
   removeCrashGuard();
   const std::uint64_t records = g.rec.records;
@@ -146,8 +154,9 @@ void sessionFinish() {
 }
 
 void sessionAbort(int errorcode) {
-  if (!g.active) return;
-  appendMark(RecordKind::Enter, now(), regionId(Region::Abort));
+  if (!g.started) return;
+  g.started = false;
+  if (g.active) appendMark(RecordKind::Enter, now(), regionId(Region::Abort));
   g.active = false;
   defLine("aborted %d", errorcode);
   closeRawFiles();

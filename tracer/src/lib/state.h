@@ -35,7 +35,9 @@ struct Recorder {
 };
 
 struct State {
-  bool active = false;  // recording: from the end of MPI_Init to MPI_Finalize
+  bool started = false;  // every rank set up its files: MPI_Finalize runs the collective end
+  bool active = false;   // recording: from the end of MPI_Init to MPI_Finalize (stops early
+                         // on this rank alone if its records cannot be written)
   bool initialised = false;  // this copy of the library saw MPI_Init (SMPI sharing check)
   int depth = 0;        // wrapped calls in progress (only the outermost is recorded)
   int rank = -1;
