@@ -39,12 +39,12 @@ case "$mode" in
   run)
     install_packages
     build_all
-    "$build/app/cli/perwiz-cli" info resources/samples/ring4.alog
+    "$build/app/cli/perwiz-cli" info resources/samples/binary_swap_8
     if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]; then
-      exec "$build/app/gui/perwiz" resources/samples/ring4.alog
+      exec "$build/app/gui/perwiz" resources/samples/binary_swap_8
     else
-      echo "No display: to look at the GUI, run  xvfb-run $build/app/gui/perwiz resources/samples/ring4.alog" >&2
-      echo "or export an image headless:  QT_QPA_PLATFORM=offscreen $build/app/gui/perwiz --export-image ring4.png resources/samples/ring4.alog" >&2
+      echo "No display: to look at the GUI, run  xvfb-run $build/app/gui/perwiz resources/samples/binary_swap_8" >&2
+      echo "or export an image headless:  QT_QPA_PLATFORM=offscreen $build/app/gui/perwiz --export-image binary_swap_8.png resources/samples/binary_swap_8" >&2
     fi
     ;;
   test)

@@ -15,7 +15,7 @@ static QString shareDir() {
 }
 
 QString sampleTracePath() {
-  const QString installed = QDir::cleanPath(shareDir() + QStringLiteral("/samples/ring4.alog"));
+  const QString installed = QDir::cleanPath(shareDir() + QStringLiteral("/samples/binary_swap_8/traces.otf2"));
   if (QFileInfo::exists(installed)) return installed;
   const QString source = QString::fromUtf8(PERWIZ_SOURCE_SAMPLE);
   if (!source.isEmpty() && QFileInfo::exists(source)) return source;
