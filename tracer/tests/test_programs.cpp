@@ -98,6 +98,29 @@ TEST(OpenMpi, FortranProgram) {
   checkFortranTrace(loadTrace((s.path() / "fortran").string()), kRanks, kSteps);
 }
 
+// `use mpi_f08` (Open MPI's mpi_*_f08_ entry points).
+TEST(OpenMpi, FortranF08Program) {
+  Scratch s;
+  const RunResult r = run(mpirun(kRanks, PERWIZ_PROG_CALLS_F08), traceEnv(s.path(), "f08"), s.path());
+  ASSERT_EQ(r.exitCode, 0) << r.err;
+  const Trace t = loadTrace((s.path() / "f08").string());
+  ASSERT_EQ(t.rankCount(), static_cast<std::size_t>(kRanks));
+  expectMatched(t);
+  EXPECT_EQ(t.steps.size(), 1u);
+  const std::map<std::string, int> expected = {
+      {"MPI_Init", 1},    {"MPI_Finalize", 1},  {"MPI_Irecv", 1}, {"MPI_Isend", 1},
+      {"MPI_Waitall", 1}, {"MPI_Allreduce", 1}, {"MPI_Barrier", 1}};
+  for (std::uint32_t rank = 0; rank < kRanks; ++rank) {
+    EXPECT_EQ(mpiCallCounts(t, rank), expected) << "rank " << rank;
+    // The wildcard receive: from the previous rank, with its tag 40 + source.
+    for (const MessageEndpoint& m : t.ranks[rank].messages)
+      if (!m.isSend) {
+        EXPECT_EQ(m.peer, static_cast<int>((rank + kRanks - 1) % kRanks));
+        EXPECT_EQ(m.tag, 40 + m.peer);
+      }
+  }
+}
+
 TEST(Smpi, FortranProgram) {
   Scratch s;
   auto env = traceEnv(s.path(), "fortran");

@@ -1,9 +1,9 @@
-// Fortran entry points (mpif.h, `use mpi`; Open MPI's `use mpi_f08` through its ompi_*_f
-// layer): each converts handles, sentinels, statuses and 1-based indices and calls the
-// tracer's C wrapper, so recording happens in one place. See fortran_support.h for why.
+// Fortran entry points (mpif.h, `use mpi`, Open MPI's `use mpi_f08`): each converts handles,
+// sentinels, statuses and 1-based indices and calls the tracer's C wrapper, so recording
+// happens in one place. See fortran_support.h for why.
 //
 // Every function is exported under the names Fortran compilers use (mpi_send, mpi_send_,
-// mpi_send__, MPI_SEND) and, for Open MPI, its f08 layer's ompi_send_f.
+// mpi_send__, MPI_SEND) and, for Open MPI, its f08 names (mpi_send_f08_, ompi_send_f).
 #include "call.h"
 #include "fortran_support.h"
 #include "markers.h"
@@ -16,10 +16,17 @@
 
 using namespace perwiz::trace;
 
+// Open MPI's `use mpi_f08` layer: programs call mpi_send_f08_ (same arguments by reference; the
+// handles are one-integer derived types and the status is MPI_STATUS_SIZE integers; a missing
+// optional ierror is null), which calls ompi_send_f. Defining both makes a linked tracer needed
+// (with --as-needed a library that defines nothing the program calls is dropped) and catches
+// the inner call when it is preloaded.
 #ifdef PERWIZ_TRACE_SMPI
-#define PERWIZ_OMPI_ALIAS(impl, name)
+#define PERWIZ_OMPI_ALIAS(impl, name, f08)
 #else
-#define PERWIZ_OMPI_ALIAS(impl, name) extern "C" decltype(impl) name __attribute__((alias(#impl)));
+#define PERWIZ_OMPI_ALIAS(impl, name, f08)                        \
+  extern "C" decltype(impl) name __attribute__((alias(#impl))); \
+  extern "C" decltype(impl) f08 __attribute__((alias(#impl)));
 #endif
 
 #define PERWIZ_FORTRAN(impl, lower, upper)                                   \
@@ -27,7 +34,7 @@ using namespace perwiz::trace;
   extern "C" decltype(impl) lower##_ __attribute__((alias(#impl)));          \
   extern "C" decltype(impl) lower##__ __attribute__((alias(#impl)));         \
   extern "C" decltype(impl) upper __attribute__((alias(#impl)));             \
-  PERWIZ_OMPI_ALIAS(impl, o##lower##_f)
+  PERWIZ_OMPI_ALIAS(impl, o##lower##_f, lower##_f08_)
 
 using F = MPI_Fint;
 
