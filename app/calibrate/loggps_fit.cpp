@@ -1,56 +1,13 @@
 // LogGPS parameters from per-size times (see loggps_fit.h and docs/calibrate.md).
 #include "loggps_fit.h"
 
+#include "line_checks.h"
+
 #include <algorithm>
 #include <cmath>
 #include <utility>
 
 namespace perwiz::calibrate {
-namespace {
-
-constexpr double kNsPerSecond = 1e9;
-
-// The line through (bytes, time in ns) of the sizes selected by `pick`, `value` in seconds.
-template <class Pick, class Value>
-LineFit fitSizes(const LogGpsMeasurement& m, Pick pick, Value value) {
-  std::vector<double> x, y;
-  for (const SizeTimes& s : m.sizes) {
-    if (!pick(s.bytes)) continue;
-    const double v = value(s);
-    if (!std::isfinite(v)) continue;
-    x.push_back(static_cast<double>(s.bytes));
-    y.push_back(v * kNsPerSecond);
-  }
-  return fitLine(x, y);
-}
-
-// Below this magnitude (ns, ns/byte) a negative value is rounding in the fit, not a finding:
-// it is set to 0 without a warning.
-constexpr double kNegligible = 1e-6;
-
-// The model file allows no negative number: noise can push an intercept or a slope below 0.
-void clampLine(LineFit& f, const std::string& what, std::vector<std::string>& warnings) {
-  if (f.a < 0) {
-    if (f.a < -kNegligible)
-      warnings.push_back(what + ": intercept " + std::to_string(f.a) + " ns < 0, set to 0");
-    f.a = 0;
-  }
-  if (f.b < 0) {
-    if (f.b < -kNegligible)
-      warnings.push_back(what + ": slope " + std::to_string(f.b) + " ns/byte < 0, set to 0");
-    f.b = 0;
-  }
-}
-
-void requirePoints(const LineFit& f, const std::string& what, const std::string& ifNone,
-                   std::vector<std::string>& warnings) {
-  if (f.points == 0)
-    warnings.push_back(what + ": no message size measured; " + ifNone);
-  else if (f.points == 1)
-    warnings.push_back(what + ": only one message size; the line is flat (slope 0)");
-}
-
-}  // namespace
 
 LogGpsFit fitLogGps(const LogGpsMeasurement& m) {
   LogGpsFit f;
@@ -65,15 +22,15 @@ LogGpsFit fitLogGps(const LogGpsMeasurement& m) {
     f.warnings.push_back("even the smallest size is sent synchronously; S is set below it");
 
   // Eager messages: the send and receive overheads are the call durations themselves.
-  f.sendOverhead = fitSizes(m, eager, [](const SizeTimes& s) { return s.sendReady; });
-  f.recvOverhead = fitSizes(m, eager, [](const SizeTimes& s) { return s.recvLate; });
+  f.sendOverhead = fitSizes(m.sizes, eager, [](const SizeTimes& s) { return s.sendReady; });
+  f.recvOverhead = fitSizes(m.sizes, eager, [](const SizeTimes& s) { return s.recvLate; });
   // Synchronous messages: the local costs t_ss, t_sr of docs/model.md are the call durations
   // when the partner is in time (its wait is 0).
-  f.syncSend = fitSizes(m, sync, [](const SizeTimes& s) { return s.sendReady; });
-  f.syncRecv = fitSizes(m, sync, [](const SizeTimes& s) { return s.recvLate; });
+  f.syncSend = fitSizes(m.sizes, sync, [](const SizeTimes& s) { return s.sendReady; });
+  f.syncRecv = fitSizes(m.sizes, sync, [](const SizeTimes& s) { return s.recvLate; });
   // The wire: a ping-pong half is o_s(k) + L + G·(k − 1) + o_r(k), so what is left after the
   // two measured overheads is L + G·(k − 1) = (L − G) + G·k.
-  f.wire = fitSizes(m, eager, [](const SizeTimes& s) {
+  f.wire = fitSizes(m.sizes, eager, [](const SizeTimes& s) {
     return s.pingPongHalf - s.sendReady - s.recvLate;
   });
 

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "stats.h"
+#include "threshold.h"
 
 #include <cstdint>
 #include <string>
@@ -16,13 +17,6 @@ struct SizeTimes {
   double pingPongHalf = 0;  // round trip / 2: send call to return of the receive, receiver waiting
   double sendReady = 0;     // MPI_Send duration, the matching receive already posted
   double recvLate = 0;      // MPI_Recv duration, the message (eager) or its REQ already arrived
-};
-
-// Where the send time jumps from eager to synchronous (rendezvous).
-enum class ThresholdStatus {
-  Found,           // S < maxSize: sizes ≤ S are eager, S + 1 is synchronous
-  NoneSynchronous, // every size up to maxSize is eager: S is set to maxSize
-  AllSynchronous,  // even the smallest size is synchronous: S is set below it
 };
 
 struct LogGpsMeasurement {

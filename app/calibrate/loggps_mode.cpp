@@ -8,6 +8,7 @@
 #include "model_json.h"
 #include "output_file.h"
 #include "summary.h"
+#include "threshold_search.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -15,8 +16,6 @@
 
 namespace perwiz::calibrate {
 namespace {
-
-constexpr int kVotes = 3;  // trials per threshold probe (majority)
 
 class Plan {
  public:
@@ -66,35 +65,12 @@ class Plan {
     return o_.delayUs * 1e-6 + 4 * rtt;
   }
 
-  bool synchronous(std::uint64_t k) { return bench_.sendIsSynchronous(k, delay(k), kVotes); }
-
   void findThreshold(const std::vector<std::uint64_t>& list, LogGpsMeasurement& m) {
-    progress("searching the synchronous threshold S");
-    // Scan the list for the first synchronous size (the protocol switch is monotone in k).
-    std::size_t first = list.size();
-    for (std::size_t i = 0; i < list.size(); ++i)
-      if (synchronous(list[i])) {
-        first = i;
-        break;
-      }
-    if (first == list.size()) {
-      m.threshold = ThresholdStatus::NoneSynchronous;
-      m.S = list.back();
-      return;
-    }
-    if (first == 0) {
-      m.threshold = ThresholdStatus::AllSynchronous;
-      m.S = list[0] > 0 ? list[0] - 1 : 0;
-      return;
-    }
-    // Bisection: lo is eager, hi synchronous.
-    std::uint64_t lo = list[first - 1], hi = list[first];
-    while (hi - lo > 1) {
-      const std::uint64_t mid = lo + (hi - lo) / 2;
-      (synchronous(mid) ? hi : lo) = mid;
-    }
-    m.threshold = ThresholdStatus::Found;
-    m.S = lo;
+    const ThresholdResult r = findSynchronousThreshold(
+        bench_, list, [this](std::uint64_t k) { return delay(k); },
+        [this](const std::string& what) { progress(what); });
+    m.S = r.S;
+    m.threshold = r.status;
   }
 
   void progress(const std::string& what) const {

@@ -3,9 +3,11 @@
 //
 // Exit status: 0 success, 1 measurement or output failure, 2 bad usage (options, fewer than 2
 // ranks, an existing output file without --force). Only rank 0 prints.
+#include "loggpo_mode.h"
 #include "loggps_mode.h"
 #include "options.h"
 #include "output_file.h"
+#include "profile_mode.h"
 
 #include <mpi.h>
 
@@ -17,9 +19,11 @@ using namespace perwiz::calibrate;
 
 namespace {
 
-// The modes of --mode. LogGPO fitting and T_f(p, b) profiles (issue #7) are added here.
+// The modes of --mode (docs/calibrate.md): one function each.
 int runMode(const CalibrateOptions& options) {
   if (options.mode == "loggps") return runLogGpsMode(MPI_COMM_WORLD, options);
+  if (options.mode == "loggpo") return runLogGpoMode(MPI_COMM_WORLD, options);
+  if (options.mode == "profile") return runProfileMode(MPI_COMM_WORLD, options);
   return kExitBadUsage;  // unreachable: --mode is checked against modeNames()
 }
 
@@ -57,7 +61,7 @@ int calibrate(int argc, char** argv) {
   }
   MPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
   if (status != kExitOk) return status;
-  if (rank == 0 && size > 2 && options.verbose)
+  if (rank == 0 && size > 2 && options.verbose && options.mode != "profile")
     std::fprintf(stderr, "perwiz-calibrate: measuring between ranks 0 and 1; ranks 2-%d idle\n",
                  size - 1);
   return runMode(options);

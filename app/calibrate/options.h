@@ -21,16 +21,21 @@ enum ExitStatus : int {
 constexpr std::uint64_t kMaxMessageBytes = std::uint64_t(1) << 30;
 
 struct CalibrateOptions {
-  std::string mode = "loggps";  // what to measure; issue #7 adds LogGPO and T_f(p, b) profiles
+  std::string mode = "loggps";  // what to measure: loggps, loggpo (a pair) or profile (all ranks)
   std::string output;           // model file to write ("" = only print the summary)
   bool force = false;           // replace an existing output file
   std::string name;             // the model's "name" ("" = the output file's stem)
   std::uint64_t minSize = 0;    // message sizes: minSize, the powers of two between, maxSize
   std::uint64_t maxSize = std::uint64_t(1) << 20;
-  int repetitions = 20;         // timed repetitions per size and benchmark
+  int repetitions = 0;          // timed repetitions per size / base point; 0 = the mode's default
   int warmup = 3;               // untimed repetitions before them
   double delayUs = 1000;        // how late the receiver calls in the threshold (S) probes
   Statistic statistic = Statistic::Median;
+  // profile mode (docs/calibrate.md, "Overhead profile"):
+  std::uint64_t maxBytes = 100000;     // largest base message size b (the paper goes to 4 MB)
+  std::vector<std::string> functions;  // MPI functions to profile ("" = all of profileFunctions())
+  double quantile = 0.95;              // q_max of the fits
+  std::int64_t timerResolutionNs = 1;  // smallest histogram window (FitOptions::minWindowNs)
   bool json = false;            // JSON summary on stdout instead of the table
   bool verbose = false;         // progress on stderr
 };
@@ -47,6 +52,11 @@ ParseResult parseOptions(int argc, char** argv, CalibrateOptions& options);
 
 // The modes that exist (for --mode and the help text).
 std::vector<std::string> modeNames();
+
+// Timed repetitions when -r is not given: 20 per size for the pair modes (a median of 20 is
+// stable), 50 per base point for the profile (with p ranks pooled, 100 or more samples, enough
+// for the χ² classes; the paper found about 200 samples sufficient).
+int defaultRepetitions(const std::string& mode);
 
 // minSize, every power of two strictly between, maxSize (deduplicated, ascending).
 std::vector<std::uint64_t> messageSizes(std::uint64_t minSize, std::uint64_t maxSize);

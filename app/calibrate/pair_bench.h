@@ -36,6 +36,26 @@ class PairBench {
   // Rank 0's value on both ranks.
   double shareFromRank0(double value);
 
+  // ---- non-blocking patterns for LogGPO (pair_bench_nonblocking.cpp) ----
+
+  // Round trip / 2 with MPI_Isend + MPI_Wait and MPI_Irecv + MPI_Wait: each side posts its
+  // receive before it sends, so every message finds its receiver waiting.
+  std::vector<double> nonblockingPingPongHalf(std::uint64_t bytes, int warmup, int reps);
+  // Rank 1 has posted the matching MPI_Irecv (and waits in MPI_Wait); rank 0 times its MPI_Isend
+  // alone (`post`) and MPI_Isend + the MPI_Wait right after it (`total`).
+  struct IsendTimes {
+    std::vector<double> post, total;
+  };
+  IsendTimes isendReceiverReady(std::uint64_t bytes, int warmup, int reps);
+  // MPI_Irecv + MPI_Wait on rank 1 of a message that has arrived (polled with MPI_Iprobe, as in
+  // recvAfterArrival); returned on rank 0.
+  std::vector<double> irecvAfterArrival(std::uint64_t bytes, int warmup, int reps);
+  // The progress probe: rank `side` posts its half of a k-byte exchange (Isend on rank 0, Irecv
+  // on rank 1), stays away from MPI for `awaySeconds`, then times its MPI_Wait; the partner
+  // posts and waits at once. Returned on rank 0.
+  std::vector<double> waitAfterAway(std::uint64_t bytes, int side, double awaySeconds, int warmup,
+                                    int reps);
+
  private:
   int count(std::uint64_t bytes) const;
   std::vector<double> collectOnRank0(std::vector<double> rank1Samples);
@@ -43,6 +63,9 @@ class PairBench {
   MPI_Comm comm_;
   int rank_ = 0;
   std::vector<char> buffer_;
+  // A second buffer for a receive posted while buffer_ is being sent; allocated by the one
+  // pattern that needs it (the LogGPS mode does not pay for it).
+  std::vector<char> reply_;
 };
 
 }  // namespace perwiz::calibrate

@@ -55,4 +55,32 @@ LogGpsParams loadLogGps(const std::filesystem::path& path) {
   return loggps->params();
 }
 
+LogGpoParams loadLogGpo(const std::filesystem::path& path) {
+  std::string error;
+  const std::unique_ptr<NetworkModel> model = loadNetworkModel(path.string(), &error);
+  if (!model) {
+    ADD_FAILURE() << "the model file does not load: " << error;
+    return {};
+  }
+  const auto* loggpo = dynamic_cast<const LogGpoModel*>(model.get());
+  if (!loggpo) {
+    ADD_FAILURE() << path << " loaded as " << model->kind() << ", not LogGPO";
+    return {};
+  }
+  return loggpo->params();
+}
+
+std::string smpirunCommand(const std::string& smpirun, const std::filesystem::path& dir,
+                           const std::string& platformXml, const std::string& hosts, int ranks,
+                           const std::string& program, const std::vector<std::string>& cfg,
+                           const std::string& args) {
+  writeFile(dir / "platform.xml", platformXml);
+  writeFile(dir / "hosts", hosts);
+  std::string command = smpirun + " -np " + std::to_string(ranks) + " -platform '" +
+                        (dir / "platform.xml").string() + "' -hostfile '" +
+                        (dir / "hosts").string() + "' '" + program + "'";
+  for (const std::string& c : cfg) command += " '--cfg=" + c + "'";
+  return command + " --log=root.thres:warning " + args;
+}
+
 }  // namespace perwiz::calibrate::test

@@ -2,10 +2,12 @@
 // captured, and loading a model file through perwiz::core's parser.
 #pragma once
 
+#include "perwiz/loggp_models.h"
 #include "perwiz/network_model.h"
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace perwiz::calibrate::test {
 
@@ -25,5 +27,15 @@ CommandResult runCommand(const std::string& command, const std::filesystem::path
 // Loads `path` with perwiz::loadNetworkModel (what `perwiz-cli predict --model` does) and
 // returns its LogGPS parameters; fails the test (ADD_FAILURE) and returns defaults otherwise.
 LogGpsParams loadLogGps(const std::filesystem::path& path);
+// The same for a LogGPO model file.
+LogGpoParams loadLogGpo(const std::filesystem::path& path);
+
+// The command line of `smpirun` running `program` with `args` on `ranks` ranks of a platform
+// (XML text) and host list written into `dir`, with the SimGrid `cfg` options (each
+// "name:value", single-quoted for the shell so that piecewise values with ';' survive).
+std::string smpirunCommand(const std::string& smpirun, const std::filesystem::path& dir,
+                           const std::string& platformXml, const std::string& hosts, int ranks,
+                           const std::string& program, const std::vector<std::string>& cfg,
+                           const std::string& args);
 
 }  // namespace perwiz::calibrate::test

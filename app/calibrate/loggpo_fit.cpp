@@ -1,0 +1,103 @@
+// LogGPO parameters from per-size times (see loggpo_fit.h and docs/calibrate.md).
+#include "loggpo_fit.h"
+
+#include "line_checks.h"
+#include "model_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace perwiz::calibrate {
+
+bool sideOverlaps(double waitAlone, double waitAfterAway) {
+  return std::isfinite(waitAlone) && std::isfinite(waitAfterAway) && waitAfterAway < waitAlone / 2;
+}
+
+LogGpoFit fitLogGpo(const LogGpoMeasurement& m) {
+  LogGpoFit f;
+  f.S = m.S;
+  const bool allSync = m.threshold == ThresholdStatus::AllSynchronous;
+  auto eager = [&](std::uint64_t k) { return !allSync && k <= m.S; };
+  if (m.threshold == ThresholdStatus::NoneSynchronous)
+    f.warnings.push_back("no rendezvous send up to the largest size; S is set to it");
+  if (allSync)
+    f.warnings.push_back("even the smallest size is sent with the rendezvous protocol; S is set below it");
+
+  // Eager messages: the sender's and the receiver's total overheads are O_i(k) and O_c(k).
+  f.Oi = fitSizes(m.sizes, eager, [](const LogGpoSizeTimes& s) { return s.isendTotal; });
+  f.Oc = fitSizes(m.sizes, eager, [](const LogGpoSizeTimes& s) { return s.recvTotal; });
+  // T_c = O_i + G(k − 1) + L + O_c: what the ping-pong half leaves after both overheads is
+  // L + G·(k − 1) = (L − G) + G·k.
+  f.wire = fitSizes(m.sizes, eager, [](const LogGpoSizeTimes& s) {
+    return s.pingPongHalf - s.isendTotal - s.recvTotal;
+  });
+  requirePoints(f.Oi, "initialisation overhead O_i(k)", "left 0", f.warnings);
+  requirePoints(f.Oc, "copy overhead O_c(k)", "left 0", f.warnings);
+  requirePoints(f.wire, "latency and gap L, G", "left 0", f.warnings);
+  clampLine(f.Oi, "initialisation overhead O_i(k)", f.warnings);
+  clampLine(f.Oc, "copy overhead O_c(k)", f.warnings);
+
+  f.G = std::max(f.wire.b, 0.0);
+  if (f.wire.b < -kNegligible)
+    f.warnings.push_back("gap per byte G: slope " + std::to_string(f.wire.b) + " ns/byte < 0, set to 0");
+  f.L = f.wire.a + f.G;  // the line at k = 1
+  if (f.L < 0) {
+    if (f.L < -kNegligible)
+      f.warnings.push_back("latency L: " + std::to_string(f.L) +
+                           " ns < 0 (the ping-pong is faster than the two overheads), set to 0");
+    f.L = 0;
+  }
+
+  // O' is a constant of the library (the paper: "normally, it has a constant value"): the
+  // median over the rendezvous sizes of the MPI_Isend that sends the REQ.
+  std::vector<double> posts;
+  for (const LogGpoSizeTimes& s : m.sizes)
+    if (!eager(s.bytes) && std::isfinite(s.isendPost)) posts.push_back(s.isendPost * kNsPerSecond);
+  f.rendezvousSizes = posts.size();
+  if (posts.empty()) {
+    f.Octrl = f.Oi.a;
+    f.warnings.push_back("control-message overhead O': no rendezvous size measured; set to O_i(0)");
+  } else {
+    f.Octrl = std::max(median(posts), 0.0);
+  }
+
+  const ProgressProbe& p = m.progress;
+  if (!p.measured) {
+    f.warnings.push_back("progress strategy: no rendezvous size to probe; assumed dependent");
+  } else {
+    f.senderOverlaps = sideOverlaps(p.senderAlone, p.senderAfterAway);
+    f.receiverOverlaps = sideOverlaps(p.receiverAlone, p.receiverAfterAway);
+    f.independentProgress = f.senderOverlaps && f.receiverOverlaps;
+  }
+  return f;
+}
+
+namespace {
+
+double us(double ns) { return roundSignificant(ns / 1000.0); }
+
+nlohmann::ordered_json line(const LineFit& f) {
+  return nlohmann::ordered_json{{"a", us(f.a)}, {"b_per_byte", us(f.b)}};
+}
+
+}  // namespace
+
+std::string loggpoModelJson(const LogGpoFit& fit, const std::string& name) {
+  nlohmann::ordered_json j;
+  j["model"] = "LogGPO";
+  j["name"] = name;
+  j["L_us"] = us(fit.L);
+  j["G_us_per_byte"] = us(fit.G);
+  j["O_ctrl_us"] = us(fit.Octrl);
+  j["O_i_us"] = line(fit.Oi);
+  j["O_c_us"] = line(fit.Oc);
+  j["S_bytes"] = fit.S;
+  j["P"] = 0;  // 0: the replay takes the trace's rank count
+  j["progress"] = fit.independentProgress ? "independent" : "dependent";
+  j["transfer"] = "RAT";  // the only transfer mechanism the model implements (not measured)
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
+}  // namespace perwiz::calibrate

@@ -1,0 +1,131 @@
+// Summaries of a LogGPO calibration (see loggpo_summary.h). Times in µs, as in the model file.
+#include "loggpo_summary.h"
+
+#include "model_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <sstream>
+
+namespace perwiz::calibrate {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json usOrNull(double seconds) {
+  if (!std::isfinite(seconds)) return nullptr;
+  return roundSignificant(seconds * 1e6);
+}
+
+Json lineJson(const LineFit& f) {
+  return Json{{"a_us", roundSignificant(f.a / 1000)},
+              {"b_us_per_byte", roundSignificant(f.b / 1000)},
+              {"points", f.points},
+              {"max_residual_us", roundSignificant(f.maxResidual / 1000)}};
+}
+
+bool isEager(const LogGpoMeasurement& m, std::uint64_t bytes) {
+  return m.threshold != ThresholdStatus::AllSynchronous && bytes <= m.S;
+}
+
+std::string fixed(double v, int decimals) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%.*f", decimals, v);
+  return text;
+}
+
+std::string lineText(const LineFit& f) {
+  return fixed(f.a / 1000, 3) + " + " + fixed(f.b / 1000, 6) + "·k µs  (" +
+         std::to_string(f.points) + " sizes, max residual " + fixed(f.maxResidual / 1000, 3) + " µs)";
+}
+
+const char* side(bool overlaps) { return overlaps ? "overlaps" : "does not overlap"; }
+
+}  // namespace
+
+std::string loggpoSummaryJson(const CalibrateOptions& o, const RunInfo& run,
+                              const LogGpoMeasurement& m, const LogGpoFit& fit,
+                              const std::string& modelText) {
+  Json sizes = Json::array();
+  for (const LogGpoSizeTimes& s : m.sizes)
+    sizes.push_back(Json{{"bytes", s.bytes},
+                         {"protocol", isEager(m, s.bytes) ? "eager" : "rendezvous"},
+                         {"pingpong_half_us", usOrNull(s.pingPongHalf)},
+                         {"isend_us", usOrNull(s.isendPost)},
+                         {"isend_wait_us", usOrNull(s.isendTotal)},
+                         {"irecv_wait_us", usOrNull(s.recvTotal)}});
+  const ProgressProbe& p = m.progress;
+  Json progress{{"measured", p.measured}};
+  if (p.measured) {
+    progress["bytes"] = p.bytes;
+    progress["away_us"] = usOrNull(p.awaySeconds);
+    progress["sender_wait_alone_us"] = usOrNull(p.senderAlone);
+    progress["sender_wait_after_away_us"] = usOrNull(p.senderAfterAway);
+    progress["receiver_wait_alone_us"] = usOrNull(p.receiverAlone);
+    progress["receiver_wait_after_away_us"] = usOrNull(p.receiverAfterAway);
+    progress["sender_overlaps"] = fit.senderOverlaps;
+    progress["receiver_overlaps"] = fit.receiverOverlaps;
+  }
+  progress["strategy"] = fit.independentProgress ? "independent" : "dependent";
+  Json j;
+  j["mode"] = o.mode;
+  j["ranks"] = Json{{"world", run.worldSize}, {"measured", Json::array({0, 1})}};
+  j["statistic"] = statisticName(o.statistic);
+  j["repetitions"] = o.repetitions;
+  j["warmup"] = o.warmup;
+  j["wtick_s"] = run.wtick;
+  j["threshold"] = Json{{"S_bytes", m.S},
+                        {"status", m.threshold == ThresholdStatus::Found ? "found"
+                                   : m.threshold == ThresholdStatus::NoneSynchronous
+                                       ? "none-synchronous"
+                                       : "all-synchronous"}};
+  j["fits"] = Json{{"O_i", lineJson(fit.Oi)},
+                   {"O_c", lineJson(fit.Oc)},
+                   {"wire", lineJson(fit.wire)},
+                   {"O_ctrl_us", roundSignificant(fit.Octrl / 1000)},
+                   {"O_ctrl_sizes", fit.rendezvousSizes}};
+  j["progress"] = progress;
+  j["sizes"] = sizes;
+  j["model"] = Json::parse(modelText);
+  j["output"] = o.output.empty() ? Json(nullptr) : Json(o.output);
+  j["warnings"] = fit.warnings;
+  return j.dump(2, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string loggpoSummaryText(const CalibrateOptions& o, const RunInfo& run,
+                              const LogGpoMeasurement& m, const LogGpoFit& fit) {
+  std::ostringstream out;
+  out << "perwiz-calibrate: LogGPO between ranks 0 and 1 of " << run.worldSize << ", "
+      << statisticName(o.statistic) << " of " << o.repetitions << " repetitions (+" << o.warmup
+      << " warm-up)\n\n";
+  out << "     bytes  protocol    ping-pong/2        Isend  Isend+Wait  Irecv+Wait   (µs)\n";
+  for (const LogGpoSizeTimes& s : m.sizes) {
+    char row[160];
+    std::snprintf(row, sizeof row, "%10llu  %-10s %12.3f %12.3f %11.3f %11.3f\n",
+                  static_cast<unsigned long long>(s.bytes),
+                  isEager(m, s.bytes) ? "eager" : "rendezvous", s.pingPongHalf * 1e6,
+                  s.isendPost * 1e6, s.isendTotal * 1e6, s.recvTotal * 1e6);
+    out << row;
+  }
+  out << "\nS (largest eager message) = " << m.S << " bytes\n";
+  out << "L = " << fixed(fit.L / 1000, 3) << " µs, G = " << fixed(fit.G / 1000, 6)
+      << " µs/byte, O' = " << fixed(fit.Octrl / 1000, 3) << " µs\n";
+  out << "O_i(k) = " << lineText(fit.Oi) << "\n";
+  out << "O_c(k) = " << lineText(fit.Oc) << "\n";
+  const ProgressProbe& p = m.progress;
+  if (p.measured)
+    out << "progress (" << p.bytes << " bytes, " << fixed(p.awaySeconds * 1e6, 1)
+        << " µs away from MPI): sender Wait " << fixed(p.senderAlone * 1e6, 3) << " → "
+        << fixed(p.senderAfterAway * 1e6, 3) << " µs (" << side(fit.senderOverlaps)
+        << "), receiver Wait " << fixed(p.receiverAlone * 1e6, 3) << " → "
+        << fixed(p.receiverAfterAway * 1e6, 3) << " µs (" << side(fit.receiverOverlaps) << ")\n";
+  out << "progress strategy: " << (fit.independentProgress ? "independent (ICP)" : "dependent (DCP)")
+      << "\n";
+  for (const std::string& w : fit.warnings) out << "warning: " << w << "\n";
+  if (!o.output.empty()) out << "model written to " << o.output << "\n";
+  return out.str();
+}
+
+}  // namespace perwiz::calibrate
