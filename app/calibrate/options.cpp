@@ -61,7 +61,8 @@ ParseResult parseOptions(int argc, char** argv, CalibrateOptions& o) {
       ->capture_default_str();
   app.add_option("--delay-us", o.delayUs,
                  "how long the receiver stays away from MPI when probing for the synchronous "
-                 "threshold S (µs; 4 ping-pong times of the size are added)")
+                 "threshold S (µs; 4 ping-pong times of the size are added); loggpo: also the "
+                 "time away from MPI in the progress probe (+ 4 Wait times)")
       ->check(CLI::Range(1.0, 1e7))
       ->capture_default_str();
   app.add_option("--statistic", statistic, "summary of the repetitions: median or min")

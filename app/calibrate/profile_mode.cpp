@@ -154,6 +154,17 @@ int runProfileMode(MPI_Comm world, const CalibrateOptions& o) {
   MPI_Comm_rank(world, &rank);
   if (rank != 0) return kExitOk;
 
+  // A point without a single on-time round has no sample; say why rather than letting the
+  // profile builder report an empty sample.
+  for (const PointRounds& r : run.rounds)
+    if (r.kept == 0) {
+      std::fprintf(stderr,
+                   "perwiz-calibrate: %s p=%u b=%llu: no round started on time on every rank "
+                   "(%d late): the machine is too busy for aligned rounds; retry, or use fewer "
+                   "ranks\n",
+                   r.pattern.c_str(), r.processes, static_cast<unsigned long long>(r.bytes), r.late);
+      return kExitFailure;
+    }
   const OverheadProfile profile = buildProfile(run, o);
   int status = kExitOk;
   if (!o.output.empty()) {
