@@ -101,8 +101,15 @@ std::vector<std::string> smpirun(int ranks, const std::string& program,
 
 std::vector<std::string> smpiEnv() {
   const char* old = std::getenv("LD_LIBRARY_PATH");
+  // smpirun and SimGrid keep their temporary files (the per-rank copies of the program and of
+  // the privatized library among them) in TMPDIR under names that do not differ between runs,
+  // so tests running side by side (ctest -j) each need their own.
+  fs::create_directories(PERWIZ_TRACER_TEST_TMP);
+  std::string tmp = (fs::path(PERWIZ_TRACER_TEST_TMP) / "smpitmp-XXXXXX").string();
+  if (!::mkdtemp(tmp.data())) tmp = PERWIZ_TRACER_TEST_TMP;
   return {std::string("LD_LIBRARY_PATH=") + PERWIZ_TEST_SMPI_LIB_DIR +
-          (old && *old ? ":" + std::string(old) : std::string())};
+              (old && *old ? ":" + std::string(old) : std::string()),
+          "TMPDIR=" + tmp};
 }
 
 std::vector<std::string> traceEnv(const fs::path& dir, const std::string& name,

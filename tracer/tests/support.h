@@ -42,7 +42,7 @@ std::vector<std::string> mpirun(int ranks, const std::string& program,
 std::vector<std::string> smpirun(int ranks, const std::string& program,
                                  const std::vector<std::string>& args = {},
                                  bool privatize = true);
-// Environment for an SMPI run (the SMPI tracer's directory on LD_LIBRARY_PATH).
+// Environment for an SMPI run: the SMPI tracer's directory on LD_LIBRARY_PATH, a TMPDIR of its own.
 std::vector<std::string> smpiEnv();
 
 // Environment for the tracer writing into dir/name.

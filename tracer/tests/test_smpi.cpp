@@ -45,8 +45,10 @@ TEST(Smpi, SharedLibraryCopyIsRefusedWithTheOptionToUse) {
 // Markers in an SMPI program without the tracer (SimGrid's MPI_Pcontrol would abort).
 TEST(Smpi, UntracedProgramWithMarkersRuns) {
   Scratch s;
-  const RunResult r = run(smpirun(2, PERWIZ_PROG_CALLS_SMPI_PLAIN, {"2", "nocancel"}, false),
-                          traceEnv(s.path(), "none"), s.path());
+  auto env = traceEnv(s.path(), "none");
+  const auto extra = smpiEnv();
+  env.insert(env.end(), extra.begin(), extra.end());
+  const RunResult r = run(smpirun(2, PERWIZ_PROG_CALLS_SMPI_PLAIN, {"2", "nocancel"}, false), env, s.path());
   EXPECT_EQ(r.exitCode, 0) << r.err;
   EXPECT_FALSE(fs::exists(s.path() / "none"));
 }

@@ -76,7 +76,9 @@ std::string smpirunCommand(const std::string& smpirun, const std::filesystem::pa
                            const std::string& args) {
   writeFile(dir / "platform.xml", platformXml);
   writeFile(dir / "hosts", hosts);
-  std::string command = smpirun + " -np " + std::to_string(ranks) + " -platform '" +
+  // TMPDIR of the test's own: smpirun and SimGrid keep per-rank copies of the program there under
+  // names that do not differ between runs, so tests side by side (ctest -j) would collide.
+  std::string command = "TMPDIR='" + dir.string() + "' " + smpirun + " -np " + std::to_string(ranks) + " -platform '" +
                         (dir / "platform.xml").string() + "' -hostfile '" +
                         (dir / "hosts").string() + "' '" + program + "'";
   for (const std::string& c : cfg) command += " '--cfg=" + c + "'";

@@ -68,7 +68,7 @@ std::string smpiCommand(const std::filesystem::path& dir, int ranks, const std::
   writeFile(dir / "platform.xml", kPlatform);
   writeFile(dir / "hosts", "node-0\nnode-1\n");
   const std::string eager = std::to_string(kEagerLimit);
-  return std::string(PERWIZ_SMPIRUN) + " -np " + std::to_string(ranks) + " -platform '" +
+  return "TMPDIR='" + dir.string() + "' " + std::string(PERWIZ_SMPIRUN) + " -np " + std::to_string(ranks) + " -platform '" +
          (dir / "platform.xml").string() + "' -hostfile '" + (dir / "hosts").string() + "' '" +
          PERWIZ_CALIBRATE_SMPI + "'" +
          " --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0"
