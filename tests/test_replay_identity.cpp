@@ -5,6 +5,7 @@
 #include "perwiz/replay.h"
 #include "perwiz/trace_builder.h"
 #include "perwiz/trace_io.h"
+#include "model_invariants.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>
@@ -65,6 +66,31 @@ TEST(ReplayIdentity, SharedOtf2Traces) {
 TEST(ReplayIdentity, BundledSample) {
   Trace t = loadTrace(std::string(PERWIZ_SAMPLE) + "/ring4.alog");
   expectIdentity(t, "ring4.alog");
+}
+
+// The case-study traces bundled by scripts/regenerate_samples.sh (libperwiz-trace under SMPI,
+// docs/examples.md): they load with every message and collective matched, have their PRGN steps,
+// replay to themselves, and show the problem their case study is about.
+TEST(ReplayIdentity, BundledCaseStudies) {
+  for (const std::string name : {"binary_swap_8", "registration_8", "stencil_8", "pipeline_8.alog"}) {
+    SCOPED_TRACE(name);
+    const Trace t = loadTrace(std::string(PERWIZ_SAMPLE) + "/" + name);
+    EXPECT_EQ(t.rankCount(), 8u);
+    EXPECT_EQ(test::modelViolation(t), "");
+    EXPECT_GT(t.messageStats.matched, 0u);
+    EXPECT_EQ(t.messageStats.unmatchedSends + t.messageStats.unmatchedReceives, 0u);
+    EXPECT_FALSE(t.steps.empty());
+    expectIdentity(t, name);
+    if (name == "binary_swap_8") {
+      // 8 ranks: log2 8 = 3 compositing stages, each a step; balancing every stage must help
+      // (the block split is imbalanced: that is the case study).
+      EXPECT_EQ(t.steps.size(), 3u);
+      Scenario s;
+      for (std::uint32_t k = 0; k < t.steps.size(); ++k) s.hypotheses.push_back({HypothesisKind::BalanceCompute, {}, k});
+      Replayer r(t, s);
+      EXPECT_LT(r.predictedTime(), t.endTime - t.startTime);
+    }
+  }
 }
 
 TEST(ReplayIdentity, GeneratedShapes) {
