@@ -1,5 +1,6 @@
 // perwiz-cli end to end: runs the built binary, captures its output in files and checks JSON
 // values against what the generator spec implies (derived by hand below).
+#include "cli_runner.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>
@@ -19,36 +20,12 @@ using nlohmann::json;
 
 namespace {
 
-struct CliResult {
-  int status = -1;
-  std::string out, err;
-};
-
-std::string readAll(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
+using perwiz::test::CliResult;
+using perwiz::test::readAll;
 
 // Runs perwiz-cli with the arguments, stdout and stderr captured in `dir`.
 CliResult cli(const fs::path& dir, const std::vector<std::string>& args) {
-  std::string cmd = quote(PERWIZ_CLI);
-  for (const auto& a : args) cmd += " " + quote(a);
-  const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-  cmd += " >" + quote(out.string()) + " 2>" + quote(err.string());
-  int raw = std::system(cmd.c_str());
-  CliResult r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = readAll(out);
-  r.err = readAll(err);
-  return r;
+  return perwiz::test::runProgram(PERWIZ_CLI, dir, args);
 }
 
 json cliJson(const fs::path& dir, const std::vector<std::string>& args) {

@@ -1,6 +1,7 @@
 // Statistical detection of communication overhead (Kluge et al.): the χ² test, the fits on
 // samples drawn from known distributions, the paper's rules on inputs worked by hand, t_oh and
 // its totals on hand-built traces, the profile T_f(p, b), and `perwiz-cli overhead`.
+#include "cli_runner.h"
 #include "test_support.h"
 #include "test_traces.h"
 
@@ -683,35 +684,12 @@ TEST(Profile, BadFilesNameTheFileAndTheProblem) {
 
 namespace {
 
-struct CliResult {
-  int status = -1;
-  std::string out, err;
-};
+using perwiz::test::CliResult;
+using perwiz::test::readAll;
 
-std::string readAll(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-std::string quote(const std::string& s) {
-  std::string q = "'";
-  for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return q + "'";
-}
-
+// Runs perwiz-cli with the arguments, stdout and stderr captured in `dir`.
 CliResult cli(const fs::path& dir, const std::vector<std::string>& args) {
-  std::string cmd = quote(PERWIZ_CLI);
-  for (const auto& a : args) cmd += " " + quote(a);
-  const fs::path out = dir / "stdout.txt", err = dir / "stderr.txt";
-  cmd += " >" + quote(out.string()) + " 2>" + quote(err.string());
-  const int raw = std::system(cmd.c_str());
-  CliResult r;
-  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
-  r.out = readAll(out);
-  r.err = readAll(err);
-  return r;
+  return perwiz::test::runProgram(PERWIZ_CLI, dir, args);
 }
 
 // Four ranks in a ring, 60 steps: Sendrecv of 1 KiB with durations 2 µs + Poisson(3) · 100 ns,
