@@ -110,12 +110,7 @@ LogGpoMeasurement measureLogGpo(PairBench& bench, const CalibrateOptions& option
 int runLogGpoMode(MPI_Comm world, const CalibrateOptions& o) {
   int rank = 0;
   RunInfo run;
-  MPI_Comm_rank(world, &rank);
-  MPI_Comm_size(world, &run.worldSize);
-  run.wtick = MPI_Wtick();
-  // As in the LogGPS mode: the first pair measures, the other ranks leave at once.
-  MPI_Comm pair = MPI_COMM_NULL;
-  MPI_Comm_split(world, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair);
+  MPI_Comm pair = measuringPair(world, rank, run.worldSize, run.wtick);
   if (pair == MPI_COMM_NULL) return kExitOk;
 
   PairBench bench(pair, o.maxSize);
@@ -125,22 +120,9 @@ int runLogGpoMode(MPI_Comm world, const CalibrateOptions& o) {
 
   const LogGpoFit fit = fitLogGpo(m);
   const std::string model = loggpoModelJson(fit, modelName(o));
-  int status = kExitOk;
-  if (!o.output.empty()) {
-    try {
-      writeOutputFile(o.output, model, o.force);
-    } catch (const OutputError& e) {
-      std::fprintf(stderr, "perwiz-calibrate: %s\n", e.what());
-      status = kExitFailure;
-    }
-  }
-  CalibrateOptions shown = o;
-  if (status != kExitOk) shown.output.clear();  // nothing was written
-  const std::string summary = o.json ? loggpoSummaryJson(shown, run, m, fit, model) + "\n"
-                                     : loggpoSummaryText(shown, run, m, fit);
-  std::fputs(summary.c_str(), stdout);
-  std::fflush(stdout);
-  return status;
+  return publishModel(o, model, [&](const CalibrateOptions& shown) {
+    return o.json ? loggpoSummaryJson(shown, run, m, fit, model) + "\n" : loggpoSummaryText(shown, run, m, fit);
+  });
 }
 
 }  // namespace perwiz::calibrate

@@ -91,13 +91,7 @@ LogGpsMeasurement measureLogGps(PairBench& bench, const CalibrateOptions& option
 int runLogGpsMode(MPI_Comm world, const CalibrateOptions& o) {
   int rank = 0;
   RunInfo run;
-  MPI_Comm_rank(world, &rank);
-  MPI_Comm_size(world, &run.worldSize);
-  run.wtick = MPI_Wtick();
-  // The first pair measures; ranks 2 and up have nothing to do and must not poll the network
-  // meanwhile (they would steal the CPU the pair is timed on), so they leave at once.
-  MPI_Comm pair = MPI_COMM_NULL;
-  MPI_Comm_split(world, rank < 2 ? 0 : MPI_UNDEFINED, rank, &pair);
+  MPI_Comm pair = measuringPair(world, rank, run.worldSize, run.wtick);
   if (pair == MPI_COMM_NULL) return kExitOk;
 
   PairBench bench(pair, o.maxSize);
@@ -107,22 +101,9 @@ int runLogGpsMode(MPI_Comm world, const CalibrateOptions& o) {
 
   const LogGpsFit fit = fitLogGps(m);
   const std::string model = modelJson(fit, modelName(o));
-  int status = kExitOk;
-  if (!o.output.empty()) {
-    try {
-      writeOutputFile(o.output, model, o.force);
-    } catch (const OutputError& e) {
-      std::fprintf(stderr, "perwiz-calibrate: %s\n", e.what());
-      status = kExitFailure;
-    }
-  }
-  CalibrateOptions shown = o;
-  if (status != kExitOk) shown.output.clear();  // nothing was written
-  const std::string summary = o.json ? summaryJson(shown, run, m, fit, model) + "\n"
-                                     : summaryText(shown, run, m, fit);
-  std::fputs(summary.c_str(), stdout);
-  std::fflush(stdout);
-  return status;
+  return publishModel(o, model, [&](const CalibrateOptions& shown) {
+    return o.json ? summaryJson(shown, run, m, fit, model) + "\n" : summaryText(shown, run, m, fit);
+  });
 }
 
 }  // namespace perwiz::calibrate

@@ -75,4 +75,22 @@ void writeOutputFile(const std::string& path, const std::string& text, bool forc
   }
 }
 
+int publishModel(const CalibrateOptions& o, const std::string& model,
+                 const std::function<std::string(const CalibrateOptions& shown)>& summarise) {
+  int status = kExitOk;
+  if (!o.output.empty()) {
+    try {
+      writeOutputFile(o.output, model, o.force);
+    } catch (const OutputError& e) {
+      std::fprintf(stderr, "perwiz-calibrate: %s\n", e.what());
+      status = kExitFailure;
+    }
+  }
+  CalibrateOptions shown = o;
+  if (status != kExitOk) shown.output.clear();  // nothing was written
+  std::fputs(summarise(shown).c_str(), stdout);
+  std::fflush(stdout);
+  return status;
+}
+
 }  // namespace perwiz::calibrate

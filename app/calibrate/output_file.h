@@ -2,6 +2,9 @@
 // replaced with --force, and then atomically (a half-written model never replaces a good one).
 #pragma once
 
+#include "options.h"
+
+#include <functional>
 #include <stdexcept>
 #include <string>
 
@@ -20,5 +23,11 @@ void checkOutputPath(const std::string& path, bool force);
 // Writes `text` + "\n". Without `force` the file is created exclusively (a file that appeared
 // meanwhile is not overwritten); with it, a temporary file next to `path` is renamed over it.
 void writeOutputFile(const std::string& path, const std::string& text, bool force);
+
+// The end of a pair mode on rank 0: writes `model` to options.output (if given; a failure is
+// reported on stderr) and prints summarise(shown), where `shown` is `options` with the output
+// cleared when nothing was written. Returns the exit status.
+int publishModel(const CalibrateOptions& options, const std::string& model,
+                 const std::function<std::string(const CalibrateOptions& shown)>& summarise);
 
 }  // namespace perwiz::calibrate

@@ -17,6 +17,15 @@ enum Tag : int { kTagPingPong = 11, kTagReady = 12, kTagLate = 13, kTagProbe = 1
 
 }  // namespace
 
+MPI_Comm measuringPair(MPI_Comm world, int& worldRank, int& worldSize, double& wtick) {
+  MPI_Comm_rank(world, &worldRank);
+  MPI_Comm_size(world, &worldSize);
+  wtick = MPI_Wtick();
+  MPI_Comm pair = MPI_COMM_NULL;
+  MPI_Comm_split(world, worldRank < 2 ? 0 : MPI_UNDEFINED, worldRank, &pair);
+  return pair;
+}
+
 void sleepSeconds(double seconds) {
   if (!(seconds > 0)) return;
   timespec t;

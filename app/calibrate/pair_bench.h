@@ -13,6 +13,11 @@ namespace perwiz::calibrate {
 // Sleeps `seconds`. Under SMPI, nanosleep is SimGrid's (smpi_helpers.h): simulated time passes.
 void sleepSeconds(double seconds);
 
+// Ranks 0 and 1 of `world` as a communicator of their own; MPI_COMM_NULL on every other rank,
+// which has nothing to do and must not poll the network meanwhile (it would steal the CPU the
+// pair is timed on), so it leaves at once. Also fills the run's facts.
+MPI_Comm measuringPair(MPI_Comm world, int& worldRank, int& worldSize, double& wtick);
+
 class PairBench {
  public:
   // `comm` holds exactly the two ranks (0 = the "sender" side, 1 = the "receiver" side).
