@@ -11,7 +11,9 @@
 #include "perwiz/replay.h"
 #include "perwiz/scenario.h"
 #include "perwiz/trace_builder.h"
+#include "perwiz/trace_io.h"
 
+#include "test_support.h"
 #include "test_traces.h"
 
 #include <gtest/gtest.h>
@@ -1306,4 +1308,34 @@ TEST(ReplayRules, EventRefParseAndFormat) {
   EXPECT_EQ(zeroComp(0, 3).toString(), "zero-event 0:c3");
   EXPECT_EQ(balanceCompute(2).toString(), "balance-compute step 2");
   EXPECT_EQ(balanceVolume(0).toString(), "balance-volume step 0");
+}
+
+// The predicted trace L' stays in time order when the prediction lengthens a call: a state
+// entered at the instant the call left (measured) must start at its predicted leave, not at
+// "enter + measured duration" inside the longer predicted call. (Model mode prices the barrier
+// far above its measured 10 ns; the OTF2 writer refuses a trace that goes backwards.)
+TEST(ReplayRules, PredictedTraceStaysOrderedWhenACallGrows) {
+  test::Tb b(2);
+  for (test::Rank r = 0; r < 2; ++r) {
+    b.coll(r, 1000, 1010, MpiOp::Barrier);
+    b.state(r, 1010, 5000, "PRGN_step");  // entered as the barrier returns
+  }
+  const Trace t = b.take();
+  Replayer rp(t, scenarioOf(simpleParams(), CostMode::Model));
+  const Trace lp = rp.predictedTrace();
+  for (std::uint32_t r = 0; r < 2; ++r) {
+    const RankTrace& rt = lp.ranks[r];  // rank 0 also holds the scenario's point event
+    std::uint32_t barrier = kNone32, state = kNone32;
+    for (std::uint32_t e = 0; e < rt.size(); ++e) {
+      const std::string& name = lp.functions[rt.function[e]].name;
+      if (name == "MPI_Barrier") barrier = e;
+      if (name == "PRGN_step") state = e;
+    }
+    ASSERT_NE(barrier, kNone32);
+    ASSERT_NE(state, kNone32);
+    EXPECT_GT(rt.leave[barrier] - rt.enter[barrier], 10);  // the model made it longer ...
+    EXPECT_EQ(rt.enter[state], rt.leave[barrier]);         // ... and the state starts as it returns
+    EXPECT_GE(rt.leave[state], rt.enter[state]);
+  }
+  EXPECT_NO_THROW(saveTrace(lp, (test::freshDir("grown-call") / "lp.otf2").string()));
 }

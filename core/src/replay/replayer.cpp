@@ -569,8 +569,14 @@ TimeNs Replayer::mapTime(std::uint32_t rank, TimeNs t) const {
     const std::uint32_t u = static_cast<std::uint32_t>(it - p.measEnter.begin()) - 1;
     if (p.isSentinel(u)) return d->enter[u] + (t - p.measEnter[u]);  // after the rank's end
     if (t <= p.measLeave[u]) {
-      // Inside call u: keep the offset from its start, clamped to its predicted length.
-      return d->enter[u] + std::min(t - p.measEnter[u], d->leave[u] - d->enter[u]);
+      // Inside call u: scaled to its predicted length, so that its start and its end map to the
+      // predicted ones. (Keeping the offset from the start put an instant at the call's end —
+      // a state entered right after it — inside the call when the prediction made it longer,
+      // and the predicted trace went backwards in time.)
+      const TimeNs m0 = t - p.measEnter[u], mLen = p.measLeave[u] - p.measEnter[u];
+      const TimeNs pLen = d->leave[u] - d->enter[u];
+      if (mLen <= 0) return d->enter[u];
+      return d->enter[u] + static_cast<TimeNs>((static_cast<__int128>(m0) * pLen * 2 + mLen) / (2 * mLen));
     }
   }
   // In the computation gap before unit v: scale the gap to its predicted length.
