@@ -96,7 +96,8 @@ void writeTable(const std::string& outdir) {
      << "ranks need, and the time a rank spends descheduled counts as its computation or as a call's local "
      << "cost, which no hypothesis removes. What each hypothesis and variant mean: `docs/examples.md`.\n\n"
      << "Command: `ctest --test-dir BUILD -R examples.validation` (the table is "
-     << "`BUILD/examples/validation/validation.md`).\n\n"
+     << "`BUILD/examples/validation/validation.md`). How the network models LogGP, LogGPS and LogGPO "
+     << "compare on the same programs: `docs/validation-models.md`.\n\n"
      << "| backend | program | ranks | hypotheses | improved variant | original T (ms) | predicted T (ms) | "
         "measured T (ms) | error | error after start |\n"
      << "| --- | --- | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |\n";
