@@ -40,6 +40,7 @@ using Json = nlohmann::json;
 using Args = std::vector<std::string>;
 using validation::commandLine;
 using validation::ProcessResult;
+using validation::mustRun;
 using validation::runProcess;
 
 enum class Backend { Smpi, OpenMpi };
@@ -55,24 +56,7 @@ struct ModelFile {
 };
 constexpr ModelFile kModels[] = {{"LogGP", "loggp.json"}, {"LogGPS", "loggps.json"}, {"LogGPO", "loggpo.json"}};
 
-std::string mustRun(const Args& argv, const Args& env = {}) {
-  const ProcessResult r = runProcess(argv, env);
-  if (r.status != 0)
-    throw std::runtime_error("exit status " + std::to_string(r.status) + ": " + commandLine(argv, env) + "\n" +
-                             r.err + r.out);
-  return r.out;
-}
-
-Json cliJson(Args args) {
-  args.insert(args.begin(), PERWIZ_CLI);
-  args.push_back("--json");
-  const std::string out = mustRun(args);
-  try {
-    return Json::parse(out);
-  } catch (const Json::exception& e) {
-    throw std::runtime_error(commandLine(args) + ": output is not JSON (" + e.what() + "):\n" + out);
-  }
-}
+Json cliJson(Args args) { return perwiz::validation::cliJson(PERWIZ_CLI, std::move(args)); }
 
 Json readJson(const fs::path& file) {
   std::ifstream f(file);

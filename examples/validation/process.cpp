@@ -90,4 +90,23 @@ std::string commandLine(const std::vector<std::string>& argv, const std::vector<
   return s;
 }
 
+std::string mustRun(const std::vector<std::string>& argv, const std::vector<std::string>& env) {
+  const ProcessResult r = runProcess(argv, env);
+  if (r.status != 0)
+    throw std::runtime_error("exit status " + std::to_string(r.status) + ": " + commandLine(argv, env) + "\n" +
+                             r.err + r.out);
+  return r.out;
+}
+
+nlohmann::json cliJson(const std::string& cli, std::vector<std::string> args) {
+  args.insert(args.begin(), cli);
+  args.push_back("--json");
+  const std::string out = mustRun(args);
+  try {
+    return nlohmann::json::parse(out);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(commandLine(args) + ": output is not JSON (" + e.what() + "):\n" + out);
+  }
+}
+
 }  // namespace perwiz::validation

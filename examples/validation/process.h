@@ -1,6 +1,8 @@
 // Running the programs, smpirun/mpirun and perwiz-cli from the validation test.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <string>
 #include <vector>
 
@@ -17,5 +19,12 @@ ProcessResult runProcess(const std::vector<std::string>& argv, const std::vector
 
 // "a b 'c d'": for messages, so that a failing command can be pasted into a shell.
 std::string commandLine(const std::vector<std::string>& argv, const std::vector<std::string>& env = {});
+
+// Runs ARGV with ENV and returns its stdout; throws (with the command, its stderr and stdout)
+// on a non-zero exit, so a test fails saying what to run to see it.
+std::string mustRun(const std::vector<std::string>& argv, const std::vector<std::string>& env = {});
+
+// `cli ARGS --json`, parsed; throws as mustRun does, or when the output is not JSON.
+nlohmann::json cliJson(const std::string& cli, std::vector<std::string> args);
 
 }  // namespace perwiz::validation

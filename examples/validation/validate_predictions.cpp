@@ -35,25 +35,7 @@ std::string backendName(Backend b) { return b == Backend::Smpi ? "SMPI" : "Open 
 
 std::string outDir() { return PERWIZ_VALIDATION_OUT; }
 
-// Runs ARGV with ENV; fails the test (with the command and its stderr) on a non-zero exit.
-std::string mustRun(const Args& argv, const Args& env = {}) {
-  const ProcessResult r = runProcess(argv, env);
-  if (r.status != 0)
-    throw std::runtime_error("exit status " + std::to_string(r.status) + ": " + commandLine(argv, env) + "\n" +
-                             r.err + r.out);
-  return r.out;
-}
-
-Json cliJson(Args args) {
-  args.insert(args.begin(), PERWIZ_CLI);
-  args.push_back("--json");
-  const std::string out = mustRun(args);
-  try {
-    return Json::parse(out);
-  } catch (const Json::exception& e) {
-    throw std::runtime_error(commandLine(args) + ": output is not JSON (" + e.what() + "):\n" + out);
-  }
-}
+Json cliJson(Args args) { return perwiz::validation::cliJson(PERWIZ_CLI, std::move(args)); }
 
 std::string makeTempDir() {
   std::string pattern = (fs::temp_directory_path() / "perwiz-validation-XXXXXX").string();
