@@ -966,3 +966,45 @@ TEST(Otf2BadInput, SharedSampleWithADeletedEventFile) {
 }
 
 }  // namespace
+
+// A write that fails half-way leaves no half archive behind (it would be garbage, and would make
+// the next attempt at the same path refuse to overwrite it); what existed before is untouched.
+TEST(Otf2Writer, FailedWriteLeavesNothingBehind) {
+  const fs::path dir = freshDir("Otf2Writer_failed");
+  const fs::path keep = dir / "keep.txt";
+  std::ofstream(keep) << "user data\n";
+  const fs::path anchor = dir / "out.otf2";
+  {
+    auto w = makeOtf2Writer(anchor.string());
+    w->begin({1, {}});
+    const std::uint32_t f = w->defineFunction({"MPI_Barrier", EventKind::MpiCall, MpiOp::Barrier, ""});
+    w->enter(0, 1000, f);
+    EXPECT_THROW(w->leave(0, 500, f), TraceError);  // time going backwards: libotf2 refuses
+  }
+  EXPECT_FALSE(fs::exists(anchor));
+  EXPECT_FALSE(fs::exists(dir / "out.def"));
+  EXPECT_FALSE(fs::exists(dir / "out"));
+  EXPECT_TRUE(fs::exists(keep));  // the directory existed: it and its other files stay
+  // The same path can be written now.
+  Trace t;
+  {
+    auto w = makeOtf2Writer(anchor.string());
+    w->begin({1, {}});
+    const std::uint32_t f = w->defineFunction({"MPI_Barrier", EventKind::MpiCall, MpiOp::Barrier, ""});
+    w->enter(0, 1000, f);
+    w->leave(0, 1500, f);
+    w->end();
+  }
+  EXPECT_EQ(loadTrace(anchor.string()).endTime, 1500);
+
+  // A directory the writer created itself goes too.
+  const fs::path fresh = dir / "new-dir";
+  {
+    auto w = makeOtf2Writer(fresh.string());
+    w->begin({1, {}});
+    const std::uint32_t f = w->defineFunction({"MPI_Barrier", EventKind::MpiCall, MpiOp::Barrier, ""});
+    w->enter(0, 1000, f);
+    EXPECT_THROW(w->leave(0, 500, f), TraceError);
+  }
+  EXPECT_FALSE(fs::exists(fresh));
+}

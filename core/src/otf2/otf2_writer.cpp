@@ -114,7 +114,16 @@ class Otf2Writer final : public TraceSink {
   }
 
   ~Otf2Writer() override {
-    if (archive_) OTF2_Archive_Close(archive_);  // unfinished (an exception): leave it as is
+    if (!archive_) return;
+    // Unfinished (an exception): a half archive is no trace, and its files would make the next
+    // attempt refuse the path. Remove what this writer created — the constructor checked that
+    // none of it existed before — and the directory if it made it and it is now empty.
+    OTF2_Archive_Close(archive_);
+    std::error_code ec;
+    fs::remove(files_.anchor(), ec);
+    fs::remove(files_.globalDefs(), ec);
+    fs::remove_all(files_.locationDir(), ec);
+    if (createdDir_ && fs::is_empty(files_.dir, ec)) fs::remove(files_.dir, ec);
   }
 
   void begin(const TraceHeader& header) override {
@@ -124,6 +133,7 @@ class Otf2Writer final : public TraceSink {
       rankNames_.push_back(r < header.rankNames.size() ? header.rankNames[r]
                                                        : "rank " + std::to_string(r));
     std::error_code ec;
+    createdDir_ = !fs::exists(files_.dir, ec);
     fs::create_directories(files_.dir, ec);
     if (ec) throw TraceError(path_, "cannot create the directory: " + ec.message());
 
@@ -435,6 +445,7 @@ class Otf2Writer final : public TraceSink {
   std::string path_;
   otf2::ArchivePaths files_;
   OTF2_Archive* archive_ = nullptr;
+  bool createdDir_ = false;  // files_.dir did not exist before begin()
   std::uint32_t ranks_ = 0;
   std::vector<std::string> rankNames_;
   std::vector<OTF2_EvtWriter*> writers_;
