@@ -1,6 +1,8 @@
 // perwiz-cli end to end: runs the built binary, captures its output in files and checks JSON
 // values against what the generator spec implies (derived by hand below).
 #include "cli_runner.h"
+#include "perwiz/trace_builder.h"
+#include "perwiz/trace_io.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>
@@ -95,6 +97,33 @@ TEST(CliInfo, JsonMatchesTheGeneratorSpec) {
   ASSERT_EQ(text.status, 0) << text.err;
   EXPECT_NE(text.out.find("747384 ns"), std::string::npos) << text.out;
   EXPECT_NE(text.out.find("747.384 us"), std::string::npos) << text.out;
+}
+
+// The tracer's recorded cost per record (a PERWIZ_EVENT_OVERHEAD_NS point on each rank, as
+// libperwiz-trace writes it) is shown per rank; a trace without it says null.
+TEST(CliInfo, RecordedTracerOverhead) {
+  fs::path dir = perwiz::test::freshDir("cli_info_overhead");
+  perwiz::TraceBuilder b("hand", "test");
+  b.begin({2, {}});
+  const auto init = b.defineFunction({"MPI_Init", perwiz::EventKind::MpiCall, perwiz::MpiOp::None, ""});
+  const auto point = b.defineFunction({perwiz::kEventOverheadPoint, perwiz::EventKind::Point, perwiz::MpiOp::None, ""});
+  for (std::uint32_t r = 0; r < 2; ++r) {
+    b.enter(r, 0, init);
+    b.point(r, 10, point, r == 0 ? "25" : "31");  // ns per record on rank 0 and 1
+    b.leave(r, 100, init);
+  }
+  b.end();
+  const fs::path trace = dir / "overhead.alog";
+  perwiz::saveTrace(b.take(), trace.string());
+  const CliResult r = cli(dir, {"info", trace.string(), "--json"});
+  ASSERT_EQ(r.status, 0) << r.err;
+  const json j = json::parse(r.out);
+  EXPECT_EQ(j["per_rank"][0]["event_overhead_ns"], 25);
+  EXPECT_EQ(j["per_rank"][1]["event_overhead_ns"], 31);
+  const CliResult text = cli(dir, {"info", trace.string()});
+  EXPECT_NE(text.out.find("25-31 ns per record"), std::string::npos) << text.out;
+  const CliResult none = cli(dir, {"info", std::string(PERWIZ_SAMPLE) + "/ring4.alog", "--json"});
+  EXPECT_TRUE(json::parse(none.out)["per_rank"][0]["event_overhead_ns"].is_null());
 }
 
 TEST(CliEvents, IdsAreUniqueAndMatchesPointBack) {

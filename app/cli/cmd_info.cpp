@@ -29,6 +29,11 @@ std::string optionalHuman(const std::optional<TimeNs>& t) {
   return t ? humanDuration(*t) : std::string("-");
 }
 
+std::optional<TimeNs> recordedOverhead(const Trace& t, std::uint32_t rank) {
+  const TimeNs o = recordedEventOverhead(t, rank);
+  return o >= 0 ? std::optional<TimeNs>(o) : std::nullopt;
+}
+
 // Key names are an interface: scripts and tests read them.
 Json infoJson(const Trace& t, const std::string& path) {
   Json perRank = Json::array();
@@ -43,7 +48,9 @@ Json infoJson(const Trace& t, const std::string& path) {
                        {"collectives", s.collectives},
                        {"mpi_busy_ns", s.mpiBusyNs},
                        {"first_enter_ns", optionalNs(s.firstEnter)},
-                       {"last_leave_ns", optionalNs(s.lastLeave)}});
+                       {"last_leave_ns", optionalNs(s.lastLeave)},
+                       // the tracer's measured cost per record (libperwiz-trace), null if unknown
+                       {"event_overhead_ns", optionalNs(recordedOverhead(t, r))}});
   }
   Json warnings = Json::array();
   for (const Diagnostic& d : t.warnings) warnings.push_back(d.toString());
@@ -104,6 +111,15 @@ void printInfoText(std::ostream& out, const Trace& t, const std::string& path) {
   line("collectives:") << t.collectives.size() << '\n';
   line("parallel steps:") << t.steps.size() << '\n';
   line("duration:") << t.duration() << " ns (" << humanDuration(t.duration()) << ")\n";
+  TimeNs lo = -1, hi = -1;  // the tracer's recorded cost per record, over the ranks that have it
+  for (std::uint32_t r = 0; r < t.rankCount(); ++r)
+    if (const TimeNs o = recordedEventOverhead(t, r); o >= 0) {
+      lo = lo < 0 ? o : std::min(lo, o);
+      hi = std::max(hi, o);
+    }
+  if (hi >= 0)
+    line("tracer overhead:") << (lo == hi ? std::to_string(lo) : std::to_string(lo) + "-" + std::to_string(hi))
+                             << " ns per record (compensate --from-trace removes it)\n";
   out << '\n';
   printRankTable(out, t);
   out << '\n' << "warnings: " << t.warnings.size() << '\n';
