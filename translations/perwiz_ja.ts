@@ -726,6 +726,14 @@
         <source>Click an event or a parallel step in the timeline.</source>
         <translation>タイムライン上のイベントまたは並列ステップをクリックしてください。</translation>
     </message>
+    <message>
+        <source>Overhead:</source>
+        <translation>オーバーヘッド:</translation>
+    </message>
+    <message>
+        <source>%1 (usual maximum t_max %2)</source>
+        <translation>%1 (通常の最大値 t_max %2)</translation>
+    </message>
 </context>
 <context>
     <name>perwiz::gui::MainWindow</name>

@@ -159,6 +159,16 @@ void InspectorDock::show(const Trace* trace, const ui::TimelineItem& item,
       addRow(tr("Partners:"), partners.join(QLatin1Char('\n')));
     }
     if (step >= 0) addRow(tr("Parallel step:"), QString::number(step));
+    if (mpi >= 0 && overhead_ && item.rank < overhead_->classOfCall.size() &&
+        static_cast<std::size_t>(mpi) < overhead_->classOfCall[item.rank].size()) {
+      const std::uint32_t c = overhead_->classOfCall[item.rank][static_cast<std::size_t>(mpi)];
+      if (c < overhead_->classes.size()) {
+        const TimeNs tMax = overhead_->classes[c].tMaxNs;
+        addRow(tr("Overhead:"), tr("%1 (usual maximum t_max %2)")
+                                    .arg(formatDuration(overhead_->overheadOfCall[item.rank][static_cast<std::size_t>(mpi)]),
+                                         tMax == kUnboundedNs ? QStringLiteral("∞") : formatDuration(tMax)));
+      }
+    }
     if (predictionFits) {
       if (mpi >= 0) {
         const PredictedCall& p = prediction->calls[item.rank][static_cast<std::size_t>(mpi)];

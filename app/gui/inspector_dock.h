@@ -3,6 +3,7 @@
 // into a hypothesis.
 #pragma once
 
+#include "perwiz/overhead_detection.h"
 #include "prediction_worker.h"
 
 #include "perwiz/widgets/timeline_view.h"
@@ -29,6 +30,8 @@ class InspectorDock : public QDockWidget {
   void show(const Trace* trace, const ui::TimelineItem& item,
             const std::shared_ptr<const PredictionResult>& prediction);
   ui::TimelineItem item() const { return item_; }
+  // The communication-overhead analysis of the shown trace (null: none), for the call's t_oh.
+  void setOverhead(std::shared_ptr<const OverheadAnalysis> analysis) { overhead_ = std::move(analysis); }
 
  signals:
   void hypothesisRequested(perwiz::HypothesisKind kind, const perwiz::ui::TimelineItem& item);
@@ -39,6 +42,7 @@ class InspectorDock : public QDockWidget {
   void clearRows();
 
   ui::TimelineItem item_;
+  std::shared_ptr<const OverheadAnalysis> overhead_;
   QLabel* title_;
   QWidget* form_;
   QFormLayout* layout_;

@@ -377,6 +377,10 @@ void MainWindow::connectParts() {
   connect(advisor_, &AdvisorRunner::progress, advisorDock_, &AdvisorDock::setProgress);
   connect(chartsDock_, &ChartsDock::stepClicked, this, &MainWindow::showStep);
   connect(overheadDock_, &OverheadDock::highlightRequested, this, &MainWindow::highlightAdvice);
+  connect(overheadDock_, &OverheadDock::analysisFinished, this, [this] {
+    inspector_->setOverhead(overheadDock_->analysis());
+    inspector_->show(trace_.get(), inspector_->item(), prediction_);
+  });
   connect(overheadDock_, &OverheadDock::timelineShadingChanged, this, [this](bool show) {
     const auto analysis = overheadDock_->analysis();
     if (show && analysis && trace_) timeline_->setMarkedTime(overheadSpans(*trace_, *analysis), tr("overhead"));
@@ -460,6 +464,7 @@ void MainWindow::onLoadFinished(const LoadResult& result) {
   timeline_->setWaits(nullptr);
   timeline_->setTrace(trace_);
   overheadDock_->setTrace(trace_);
+  inspector_->setOverhead(nullptr);
   undo_->clear();
   resettingDocument_ = true;
   doc_->setEntries({});

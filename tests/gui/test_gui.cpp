@@ -15,6 +15,7 @@
 #include "i18n.h"
 #include "main_window.h"
 #include "session_file.h"
+#include "units.h"
 
 #include "perwiz/advisor.h"
 #include "perwiz/generator.h"
@@ -28,6 +29,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QInputDialog>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QTimer>
@@ -840,6 +842,19 @@ class TestGui : public QObject {
       const TimeNs oh = core.overheadOfCall[e.rank][e.index];
       QVERIFY(oh > 0 && oh <= prev);
       prev = oh;
+    }
+    // The inspector shows a selected call's overhead and its class's t_max.
+    {
+      const EventRef top = events.front();
+      const std::uint32_t ev = w.trace()->ranks[top.rank].mpiCalls[top.index];
+      w.timeline()->scrollTo(TimelineItem{TimelineItem::Kind::Event, top.rank, ev, 0, false});
+      QTest::mouseClick(w.timeline(), Qt::LeftButton, {}, w.timeline()->eventCenter(top.rank, ev).toPoint());
+      const QString expected = QStringLiteral("%1 (usual maximum t_max %2)")
+                                   .arg(gui::formatDuration(core.overheadOfCall[top.rank][top.index]),
+                                        gui::formatDuration(core.classes[0].tMaxNs));
+      bool shown = false;
+      for (QLabel* l : w.findChildren<QLabel*>()) shown = shown || l->text() == expected;
+      QVERIFY2(shown, qPrintable(expected));
     }
     // Timeline strip: off until asked; then it marks exactly the calls' overhead time.
     QCOMPARE(w.timeline()->markedTimeTotal(), TimeNs(0));
