@@ -855,6 +855,10 @@ class TestGui : public QObject {
       bool shown = false;
       for (QLabel* l : w.findChildren<QLabel*>()) shown = shown || l->text() == expected;
       QVERIFY2(shown, qPrintable(expected));
+      if (const QString shots = qEnvironmentVariable("PERWIZ_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        QTest::qWait(200);
+        QVERIFY(w.grab().save(QDir(shots).filePath(QStringLiteral("inspector-overhead.png"))));
+      }
     }
     // Timeline strip: off until asked; then it marks exactly the calls' overhead time.
     QCOMPARE(w.timeline()->markedTimeTotal(), TimeNs(0));
