@@ -14,18 +14,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-Json usOrNull(double seconds) {
-  if (!std::isfinite(seconds)) return nullptr;
-  return roundSignificant(seconds * 1e6);
-}
-
-Json lineJson(const LineFit& f) {
-  return Json{{"a_us", roundSignificant(f.a / 1000)},
-              {"b_us_per_byte", roundSignificant(f.b / 1000)},
-              {"points", f.points},
-              {"max_residual_us", roundSignificant(f.maxResidual / 1000)}};
-}
-
 bool isEager(const LogGpoMeasurement& m, std::uint64_t bytes) {
   return m.threshold != ThresholdStatus::AllSynchronous && bytes <= m.S;
 }
