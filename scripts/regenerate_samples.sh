@@ -34,9 +34,12 @@ sample() {
   [ -x "$bin" ] || { echo "$0: $bin is missing: build target examples-smpi-traced" >&2; exit 1; }
   local tmp
   tmp=$(mktemp -d)
+  # Ranks on node-0, node-1, … in order (without a hostfile smpirun takes the platform's hosts
+  # in name order: node-0, node-1, node-10, node-100, …, which reads oddly in the timeline).
+  seq 0 $((ranks - 1)) | sed 's/^/node-/' >"$tmp/hosts"
   LD_LIBRARY_PATH=$tracelib TMPDIR=$tmp PERWIZ_TRACE_DIR=$tmp PERWIZ_TRACE_NAME=$name PERWIZ_FORMAT=$format \
     PERWIZ_TRACE_QUIET=1 \
-    smpirun -np "$ranks" -platform "$platform" --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 \
+    smpirun -np "$ranks" -platform "$platform" -hostfile "$tmp/hosts" --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 \
     --cfg=network/crosstraffic:0 --cfg=smpi/privatize-libs:libperwiz-trace.so \
     --log=root.thres:warning \
     "$bin" "$@" >/dev/null
