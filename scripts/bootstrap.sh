@@ -15,7 +15,7 @@ packages=(
   libgtest-dev libbenchmark-dev
   qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqcustomplot-dev
   libgl-dev xvfb xauth
-  libopenmpi-dev openmpi-bin gfortran libsimgrid-dev simgrid
+  libopenmpi-dev openmpi-bin gfortran libsimgrid-dev
 )
 
 install_packages() {
