@@ -2,6 +2,7 @@
 #include "loggpo_summary.h"
 
 #include "model_json.h"
+#include "summary_format.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,20 +15,8 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-bool isEager(const LogGpoMeasurement& m, std::uint64_t bytes) {
-  return m.threshold != ThresholdStatus::AllSynchronous && bytes <= m.S;
-}
+bool isEager(const LogGpoMeasurement& m, std::uint64_t bytes) { return isEagerSize(m.threshold, m.S, bytes); }
 
-std::string fixed(double v, int decimals) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, v);
-  return text;
-}
-
-std::string lineText(const LineFit& f) {
-  return fixed(f.a / 1000, 3) + " + " + fixed(f.b / 1000, 6) + "·k µs  (" +
-         std::to_string(f.points) + " sizes, max residual " + fixed(f.maxResidual / 1000, 3) + " µs)";
-}
 
 const char* side(bool overlaps) { return overlaps ? "overlaps" : "does not overlap"; }
 
@@ -65,10 +54,7 @@ std::string loggpoSummaryJson(const CalibrateOptions& o, const RunInfo& run,
   j["warmup"] = o.warmup;
   j["wtick_s"] = run.wtick;
   j["threshold"] = Json{{"S_bytes", m.S},
-                        {"status", m.threshold == ThresholdStatus::Found ? "found"
-                                   : m.threshold == ThresholdStatus::NoneSynchronous
-                                       ? "none-synchronous"
-                                       : "all-synchronous"}};
+                        {"status", thresholdName(m.threshold)}};
   j["fits"] = Json{{"O_i", lineJson(fit.Oi)},
                    {"O_c", lineJson(fit.Oc)},
                    {"wire", lineJson(fit.wire)},

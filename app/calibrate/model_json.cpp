@@ -44,16 +44,4 @@ std::string modelJson(const LogGpsFit& fit, const std::string& name) {
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
-nlohmann::ordered_json usOrNull(double seconds) {
-  if (!std::isfinite(seconds)) return nullptr;
-  return roundSignificant(seconds * 1e6);
-}
-
-nlohmann::ordered_json lineJson(const LineFit& f) {
-  return {{"a_us", roundSignificant(f.a / 1000)},
-          {"b_us_per_byte", roundSignificant(f.b / 1000)},
-          {"points", f.points},
-          {"max_residual_us", roundSignificant(f.maxResidual / 1000)}};
-}
-
 }  // namespace perwiz::calibrate

@@ -4,18 +4,12 @@
 
 #include "loggps_fit.h"
 
-#include <nlohmann/json.hpp>
-
 #include <string>
 
 namespace perwiz::calibrate {
 
 // Rounded to 6 significant digits: far below the measurement's precision, and files stay legible.
 double roundSignificant(double value, int digits = 6);
-
-// For the summaries: seconds as µs (null when not finite), and a fitted line in µs.
-nlohmann::ordered_json usOrNull(double seconds);
-nlohmann::ordered_json lineJson(const LineFit& fit);
 
 // The model file's text (pretty-printed JSON object, no trailing newline).
 std::string modelJson(const LogGpsFit& fit, const std::string& name);

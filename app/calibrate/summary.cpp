@@ -2,6 +2,7 @@
 #include "summary.h"
 
 #include "model_json.h"
+#include "summary_format.h"
 
 #include <nlohmann/json.hpp>
 
@@ -14,29 +15,8 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-std::string thresholdName(ThresholdStatus t) {
-  switch (t) {
-    case ThresholdStatus::Found: return "found";
-    case ThresholdStatus::NoneSynchronous: return "none-synchronous";
-    case ThresholdStatus::AllSynchronous: return "all-synchronous";
-  }
-  return "found";
-}
+bool isEager(const LogGpsMeasurement& m, std::uint64_t bytes) { return isEagerSize(m.threshold, m.S, bytes); }
 
-bool isEager(const LogGpsMeasurement& m, std::uint64_t bytes) {
-  return m.threshold != ThresholdStatus::AllSynchronous && bytes <= m.S;
-}
-
-std::string fixed(double v, int decimals) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%.*f", decimals, v);
-  return text;
-}
-
-std::string lineText(const LineFit& f) {
-  return fixed(f.a / 1000, 3) + " + " + fixed(f.b / 1000, 6) + "·k µs  (" +
-         std::to_string(f.points) + " sizes, max residual " + fixed(f.maxResidual / 1000, 3) + " µs)";
-}
 
 }  // namespace
 
