@@ -149,9 +149,23 @@ void checkCallsTrace(const Trace& t, const CallsRun& run, bool withComms) {
     EXPECT_EQ(mpiCallCounts(t, r), expectedCalls(run, static_cast<int>(r)));
     // N outer markers "PRGN" and N nested "PRGN_inner".
     EXPECT_EQ(userStates(t, r, "PRGN"), 2 * run.steps);
+    // The tracer measures its per-record cost inside MPI_Init with the trace's own clock: five
+    // bursts of 1000 records, overhead = round(fastest burst / 1000), so the fastest burst took
+    // at least 1000 * overhead - 500 ns and MPI_Init lasted at least five of them. How large the
+    // value is depends on the machine (and under SMPI on its host speed): a bound on it belongs
+    // in a benchmark (bench_tracer_calls), not here.
     const TimeNs overhead = recordedEventOverhead(t, r);
     EXPECT_GT(overhead, 0) << "per-record overhead not recorded";
-    EXPECT_LT(overhead, 1000) << "a record costing a microsecond is implausible";
+    const auto& init = t.ranks[r];
+    bool foundInit = false;
+    for (std::uint32_t e : init.mpiCalls) {
+      if (t.fn(r, e).name != "MPI_Init") continue;
+      foundInit = true;
+      EXPECT_GE(init.leave[e] - init.enter[e], 5 * (1000 * overhead - 500))
+          << "the recorded overhead (" << overhead << " ns per record) is more than MPI_Init's "
+          << "span allows: the measurement and the trace's clock disagree";
+    }
+    EXPECT_TRUE(foundInit);
 
     for (const MessageEndpoint& m : t.ranks[r].messages) {
       EXPECT_GE(m.peer, 0) << "partner not translated to a world rank";
