@@ -751,8 +751,9 @@ TEST(Otf2Writer, AnchorPathNamesTheArchiveAndNothingIsOverwritten) {
   // The anchor, the definitions or the event directory existing: refused before writing.
   expectTraceError([&] { makeOtf2Writer((dir / "run.otf2").string()); }, (dir / "run.otf2").string(),
                    "already exists");
+  // The refusal names the entry that exists, not the anchor that does not.
   fs::remove(dir / "run.otf2");
-  expectTraceError([&] { makeOtf2Writer((dir / "run.otf2").string()); }, (dir / "run.otf2").string(),
+  expectTraceError([&] { makeOtf2Writer((dir / "run.otf2").string()); }, (dir / "run.def").string(),
                    "already exists");
   fs::path other = freshDir("Otf2Writer_anchor2");
   fs::create_directories(other / "traces");

@@ -1,9 +1,9 @@
 #include "cli_common.h"
 
+#include "perwiz/output_file.h"
 #include "perwiz/trace_io.h"
 
 #include <cstdio>
-#include <filesystem>
 
 namespace perwiz::cli {
 
@@ -22,20 +22,18 @@ std::string humanDuration(TimeNs ns) {
 }
 
 void refuseToOverwrite(const std::string& path) {
-  std::error_code ec;
-  if (std::filesystem::exists(std::filesystem::symlink_status(path, ec)))
-    throw TraceError(path, "already exists; refusing to overwrite it");
+  const std::string existing = firstExisting(traceOutputPaths(path));
+  if (existing.empty()) return;
+  throw TraceError(existing, "already exists; refusing to overwrite it" +
+                                 (existing == path ? std::string() : " (writing " + path + ")"));
 }
 
 void writeOutput(const std::string& path, const std::function<void()>& write) {
   refuseToOverwrite(path);
-  try {
-    write();
-  } catch (...) {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);  // best effort: the original error matters more
-    throw;
-  }
+  // No clean-up here: the writers build their output under a temporary name and remove it on
+  // failure (output_file.h), and whatever is at `path` now was made by someone else — a second
+  // perwiz-cli that won the race, another program — and must not be removed.
+  write();
 }
 
 std::string outputFormatName(const std::string& path, const std::string& explicitFormat) {

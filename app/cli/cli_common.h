@@ -44,11 +44,13 @@ Command addCompensateCommand(CLI::App& parent);
 // "1.235 ms", "12 ns", "3.500 s": for people; JSON keeps plain nanoseconds.
 std::string humanDuration(TimeNs ns);
 
-// Writers must never replace existing data: throws TraceError if `path` exists.
+// Writers must never replace existing data: throws TraceError naming what exists if `path`, or
+// a file writing a trace there would create (X.otf2's X.def and X/), exists.
 void refuseToOverwrite(const std::string& path);
 
-// Runs `write`, which creates `path`; if it throws, removes what it left behind (the path did
-// not exist before: refuseToOverwrite ran first) and rethrows.
+// Refuses an existing `path`, then runs `write`, which creates it (through the writers, which
+// publish only complete output and remove their temporaries on failure: output_file.h). Nothing
+// is removed here: a file at `path` after a failure belongs to someone else.
 void writeOutput(const std::string& path, const std::function<void()>& write);
 
 // "alog" / "otf2" for an output path: the explicit choice if given, else by extension.

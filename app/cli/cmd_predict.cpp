@@ -6,9 +6,9 @@
 #include "prediction_setup.h"
 
 #include "perwiz/compensation.h"
+#include "perwiz/output_file.h"
 #include "perwiz/trace_io.h"
 
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -70,11 +70,8 @@ int runPredict(const PredictOptions& o) {
   const CriticalPath cp = ExecutionDag(rp).criticalPath();
 
   if (!o.saveScenario.empty()) {
-    writeOutput(o.saveScenario, [&] {
-      std::ofstream f(o.saveScenario, std::ios::binary);
-      f << rp.scenario().toJson() << '\n';
-      if (!f) throw TraceError(o.saveScenario, "cannot write the scenario");
-    });
+    // Every write and the final flush checked; nothing under the name until it is complete.
+    writeOutputFile(o.saveScenario, rp.scenario().toJson() + "\n");
   }
   if (!o.out.empty()) {
     const Trace predicted = rp.predictedTrace();

@@ -115,6 +115,14 @@ TraceFormat outputFormatFor(const std::string& path) {
   return TraceFormat::Otf2;
 }
 
+std::vector<std::string> traceOutputPaths(const std::string& path) {
+  if (!endsWith(path, ".otf2")) return {path};
+  const fs::path anchor(path);
+  fs::path stem = anchor;
+  stem.replace_extension();
+  return {path, stem.string() + ".def", stem.string()};
+}
+
 void saveTrace(const Trace& trace, const std::string& path) {
   auto writer = outputFormatFor(path) == TraceFormat::Alog ? makeAlogWriter(path)
                                                            : makeOtf2Writer(path);

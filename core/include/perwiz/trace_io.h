@@ -9,6 +9,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace perwiz {
 
@@ -58,6 +59,9 @@ std::unique_ptr<TraceSink> makeOtf2Writer(const std::string& path);
 // Format of an output path by its extension: .alog/.log -> Alog; .otf2 or anything else
 // (a directory) -> Otf2.
 TraceFormat outputFormatFor(const std::string& path);
+// What writing a trace at `path` creates beside it, for refusals that name what exists: an
+// OTF2 anchor X.otf2 brings X.def and X/; anything else is the path itself.
+std::vector<std::string> traceOutputPaths(const std::string& path);
 void saveTrace(const Trace& trace, const std::string& path);
 
 }  // namespace perwiz

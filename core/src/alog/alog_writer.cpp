@@ -14,6 +14,8 @@
 // newlines inside names, colours and labels (newlines become blanks, outer blanks are trimmed).
 #include "perwiz/trace_io.h"
 
+#include "perwiz/output_file.h"
+
 #include "alog_time.h"
 
 #include <algorithm>
@@ -25,8 +27,6 @@
 #include <filesystem>
 #include <map>
 #include <queue>
-#include <fcntl.h>
-#include <unistd.h>
 #include <utility>
 
 namespace perwiz {
@@ -267,76 +267,27 @@ class AlogWriter final : public TraceSink {
 
   // ---- the file ------------------------------------------------------------------------------
 
-  // Written to a temporary file in the target directory, then linked into place: a failure
-  // never leaves half a file, and link() refuses to replace a file created meanwhile.
+  // Through OutputFile (output_file.h): a temporary beside the target, every write checked,
+  // published without replacing a file created meanwhile; any failure removes the temporary.
   void writeFile() {
-    int fd = createTemp();
-    file_ = ::fdopen(fd, "wb");
-    if (!file_) {
-      ::close(fd);
-      discardTemp();
-      throw TraceError(path_, "cannot open temporary file");
-    }
+    OutputFile file(path_);
+    file_ = &file;
     try {
       out_.reserve(kFlushBytes + 4096);
       writeHeader();
       writeData();
       flush();
-      if (std::fclose(std::exchange(file_, nullptr)) != 0)
-        throw TraceError(path_, std::string("write failed: ") + std::strerror(errno));
-      publish();
+      file_ = nullptr;
+      file.commit();
     } catch (...) {
-      if (file_) std::fclose(std::exchange(file_, nullptr));
-      discardTemp();
+      file_ = nullptr;
       throw;
     }
   }
 
-  // A fresh file beside the target. Not mkstemp: its 0600 mode would survive the rename,
-  // whereas open() with 0666 gives the permissions the user's umask asks for.
-  int createTemp() {
-    fs::path target(path_);
-    static std::atomic<unsigned> counter{0};
-    for (int attempt = 0; attempt < 100; ++attempt) {
-      std::string name = "." + target.filename().string() + ".tmp" + std::to_string(::getpid()) +
-                         "-" + std::to_string(counter++);
-      std::string tmp = (target.parent_path() / name).string();
-      int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-      if (fd >= 0) {
-        tmpPath_ = tmp;
-        return fd;
-      }
-      if (errno != EEXIST)
-        throw TraceError(path_, std::string("cannot create file: ") + std::strerror(errno));
-    }
-    throw TraceError(path_, "cannot create a temporary file");
-  }
-
   void flush() {
-    if (!out_.empty() && std::fwrite(out_.data(), 1, out_.size(), file_) != out_.size())
-      throw TraceError(path_, std::string("write failed: ") + std::strerror(errno));
+    if (!out_.empty()) file_->write(out_);
     out_.clear();
-  }
-
-  void publish() {
-    if (::link(tmpPath_.c_str(), path_.c_str()) == 0) {
-      discardTemp();
-      return;
-    }
-    int err = errno;
-    if (err == EEXIST) throw TraceError(path_, "already exists; not overwriting");
-    // Filesystems without hard links: check, then rename (a tiny race, but no half file).
-    std::error_code ec;
-    if (fs::exists(fs::symlink_status(path_, ec)))
-      throw TraceError(path_, "already exists; not overwriting");
-    if (std::rename(tmpPath_.c_str(), path_.c_str()) != 0)
-      throw TraceError(path_, std::string("cannot create file: ") + std::strerror(errno));
-    tmpPath_.clear();
-  }
-
-  void discardTemp() {
-    if (!tmpPath_.empty()) ::unlink(tmpPath_.c_str());
-    tmpPath_.clear();
   }
 
   static constexpr std::size_t kFlushBytes = 1 << 20;
@@ -353,8 +304,7 @@ class AlogWriter final : public TraceSink {
   bool ended_ = false;
 
   std::string out_;
-  std::FILE* file_ = nullptr;
-  std::string tmpPath_;
+  OutputFile* file_ = nullptr;  // during writeFile()
 };
 
 }  // namespace

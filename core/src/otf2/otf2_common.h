@@ -22,6 +22,13 @@ std::string takeLastMessage();
 // Throws TraceError(file, "<what>: <description>[ (<detail>)]") if code is not OTF2_SUCCESS.
 void check(OTF2_ErrorCode code, const std::string& file, const std::string& what);
 [[noreturn]] void fail(OTF2_ErrorCode code, const std::string& file, const std::string& what);
+// For the writer: an OS error behind the failure (the code itself, or the first one libotf2
+// reported since takeLastMessage()) becomes "cannot write (No space left on device)"; else fail().
+[[noreturn]] void failWrite(OTF2_ErrorCode code, const std::string& file, const std::string& what);
+// libotf2 drops some failed writes (a short fwrite when a buffer is flushed at close) after
+// reporting them to the error callback only: throws "cannot write (...)" if an OS error was
+// reported on this thread since takeLastMessage(), though every call returned success.
+void checkNoWriteErrorReported(const std::string& file);
 
 // Ticks -> ns since globalOffset, exactly: (t - offset) * 1e9 / resolution in 128-bit signed
 // integers (t may precede the offset: EZTrace). Floors, so the mapping stays monotonic.

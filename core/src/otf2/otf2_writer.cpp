@@ -11,6 +11,7 @@
 // so function indexes survive a round trip. Colours go into the region description as
 // "color:<colour>" (see otf2_reader.cpp).
 #include "otf2_common.h"
+#include "perwiz/output_file.h"
 #include "perwiz/trace_io.h"
 
 #include <otf2/otf2.h>
@@ -18,6 +19,7 @@
 #include <filesystem>
 #include <map>
 #include <cstdlib>
+#include <optional>
 #include <unordered_map>
 
 namespace fs = std::filesystem;
@@ -100,30 +102,36 @@ OTF2_RegionRole roleOf(const Function& f) {
 
 class Otf2Writer final : public TraceSink {
  public:
+  // The archive is written in a temporary directory (output_file.h) and moved into place by
+  // end(): its files never exist half-written under their final names, a failure or a signal
+  // leaves nothing behind, and an existing file is never replaced. A path ending in .otf2 names
+  // the anchor: X.otf2, X.def and X/ beside it, moved in with the anchor last. Another path is
+  // a directory holding traces.otf2, traces.def and traces/: a new one is moved in whole; an
+  // existing one (the tracer's run directory) receives the three entries.
   explicit Otf2Writer(const std::string& path) : path_(path) {
     otf2::silenceLibrary();
+    std::error_code ec;
     if (path.ends_with(".otf2")) {
       files_ = otf2::archivePathsOfAnchor(fs::path(path));
     } else {
       files_.dir = fs::path(path);
       files_.name = "traces";
+      const fs::file_status st = fs::symlink_status(files_.dir, ec);
+      if (fs::exists(st) && !fs::is_directory(fs::status(files_.dir, ec)))
+        refuseExisting({path}, path);
+      wholeDir_ = !fs::exists(st);
     }
-    std::error_code ec;
-    for (const fs::path& p : {files_.anchor(), files_.globalDefs(), files_.locationDir()})
-      if (fs::exists(p, ec)) throw TraceError(path, "already exists; not overwriting");
+    // The refusal names the entry that exists (X.def left by another tool, say), not X.otf2.
+    if (!wholeDir_)
+      refuseExisting({files_.anchor().string(), files_.globalDefs().string(),
+                      files_.locationDir().string()},
+                     path);
   }
 
   ~Otf2Writer() override {
-    if (!archive_) return;
-    // Unfinished (an exception): a half archive is no trace, and its files would make the next
-    // attempt refuse the path. Remove what this writer created — the constructor checked that
-    // none of it existed before — and the directory if it made it and it is now empty.
-    OTF2_Archive_Close(archive_);
-    std::error_code ec;
-    fs::remove(files_.anchor(), ec);
-    fs::remove(files_.globalDefs(), ec);
-    fs::remove_all(files_.locationDir(), ec);
-    if (createdDir_ && fs::is_empty(files_.dir, ec)) fs::remove(files_.dir, ec);
+    // Unfinished (an exception): close the library's files; output_'s destructor removes the
+    // temporary directory, so a half archive neither stays nor blocks the next attempt.
+    if (archive_) OTF2_Archive_Close(archive_);
   }
 
   void begin(const TraceHeader& header) override {
@@ -132,18 +140,24 @@ class Otf2Writer final : public TraceSink {
     for (std::uint32_t r = 0; r < ranks_; ++r)
       rankNames_.push_back(r < header.rankNames.size() ? header.rankNames[r]
                                                        : "rank " + std::to_string(r));
+    // Missing parent directories are created (they stay: they may hold other files later).
     std::error_code ec;
-    createdDir_ = !fs::exists(files_.dir, ec);
-    fs::create_directories(files_.dir, ec);
+    const fs::path parent = wholeDir_ ? files_.dir.parent_path() : files_.dir;
+    if (!parent.empty()) fs::create_directories(parent, ec);
     if (ec) throw TraceError(path_, "cannot create the directory: " + ec.message());
+    output_.emplace(wholeDir_ ? OutputDirectory::whole(files_.dir.string())
+                              : OutputDirectory::entries(files_.dir.string(),
+                                                         {files_.name, files_.name + ".def",
+                                                          files_.name + ".otf2"},
+                                                         path_));
 
     // libotf2 keeps at least one chunk per location in memory; small chunks for many ranks.
     const std::uint64_t chunk = ranks_ > 64 ? OTF2_CHUNK_SIZE_MIN : OTF2_CHUNK_SIZE_EVENTS_DEFAULT;
     otf2::takeLastMessage();
-    archive_ = OTF2_Archive_Open(files_.dir.c_str(), files_.name.c_str(), OTF2_FILEMODE_WRITE,
+    archive_ = OTF2_Archive_Open(output_->workDir().c_str(), files_.name.c_str(), OTF2_FILEMODE_WRITE,
                                  chunk, OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
                                  OTF2_COMPRESSION_NONE);
-    if (!archive_) otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path_, "cannot create the archive");
+    if (!archive_) otf2::failWrite(OTF2_ERROR_FILE_CAN_NOT_OPEN, path_, "cannot create the archive");
     check(OTF2_Archive_SetFlushCallbacks(archive_, &kFlushCallbacks, nullptr), "set up");
     check(OTF2_Archive_SetMemoryCallbacks(archive_, &kMemoryCallbacks, nullptr), "set up");
     check(OTF2_Archive_SetSerialCollectiveCallbacks(archive_), "set up");
@@ -154,7 +168,7 @@ class Otf2Writer final : public TraceSink {
     check(OTF2_Archive_OpenEvtFiles(archive_), "cannot open the event files");
     for (std::uint32_t r = 0; r < ranks_; ++r) {
       OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive_, r);
-      if (!w) otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path_, "cannot create an event writer");
+      if (!w) otf2::failWrite(OTF2_ERROR_FILE_CAN_NOT_OPEN, path_, "cannot create an event writer");
       writers_.push_back(w);
     }
     open_.resize(ranks_);
@@ -308,7 +322,7 @@ class Otf2Writer final : public TraceSink {
     check(OTF2_Archive_OpenDefFiles(archive_), "cannot open the local definition files");
     for (std::uint32_t r = 0; r < ranks_; ++r) {
       OTF2_DefWriter* dw = OTF2_Archive_GetDefWriter(archive_, r);
-      if (!dw) otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path_, "cannot create a definition writer");
+      if (!dw) otf2::failWrite(OTF2_ERROR_FILE_CAN_NOT_OPEN, path_, "cannot create a definition writer");
       check(OTF2_Archive_CloseDefWriter(archive_, dw), "cannot write local definitions");
     }
     check(OTF2_Archive_CloseDefFiles(archive_), "cannot close the local definition files");
@@ -317,6 +331,8 @@ class Otf2Writer final : public TraceSink {
     const OTF2_ErrorCode rc = OTF2_Archive_Close(archive_);
     archive_ = nullptr;
     check(rc, "cannot close the archive");
+    otf2::checkNoWriteErrorReported(path_);  // a short write libotf2 reported but let pass
+    output_->commit();
   }
 
  private:
@@ -325,7 +341,11 @@ class Otf2Writer final : public TraceSink {
     bool collectivePending;  // CollectiveBegin written, CollectiveEnd not yet
   };
 
-  void check(OTF2_ErrorCode rc, const char* what) { otf2::check(rc, path_, what); }
+  // A write that fails for an OS reason says so in words: "X.otf2: cannot write (No space left
+  // on device)", not libotf2's "Buffer deletion failed!".
+  void check(OTF2_ErrorCode rc, const char* what) {
+    if (rc != OTF2_SUCCESS) otf2::failWrite(rc, path_, what);
+  }
 
   const Function& fn(std::uint32_t function) const {
     if (function >= functions_.size())
@@ -378,7 +398,7 @@ class Otf2Writer final : public TraceSink {
     for (const auto& c : comms_) commName.push_back(stringRef(c.name));
 
     OTF2_GlobalDefWriter* g = OTF2_Archive_GetGlobalDefWriter(archive_);
-    if (!g) otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path_, "cannot create the definitions");
+    if (!g) otf2::failWrite(OTF2_ERROR_FILE_CAN_NOT_OPEN, path_, "cannot create the definitions");
     const char* what = "cannot write definitions";
     check(OTF2_GlobalDefWriter_WriteClockProperties(g, 1'000'000'000, 0,
                                                     static_cast<std::uint64_t>(endTime_),
@@ -445,7 +465,8 @@ class Otf2Writer final : public TraceSink {
   std::string path_;
   otf2::ArchivePaths files_;
   OTF2_Archive* archive_ = nullptr;
-  bool createdDir_ = false;  // files_.dir did not exist before begin()
+  bool wholeDir_ = false;  // a directory path that did not exist: the archive is moved in whole
+  std::optional<OutputDirectory> output_;  // the temporary directory until end() publishes it
   std::uint32_t ranks_ = 0;
   std::vector<std::string> rankNames_;
   std::vector<OTF2_EvtWriter*> writers_;
