@@ -4,6 +4,7 @@
 #include "perwiz/pipelined_sink.h"
 #include "perwiz/trace_builder.h"
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <fstream>
@@ -38,10 +39,17 @@ bool looksLikeAlog(const fs::path& p) {
   std::string line;
   std::size_t inspected = 0;
   while (inspected < 65536 && std::getline(in, line)) {
+    if (inspected == 0 && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);  // UTF-8 BOM
     inspected += line.size() + 1;
     std::size_t i = 0;
-    while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
-    if (i == line.size() || line[i] == '#') continue;
+    // Skip blanks and '#' comments; a file with CR-only line ends is one getline, so there a
+    // comment ends at a CR.
+    for (;;) {
+      while (i < line.size() && std::isspace(static_cast<unsigned char>(line[i]))) ++i;
+      if (i == line.size() || line[i] != '#') break;
+      i = std::min(line.find('\r', i), line.size());
+    }
+    if (i == line.size()) continue;
     int fields = 0;
     while (fields < 6) {
       while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;

@@ -9,6 +9,7 @@
 #include "perwiz/trace_io.h"
 
 #include "alog_record.h"
+#include "alog_time.h"
 #include "event_table.h"
 #include "mapped_file.h"
 
@@ -32,27 +33,48 @@ struct StateDef {
   Function function;
 };
 
-// Walks the lines of a buffer, counting them (1-based) for error messages.
+// Walks the lines of a buffer, counting them (1-based) for error messages. Lines end at
+// `eol`: '\n' (a CR before it is a blank to the parser, so CRLF files read the same), or '\r'
+// for a file of classic Mac OS line ends (lineEnd()).
 class LineCursor {
  public:
-  explicit LineCursor(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+  LineCursor(std::string_view text, char eol)
+      : p_(text.data()), end_(text.data() + text.size()), eol_(eol) {}
   bool next(std::string_view& line) {
     if (p_ >= end_) return false;
-    const char* nl = static_cast<const char*>(std::memchr(p_, '\n', end_ - p_));
+    const char* nl = static_cast<const char*>(std::memchr(p_, eol_, end_ - p_));
     const char* e = nl ? nl : end_;
     line = std::string_view(p_, e - p_);
+    // A last line without its line end was cut short (a CRLF file cut between CR and LF
+    // still holds the whole line).
+    complete_ = nl || (!line.empty() && line.back() == '\r');
     p_ = nl ? nl + 1 : end_;
     ++lineNo_;
     return true;
   }
   std::int64_t lineNo() const { return lineNo_; }
   const char* position() const { return p_; }
+  // False for a last line that has no line end.
+  bool complete() const { return complete_; }
 
  private:
   const char* p_;
   const char* end_;
+  char eol_;
   std::int64_t lineNo_ = 0;
+  bool complete_ = true;
 };
+
+// The line end of a text: '\n', or '\r' when the file has carriage returns and no line feed
+// at all. Only whole-file conventions count: in a file with line feeds a lone CR stays a byte
+// of its line (real MPE comments hold garbage bytes, §8), and pass 1 reports it.
+char lineEnd(std::string_view text) {
+  if (std::memchr(text.data(), '\n', text.size())) return '\n';
+  return std::memchr(text.data(), '\r', text.size()) ? '\r' : '\n';
+}
+
+// UTF-8 byte order mark some editors put at the start of a text file.
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
 // Reader diagnostics of one kind beyond this many are summarised (a broken file could
 // otherwise produce one per line).
@@ -61,7 +83,11 @@ constexpr std::size_t kMaxWarningsPerKind = 20;
 class AlogReader {
  public:
   AlogReader(const std::string& path, TraceSink& sink, const LoadOptions& opts)
-      : path_(path), sink_(sink), opts_(opts), file_(path), text_(file_.bytes()) {}
+      : path_(path), sink_(sink), opts_(opts), file_(path), text_(file_.bytes()) {
+    if (text_.starts_with(kUtf8Bom)) text_.remove_prefix(kUtf8Bom.size());
+    eol_ = lineEnd(text_);
+    hasCr_ = eol_ == '\n' && std::memchr(text_.data(), '\r', text_.size());
+  }
 
   void run() {
     rejectBinary();
@@ -110,12 +136,22 @@ class AlogReader {
   void rejectBinary() {
     const char* nul = static_cast<const char*>(std::memchr(text_.data(), '\0', text_.size()));
     if (!nul) return;
-    std::int64_t line = 1 + std::count(text_.data(), nul, '\n');
+    std::int64_t line = 1 + std::count(text_.data(), nul, eol_);
     fail("binary data (NUL byte), not ALOG text,", line);
   }
 
+  // A last line without its line end is incomplete: its last number may be cut short ("12 1
+  // 0 2 0 3" of "... 326012"), so it is dropped, never read as a smaller value. Pass 1 warns.
   bool parseLine(const LineCursor& cur, std::string_view line, Record& rec) {
     if (isSkippableLine(line)) return false;
+    if (!cur.complete()) {
+      if (!begun_) {
+        cutLine_ = cur.lineNo();
+        warn("cut", cur.lineNo(), "last line has no line end (file cut short?); ignored: " +
+                                      quoteBytes(line, 60));
+      }
+      return false;
+    }
     std::string problem;
     if (!parseRecord(line, rec, problem)) {
       if (!sawRecord_) fail("not ALOG text (" + problem + ")", cur.lineNo());
@@ -132,12 +168,13 @@ class AlogReader {
   // ---- pass 1 ------------------------------------------------------------------------------
 
   void scanHeaders() {
-    LineCursor cur(text_);
+    LineCursor cur(text_, eol_);
     std::string_view line;
     Record rec;
     nextProgress_ = text_.data();
     while (cur.next(line)) {
       maybeReportProgress(cur.position(), 0);
+      if (hasCr_) checkLoneCr(line, cur.lineNo());
       if (!parseLine(cur, line, rec)) continue;
       if (isHeaderType(rec.type)) {
         scanHeader(rec, cur.lineNo());
@@ -155,7 +192,22 @@ class AlogReader {
         continue;
       pointTypes_.insert(rec.type);
     }
+    if (!sawRecord_ && cutLine_ > 0)
+      fail("no complete ALOG record: the only record has no line end (file cut short?)", cutLine_);
     if (!sawRecord_) throw TraceError(path_, "no ALOG records (only blank or '#' lines)");
+  }
+
+  // In a file with line feeds a CR followed by more text on its line is no line end (§8:
+  // comments may hold any byte), but the text after it may be a record of a mixed-line-end
+  // file: say so rather than let it pass silently as a comment.
+  void checkLoneCr(std::string_view line, std::int64_t lineNo) {
+    const char* p = static_cast<const char*>(std::memchr(line.data(), '\r', line.size()));
+    if (!p) return;
+    const char* end = line.data() + line.size();
+    while (p < end && isBlank(*p)) ++p;
+    if (p < end)
+      warn("line end", lineNo, "carriage return inside the line (mixed line ends?); the text "
+                               "after it is read as part of this line");
   }
 
   void scanHeader(const Record& rec, std::int64_t line) {
@@ -181,7 +233,13 @@ class AlogReader {
         maxProcess_ = std::max(maxProcess_, rec.process);
         processNames_.try_emplace(rec.process, rec.comment);
         break;
-      case kCreator: case kEventCount: case kTaskCount: case kEventTypeCount: case kEndTime:
+      case kEventCount:
+        if (!eventCount_) eventCount_ = {rec.data, line};
+        break;
+      case kEndTime:
+        if (!endRecord_) endRecord_ = {rec, line};
+        break;
+      case kCreator: case kTaskCount: case kEventTypeCount:
       case kTimerCycles: case kEventFormat: case -12: case -14: case kSync:
         break;  // informational or unused by any viewer (§2)
       default:
@@ -268,11 +326,14 @@ class AlogReader {
     else if (start) origin_ = *start;
     // Times grow with the stamp within a cycle, so checking each cycle's latest record here
     // keeps pass 2 from failing half-way through the stream.
+    std::optional<TimeNs> maxData;
     for (const auto& [cycle, range] : stampsByCycle_) {
       auto t = absoluteNs(range.max, cycle);
       TimeNs rel;
       if (!t || __builtin_sub_overflow(*t, origin_, &rel)) fail(kTimeOverflow, range.maxLine);
+      maxData = maxData ? std::max(*maxData, *t) : *t;
     }
+    checkHeaderTotals(maxData);
 
     std::int64_t ranks = std::max(processCount_.value_or(0), maxProcess_ + 1);
     TraceHeader header;
@@ -287,6 +348,27 @@ class AlogReader {
     for (auto& d : pendingWarnings_) sink_.warn(std::move(d));
     pendingWarnings_.clear();
     defineFunctions();
+  }
+
+  // The header's totals (§2: -2 counts the data records, -7 is the latest time; MPE and p4
+  // write both exactly) are the only sign of a file cut at a line end: report what is missing.
+  void checkHeaderTotals(std::optional<TimeNs> maxData) {
+    if (dataRecords_ == 0)
+      warn("empty", -1, "the file holds no data records, only header records");
+    if (eventCount_ && eventCount_->first > static_cast<std::int64_t>(dataRecords_))
+      warn("cut", eventCount_->second,
+           "the header declares " + std::to_string(eventCount_->first) +
+               " data records (-2) but the file holds " + std::to_string(dataRecords_) +
+               " (file cut short?)");
+    if (!endRecord_ || !maxData) return;
+    auto end = absoluteNs(endRecord_->first.stampNs, endRecord_->first.cycle);
+    if (!end || *end <= *maxData) return;
+    char declared[32], last[32];
+    *formatMicros(*end, declared) = '\0';
+    *formatMicros(*maxData, last) = '\0';
+    warn("cut", endRecord_->second,
+         std::string("the header's end time (-7) is ") + declared +
+             " us but the last record is at " + last + " us (file cut short?)");
   }
 
   // Functions are defined in ascending order of their event number (a state by its start
@@ -323,7 +405,7 @@ class AlogReader {
   // ---- pass 2 ------------------------------------------------------------------------------
 
   void streamRecords() {
-    LineCursor cur(text_);
+    LineCursor cur(text_, eol_);
     std::string_view line;
     Record rec;
     nextProgress_ = text_.data();
@@ -380,6 +462,13 @@ class AlogReader {
   std::int64_t maxProcess_ = -1;
   std::optional<std::int64_t> processCount_;
   std::optional<Record> startRecord_;
+  // -2 (declared data records) and -7 (end time), each with its line: a file that holds less
+  // than they say was cut short.
+  std::optional<std::pair<std::int64_t, std::int64_t>> eventCount_;
+  std::optional<std::pair<Record, std::int64_t>> endRecord_;
+  std::int64_t cutLine_ = 0;  // the dropped last line without a line end, 0 if none
+  char eol_ = '\n';
+  bool hasCr_ = false;  // line ends are LF, and some line holds a CR
   std::optional<TimeNs> rolloverNs_;
   struct StampRange {
     TimeNs min = std::numeric_limits<TimeNs>::max();

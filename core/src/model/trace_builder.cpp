@@ -1,5 +1,7 @@
 #include "perwiz/trace_builder.h"
 
+#include "perwiz/trace_io.h"
+
 #include "message_matching.h"
 #include "request_table.h"
 
@@ -92,9 +94,28 @@ struct TraceBuilder::Impl {
     r.enter.push_back(enter);
     r.leave.push_back(leave);
     r.function.push_back(fn);
-    r.depth.push_back(static_cast<std::uint8_t>(std::min<std::size_t>(rs[rank].stack.size(), 255)));
+    const std::size_t depth = rs[rank].stack.size();
+    if (depth > kMaxDepth) [[unlikely]]
+      tooDeep(rank, enter);
+    r.depth.push_back(static_cast<std::uint8_t>(depth));
     return e;
   }
+
+  // The model keeps an event's nesting depth in one byte (the 32 B/event budget): deeper
+  // nesting cannot be stored, and a clamped depth would make the model inconsistent (the
+  // events inside a call are found by depth), so the input is refused.
+  static constexpr std::size_t kMaxDepth = std::numeric_limits<std::uint8_t>::max();
+  [[noreturn]] void tooDeep(std::uint32_t rank, TimeNs time) const {
+    std::string where = line >= 0 ? "line " + std::to_string(line) + ", " : "";
+    if (!position.empty()) where += position + ", ";
+    const std::string& open = t.functions[rs[rank].stack.back().function].name;
+    throw TraceError(t.source, where + "rank " + std::to_string(rank) + " at " +
+                                   std::to_string(time) + " ns: an event inside " +
+                                   std::to_string(kMaxDepth + 1) + " open states (the innermost '" +
+                                   open + "'); nesting deeper than the model holds (at most " +
+                                   std::to_string(kMaxDepth) + " enclosing states)");
+  }
+
 
   // The innermost open MPI call; records outside any call get a zero-length synthetic call so
   // that every message belongs to an event.
