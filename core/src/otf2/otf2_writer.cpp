@@ -172,6 +172,7 @@ class Otf2Writer final : public TraceSink {
       writers_.push_back(w);
     }
     open_.resize(ranks_);
+    lastTime_.assign(ranks_, 0);
 
     Communicator world;
     world.name = "MPI_COMM_WORLD";
@@ -206,7 +207,7 @@ class Otf2Writer final : public TraceSink {
     const Function& f = fn(function);
     if (f.kind == EventKind::Point) return;  // a point has no duration: nothing to enter
     OTF2_EvtWriter* w = writer(rank);
-    const OTF2_TimeStamp ts = ticks(t);
+    const OTF2_TimeStamp ts = ticks(rank, t);
     check(OTF2_EvtWriter_Enter(w, nullptr, ts, otf2Id_[function]), "cannot write an event");
     // Score-P's order inside a collective call: Enter, CollectiveBegin, ..., CollectiveEnd.
     const bool collective = f.kind == EventKind::MpiCall && isCollective(f.op);
@@ -218,7 +219,7 @@ class Otf2Writer final : public TraceSink {
     const Function& f = fn(function);
     if (f.kind == EventKind::Point) return;
     OTF2_EvtWriter* w = writer(rank);
-    const OTF2_TimeStamp ts = ticks(t);
+    const OTF2_TimeStamp ts = ticks(rank, t);
     auto& stack = open_[rank];
     for (auto it = stack.rbegin(); it != stack.rend(); ++it) {
       if (it->function != function) continue;
@@ -239,7 +240,7 @@ class Otf2Writer final : public TraceSink {
              std::string_view label) override {
     const Function& f = fn(function);
     OTF2_EvtWriter* w = writer(rank);
-    const OTF2_TimeStamp ts = ticks(t);
+    const OTF2_TimeStamp ts = ticks(rank, t);
     if (f.kind != EventKind::Point) {  // not representable as a parameter: a zero-length state
       check(OTF2_EvtWriter_Enter(w, nullptr, ts, otf2Id_[function]), "cannot write an event");
       check(OTF2_EvtWriter_Leave(w, nullptr, ts, otf2Id_[function]), "cannot write an event");
@@ -256,10 +257,10 @@ class Otf2Writer final : public TraceSink {
     const std::uint32_t local = localRank(rank, peer, comm);
     const auto otfTag = static_cast<std::uint32_t>(tag);
     if (request == 0)
-      check(OTF2_EvtWriter_MpiSend(w, nullptr, ticks(t), local, comm, otfTag, bytes),
+      check(OTF2_EvtWriter_MpiSend(w, nullptr, ticks(rank, t), local, comm, otfTag, bytes),
             "cannot write an event");
     else
-      check(OTF2_EvtWriter_MpiIsend(w, nullptr, ticks(t), local, comm, otfTag, bytes, request),
+      check(OTF2_EvtWriter_MpiIsend(w, nullptr, ticks(rank, t), local, comm, otfTag, bytes, request),
             "cannot write an event");
   }
 
@@ -269,20 +270,20 @@ class Otf2Writer final : public TraceSink {
     const std::uint32_t local = localRank(rank, peer, comm);
     const auto otfTag = static_cast<std::uint32_t>(tag);
     if (request == 0)
-      check(OTF2_EvtWriter_MpiRecv(w, nullptr, ticks(t), local, comm, otfTag, bytes),
+      check(OTF2_EvtWriter_MpiRecv(w, nullptr, ticks(rank, t), local, comm, otfTag, bytes),
             "cannot write an event");
     else
-      check(OTF2_EvtWriter_MpiIrecv(w, nullptr, ticks(t), local, comm, otfTag, bytes, request),
+      check(OTF2_EvtWriter_MpiIrecv(w, nullptr, ticks(rank, t), local, comm, otfTag, bytes, request),
             "cannot write an event");
   }
 
   void isendComplete(std::uint32_t rank, TimeNs t, std::uint64_t request) override {
-    check(OTF2_EvtWriter_MpiIsendComplete(writer(rank), nullptr, ticks(t), request),
+    check(OTF2_EvtWriter_MpiIsendComplete(writer(rank), nullptr, ticks(rank, t), request),
           "cannot write an event");
   }
 
   void irecvRequest(std::uint32_t rank, TimeNs t, std::uint64_t request) override {
-    check(OTF2_EvtWriter_MpiIrecvRequest(writer(rank), nullptr, ticks(t), request),
+    check(OTF2_EvtWriter_MpiIrecvRequest(writer(rank), nullptr, ticks(rank, t), request),
           "cannot write an event");
   }
 
@@ -291,7 +292,7 @@ class Otf2Writer final : public TraceSink {
     OTF2_EvtWriter* w = writer(rank);
     const int otfOp = otf2CollectiveFromMpiOp(op);
     if (otfOp < 0) return;  // not an operation OTF2 can name
-    const OTF2_TimeStamp ts = ticks(t);
+    const OTF2_TimeStamp ts = ticks(rank, t);
     bool begun = false;
     auto& stack = open_[rank];
     for (auto it = stack.rbegin(); it != stack.rend(); ++it)
@@ -359,8 +360,19 @@ class Otf2Writer final : public TraceSink {
     return writers_[rank];
   }
 
-  OTF2_TimeStamp ticks(TimeNs t) {
+  // libotf2 refuses a timestamp below the location's previous one half-way through the file
+  // ("Passed timestamp is smaller than last written one"); say so here, naming the rank.
+  // Producers deliver each rank in time order (trace_sink.h; emitTrace guarantees it).
+  OTF2_TimeStamp ticks(std::uint32_t rank, TimeNs t) {
     if (t < 0) throw TraceError(path_, "negative time " + std::to_string(t) + " cannot be written");
+    if (rank < lastTime_.size()) {
+      if (t < lastTime_[rank])
+        throw TraceError(path_, "rank " + std::to_string(rank) + ": record at " +
+                                    std::to_string(t) + " ns after one at " +
+                                    std::to_string(lastTime_[rank]) +
+                                    " ns; OTF2 needs each rank's records in time order");
+      lastTime_[rank] = t;
+    }
     endTime_ = std::max(endTime_, t);
     return static_cast<OTF2_TimeStamp>(t);
   }
@@ -471,6 +483,7 @@ class Otf2Writer final : public TraceSink {
   std::vector<std::string> rankNames_;
   std::vector<OTF2_EvtWriter*> writers_;
   std::vector<std::vector<OpenCall>> open_;
+  std::vector<TimeNs> lastTime_;  // per rank: the latest time written
   TimeNs endTime_ = 0;
 
   std::vector<Function> functions_;
