@@ -6,7 +6,10 @@
 
 #include "perwiz/trace_io.h"
 
+#include <iomanip>
 #include <iostream>
+#include <new>
+#include <sstream>
 #include <vector>
 
 using namespace perwiz;
@@ -16,6 +19,13 @@ namespace {
 int reportError(const std::exception& e, int status) {
   std::cerr << "perwiz-cli: " << e.what() << '\n';
   return status;
+}
+
+std::string availableMemoryText() {
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(1) << static_cast<double>(availableMemory()) / (1u << 30)
+    << " GB";
+  return s.str();
 }
 
 }  // namespace
@@ -53,7 +63,13 @@ int main(int argc, char** argv) {
       return reportError(e, cli::kExitBadUsage);
     } catch (const TraceError& e) {
       return reportError(e, cli::kExitBadInput);
-    } catch (const std::exception& e) {  // e.g. out of memory on a huge trace
+    } catch (const std::bad_alloc&) {
+      // Loading reports its own (file, what was being built); this is an analysis afterwards.
+      std::cerr << "perwiz-cli " << command.app->get_name() << ": out of memory ("
+                << availableMemoryText() << " available); the trace is too large for this "
+                << "analysis on this machine\n";
+      return cli::kExitBadInput;
+    } catch (const std::exception& e) {
       return reportError(e, cli::kExitBadInput);
     }
   }

@@ -6,8 +6,13 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <new>
+#include <sys/resource.h>
 
 namespace fs = std::filesystem;
 
@@ -70,21 +75,112 @@ bool looksLikeAlog(const fs::path& p) {
   return false;
 }
 
+// What stat() says a path is, for "not a regular file (...)".
+const char* fileTypeName(fs::file_type t) {
+  switch (t) {
+    case fs::file_type::directory: return "a directory";
+    case fs::file_type::fifo: return "a named pipe (FIFO)";
+    case fs::file_type::character: return "a character device";
+    case fs::file_type::block: return "a block device";
+    case fs::file_type::socket: return "a socket";
+    default: return "not a plain file";
+  }
+}
+
+// ---- memory budget -------------------------------------------------------------------------
+
+constexpr std::uint64_t kUnlimited = std::numeric_limits<std::uint64_t>::max();
+
+// "123", "512M", "2G" (binary units); kUnlimited if unreadable.
+std::uint64_t parseBytes(const char* s) {
+  char* end = nullptr;
+  const double v = std::strtod(s, &end);
+  if (end == s || !(v >= 0)) return kUnlimited;
+  double unit = 1;
+  switch (std::toupper(static_cast<unsigned char>(*end))) {
+    case 'K': unit = 1024.0; break;
+    case 'M': unit = 1024.0 * 1024; break;
+    case 'G': unit = 1024.0 * 1024 * 1024; break;
+    case 'T': unit = 1024.0 * 1024 * 1024 * 1024; break;
+    default: break;
+  }
+  const double bytes = v * unit;
+  return bytes >= 1.8e19 ? kUnlimited : static_cast<std::uint64_t>(bytes);
+}
+
+// The value of "Key: N kB" in a /proc file, in bytes; kUnlimited if absent.
+std::uint64_t procKilobytes(const char* file, const std::string& key) {
+  std::ifstream in(file);
+  std::string line;
+  while (std::getline(in, line))
+    if (line.compare(0, key.size(), key) == 0 && line.size() > key.size() && line[key.size()] == ':')
+      return std::strtoull(line.c_str() + key.size() + 1, nullptr, 10) * 1024;
+  return kUnlimited;
+}
+
+// Headroom under the cgroup v2 memory.max of this process (containers, systemd slices).
+std::uint64_t cgroupHeadroom() {
+  std::ifstream self("/proc/self/cgroup");
+  std::string line;
+  while (std::getline(self, line)) {
+    if (line.compare(0, 3, "0::") != 0) continue;
+    const std::string dir = "/sys/fs/cgroup" + line.substr(3);
+    std::ifstream maxFile(dir + "/memory.max"), currentFile(dir + "/memory.current");
+    std::string max, current;
+    if (!(maxFile >> max) || max == "max" || !(currentFile >> current)) return kUnlimited;
+    const std::uint64_t m = std::strtoull(max.c_str(), nullptr, 10);
+    const std::uint64_t c = std::strtoull(current.c_str(), nullptr, 10);
+    return m > c ? m - c : 0;
+  }
+  return kUnlimited;
+}
+
+std::string formatBytes(std::uint64_t bytes) {
+  char buf[32];
+  if (bytes >= (std::uint64_t{1} << 30))
+    std::snprintf(buf, sizeof buf, "%.1f GB", static_cast<double>(bytes) / (1u << 30));
+  else
+    std::snprintf(buf, sizeof buf, "%.0f MB", static_cast<double>(bytes) / (1u << 20));
+  return buf;
+}
+
+std::uint64_t fileBytes(const fs::path& p) {
+  std::error_code ec;
+  const std::uintmax_t n = fs::file_size(p, ec);
+  return ec ? 0 : static_cast<std::uint64_t>(n);
+}
+
+// Peak resident memory of a load per byte of input, measured (docs/performance.md, "Memory
+// estimate before loading": at most 2.3 B per ALOG byte, the mapped file included, and 6.2 B
+// per OTF2 event-file byte) with about 30 % to spare, plus the process's own.
+constexpr double kAlogBytesPerFileByte = 3.0;
+constexpr double kOtf2BytesPerEventFileByte = 8.0;
+constexpr double kOtf2BytesPerDefinitionFileByte = 4.0;  // libotf2 reads them whole, we copy
+constexpr std::uint64_t kLoadBaseBytes = std::uint64_t{32} << 20;
+
 using ReadFn = void (*)(const std::string&, TraceSink&, const LoadOptions&);
 
 Trace build(const std::string& path, const char* format, ReadFn read, const LoadOptions& opts,
             bool pipelined) {
   TraceBuilder b(path, format);
-  if (pipelined) {
-    // The reader decodes on this thread while the builder stores on another.
-    PipelinedSink pipe(b);
-    read(path, pipe, opts);
-    pipe.end();  // idempotent: readers may already have ended the stream
-  } else {
-    read(path, b, opts);
-    b.end();
+  try {
+    if (pipelined) {
+      // The reader decodes on this thread while the builder stores on another.
+      PipelinedSink pipe(b);
+      read(path, pipe, opts);
+      pipe.end();  // idempotent: readers may already have ended the stream
+    } else {
+      read(path, b, opts);
+      b.end();
+    }
+    return b.take();
+  } catch (const std::bad_alloc&) {
+    // The pipeline's worker has stopped (its destructor ran), so the builder can be asked.
+    const std::uint64_t available = opts.memoryAvailable ? opts.memoryAvailable : availableMemory();
+    throw TraceError(path, "out of memory while building " + b.activity() +
+                               (available == kUnlimited ? std::string()
+                                                        : " (" + formatBytes(available) + " available)"));
   }
-  return b.take();
 }
 
 }  // namespace
@@ -99,6 +195,9 @@ TraceFormat detectFormat(const std::string& path) {
     if (!looksLikeOtf2Anchor(file)) throw TraceError(file, "not an OTF2 anchor file");
     return TraceFormat::Otf2;
   }
+  // stat before opening: a FIFO would block the open, /dev/zero would be read forever.
+  if (!fs::is_regular_file(st))
+    throw TraceError(path, std::string("not a regular file (") + fileTypeName(st.type()) + ")");
   std::ifstream probe(file, std::ios::binary);
   if (!probe) throw TraceError(path, "cannot be opened for reading");
   if (fs::file_size(file, ec) == 0) throw TraceError(path, "file is empty");
@@ -107,8 +206,53 @@ TraceFormat detectFormat(const std::string& path) {
   return TraceFormat::Unknown;
 }
 
+std::uint64_t availableMemory() {
+  if (const char* env = std::getenv("PERWIZ_MEMORY_AVAILABLE"); env && *env) return parseBytes(env);
+  std::uint64_t available = procKilobytes("/proc/meminfo", "MemAvailable");
+  rlimit as{};
+  if (::getrlimit(RLIMIT_AS, &as) == 0 && as.rlim_cur != RLIM_INFINITY) {
+    const std::uint64_t used = procKilobytes("/proc/self/status", "VmSize");
+    const std::uint64_t limit = as.rlim_cur;
+    available = std::min(available, used != kUnlimited && limit > used ? limit - used : 0);
+  }
+  return std::min(available, cgroupHeadroom());
+}
+
+static std::uint64_t estimateFor(const std::string& path, TraceFormat f) {
+  double bytes = 0;
+  if (f == TraceFormat::Otf2) {
+    // Counts in an OTF2 archive (events per location) are claims; the files' sizes bound them.
+    const fs::path anchor(resolveOtf2Anchor(path));
+    const fs::path dir = anchor.parent_path().empty() ? fs::path(".") : anchor.parent_path();
+    const std::string name = anchor.stem().string();
+    bytes += kOtf2BytesPerDefinitionFileByte * static_cast<double>(fileBytes(dir / (name + ".def")));
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator(dir / name, ec)) {
+      if (!e.is_regular_file(ec)) continue;
+      const std::string ext = e.path().extension().string();
+      const double n = static_cast<double>(e.file_size(ec));
+      if (ext == ".evt") bytes += kOtf2BytesPerEventFileByte * n;
+      else if (ext == ".def") bytes += kOtf2BytesPerDefinitionFileByte * n;
+    }
+  } else {
+    bytes = kAlogBytesPerFileByte * static_cast<double>(fileBytes(path));
+  }
+  return kLoadBaseBytes + static_cast<std::uint64_t>(std::min(bytes, 1.8e19));
+}
+
+std::uint64_t estimateLoadMemory(const std::string& path) {
+  return estimateFor(path, detectFormat(path));
+}
+
 Trace loadTrace(const std::string& path, const LoadOptions& opts) {
   TraceFormat f = detectFormat(path);
+  if (f != TraceFormat::Unknown) {
+    const std::uint64_t needed = estimateFor(path, f);
+    const std::uint64_t available = opts.memoryAvailable ? opts.memoryAvailable : availableMemory();
+    if (needed > available)
+      throw TraceError(path, "needs about " + formatBytes(needed) + " of memory to load, " +
+                                 formatBytes(available) + " available");
+  }
   switch (f) {
     case TraceFormat::Alog: return build(path, "alog", readAlog, opts, false);
     case TraceFormat::Otf2: return build(path, "otf2", readOtf2, opts, opts.pipelined);

@@ -42,6 +42,10 @@ class TraceBuilder final : public TraceSink {
   // Valid after end(). Moves the trace out.
   Trace take();
 
+  // What is being built, for an out-of-memory message: "the model of rank 3 (1048576 events,
+  // 2048 message endpoints)" while records arrive, the matching and indexes during end().
+  std::string activity() const;
+
  private:
   struct Impl;
   std::unique_ptr<Impl> d;

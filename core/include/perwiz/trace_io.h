@@ -5,6 +5,7 @@
 #include "perwiz/trace_sink.h"
 
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -41,7 +42,19 @@ struct LoadOptions {
   // (2 cores). false: everything on the calling thread. ALOG always loads on one thread: its
   // parser is cheap next to the builder, and the hand-over measured slower (performance.md).
   bool pipelined = true;
+  // Memory the load may use, in bytes; 0: availableMemory(). loadTrace refuses a trace whose
+  // estimate (estimateLoadMemory) exceeds it, before reading it.
+  std::uint64_t memoryAvailable = 0;
 };
+
+// Memory this process can still obtain, in bytes: MemAvailable of /proc/meminfo, lowered by an
+// address-space limit (RLIMIT_AS) or a cgroup memory.max. The environment variable
+// PERWIZ_MEMORY_AVAILABLE (bytes, or with a K/M/G suffix) overrides it.
+std::uint64_t availableMemory();
+// Peak memory loadTrace needs for `path`, estimated from the sizes of its files (ALOG: the
+// file; OTF2: the event and definition files of the archive) with the bytes per input byte
+// measured in docs/performance.md. Throws TraceError like detectFormat.
+std::uint64_t estimateLoadMemory(const std::string& path);
 
 // Reads records and streams them into a sink. Throw TraceError on bad input.
 void readAlog(const std::string& path, TraceSink& sink, const LoadOptions& opts = {});

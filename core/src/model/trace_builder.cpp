@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <map>
+#include <new>
 #include <numeric>
 #include <stdexcept>
 #include <tuple>
@@ -60,6 +61,7 @@ struct TraceBuilder::Impl {
   std::map<std::string, std::size_t> diagCounts;  // per kind, for capping
   TimeNs maxTime = std::numeric_limits<TimeNs>::min();
   TimeNs minTime = std::numeric_limits<TimeNs>::max();
+  std::uint32_t lastRank = kNone32;  // rank of the latest record, for activity()
 
   void diag(const std::string& kind, std::string message) {
     std::size_t& n = diagCounts[kind];
@@ -75,6 +77,7 @@ struct TraceBuilder::Impl {
                        std::to_string(rs.size()) + " ranks; ignored");
       return false;
     }
+    lastRank = rank;
     RankState& s = rs[rank];
     if (time < s.lastTime) {
       s.outOfOrder = true;
@@ -302,12 +305,23 @@ void TraceBuilder::expectRecords(std::uint32_t rank, std::uint64_t records) {
   auto bound = [&](std::uint64_t n) { return static_cast<std::size_t>(std::min(n + 1, kMaxReserve)); };
   RankTrace& r = d->t.ranks[rank];
   const std::size_t events = bound(records / 2);
-  r.enter.reserve(events);
-  r.leave.reserve(events);
-  r.function.reserve(events);
-  r.depth.reserve(events);
-  r.messages.reserve(bound(records / 2));
-  r.collectives.reserve(bound(records / 4));
+  try {
+    r.enter.reserve(events);
+    r.leave.reserve(events);
+    r.function.reserve(events);
+    r.depth.reserve(events);
+    r.messages.reserve(bound(records / 2));
+    r.collectives.reserve(bound(records / 4));
+  } catch (const std::bad_alloc&) {
+    // Only a hint: address space can be short (RLIMIT_AS, strict overcommit) where the
+    // records themselves still fit. Give back what was taken; the vectors grow as needed.
+    r.enter.shrink_to_fit();
+    r.leave.shrink_to_fit();
+    r.function.shrink_to_fit();
+    r.depth.shrink_to_fit();
+    r.messages.shrink_to_fit();
+    r.collectives.shrink_to_fit();
+  }
 }
 
 void TraceBuilder::Impl::closeOpenStates() {
@@ -543,6 +557,24 @@ void TraceBuilder::end() {
 Trace TraceBuilder::take() {
   if (!d->ended) throw std::logic_error("TraceBuilder: take() before end()");
   return std::move(d->t);
+}
+
+std::string TraceBuilder::activity() const {
+  auto counts = [](const RankTrace& r) {
+    return std::to_string(r.enter.size()) + " events, " + std::to_string(r.messages.size()) +
+           " message endpoints";
+  };
+  if (d->ended) {
+    std::uint64_t events = 0, endpoints = 0;
+    for (const RankTrace& r : d->t.ranks) events += r.enter.size(), endpoints += r.messages.size();
+    return "the model's indexes and message matching (" + std::to_string(d->t.ranks.size()) +
+           " ranks, " + std::to_string(events) + " events, " + std::to_string(endpoints) +
+           " message endpoints)";
+  }
+  if (d->lastRank == kNone32 || d->lastRank >= d->t.ranks.size())
+    return "the model (" + std::to_string(d->t.ranks.size()) + " ranks)";
+  return "the model of rank " + std::to_string(d->lastRank) + " (" +
+         counts(d->t.ranks[d->lastRank]) + ")";
 }
 
 }  // namespace perwiz

@@ -1,0 +1,351 @@
+// Resource limits when loading (issue #15, item 5): special files, counts that the files'
+// sizes cannot back, the memory estimate, out of memory. Every load of a bad input runs in a
+// child process under an address-space limit and an alarm, so a regression (unbounded memory,
+// a blocking open) fails the test instead of eating the machine or hanging it.
+#include "test_support.h"
+
+#include "perwiz/generator.h"
+#include "perwiz/trace_builder.h"
+#include "perwiz/trace_io.h"
+
+#include <gtest/gtest.h>
+#include <otf2/otf2.h>
+
+#include <csignal>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <map>
+#include <new>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+using namespace perwiz;
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr std::uint64_t kMiB = std::uint64_t{1} << 20;
+
+std::uint64_t vmSizeBytes() {
+  std::ifstream in("/proc/self/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("VmSize:", 0) == 0) return std::stoull(line.substr(7)) * 1024;
+  return 0;
+}
+
+// What a child run ended with: "TraceError: <what()>", "OK", "bad_alloc", "exception: ...",
+// or "killed by signal N" (SIGALRM: it hung; SIGABRT/SIGSEGV: it crashed).
+std::string runLimited(const std::function<void()>& body, std::uint64_t extraBytes = 256 * kMiB,
+                       unsigned seconds = 20) {
+  int fds[2];
+  if (::pipe(fds) != 0) return "pipe failed";
+  const std::uint64_t limit = vmSizeBytes() + extraBytes;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(fds[0]);
+    rlimit rl{limit, limit};
+    ::setrlimit(RLIMIT_AS, &rl);
+    ::alarm(seconds);
+    std::string out;
+    try {
+      body();
+      out = "OK";
+    } catch (const TraceError& e) {
+      out = std::string("TraceError: ") + e.what();
+    } catch (const std::bad_alloc&) {
+      out = "bad_alloc";
+    } catch (const std::exception& e) {
+      out = std::string("exception: ") + e.what();
+    }
+    ssize_t ignored = ::write(fds[1], out.data(), out.size());
+    (void)ignored;
+    ::_exit(0);
+  }
+  ::close(fds[1]);
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) > 0;) text.append(buf, static_cast<std::size_t>(n));
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (WIFSIGNALED(status)) return "killed by signal " + std::to_string(WTERMSIG(status));
+  return text;
+}
+
+std::string loadLimited(const std::string& path, std::uint64_t extraBytes = 256 * kMiB) {
+  return runLimited([&] { loadTrace(path); }, extraBytes);
+}
+
+// A small OTF2 archive written by the project's own writer: 4 ranks, 10 steps.
+fs::path writeSmallOtf2(const fs::path& dir) {
+  GeneratorSpec spec;
+  auto writer = makeOtf2Writer(dir.string());
+  generateTrace(spec, *writer);
+  return dir;
+}
+
+std::string readBytes(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+void writeBytes(const fs::path& p, const std::string& bytes) {
+  std::ofstream out(p, std::ios::binary | std::ios::trunc);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+}
+
+// Offset of the anchor's 32-bit property count: 2 chunk-header bytes, "OTF2\0", the anchor
+// format byte, 38 bytes of fixed fields, then three NUL-terminated strings (libotf2 3.0
+// OTF2_AnchorFile_Load).
+std::size_t propertyCountOffset(const std::string& anchor) {
+  std::size_t pos = 2 + 5 + 1 + 38;
+  for (int s = 0; s < 3; ++s) pos = anchor.find('\0', pos) + 1;
+  return pos;
+}
+
+}  // namespace
+
+TEST(ResourceLimits, SpecialFilesAreRefusedWithoutOpeningThem) {
+  const fs::path dir = test::freshDir("limits_special");
+  const fs::path fifo = dir / "trace.alog";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0) << std::strerror(errno);
+  // Without the stat check the open blocks (no writer) and the alarm kills the child.
+  EXPECT_EQ(loadLimited(fifo.string()),
+            "TraceError: " + fifo.string() + ": not a regular file (a named pipe (FIFO))");
+  EXPECT_EQ(runLimited([&] { detectFormat(fifo.string()); }),
+            "TraceError: " + fifo.string() + ": not a regular file (a named pipe (FIFO))");
+
+  // /dev/zero: endless bytes without a line end.
+  EXPECT_EQ(loadLimited("/dev/zero"), "TraceError: /dev/zero: not a regular file (a character device)");
+
+  // A socket.
+  const fs::path sock = dir / "s.otf2";
+  const int fd = ::socket(AF_UNIX, SOCK_STREAM, 0);
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  std::strncpy(addr.sun_path, sock.c_str(), sizeof addr.sun_path - 1);
+  ASSERT_EQ(::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0) << std::strerror(errno);
+  EXPECT_EQ(loadLimited(sock.string()), "TraceError: " + sock.string() + ": not a regular file (a socket)");
+  ::close(fd);
+
+  // A directory where a trace file is expected (no anchor in it).
+  fs::create_directories(dir / "empty_dir");
+  EXPECT_NE(loadLimited((dir / "empty_dir").string()).find("no OTF2 anchor file"), std::string::npos);
+
+  // Inside an archive: a FIFO in place of a location's event file (libotf2 would open it).
+  const fs::path archive = writeSmallOtf2(dir / "archive");
+  const fs::path evt = archive / "traces" / "0.evt";
+  fs::remove(evt);
+  ASSERT_EQ(::mkfifo(evt.c_str(), 0600), 0);
+  EXPECT_EQ(loadLimited(archive.string()),
+            "TraceError: " + archive.string() + ": event file " + evt.string() + ": not a regular file");
+}
+
+// libotf2 3.0 reads as many anchor properties as the anchor's count says: past the end of the
+// file it scans the heap for string ends (it grew to 11-12 GB in 60 s), and a count >= 2^31
+// overflows its array size (heap corruption, abort).
+TEST(ResourceLimits, AnchorPropertyCountBeyondTheFileIsRefused) {
+  const fs::path dir = test::freshDir("limits_anchor");
+  const fs::path archive = writeSmallOtf2(dir / "a");
+  const fs::path anchor = archive / "traces.otf2";
+  const std::string good = readBytes(anchor);
+  const std::size_t at = propertyCountOffset(good);
+  ASSERT_LT(at + 4, good.size());
+  // Our writer sets one property (OTF2::MPI_COMMUNICATION_COMPLETE), little endian.
+  ASSERT_EQ(good.substr(at, 4), std::string("\x01\x00\x00\x00", 4));
+  EXPECT_EQ(loadLimited(archive.string()), "OK");
+  const std::size_t left = good.size() - at - 4;  // bytes after the count
+
+  struct Case {
+    unsigned char top;  // new most significant byte of the count
+    std::uint64_t count;
+  };
+  for (const Case c : {Case{0x01, (1u << 24) + 1}, Case{0x80, (1u << 31) + 1}}) {
+    std::string bad = good;
+    bad[at + 3] = static_cast<char>(c.top);
+    writeBytes(anchor, bad);
+    EXPECT_EQ(loadLimited(archive.string()),
+              "TraceError: " + archive.string() + ": corrupt OTF2 anchor file " + anchor.string() +
+                  ": it declares " + std::to_string(c.count) + " properties, but its " +
+                  std::to_string(left) + " remaining bytes hold at most " + std::to_string(left / 2));
+  }
+  // A count that fits the bytes but runs past the strings: 20 properties need 40 strings.
+  std::string bad = good;
+  bad[at] = 20;
+  writeBytes(anchor, bad);
+  EXPECT_NE(loadLimited(archive.string()).find("declares 20 properties, but the file ends inside property"),
+            std::string::npos);
+  // Far larger than any anchor.
+  writeBytes(anchor, good + std::string(2 * kMiB, '\0'));
+  EXPECT_NE(loadLimited(archive.string()).find("a real anchor has a few hundred"), std::string::npos);
+}
+
+namespace {
+
+void ok(OTF2_ErrorCode rc) {
+  if (rc != OTF2_SUCCESS) ADD_FAILURE() << "libotf2: " << OTF2_Error_GetName(rc);
+}
+OTF2_FlushType preFlush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
+const OTF2_FlushCallbacks kFlush = {&preFlush, nullptr};
+
+// One MPI process whose location claims `claimedEvents` in the global definitions; it holds
+// `calls` MPI_Barrier calls (2 records each).
+void writeClaimingArchive(const fs::path& dir, std::uint64_t claimedEvents, int calls) {
+  OTF2_Archive* a = OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE,
+                                      OTF2_CHUNK_SIZE_EVENTS_DEFAULT, OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT,
+                                      OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  ASSERT_NE(a, nullptr);
+  ok(OTF2_Archive_SetFlushCallbacks(a, &kFlush, nullptr));
+  ok(OTF2_Archive_SetSerialCollectiveCallbacks(a));
+  ok(OTF2_Archive_OpenEvtFiles(a));
+  OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(a, 0);
+  for (int i = 0; i < calls; ++i) {
+    ok(OTF2_EvtWriter_Enter(w, nullptr, 10 * i, 0));
+    ok(OTF2_EvtWriter_Leave(w, nullptr, 10 * i + 5, 0));
+  }
+  ok(OTF2_Archive_CloseEvtWriter(a, w));
+  ok(OTF2_Archive_CloseEvtFiles(a));
+  ok(OTF2_Archive_OpenDefFiles(a));
+  ok(OTF2_Archive_CloseDefWriter(a, OTF2_Archive_GetDefWriter(a, 0)));
+  ok(OTF2_Archive_CloseDefFiles(a));
+  OTF2_GlobalDefWriter* g = OTF2_Archive_GetGlobalDefWriter(a);
+  ok(OTF2_GlobalDefWriter_WriteClockProperties(g, 1000000000, 0, 10 * calls, OTF2_UNDEFINED_TIMESTAMP));
+  ok(OTF2_GlobalDefWriter_WriteString(g, 0, ""));
+  ok(OTF2_GlobalDefWriter_WriteString(g, 1, "MPI_Barrier"));
+  ok(OTF2_GlobalDefWriter_WriteString(g, 2, "rank 0"));
+  ok(OTF2_GlobalDefWriter_WriteString(g, 3, "node"));
+  ok(OTF2_GlobalDefWriter_WriteRegion(g, 0, 1, 1, 0, OTF2_REGION_ROLE_BARRIER, OTF2_PARADIGM_MPI,
+                                      OTF2_REGION_FLAG_NONE, 0, 0, 0));
+  ok(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 3, 3, OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+  ok(OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, 2, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                             OTF2_UNDEFINED_LOCATION_GROUP));
+  ok(OTF2_GlobalDefWriter_WriteLocation(g, 0, 2, OTF2_LOCATION_TYPE_CPU_THREAD, claimedEvents, 0));
+  ok(OTF2_Archive_CloseGlobalDefWriter(a, g));
+  ok(OTF2_Archive_Close(a));
+}
+
+// Records what a reader announces per rank.
+class ExpectationSink final : public TraceSink {
+ public:
+  std::map<std::uint32_t, std::uint64_t> expected;
+  std::uint64_t enters = 0;
+  void begin(const TraceHeader&) override {}
+  std::uint32_t defineFunction(const Function&) override { return 0; }
+  std::uint32_t defineComm(const Communicator&) override { return 1; }
+  void enter(std::uint32_t, TimeNs, std::uint32_t) override { ++enters; }
+  void leave(std::uint32_t, TimeNs, std::uint32_t) override {}
+  void point(std::uint32_t, TimeNs, std::uint32_t, std::string_view) override {}
+  void send(std::uint32_t, TimeNs, std::int32_t, std::uint32_t, std::int32_t, std::uint64_t,
+            std::uint64_t) override {}
+  void recv(std::uint32_t, TimeNs, std::int32_t, std::uint32_t, std::int32_t, std::uint64_t,
+            std::uint64_t) override {}
+  void isendComplete(std::uint32_t, TimeNs, std::uint64_t) override {}
+  void irecvRequest(std::uint32_t, TimeNs, std::uint64_t) override {}
+  void collective(std::uint32_t, TimeNs, MpiOp, std::uint32_t, std::int32_t, std::uint64_t,
+                  std::uint64_t) override {}
+  void expectRecords(std::uint32_t rank, std::uint64_t records) override { expected[rank] = records; }
+  void end() override {}
+};
+
+}  // namespace
+
+// A location claiming 2^62 events in a small archive once made the builder reserve ~67 GB and
+// fail with a bare std::bad_alloc.
+TEST(ResourceLimits, Otf2EventCountsAreBoundedByTheEventFiles) {
+  const fs::path dir = test::freshDir("limits_claim") / "claim";
+  writeClaimingArchive(dir, std::uint64_t{1} << 62, 3);
+  const std::uint64_t evtBytes = fs::file_size(dir / "traces" / "0.evt");
+  ExpectationSink sink;
+  readOtf2(dir.string(), sink);
+  ASSERT_EQ(sink.expected.size(), 1u);
+  // Every event record takes at least 2 bytes (type and length), so the file holds at most
+  // evtBytes / 2 records; the claim is cut to that.
+  EXPECT_EQ(sink.expected[0], evtBytes / 2);
+  EXPECT_EQ(sink.enters, 3u);
+  // The whole load, under a 256 MB address-space limit: 3 calls.
+  EXPECT_EQ(runLimited([&] {
+              Trace t = loadTrace(dir.string());
+              if (t.eventCount() != 3) throw std::runtime_error("events: " + std::to_string(t.eventCount()));
+            }),
+            "OK");
+}
+
+// "1 1000000 0 0 0 0" (17 bytes) once built a million empty ranks (438 MB); converting that to
+// OTF2 took more than 6 GB.
+TEST(ResourceLimits, AlogProcessIdsMustBeBackedByRecords) {
+  const fs::path dir = test::freshDir("limits_alog");
+  const fs::path one = test::writeFile(dir / "one.alog", "1 1000000 0 0 0 0\n");
+  EXPECT_EQ(loadLimited(one.string(), 128 * kMiB),
+            "TraceError: " + one.string() + ": 1000001 processes but only 1 data records (every "
+            "process logs at least one record; up to 4096 processes are accepted without): "
+            "process id 1000000 at line 1");
+  // The same through a -3 process count.
+  const fs::path np = test::writeFile(dir / "np.alog", "-3 0 0 500000 0 0\n1 0 0 0 0 5\n");
+  EXPECT_NE(loadLimited(np.string(), 128 * kMiB).find(": process count 500000 (-3) at line 1"),
+            std::string::npos);
+  // A few processes without records stay accepted (a -3 header naming 8, records of 1).
+  const fs::path few = test::writeFile(dir / "few.alog", "-3 0 0 8 0 0\n1 7 0 0 0 5\n");
+  Trace t = loadTrace(few.string());
+  EXPECT_EQ(t.rankCount(), 8u);
+}
+
+TEST(ResourceLimits, LoadRefusesWhatDoesNotFitTheMemoryEstimate) {
+  const fs::path dir = test::freshDir("limits_estimate");
+  // 1000 lines of 12 bytes: the estimate is 32 MiB + 3 B per ALOG byte (trace_io.cpp,
+  // docs/performance.md) = 33,554,432 + 36,000.
+  std::string text;
+  for (int i = 0; i < 1000; ++i) text += "1 0 0 0 0 " + std::to_string(i % 10) + "\n";
+  const fs::path alog = test::writeFile(dir / "t.alog", text);
+  ASSERT_EQ(fs::file_size(alog), 12000u);
+  EXPECT_EQ(estimateLoadMemory(alog.string()), 33554432u + 36000u);
+  LoadOptions tight;
+  tight.memoryAvailable = 16 * kMiB;
+  try {
+    loadTrace(alog.string(), tight);
+    ADD_FAILURE() << "loaded";
+  } catch (const TraceError& e) {
+    EXPECT_EQ(std::string(e.what()), alog.string() + ": needs about 32 MB of memory to load, 16 MB available");
+  }
+  LoadOptions roomy;
+  roomy.memoryAvailable = 64 * kMiB;
+  EXPECT_EQ(loadTrace(alog.string(), roomy).eventCount(), 1000u);
+
+  // The default budget comes from the system; the environment variable overrides it.
+  ::setenv("PERWIZ_MEMORY_AVAILABLE", "20M", 1);
+  EXPECT_EQ(availableMemory(), 20 * kMiB);
+  EXPECT_THROW(loadTrace(alog.string()), TraceError);
+  ::unsetenv("PERWIZ_MEMORY_AVAILABLE");
+  // Under an address-space limit, what is left below it counts (at most the limit's headroom).
+  EXPECT_EQ(runLimited([] {
+              if (availableMemory() > 64 * kMiB) throw std::runtime_error("ignores RLIMIT_AS");
+            }, 64 * kMiB),
+            "OK");
+}
+
+// Running out of memory anyway (the estimate let it through) names the file and what was being
+// built instead of a bare "std::bad_alloc".
+TEST(ResourceLimits, OutOfMemoryNamesTheFileAndWhatWasBuilt) {
+  const fs::path dir = test::freshDir("limits_oom");
+  // 200,000 point events on one rank: 200,000 x 21 B of columns (4.2 MB, and twice that while a
+  // vector grows), far above the 2 MiB the child gets beyond the mapped file.
+  std::string text;
+  text.reserve(200000 * 12);
+  for (int i = 0; i < 200000; ++i) text += "1 0 0 0 0 " + std::to_string(i % 10) + "\n";
+  const fs::path alog = test::writeFile(dir / "big.alog", text);
+  const std::string got = runLimited(
+      [&] {
+        LoadOptions o;
+        o.memoryAvailable = std::uint64_t{1} << 40;  // pretend there is plenty
+        loadTrace(alog.string(), o);
+      },
+      fs::file_size(alog) + 2 * kMiB);
+  EXPECT_EQ(got.rfind("TraceError: " + alog.string() + ": out of memory while building the model of rank 0 (", 0), 0u)
+      << got;
+}
