@@ -46,6 +46,10 @@ enum class CallClass : std::uint8_t {
 // MpiOp::None for names that are not MPI functions and OtherMpi for unknown "MPI_" names.
 MpiOp classifyMpiName(std::string_view name);
 
+// True for names with the MPI profiling interface's prefix, "MPI_" or "PMPI_" (any case):
+// names that are MPI calls whatever the tracer's other metadata says.
+bool hasMpiPrefix(std::string_view name);
+
 CallClass callClass(MpiOp op);
 bool isCollective(MpiOp op);
 bool isPointToPoint(MpiOp op);

@@ -8,6 +8,7 @@
 // backwards, the builder re-sorts and warns.
 #include "perwiz/trace_io.h"
 
+#include "alog_extension.h"
 #include "alog_record.h"
 #include "alog_time.h"
 #include "event_table.h"
@@ -253,6 +254,21 @@ class AlogReader {
         noteProcess(rec.process, line);
         processNames_.try_emplace(rec.process, rec.comment);
         break;
+      case kExtension:
+        if (rec.data != kExtensionVersion)
+          fail("PerWiz extension version " + std::to_string(rec.data) + " is not supported (this "
+               "reader knows version " + std::to_string(kExtensionVersion) + ")", line);
+        extension_ = true;
+        break;
+      case kStateKind:
+        if (rec.comment != kKindMpi && rec.comment != kKindUser)
+          fail("state kind record with '" + quoteBytes(rec.comment) + "' (expected 'mpi' or "
+               "'user')", line);
+        stateKinds_.try_emplace(rec.task, rec.comment == kKindMpi);
+        break;
+      case kCommDef: case kCommMembers:
+        scanCommRecord(rec, line);
+        break;
       case kEventCount:
         if (!eventCount_) eventCount_ = {rec.data, line};
         break;
@@ -318,6 +334,40 @@ class AlogReader {
     states_.push_back(std::move(def));
   }
 
+  // PerWiz's communicator records: -62 defines communicator k (1, 2, … in order), -63 lists
+  // its members' world ranks from position `data` on.
+  void scanCommRecord(const Record& rec, std::int64_t line) {
+    if (rec.type == kCommDef) {
+      if (rec.task != static_cast<std::int64_t>(comms_.size()) + 1)
+        fail("communicator " + std::to_string(rec.task) + " defined out of order (expected " +
+                 std::to_string(comms_.size() + 1) + ")",
+             line);
+      if (rec.data < -1 || rec.data > kMaxProcessId + 1)
+        fail("absurd communicator size " + std::to_string(rec.data), line);
+      Communicator c;
+      c.name.assign(rec.comment);
+      c.isSelf = rec.data == -1;
+      comms_.push_back(std::move(c));
+      commSizes_.push_back(rec.data);
+      return;
+    }
+    if (rec.task < 1 || rec.task > static_cast<std::int64_t>(comms_.size()) ||
+        comms_[rec.task - 1].isSelf ||
+        rec.data != static_cast<std::int64_t>(comms_[rec.task - 1].worldRanks.size()))
+      fail("communicator member record out of place (communicator " + std::to_string(rec.task) +
+               ", position " + std::to_string(rec.data) + ")",
+           line);
+    Communicator& c = comms_[rec.task - 1];
+    bool ok = true;
+    forEachToken(rec.comment, [&](std::string_view t) {
+      std::int32_t w = -1;
+      if (!parseWhole(t, w) || w < 0 || w > kMaxProcessId) ok = false;
+      else c.worldRanks.push_back(w);
+    });
+    if (!ok || static_cast<std::int64_t>(c.worldRanks.size()) > commSizes_[rec.task - 1])
+      fail("bad member list of communicator " + std::to_string(rec.task), line);
+  }
+
   // ---- between the passes ------------------------------------------------------------------
 
   // Absolute time of a record in ns, or nullopt on overflow (upshot: ts + cycle * rollover).
@@ -368,7 +418,23 @@ class AlogReader {
     begun_ = true;
     for (auto& d : pendingWarnings_) sink_.warn(std::move(d));
     pendingWarnings_.clear();
+    defineComms(header.ranks);
     defineFunctions();
+  }
+
+  void defineComms(std::uint32_t ranks) {
+    for (std::size_t k = 0; k < comms_.size(); ++k) {
+      const Communicator& c = comms_[k];
+      const std::string name = "communicator " + std::to_string(k + 1);
+      if (!c.isSelf && static_cast<std::int64_t>(c.worldRanks.size()) != commSizes_[k])
+        throw TraceError(path_, name + " lists " + std::to_string(c.worldRanks.size()) + " of its " +
+                                    std::to_string(commSizes_[k]) + " members");
+      for (std::int32_t w : c.worldRanks)
+        if (static_cast<std::uint32_t>(w) >= ranks)
+          throw TraceError(path_, name + " has member " + std::to_string(w) + " beyond the " +
+                                      std::to_string(ranks) + " processes");
+      sink_.defineComm(c);
+    }
   }
 
   // The header's totals (§2: -2 counts the data records, -7 is the latest time; MPE and p4
@@ -396,6 +462,20 @@ class AlogReader {
   // event). The order is a property of the event numbers alone, so a file written back by
   // the ALOG writer (which numbers functions in index order) defines them in the same order.
   void defineFunctions() {
+    // A PerWiz kind record (-61) says what the state is; without one the name decides (MPE).
+    for (StateDef& s : states_) {
+      auto kind = stateKinds_.find(s.start);
+      if (kind == stateKinds_.end()) continue;
+      Function& f = s.function;
+      if (kind->second) {
+        f.kind = EventKind::MpiCall;
+        f.op = classifyMpiName(f.name);
+        if (f.op == MpiOp::None) f.op = MpiOp::OtherMpi;
+      } else {
+        f.kind = EventKind::UserState;
+        f.op = MpiOp::None;
+      }
+    }
     std::vector<std::pair<std::int64_t, Function>> byEvent;
     for (const StateDef& s : states_) byEvent.emplace_back(s.start, s.function);
     for (std::int64_t type : pointTypes_.values()) {
@@ -450,8 +530,14 @@ class AlogReader {
                                       rec.data <= std::numeric_limits<std::int32_t>::max()
                                   ? static_cast<std::int32_t>(rec.data)
                                   : -1;
-          if (rec.type == kSend) sink_.send(rank, t, peer, 0, tag, bytes, 0);
-          else sink_.recv(rank, t, peer, 0, tag, bytes, 0);
+          std::uint32_t comm = 0;
+          std::uint64_t request = 0;
+          if (extension_ && !parseMessageTokens(rec.comment, comm, request))
+            fail("bad PerWiz message tokens in '" + quoteBytes(rec.comment, 60) + "'", lineNo);
+          if (comm > comms_.size())
+            fail("message on undefined communicator " + std::to_string(comm), lineNo);
+          if (rec.type == kSend) sink_.send(rank, t, peer, comm, tag, bytes, request);
+          else sink_.recv(rank, t, peer, comm, tag, bytes, request);
           continue;
         }
         warn("message", lineNo, "record " + std::to_string(rec.type) +
@@ -461,8 +547,25 @@ class AlogReader {
       const EventAction& a = actions_.find(rec.type);
       // An event may end one state and start the next (a chain of phases): leave first.
       if (a.leave != kNone32) sink_.leave(rank, t, a.leave);
-      if (a.enter != kNone32) sink_.enter(rank, t, a.enter);
+      if (a.enter != kNone32) {
+        sink_.enter(rank, t, a.enter);
+        if (extension_ && !rec.comment.empty()) emitCallTokens(rank, t, rec.comment, lineNo);
+      }
       if (a.point != kNone32) sink_.point(rank, t, a.point, rec.comment);
+    }
+  }
+
+  // The records PerWiz wrote as tokens on an MPI call's start event, right after its enter.
+  void emitCallTokens(std::uint32_t rank, TimeNs t, std::string_view comment, std::int64_t lineNo) {
+    std::string bad;
+    if (!parseCallTokens(comment, callTokens_, bad))
+      fail("bad PerWiz token '" + quoteBytes(bad, 60) + "' on a state's start event", lineNo);
+    for (std::uint64_t r : callTokens_.irecvPosts) sink_.irecvRequest(rank, t, r);
+    for (std::uint64_t r : callTokens_.isendDones) sink_.isendComplete(rank, t, r);
+    for (const auto& c : callTokens_.collectives) {
+      if (c.comm > comms_.size())
+        fail("collective on undefined communicator " + std::to_string(c.comm), lineNo);
+      sink_.collective(rank, t, c.op, c.comm, c.root, c.sent, c.received);
     }
   }
 
@@ -506,6 +609,13 @@ class AlogReader {
   EventTypeSet stateStarts_;
   EventTypeSet stateEvents_;  // starts and ends
   EventTypeSet pointTypes_;   // types of data records that may be lone events
+
+  // PerWiz's extension (alog_extension.h).
+  bool extension_ = false;                     // -60 present: data-record tokens are ours
+  std::unordered_map<std::int64_t, bool> stateKinds_;  // -61: start event -> is an MPI call
+  std::vector<Communicator> comms_;            // -62/-63: communicator k + 1
+  std::vector<std::int64_t> commSizes_;
+  CallTokens callTokens_;                      // reused per record
 
   // Built between the passes.
   TimeNs origin_ = 0;

@@ -6,16 +6,19 @@
 // reader defines functions in ascending event order, so read -> write -> read keeps function
 // indices, and with them the whole model (the round-trip property the tests check).
 //
-// What ALOG cannot hold, and is dropped without a diagnostic (writers have no channel back to
-// the caller): communicators other than WORLD (peers are written as the world ranks the sink
-// receives), request ids (non-blocking sends/receives become plain -101/-102 records at their
-// times; isendComplete/irecvRequest vanish), collective() records (the builder re-derives a
-// WORLD collective from the call name), call counters in the data field, and whitespace or
-// newlines inside names, colours and labels (newlines become blanks, outer blanks are trimmed).
+// What MPE's ALOG cannot hold goes into PerWiz's extension records (alog_extension.h): each
+// state's kind (MPI call or user state, so a user region named "barrier" stays one), the
+// communicators, a message's communicator and request id, and the records the model keeps
+// inside an MPI call (Irecv posts, Isend completions, collective records) as tokens on the
+// call's start event. MPE's viewers skip all of it. Still dropped without a diagnostic (writers
+// have no channel back to the caller): request/collective records outside every MPI call (the
+// model never has them), call counters in the data field, and whitespace or newlines inside
+// names, colours and labels (newlines become blanks, outer blanks are trimmed).
 #include "perwiz/trace_io.h"
 
 #include "perwiz/output_file.h"
 
+#include "alog_extension.h"
 #include "alog_time.h"
 
 #include <algorithm>
@@ -34,12 +37,17 @@ namespace {
 
 namespace fs = std::filesystem;
 
-enum class RecKind : std::uint8_t { Enter, Leave, Point, Send, Recv };
+// IsendComplete, IrecvRequest and Collective write no line of their own: they become tokens on
+// the start event of the MPI call they are in.
+enum class RecKind : std::uint8_t { Enter, Leave, Point, Send, Recv, IsendComplete, IrecvRequest,
+                                    Collective };
 
 // 16 bytes per record: the writer holds the whole trace until end().
 struct Rec {
   TimeNs time;
-  std::uint32_t payload;  // Enter/Leave: function; Point: index in points_; Send/Recv: in messages_
+  std::uint32_t payload;  // Enter/Leave: function; Point: index in points_; Send/Recv: in
+                          // messages_; IsendComplete/IrecvRequest: in requests_; Collective: in
+                          // collectives_
   RecKind kind;
 };
 
@@ -52,6 +60,15 @@ struct MessageRec {
   std::int32_t peer;
   std::int32_t tag;
   std::uint64_t bytes;
+  std::uint32_t comm;
+  std::uint64_t request;
+};
+
+struct CollectiveRec {
+  MpiOp op;
+  std::uint32_t comm;
+  std::int32_t root;
+  std::uint64_t sent, received;
 };
 
 // Comment text on one line: line breaks and NULs become blanks, outer blanks go (the reader
@@ -98,7 +115,10 @@ class AlogWriter final : public TraceSink {
     return it->second;
   }
 
-  std::uint32_t defineComm(const Communicator&) override { return ++comms_; }
+  std::uint32_t defineComm(const Communicator& c) override {
+    comms_.push_back(c);
+    return static_cast<std::uint32_t>(comms_.size());  // 0 is WORLD
+  }
 
   void enter(std::uint32_t rank, TimeNs t, std::uint32_t fn) override {
     add(rank, {t, fn, RecKind::Enter});
@@ -115,25 +135,35 @@ class AlogWriter final : public TraceSink {
     add(rank, {t, static_cast<std::uint32_t>(points_.size()), RecKind::Point});
     points_.push_back({fn, labelIndex});
   }
-  void send(std::uint32_t rank, TimeNs t, std::int32_t peer, std::uint32_t, std::int32_t tag,
-            std::uint64_t bytes, std::uint64_t) override {
+  void send(std::uint32_t rank, TimeNs t, std::int32_t peer, std::uint32_t comm,
+            std::int32_t tag, std::uint64_t bytes, std::uint64_t request) override {
     add(rank, {t, static_cast<std::uint32_t>(messages_.size()), RecKind::Send});
-    messages_.push_back({peer, tag, bytes});
+    messages_.push_back({peer, tag, bytes, comm, request});
   }
-  void recv(std::uint32_t rank, TimeNs t, std::int32_t peer, std::uint32_t, std::int32_t tag,
-            std::uint64_t bytes, std::uint64_t) override {
+  void recv(std::uint32_t rank, TimeNs t, std::int32_t peer, std::uint32_t comm,
+            std::int32_t tag, std::uint64_t bytes, std::uint64_t request) override {
     add(rank, {t, static_cast<std::uint32_t>(messages_.size()), RecKind::Recv});
-    messages_.push_back({peer, tag, bytes});
+    messages_.push_back({peer, tag, bytes, comm, request});
   }
-  void isendComplete(std::uint32_t, TimeNs, std::uint64_t) override {}
-  void irecvRequest(std::uint32_t, TimeNs, std::uint64_t) override {}
-  void collective(std::uint32_t, TimeNs, MpiOp, std::uint32_t, std::int32_t, std::uint64_t,
-                  std::uint64_t) override {}
+  void isendComplete(std::uint32_t rank, TimeNs t, std::uint64_t request) override {
+    add(rank, {t, static_cast<std::uint32_t>(requests_.size()), RecKind::IsendComplete});
+    requests_.push_back(request);
+  }
+  void irecvRequest(std::uint32_t rank, TimeNs t, std::uint64_t request) override {
+    add(rank, {t, static_cast<std::uint32_t>(requests_.size()), RecKind::IrecvRequest});
+    requests_.push_back(request);
+  }
+  void collective(std::uint32_t rank, TimeNs t, MpiOp op, std::uint32_t comm, std::int32_t root,
+                  std::uint64_t sent, std::uint64_t received) override {
+    add(rank, {t, static_cast<std::uint32_t>(collectives_.size()), RecKind::Collective});
+    collectives_.push_back({op, comm, root, sent, received});
+  }
 
   void end() override {
     if (ended_) return;
     ended_ = true;
     sortRanks();
+    attachCallTokens();
     writeFile();
   }
 
@@ -152,10 +182,50 @@ class AlogWriter final : public TraceSink {
         std::stable_sort(recs.begin(), recs.end(), byTime);
   }
 
+  // Records inside an MPI call that have no ALOG line of their own become tokens on the call's
+  // start event: the innermost MPI call open at the record (where the builder puts it too).
+  void attachCallTokens() {
+    for (std::uint32_t r = 0; r < ranks_.size(); ++r) {
+      const auto& recs = ranks_[r];
+      std::vector<std::size_t> open;  // Enter records of open states, innermost last
+      for (std::size_t i = 0; i < recs.size(); ++i) {
+        const Rec& rec = recs[i];
+        switch (rec.kind) {
+          case RecKind::Enter: open.push_back(i); continue;
+          case RecKind::Leave:
+            // The innermost open instance of the function (as the builder closes states).
+            for (auto it = open.rbegin(); it != open.rend(); ++it)
+              if (recs[*it].payload == rec.payload) {
+                open.erase(std::next(it).base());
+                break;
+              }
+            continue;
+          case RecKind::IsendComplete: case RecKind::IrecvRequest: case RecKind::Collective:
+            break;
+          default: continue;
+        }
+        ++extensionRecords_;
+        auto call = std::find_if(open.rbegin(), open.rend(), [&](std::size_t e) {
+          return functions_[recs[e].payload].kind == EventKind::MpiCall;
+        });
+        if (call == open.rend()) continue;  // outside every MPI call: nothing to attach it to
+        std::string& note = callTokens_[{r, *call}];
+        if (rec.kind == RecKind::Collective) {
+          const CollectiveRec& c = collectives_[rec.payload];
+          if (!note.empty()) note += ' ';
+          note += alog::collectiveToken(c.op, c.comm, c.root, c.sent, c.received);
+        } else {
+          alog::appendToken(note, rec.kind == RecKind::IrecvRequest ? "irecv-post" : "isend-done",
+                            requests_[rec.payload]);
+        }
+      }
+    }
+  }
+
   std::uint64_t recordCount() const {
     std::uint64_t n = 0;
     for (const auto& recs : ranks_) n += recs.size();
-    return n;
+    return n - extensionRecords_;
   }
 
   TimeNs endTime() const {
@@ -222,13 +292,43 @@ class AlogWriter final : public TraceSink {
       if (!name.empty() && name != "rank " + std::to_string(r))
         putLine(-15, static_cast<std::int64_t>(r), 0, 0, 0, name);
     }
+    writeExtensionHeader();
   }
 
-  void writeRecord(std::uint32_t rank, const Rec& rec) {
+  // PerWiz's header records (alog_extension.h): every state's kind, the communicators.
+  void writeExtensionHeader() {
+    putLine(alog::kExtension, 0, 0, alog::kExtensionVersion, 0, "PerWiz extension");
+    for (std::uint32_t k = 0; k < functions_.size(); ++k) {
+      const Function& f = functions_[k];
+      if (f.kind == EventKind::Point) continue;
+      putLine(alog::kStateKind, 0, startEvent(k), 0, 0,
+              f.kind == EventKind::MpiCall ? alog::kKindMpi : alog::kKindUser);
+    }
+    for (std::size_t c = 0; c < comms_.size(); ++c) {
+      const Communicator& comm = comms_[c];
+      const auto index = static_cast<std::int64_t>(c + 1);
+      const std::int64_t size = comm.isSelf ? -1 : static_cast<std::int64_t>(comm.worldRanks.size());
+      putLine(alog::kCommDef, 0, index, size, 0, oneLine(comm.name));
+      if (comm.isSelf) continue;
+      for (std::size_t first = 0; first < comm.worldRanks.size(); first += alog::kMembersPerLine) {
+        std::string members;
+        for (std::size_t i = first; i < comm.worldRanks.size() && i < first + alog::kMembersPerLine; ++i) {
+          if (!members.empty()) members += ' ';
+          members += std::to_string(comm.worldRanks[i]);
+        }
+        putLine(alog::kCommMembers, 0, index, static_cast<std::int64_t>(first), 0, members);
+      }
+    }
+  }
+
+  void writeRecord(std::uint32_t rank, std::size_t index, const Rec& rec) {
     switch (rec.kind) {
-      case RecKind::Enter:
-        putLine(startEvent(rec.payload), rank, 0, 0, rec.time, {});
+      case RecKind::Enter: {
+        auto note = callTokens_.find({rank, index});
+        putLine(startEvent(rec.payload), rank, 0, 0, rec.time,
+                note == callTokens_.end() ? std::string_view() : std::string_view(note->second));
         break;
+      }
       case RecKind::Leave:
         putLine(endEvent(rec.payload), rank, 0, 0, rec.time, {});
         break;
@@ -242,9 +342,13 @@ class AlogWriter final : public TraceSink {
       case RecKind::Recv: {
         const MessageRec& m = messages_[rec.payload];
         std::string comment = std::to_string(m.tag) + " " + std::to_string(m.bytes);
+        if (std::string ext = alog::messageTokens(m.comm, m.request); !ext.empty())
+          comment += " " + ext;
         putLine(rec.kind == RecKind::Send ? -101 : -102, rank, 0, m.peer, rec.time, comment);
         break;
       }
+      case RecKind::IsendComplete: case RecKind::IrecvRequest: case RecKind::Collective:
+        break;  // written as tokens of their call's start event (attachCallTokens)
     }
   }
 
@@ -260,7 +364,7 @@ class AlogWriter final : public TraceSink {
       heads.pop();
       const auto& recs = ranks_[r];
       std::size_t& i = next[r];
-      writeRecord(r, recs[i]);
+      writeRecord(r, i, recs[i]);
       if (++i < recs.size()) heads.push({recs[i].time, r});
     }
   }
@@ -300,7 +404,11 @@ class AlogWriter final : public TraceSink {
   std::vector<PointRec> points_;
   std::vector<std::string> labels_;
   std::vector<MessageRec> messages_;
-  std::uint32_t comms_ = 0;
+  std::vector<std::uint64_t> requests_;
+  std::vector<CollectiveRec> collectives_;
+  std::vector<Communicator> comms_;  // comms_[k] is communicator k + 1 (0 is WORLD)
+  std::map<std::pair<std::uint32_t, std::size_t>, std::string> callTokens_;  // (rank, Enter rec)
+  std::uint64_t extensionRecords_ = 0;
   bool ended_ = false;
 
   std::string out_;

@@ -117,6 +117,16 @@ MpiOp classifyMpiName(std::string_view name) {
   return prefixed ? MpiOp::OtherMpi : MpiOp::None;
 }
 
+bool hasMpiPrefix(std::string_view name) {
+  auto startsWith = [&](std::string_view prefix) {
+    if (name.size() <= prefix.size()) return false;  // the prefix alone names nothing
+    for (std::size_t i = 0; i < prefix.size(); ++i)
+      if (std::toupper(static_cast<unsigned char>(name[i])) != prefix[i]) return false;
+    return true;
+  };
+  return startsWith("MPI_") || startsWith("PMPI_");
+}
+
 CallClass callClass(MpiOp op) {
   switch (op) {
     case MpiOp::None: return CallClass::None;

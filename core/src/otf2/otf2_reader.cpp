@@ -60,7 +60,10 @@ Function functionOfRegion(const otf2::GlobalDefinitions& defs, OTF2_RegionRef id
   Function f;
   f.name = defs.str(r.name);
   if (f.name.empty()) f.name = "region " + std::to_string(id);
-  if (r.paradigm == OTF2_PARADIGM_MPI) {
+  // The paradigm says which regions are MPI calls; but EZTrace 2.0 defines its MPI regions
+  // (MPI_Send, ...) with another paradigm, and a region with the MPI_ prefix is an MPI call
+  // whoever wrote it (what the ALOG reader concludes from the same name, too).
+  if (r.paradigm == OTF2_PARADIGM_MPI || hasMpiPrefix(f.name)) {
     f.kind = EventKind::MpiCall;
     f.op = classifyMpiName(f.name);
     if (f.op == MpiOp::None) f.op = MpiOp::OtherMpi;
