@@ -1,12 +1,15 @@
 #include "export_image.h"
 
+#include "perwiz/output_file.h"
+#include "perwiz/trace_io.h"
+
+#include <QBuffer>
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QImage>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
-#include <QSaveFile>
 #include <QSvgGenerator>
 
 namespace perwiz::gui {
@@ -37,11 +40,11 @@ bool exportTimelineImage(const ui::TimelineView& view, const QString& path,
     return false;
   }
   const QRect target(QPoint(0, 0), size);
-  QSaveFile file(path);
-  if (!file.open(QIODevice::WriteOnly)) {
-    if (error) *error = QCoreApplication::translate("ExportImage", "%1: cannot write: %2").arg(path, file.errorString());
-    return false;
-  }
+  // Rendered in memory, then written by writeOutputFile, which checks every write and the flush
+  // (QSvgGenerator and QPdfWriter ignore a device's write errors: a full disk gave a truncated
+  // SVG reported as exported) and publishes only a complete file.
+  QBuffer file;
+  file.open(QIODevice::WriteOnly);
   bool painted = false;
   switch (format) {
     case ImageFormat::Png: {
@@ -88,12 +91,17 @@ bool exportTimelineImage(const ui::TimelineView& view, const QString& path,
       break;
   }
   if (!painted) {
-    file.cancelWriting();
     if (error) *error = QCoreApplication::translate("ExportImage", "%1: rendering failed").arg(path);
     return false;
   }
-  if (!file.commit()) {
-    if (error) *error = QCoreApplication::translate("ExportImage", "%1: cannot write: %2").arg(path, file.errorString());
+  file.close();
+  const QByteArray& bytes = file.data();
+  try {
+    writeOutputFile(path.toStdString(),
+                    std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+                    overwrite ? ExistingOutput::Replace : ExistingOutput::Refuse);
+  } catch (const TraceError& e) {
+    if (error) *error = QString::fromStdString(e.what());
     return false;
   }
   return true;

@@ -11,7 +11,8 @@ namespace perwiz::gui {
 enum class ImageFormat { Unknown, Png, Svg, Pdf };
 ImageFormat imageFormatFor(const QString& path);
 
-// Writes atomically (QSaveFile). With overwrite = false an existing file is an error.
+// Renders in memory, then writes through writeOutputFile (output_file.h): complete or not at
+// all, errors name the file and the OS error. With overwrite = false an existing file is an error.
 bool exportTimelineImage(const ui::TimelineView& view, const QString& path,
                          const ui::TimelineExportOptions& options, bool overwrite, QString* error);
 

@@ -1,6 +1,8 @@
 #include "network_model_dialog.h"
 
 #include "perwiz/loggp_models.h"
+#include "perwiz/output_file.h"
+#include "perwiz/trace_io.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -16,7 +18,6 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QSaveFile>
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
@@ -293,15 +294,11 @@ bool NetworkModelDialog::saveFile(const QString& path, QString* error) const {
     if (error) *error = tr("%1: %2").arg(path, why);
     return false;
   }
-  QSaveFile f(path);
-  if (!f.open(QIODevice::WriteOnly)) {
-    if (error) *error = tr("%1: cannot write: %2").arg(path, f.errorString());
-    return false;
-  }
-  const std::string text = m->toJson() + "\n";
-  f.write(text.data(), static_cast<qint64>(text.size()));
-  if (!f.commit()) {
-    if (error) *error = tr("%1: cannot write: %2").arg(path, f.errorString());
+  // Every write and the flush checked; the old file is replaced only by a complete new one.
+  try {
+    writeOutputFile(path.toStdString(), m->toJson() + "\n", ExistingOutput::Replace);
+  } catch (const TraceError& e) {
+    if (error) *error = QString::fromStdString(e.what());
     return false;
   }
   return true;

@@ -34,7 +34,7 @@ class NetworkModelDialog : public QDialog {
   void choosePreset(const QString& name);
   // File operations without dialogs (the buttons call these); errors name the file.
   bool loadFile(const QString& path, QString* error);
-  bool saveFile(const QString& path, QString* error) const;  // atomic (QSaveFile)
+  bool saveFile(const QString& path, QString* error) const;  // complete or untouched (output_file.h)
 
   // Widgets by role, for tests: "L", "o", "g", "G", "P", "S", "s", "os.a", "os.b", "or.a",
   // "or.b", "ss.a", "ss.b", "sr.a", "sr.b" (LogGPS); "gp.*" (LogGP); "gpo.*" (LogGPO: L, G,

@@ -1,5 +1,8 @@
 #include "session_file.h"
 
+#include "perwiz/output_file.h"
+#include "perwiz/trace_io.h"
+
 #include <QCoreApplication>
 #include <QDir>
 #include <QFile>
@@ -7,7 +10,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 
 namespace perwiz::gui {
 
@@ -26,14 +28,14 @@ bool saveSession(const QString& path, const SessionData& data, QString* error) {
   view[QStringLiteral("end_ns")] = data.endNs;
   root[QStringLiteral("view")] = view;
   if (!data.region.isEmpty()) root[QStringLiteral("region")] = data.region;
-  QSaveFile f(path);
-  if (!f.open(QIODevice::WriteOnly)) {
-    if (error) *error = QCoreApplication::translate("SessionFile", "%1: cannot write: %2").arg(path, f.errorString());
-    return false;
-  }
-  f.write(QJsonDocument(root).toJson(QJsonDocument::Indented));
-  if (!f.commit()) {
-    if (error) *error = QCoreApplication::translate("SessionFile", "%1: cannot write: %2").arg(path, f.errorString());
+  // writeOutputFile checks every write and the flush, and replaces the old session only with a
+  // complete new one (QSaveFile in Qt 6.4 committed after a short write on a full disk).
+  const QByteArray bytes = QJsonDocument(root).toJson(QJsonDocument::Indented);
+  try {
+    writeOutputFile(path.toStdString(), std::string_view(bytes.constData(), static_cast<std::size_t>(bytes.size())),
+                    ExistingOutput::Replace);
+  } catch (const TraceError& e) {
+    if (error) *error = QString::fromStdString(e.what());
     return false;
   }
   return true;

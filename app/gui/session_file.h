@@ -18,7 +18,8 @@ struct SessionData {
   QString region;  // parallel region chosen for a trace without PRGN markers ("" = default)
 };
 
-// QSaveFile: the old file stays intact if writing fails.
+// Replaces an existing session only with a complete new one (output_file.h): if a write fails
+// (full disk) the old file stays intact and *error names the file and the OS error.
 bool saveSession(const QString& path, const SessionData& data, QString* error);
 bool loadSession(const QString& path, SessionData& data, QString* error);
 

@@ -55,9 +55,10 @@ void writeOutputFile(const std::string& path, std::string_view content,
                      ExistingOutput existing = ExistingOutput::Refuse);
 
 // Several entries written together (an OTF2 archive: X.otf2, X.def and X/), built in a temporary
-// directory and moved into place at commit, the last entry (the one readers open) last, none
-// replacing an existing one. Never refuses half-way silently: on a conflict the entries already
-// moved go back and the temporary is removed.
+// directory; commit flushes its files to disk (errors: "cannot write (...)") and moves the
+// entries into place, the last entry (the one readers open) last, none replacing an existing
+// one. Never half-way: on a conflict the entries already moved go back and the temporary is
+// removed.
 class OutputDirectory {
  public:
   // `entries` (names, no '/') to create inside the existing directory `dir`; messages name

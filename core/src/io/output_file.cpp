@@ -238,6 +238,22 @@ int moveNoReplace(const std::string& from, const std::string& to, bool directory
   return ::rename(from.c_str(), to.c_str()) == 0 ? 0 : errno;
 }
 
+// The files under a finished temporary directory on disk before their names go public (what
+// OutputFile::commit does for one file): 0 or the first errno.
+int syncTree(const std::string& dir) {
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!it->is_regular_file(ec)) continue;
+    const int fd = ::open(it->path().c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return errno;
+    int err = 0;
+    if (::fdatasync(fd) != 0 && errno != EINVAL && errno != EROFS) err = errno;
+    ::close(fd);
+    if (err != 0) return err;
+  }
+  return ec ? ec.value() : 0;
+}
+
 }  // namespace
 
 // ---- public helpers ------------------------------------------------------------------------
@@ -440,7 +456,11 @@ void OutputDirectory::discard() noexcept {
 void OutputDirectory::commit() {
   if (temp_.empty()) throw TraceError(shown_, "commit without a directory");
   std::string conflict;
-  int err = 0;
+  int err = syncTree(temp_);
+  if (err != 0) {
+    discard();
+    throw TraceError(shown_, cannotWrite(err));
+  }
   {
     PublishingGuard guard(slot_);
     if (whole_) {
