@@ -260,6 +260,12 @@ TEST(TraceWriters, Otf2StaleTemporaryDirectoryIsRemoved) {
   writeTrace((dir / "D").string(), smallSpec(5));
   EXPECT_EQ(listDir(dir / "D"), (std::vector<std::string>{"traces", "traces.def", "traces.otf2"}));
   EXPECT_EQ(loadTrace((dir / "D").string()).rankCount(), 4u);
+  // "E/" names the directory E; missing parents of an anchor are created.
+  writeTrace((dir / "E").string() + "/", smallSpec(5));
+  EXPECT_EQ(listDir(dir / "E"), (std::vector<std::string>{"traces", "traces.def", "traces.otf2"}));
+  writeTrace((dir / "sub" / "F.otf2").string(), smallSpec(5));
+  EXPECT_EQ(listDir(dir / "sub"), (std::vector<std::string>{"F", "F.def", "F.otf2"}));
+  EXPECT_EQ(listDir(dir), (std::vector<std::string>{"D", "E", "X", "X.def", "X.otf2", "sub"}));
 }
 
 // ---- perwiz-cli ------------------------------------------------------------------------------

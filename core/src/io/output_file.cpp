@@ -487,7 +487,7 @@ void OutputDirectory::commit() {
         }
       }
       if (err == 0) {
-        ::rmdir(temp_.c_str());
+        removeTree(AT_FDCWD, temp_.c_str(), 0);  // empty, unless the writer made more than names_
         temp_.clear();
         unregisterTemp(slot_);
         return;

@@ -142,7 +142,9 @@ class Otf2Writer final : public TraceSink {
                                                        : "rank " + std::to_string(r));
     // Missing parent directories are created (they stay: they may hold other files later).
     std::error_code ec;
-    const fs::path parent = wholeDir_ ? files_.dir.parent_path() : files_.dir;
+    fs::path dir = files_.dir.lexically_normal();
+    if (!dir.has_filename()) dir = dir.parent_path();  // "out/" is "out"
+    const fs::path parent = wholeDir_ ? dir.parent_path() : dir;
     if (!parent.empty()) fs::create_directories(parent, ec);
     if (ec) throw TraceError(path_, "cannot create the directory: " + ec.message());
     output_.emplace(wholeDir_ ? OutputDirectory::whole(files_.dir.string())
