@@ -1,6 +1,7 @@
 // Cross-format conformance on every shared sample trace: ALOG -> OTF2 keeps the model exactly;
-// OTF2 -> ALOG -> model keeps ranks, events, times and matched messages (ALOG cannot carry
-// communicators, request ids or collective records, see docs/trace-model.md).
+// OTF2 -> ALOG -> model keeps ranks, events, times and matched messages. (With PerWiz's ALOG
+// records both directions keep the whole model: test_roundtrip.cpp checks that, and every count
+// of perwiz-cli info, on the shared and the bundled traces.)
 #include "perwiz/trace_io.h"
 #include "model_invariants.h"
 #include "test_support.h"

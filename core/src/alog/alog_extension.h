@@ -3,8 +3,9 @@
 // extension"). Shared by the writer (formatting) and the reader (parsing).
 //
 // Header records use types -60 … -63, which no ALOG producer or viewer uses (alog.md §2:
-// -16 … -99 are unassigned; nupshot and upshot skip header types they do not know). They sit in
-// the header block, before the first data record, and stay far below nupshot's 1024-byte line.
+// -16 … -99 are unassigned; nupshot's Alog_Open has no default case for header types, upshot's
+// pre-pass acts on -3/-6/-7/-11/-13 only). They sit in the header block, before the first data
+// record, and stay far below nupshot's 1024-byte line.
 //
 //   -60 0 0 1 0 0 PerWiz extension      the file uses the data-record tokens below (version 1)
 //   -61 0 <start> 0 0 0 mpi|user        the state started by event <start> is an MPI call / a
