@@ -43,9 +43,14 @@ int runCompensate(const CompensateOptions& o) {
   const std::int64_t value = o.fromTrace ? kOverheadFromTrace : o.overheadNs;
   std::string problem;
   const std::vector<TimeNs> perRank = compensationOverhead(trace, value, &problem);
-  if (!problem.empty())  // the trace lacks the recorded overhead: bad input (status 1)
+  if (!problem.empty()) {
+    // A value no trace can hold (its total over a rank's events passes 2^63 ns): the option is wrong.
+    if (given) throw UsageError("--overhead-ns: " + problem + " (compensating " + o.path + ")");
+    if (!recordedOverhead(trace).empty()) throw std::runtime_error(problem);  // an absurd recorded value
+    // the trace lacks the recorded overhead: bad input (status 1)
     throw std::runtime_error(o.path + " records no instrumentation overhead (the tracer did not measure its own "
                              "cost; give --overhead-ns N instead)");
+  }
 
   Scenario scenario = scenarioFromOptions(o.replay);
   scenario.costs = CostMode::Measured;  // compensation corrects measured costs

@@ -1,6 +1,7 @@
 // The paper's delay algorithm as a post-mortem reference (see perwiz/compensation.h). It reads
 // the replay program only for the trace's structure (units, who waits for whom, the measured
 // waits); the times it produces come from delays, never from the replay's sweep.
+#include "perwiz/checked_time.h"
 #include "perwiz/compensation.h"
 #include "perwiz/replay.h"
 
@@ -86,9 +87,9 @@ std::vector<RankInstrumentation> rankOverheads(const Trace& trace, const std::ve
     RankInstrumentation& o = out[r];
     o.overheadNs = r < overheadPerRank.size() ? overheadPerRank[r] : 0;
     o.events = rt.size();
-    o.ownOverhead = o.overheadNs * static_cast<TimeNs>(o.events);
+    o.ownOverhead = satMul(o.overheadNs, static_cast<TimeNs>(o.events));
     for (TimeNs l : rt.leave) o.measuredEnd = std::max(o.measuredEnd, l);
-    o.localOnlyEnd = std::max<TimeNs>(0, o.measuredEnd - o.ownOverhead);
+    o.localOnlyEnd = std::max<TimeNs>(0, satSub(o.measuredEnd, o.ownOverhead));
   }
   return out;
 }

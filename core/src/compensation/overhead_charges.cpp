@@ -2,6 +2,8 @@
 // overhead_charges.h for where a record's share lies and why).
 #include "overhead_charges.h"
 
+#include "perwiz/checked_time.h"
+
 #include <algorithm>
 
 namespace perwiz {
@@ -23,16 +25,23 @@ class RankWalk {
       while (!open_.empty() && rt.depth[open_.back().event] >= rt.depth[e]) closeTop();
       const bool isCall = call < rt.mpiCalls.size() && rt.mpiCalls[call] == e;
       if (isCall && !p_.nestedCall[rank_][call]) {
-        // A top-level call ends its gap; its enter share is the call's first cost.
+        // The program decides which calls are units (replay_program.cpp: a call entered at or
+        // after the previous unit's leave). The depths can say otherwise — a call left open
+        // and closed at the trace's end is entered at the instant its open parent "leaves",
+        // records re-sorted after a clock jump or improperly nested — and then the call the
+        // walk still holds open has returned by the program's account: close it (and what is
+        // open inside it) first, so that one unit call at most is open and its unit is cur_.
+        while (callOpen_) closeTop();
         cur_ = p_.unitOfCall[rank_][call];
         inGap_ = false;
-        out_.local[cur_] += enterShare_;
-        open_.push_back({e, true});
+        out_.local[cur_] = satAdd(out_.local[cur_], enterShare_);
+        open_.push_back({e, cur_});
+        callOpen_ = true;
       } else if (trace_.kind(rank_, e) == EventKind::Point) {
         charge(enterShare_, rt.enter[e]);  // one record
       } else {
         charge(enterShare_, rt.enter[e]);
-        open_.push_back({e, false});
+        open_.push_back({e, kNone32});
       }
       if (isCall) ++call;
       ++out_.events[rank_];
@@ -43,16 +52,18 @@ class RankWalk {
  private:
   struct Open {
     std::uint32_t event;
-    bool unitCall;
+    std::uint32_t unit;  // the unit of a top-level call, kNone32 for any other event
   };
 
   void closeTop() {
     const Open o = open_.back();
     open_.pop_back();
-    if (o.unitCall) {  // the call's leave share opens the next gap
+    if (o.unit != kNone32) {  // the call's leave share opens the next gap
+      // The unit after a call's unit exists (a rank ends with its sentinel unit).
+      callOpen_ = false;
       inGap_ = true;
-      ++cur_;
-      out_.gap[cur_] += leaveShare_;
+      cur_ = o.unit + 1;
+      out_.gap[cur_] = satAdd(out_.gap[cur_], leaveShare_);
     } else {
       charge(leaveShare_, trace_.ranks[rank_].leave[o.event]);
     }
@@ -60,10 +71,10 @@ class RankWalk {
 
   void charge(TimeNs c, TimeNs time) {
     if (!inGap_) {
-      out_.local[cur_] += c;
+      out_.local[cur_] = satAdd(out_.local[cur_], c);
       return;
     }
-    out_.gap[cur_] += c;
+    out_.gap[cur_] = satAdd(out_.gap[cur_], c);
     recs_.unit.push_back(cur_);
     recs_.time.push_back(time);
     recs_.after.push_back(out_.gap[cur_]);
@@ -77,6 +88,7 @@ class RankWalk {
   OverheadCharges::GapRecords& recs_;
   std::uint32_t cur_;  // the unit whose gap (inGap_) or call the walk is in
   bool inGap_ = true;
+  bool callOpen_ = false;  // a top-level call (a unit) is on open_
   std::vector<Open> open_;
 };
 
@@ -90,7 +102,7 @@ TimeNs gapLead(const OverheadCharges& c, const Replayer::Program& p, std::uint32
 // Compensated offset of the gap's end: the gap less its overhead, never below the offset of a
 // record inside it (overhead larger than the time between records collapses, it never reverses).
 TimeNs gapEndOffset(const OverheadCharges& c, const Replayer::Program& p, std::uint32_t v, TimeNs lastRecord) {
-  return std::max({lastRecord, p.gap0[v] - c.gap[v], TimeNs{0}});
+  return std::max({lastRecord, satSub(p.gap0[v], c.gap[v]), TimeNs{0}});
 }
 
 }  // namespace
@@ -112,7 +124,7 @@ OverheadCharges chargeOverhead(const Trace& trace, const Replayer::Program& p, c
       const bool first = i == 0 || g.unit[i - 1] != g.unit[i];
       const TimeNs before = first ? gapLead(c, p, g.unit[i]) : g.after[i - 1];
       const TimeNs floor = first ? 0 : g.offset[i - 1];
-      g.offset[i] = std::max(floor, g.time[i] - gapStart(p, g.unit[i]) - before);
+      g.offset[i] = std::max(floor, satSub(satSub(g.time[i], gapStart(p, g.unit[i])), before));
     }
   }
   return c;
@@ -133,7 +145,7 @@ TimeNs compensatedGapOffset(const OverheadCharges& c, const Replayer::Program& p
   const TimeNs spent = any ? g.after[next - 1] : gapLead(c, p, v);
   const TimeNs floor = any ? g.offset[next - 1] : 0;
   const TimeNs ceiling = next < hi ? g.offset[next] : end;
-  return std::clamp(t - gapStart(p, v) - spent, floor, std::max(floor, ceiling));
+  return std::clamp(satSub(satSub(t, gapStart(p, v)), spent), floor, std::max(floor, ceiling));
 }
 
 }  // namespace perwiz

@@ -1,5 +1,6 @@
 // The overhead a compensation removes: the user's value for every rank, or what the tracer
 // recorded per rank.
+#include "perwiz/checked_time.h"
 #include "perwiz/compensation.h"
 
 namespace perwiz {
@@ -11,7 +12,7 @@ std::vector<TimeNs> recordedOverhead(const Trace& trace) {
   for (std::uint32_t r = 0; r < trace.rankCount(); ++r) {
     const TimeNs perRecord = recordedEventOverhead(trace, r);
     if (perRecord < 0) return {};  // a rank without it: the trace does not record the overhead
-    out[r] = 2 * perRecord;
+    out[r] = satMul(2, perRecord);  // a value that does not fit is refused by compensationOverhead
   }
   return out;
 }
@@ -21,16 +22,32 @@ std::vector<TimeNs> compensationOverhead(const Trace& trace, std::int64_t overhe
     if (error) *error = problem;
     return std::vector<TimeNs>{};
   };
+  std::vector<TimeNs> perRank;
   if (overheadNs == kOverheadFromTrace) {
-    std::vector<TimeNs> recorded = recordedOverhead(trace);
-    if (recorded.empty())
+    perRank = recordedOverhead(trace);
+    if (perRank.empty())
       return fail((trace.source.empty() ? std::string("the trace") : trace.source) +
                   " records no instrumentation overhead (compensate with an overhead in ns per event instead)");
-    return recorded;
+  } else {
+    if (overheadNs < 0)
+      return fail("compensate: the overhead must be 0 ns per event or more, not " + std::to_string(overheadNs));
+    perRank.assign(trace.rankCount(), overheadNs);
   }
-  if (overheadNs < 0)
-    return fail("compensate: the overhead must be 0 ns per event or more, not " + std::to_string(overheadNs));
-  return std::vector<TimeNs>(trace.rankCount(), overheadNs);
+  // A rank's overhead in all (at most o per event) must be a time (docs/model.md, "Limits"):
+  // beyond it the charges' sums would overflow, so the value is refused, naming it.
+  for (std::uint32_t r = 0; r < perRank.size(); ++r) {
+    TimeNs total = 0;
+    const auto events = static_cast<TimeNs>(trace.ranks[r].size());
+    if (checkedMul(perRank[r], events, &total) && total != kTimeOverflow) continue;
+    const std::string what = overheadNs == kOverheadFromTrace
+                                 ? (trace.source.empty() ? std::string("the trace") : trace.source) +
+                                       " records an overhead of " + std::to_string(recordedEventOverhead(trace, r)) +
+                                       " ns per record on rank " + std::to_string(r)
+                                 : "compensate " + std::to_string(overheadNs) + " ns per event";
+    return fail(what + ": rank " + std::to_string(r) + "'s " + std::to_string(events) +
+                " events would carry more than 2^63 ns (292 years) of overhead, beyond any time a trace can hold");
+  }
+  return perRank;
 }
 
 }  // namespace perwiz
