@@ -24,6 +24,7 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <vector>
 
 using namespace perwiz;
 namespace fs = std::filesystem;
@@ -204,8 +205,10 @@ OTF2_FlushType preFlush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { r
 const OTF2_FlushCallbacks kFlush = {&preFlush, nullptr};
 
 // One MPI process whose location claims `claimedEvents` in the global definitions; it holds
-// `calls` MPI_Barrier calls (2 records each).
-void writeClaimingArchive(const fs::path& dir, std::uint64_t claimedEvents, int calls) {
+// `calls` MPI_Barrier calls (2 records each). With comms > 0 it also defines that many
+// communicators on one group of `groupMembers` members (all the one rank).
+void writeClaimingArchive(const fs::path& dir, std::uint64_t claimedEvents, int calls,
+                          std::uint32_t comms = 0, std::uint32_t groupMembers = 0) {
   OTF2_Archive* a = OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE,
                                       OTF2_CHUNK_SIZE_EVENTS_DEFAULT, OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT,
                                       OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
@@ -235,6 +238,16 @@ void writeClaimingArchive(const fs::path& dir, std::uint64_t claimedEvents, int 
   ok(OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, 2, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
                                              OTF2_UNDEFINED_LOCATION_GROUP));
   ok(OTF2_GlobalDefWriter_WriteLocation(g, 0, 2, OTF2_LOCATION_TYPE_CPU_THREAD, claimedEvents, 0));
+  if (comms > 0) {
+    const std::uint64_t loc = 0;
+    ok(OTF2_GlobalDefWriter_WriteGroup(g, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                       OTF2_GROUP_FLAG_NONE, 1, &loc));
+    const std::vector<std::uint64_t> members(groupMembers, 0);
+    ok(OTF2_GlobalDefWriter_WriteGroup(g, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                       OTF2_GROUP_FLAG_NONE, groupMembers, members.data()));
+    for (std::uint32_t c = 0; c < comms; ++c)
+      ok(OTF2_GlobalDefWriter_WriteComm(g, c, 0, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
+  }
   ok(OTF2_Archive_CloseGlobalDefWriter(a, g));
   ok(OTF2_Archive_Close(a));
 }
@@ -283,6 +296,32 @@ TEST(ResourceLimits, Otf2EventCountsAreBoundedByTheEventFiles) {
               if (t.eventCount() != 3) throw std::runtime_error("events: " + std::to_string(t.eventCount()));
             }),
             "OK");
+}
+
+// Communicator records copy their group: 100 comms naming one group of 100,000 members are
+// 10^7 world-rank entries, 3 x 4 B each while building (120 MB), from a 100 KB definition file.
+TEST(ResourceLimits, Otf2CommunicatorsMustFitTheMemory) {
+  const fs::path dir = test::freshDir("limits_comms") / "comms";
+  writeClaimingArchive(dir, 2, 1, 100, 100000);
+  ASSERT_LT(fs::file_size(dir / "traces.def"), 200000u);
+  ExpectationSink sink;
+  LoadOptions tight;
+  tight.memoryAvailable = 64 * kMiB;  // 64 MiB / 12 B = 5,592,405 entries < 10^7
+  try {
+    readOtf2(dir.string(), sink, tight);
+    ADD_FAILURE() << "read";
+  } catch (const TraceError& e) {
+    EXPECT_EQ(std::string(e.what()), dir.string() + ": its 100 communicators list 10000000 members "
+                                                     "in all, about 114 MB; 64 MB available");
+  }
+  // The whole load under an address-space limit of 64 MiB more than the test uses.
+  if (kLimitAddressSpace)
+    EXPECT_NE(runLimited([&] { loadTrace(dir.string()); }, 64 * kMiB).find("members in all"),
+              std::string::npos);
+  // Fewer comms fit: 10 x 100,000 = 10^6 entries, 11 MB.
+  const fs::path few = test::freshDir("limits_comms_few") / "comms";
+  writeClaimingArchive(few, 2, 1, 10, 100000);
+  EXPECT_EQ(loadTrace(few.string()).comms.size(), 11u);  // WORLD + the 10
 }
 
 // "1 1000000 0 0 0 0" (17 bytes) once built a million empty ranks (438 MB); converting that to

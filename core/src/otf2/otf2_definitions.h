@@ -111,6 +111,9 @@ struct ResolvedComm {
   std::string problem;  // why comm is nullopt, e.g. "group 3 is not defined"
 };
 std::vector<ResolvedComm> resolveComms(const GlobalDefinitions& defs, const RankLayout& ranks);
+// World-rank entries resolveComms() would build over all communicators (before checking them):
+// a comm record of a few bytes copies its whole group, so this can exceed the file by far.
+std::uint64_t commMemberCount(const GlobalDefinitions& defs);
 // Index into `comms` of the one that is MPI_COMM_WORLD (all ranks in order, named like
 // WORLD; failing a name, the first such MPI comm), or -1.
 int findWorld(const std::vector<ResolvedComm>& comms, std::uint32_t rankCount);

@@ -158,6 +158,18 @@ void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts)
 
   otf2::EventHandler events(sink, path, defs, ranks);
   defineFunctions(defs, sink, events);
+  // Communicators are where a few bytes of definitions expand: each comm record copies its
+  // group's members into the model and into the event handler's table (2 x 4 B per member, plus
+  // the resolving copy), so 10^5 comms naming one 10^4-member group would take 12 GB from a
+  // 1 MB definition file. The file's size does not bound this; the memory available does.
+  constexpr std::uint64_t kBytesPerCommMember = 3 * sizeof(std::int32_t);
+  const std::uint64_t members = otf2::commMemberCount(defs);
+  const std::uint64_t available = opts.memoryAvailable ? opts.memoryAvailable : availableMemory();
+  if (members > available / kBytesPerCommMember)
+    throw TraceError(path, "its " + std::to_string(defs.comms.size()) + " communicators list " +
+                               std::to_string(members) + " members in all, about " +
+                               std::to_string(members * kBytesPerCommMember >> 20) + " MB; " +
+                               std::to_string(available >> 20) + " MB available");
   defineComms(defs, ranks, sink, events);
 
   for (OTF2_LocationRef loc : locations)
