@@ -21,7 +21,8 @@ int runCriticalPath(const CriticalPathOptions& o) {
   Scenario scenario = scenarioFromOptions(o.replay);
   scenario.hypotheses.clear();  // the measured path: no what-if
   const Trace trace = loadForReplay(o.path, o.replay);
-  Replayer rp(trace, scenario);
+  const std::unique_ptr<Replayer> replayer = replayerFor(trace, std::move(scenario), o.path);
+  const Replayer& rp = *replayer;
   const ExecutionDag dag(rp);
   const CriticalPath cp = dag.criticalPath();
   if (o.json) {

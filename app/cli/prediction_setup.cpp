@@ -2,6 +2,7 @@
 
 #include "cli_common.h"
 
+#include "perwiz/checked_time.h"
 #include "perwiz/trace_io.h"
 
 #include <iomanip>
@@ -57,6 +58,8 @@ std::unique_ptr<Replayer> replayerFor(const Trace& trace, Scenario scenario, con
   auto rp = std::make_unique<Replayer>(trace, std::move(scenario));
   std::string problem;
   if (!rp->setHypotheses(std::move(hypotheses), &problem)) throw UsageError(problem + " (in " + path + ")");
+  // A prediction that left the int64 ns range is not a result (docs/model.md, "Limits").
+  if (const std::string overflow = rp->overflow(); !overflow.empty()) throw TraceError(path, overflow);
   return rp;
 }
 
@@ -102,7 +105,7 @@ void printCriticalPath(std::ostream& out, const Trace& t, const CriticalPath& cp
       break;
     }
     out << "  " << std::setw(12) << humanDuration(s.begin) << "  +" << std::left << std::setw(12)
-        << humanDuration(s.end - s.begin) << std::right << ' ';
+        << humanDuration(satSub(s.end, s.begin)) << std::right << ' ';
     switch (s.kind) {
       case CriticalSegment::Kind::Computation:
         out << "computation " << s.id() << '\n';

@@ -33,7 +33,8 @@ Trace loadForReplay(const std::string& path, const ReplayOptions& o);
 Scenario scenarioFromOptions(const ReplayOptions& o);
 
 // A replay of `trace` (read from `path`) under `scenario`; a hypothesis that does not fit the
-// trace is a UsageError naming the problem.
+// trace is a UsageError naming the problem, a prediction beyond the int64 ns range a TraceError
+// naming what took it there (Replayer::overflow).
 std::unique_ptr<Replayer> replayerFor(const Trace& trace, Scenario scenario, const std::string& path);
 
 std::string callName(const Trace& t, std::uint32_t rank, std::uint32_t mpiIndex);

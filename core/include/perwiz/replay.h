@@ -71,6 +71,12 @@ class Replayer {
   // balance-compute equalises); -1 for ranks without the step. Empty if no such step.
   std::vector<TimeNs> stepComputation(std::uint32_t step) const;
 
+  // "" when every predicted time fits in int64 ns; otherwise why the prediction does not, naming
+  // the call and what took it past the limit (a message and the network model's price of it, a
+  // computation, a local cost). Such a prediction is not a result: its times are saturated at
+  // kTimeOverflow (checked_time.h). Callers report this instead (docs/model.md, "Limits").
+  std::string overflow() const;
+
   TimeNs measuredTime() const;   // latest measured leave over all ranks
   TimeNs predictedTime() const;  // T: latest predicted leave over all ranks
   TimeNs measuredRankEnd(std::uint32_t rank) const;

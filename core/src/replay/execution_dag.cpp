@@ -3,6 +3,8 @@
 
 #include "replay_program.h"
 
+#include "perwiz/checked_time.h"
+
 #include <boost/graph/compressed_sparse_row_graph.hpp>
 #include <boost/graph/exception.hpp>
 #include <boost/graph/topological_sort.hpp>
@@ -58,7 +60,7 @@ ExecutionDag::ExecutionDag(const Replayer& replayer) : d(std::make_unique<Impl>(
     if (eff.noWait[u]) continue;
     for (std::uint32_t k = p.depBegin[u]; k < p.depBegin[u + 1]; ++k)
       if ((eff.depFlags[k] & dep::kUse) == dep::kUse)
-        add(vertexOf(p.depSrc[k]), 2 * u + 1, {eff.depOff[k] + eff.local[u], k, kDep});
+        add(vertexOf(p.depSrc[k]), 2 * u + 1, {satAdd(eff.depOff[k], eff.local[u]), k, kDep});
   }
   for (std::uint32_t n = 0; n < p.nodes(); ++n)
     for (std::uint32_t i = p.nodeBegin[n]; i < p.nodeBegin[n + 1]; ++i)
@@ -98,7 +100,7 @@ CriticalPath ExecutionDag::criticalPath() const {
     if (dist[v] == kUnreached) continue;
     for (auto [e, end] = boost::out_edges(v, g); e != end; ++e) {
       const std::uint32_t t = static_cast<std::uint32_t>(boost::target(*e, g));
-      const TimeNs cand = dist[v] + g[*e].weight;
+      const TimeNs cand = satAdd(dist[v], g[*e].weight);  // saturates like the replay's sweep
       // On a tie the rank's own work (program order) explains the time, not a message.
       if (cand > dist[t] || (cand == dist[t] && g[*e].kind == kLocal)) {
         dist[t] = cand;
@@ -233,14 +235,14 @@ std::vector<TimeNs> zeroWaitTimes(const Replayer& replayer, const std::vector<Ev
     const std::uint32_t item = p.schedule[i];
     if (item < U) {
       const std::uint32_t u = item;
-      if (!isLast(u) && tailE[u + 1] != kNo) relax(tailL[u], eff.gap[u + 1] + tailE[u + 1]);
+      if (!isLast(u) && tailE[u + 1] != kNo) relax(tailL[u], satAdd(eff.gap[u + 1], tailE[u + 1]));
       if (tailL[u] == kNo) continue;
-      relax(tailE[u], eff.local[u] + tailL[u]);
+      relax(tailE[u], satAdd(eff.local[u], tailL[u]));
       if (eff.noWait[u]) continue;
       for (std::uint32_t k = p.depBegin[u]; k < p.depBegin[u + 1]; ++k) {
         if (!used(k)) continue;
         const std::uint32_t s = p.depSrc[k];
-        relax(s < U ? tailE[s] : tailN[s - U], eff.depOff[k] + eff.local[u] + tailL[u]);
+        relax(s < U ? tailE[s] : tailN[s - U], satAdd(satAdd(eff.depOff[k], eff.local[u]), tailL[u]));
       }
     } else {
       const std::uint32_t n = item - U;
@@ -273,20 +275,20 @@ std::vector<TimeNs> zeroWaitTimes(const Replayer& replayer, const std::vector<Ev
   for (std::uint32_t u = 0; u < U; ++u) {
     if (tailL[u] == kNo) continue;
     // (The gap edge into E(u) joins neighbouring positions and jumps over nothing.)
-    jump(posE[u], posL[u], enter[u] + eff.local[u] + tailL[u]);
+    jump(posE[u], posL[u], satAdd(satAdd(enter[u], eff.local[u]), tailL[u]));
     if (!eff.noWait[u])
       for (std::uint32_t k = p.depBegin[u]; k < p.depBegin[u + 1]; ++k) {
         if (!used(k)) continue;
         const std::uint32_t s = p.depSrc[k];
         const TimeNs from = s < U ? enter[s] : nodeDist[s - U];
-        jump(posOf(s), posL[u], from + eff.depOff[k] + eff.local[u] + tailL[u]);
+        jump(posOf(s), posL[u], satAdd(satAdd(satAdd(from, eff.depOff[k]), eff.local[u]), tailL[u]));
       }
   }
   for (std::uint32_t n = 0; n < N; ++n) {
     if (tailN[n] == kNo) continue;
     for (std::uint32_t j = p.nodeBegin[n]; j < p.nodeBegin[n + 1]; ++j) {
       const std::uint32_t m = p.nodeMembers[j];
-      jump(posE[m], posN[n], enter[m] + tailN[n]);
+      jump(posE[m], posN[n], satAdd(enter[m], tailN[n]));
     }
   }
   for (std::uint32_t r = 0; r < p.ranks; ++r) {
@@ -306,7 +308,7 @@ std::vector<TimeNs> zeroWaitTimes(const Replayer& replayer, const std::vector<Ev
     const std::uint32_t u = callUnit[i];
     if (u == kNone32) continue;
     const std::size_t q = below[posL[u]];  // u's place among the sorted queries
-    out[i] = std::max(enter[u] + eff.local[u] + tailL[u], table[0][q]);
+    out[i] = std::max(satAdd(satAdd(enter[u], eff.local[u]), tailL[u]), table[0][q]);
   }
   return out;
 }

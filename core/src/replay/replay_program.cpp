@@ -1,6 +1,8 @@
 // Compiles a measured trace into a replay program (see replay_program.h, docs/model.md).
 #include "replay_program.h"
 
+#include "perwiz/checked_time.h"
+
 #include <algorithm>
 #include <deque>
 #include <numeric>
@@ -451,11 +453,11 @@ class Builder {
       const TimeNs E = p_.measEnter[u], X = p_.measLeave[u];
       TimeNs ready = E;
       for (std::uint32_t d = p_.depBegin[u]; d < p_.depBegin[u + 1]; ++d)
-        if ((p_.depFlags0[d] & dep::kUse) == dep::kUse) ready = std::max(ready, srcTime(p_.depSrc[d]) + p_.depOff0[d]);
+        if ((p_.depFlags0[d] & dep::kUse) == dep::kUse) ready = std::max(ready, satAdd(srcTime(p_.depSrc[d]), p_.depOff0[d]));
       if (ready > X) {  // the partner's time lies after this call returned: clock skew
         for (std::uint32_t d = p_.depBegin[u]; d < p_.depBegin[u + 1]; ++d) {
           const TimeNs t = srcTime(p_.depSrc[d]);
-          if ((p_.depFlags0[d] & dep::kUse) == dep::kUse && t + p_.depOff0[d] > X) {
+          if ((p_.depFlags0[d] & dep::kUse) == dep::kUse && satAdd(t, p_.depOff0[d]) > X) {
             p_.depOff0[d] = X - t;
             p_.depFlags0[d] |= dep::kSkewed;
             ++report_.skewedDependencies;
@@ -478,7 +480,7 @@ class Builder {
       p_.modelLocal[u] = 1;
       TimeNs cost = std::max<TimeNs>(collectiveCost_[u], 0);
       for (std::uint32_t i = p_.roleBegin[u]; i < p_.roleBegin[u + 1]; ++i)
-        cost += model_.roleCost(p_.roleKind[i], p_.messages[p_.roleMsg[i]].bytes);
+        cost = satAdd(cost, model_.roleCost(p_.roleKind[i], p_.messages[p_.roleMsg[i]].bytes));
       p_.local0[u] = cost;
     }
   }

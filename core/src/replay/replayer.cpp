@@ -2,6 +2,7 @@
 #include "replay_program.h"
 
 #include "../compensation/overhead_charges.h"
+#include "perwiz/checked_time.h"
 #include "perwiz/compensation.h"
 
 #include <algorithm>
@@ -109,7 +110,7 @@ struct Replayer::Impl {
         if (prev >= s.end && !parts[r].empty()) break;
         const TimeNs inside = std::max<TimeNs>(0, std::min(p.measEnter[u], s.end) - std::max(prev, s.begin));
         parts[r].push_back({u, inside});
-        total[r] += inside;
+        total[r] += inside;  // parts of one rank's measured time: they fit
         if (prev >= s.end) break;
       }
     }
@@ -122,7 +123,7 @@ struct Replayer::Impl {
     std::vector<std::uint8_t> in;
     std::uint32_t present = 0;
     stepParts(k, parts, total, in, present);
-    TimeNs sum = 0;
+    __int128 sum = 0;  // one rank's computation fits in int64, all of them need not
     for (std::uint32_t r = 0; r < p.ranks; ++r) sum += total[r];
     std::vector<std::pair<std::uint32_t, TimeNs>> out;
     if (present == 0) return out;
@@ -173,14 +174,14 @@ struct Replayer::Impl {
     // Compensation takes each gap's and call's instrumentation overhead out after balancing
     // (which works on measured values); a cost the model priced has no instrumentation in it.
     const bool comp = !charges.empty();
-    gap[u] = zeroGap[u] ? 0 : std::max<TimeNs>(0, p.gap0[u] + gapDelta[u] - (comp ? charges.gap[u] : 0));
+    gap[u] = zeroGap[u] ? 0 : std::max<TimeNs>(0, satSub(satAdd(p.gap0[u], gapDelta[u]), comp ? charges.gap[u] : 0));
     TimeNs l = p.local0[u];
     for (std::uint32_t i = p.roleBegin[u]; i < p.roleBegin[u + 1]; ++i) {
       const std::uint32_t m = p.roleMsg[i];
       if (bytes[m] != p.messages[m].bytes)
-        l += model().roleCost(p.roleKind[i], bytes[m]) - model().roleCost(p.roleKind[i], p.messages[m].bytes);
+        l = satAdd(l, satSub(model().roleCost(p.roleKind[i], bytes[m]), model().roleCost(p.roleKind[i], p.messages[m].bytes)));
     }
-    if (comp && !(p.modelLocal.size() > u && p.modelLocal[u])) l -= charges.local[u];
+    if (comp && !(p.modelLocal.size() > u && p.modelLocal[u])) l = satSub(l, charges.local[u]);
     local[u] = zeroLocal[u] ? 0 : std::max<TimeNs>(0, l);
     for (std::uint32_t d = p.depBegin[u]; d < p.depBegin[u + 1]; ++d) {
       const std::uint32_t m = p.depMsg[d];
@@ -188,11 +189,11 @@ struct Replayer::Impl {
       TimeNs off = p.depOff0[d];
       if (m != kNone32 && bytes[m] != p.messages[m].bytes) {
         if (f & dep::kSyncSend) {
-          off -= model().arrivalDelay(bytes[m]) - model().arrivalDelay(p.messages[m].bytes);
+          off = satSub(off, satSub(model().arrivalDelay(bytes[m]), model().arrivalDelay(p.messages[m].bytes)));
           f = static_cast<std::uint8_t>(model().synchronous(bytes[m]) ? (f | dep::kActive) : (f & ~dep::kActive));
         } else {
           const CommRole role = (f & dep::kLateRecv) ? CommRole::IrecvComplete : CommRole::BlockingRecv;
-          off += model().receiveDelay(role, bytes[m]) - model().receiveDelay(role, p.messages[m].bytes);
+          off = satAdd(off, satSub(model().receiveDelay(role, bytes[m]), model().receiveDelay(role, p.messages[m].bytes)));
         }
       }
       depOff[d] = off;
@@ -207,8 +208,8 @@ struct Replayer::Impl {
     TimeNs ready = enter[u];
     if (!noWait[u])
       for (std::uint32_t d = p.depBegin[u]; d < p.depBegin[u + 1]; ++d)
-        if ((depFlags[d] & dep::kUse) == dep::kUse) ready = std::max(ready, srcValue(p.depSrc[d]) + depOff[d]);
-    return ready + local[u];
+        if ((depFlags[d] & dep::kUse) == dep::kUse) ready = std::max(ready, satAdd(srcValue(p.depSrc[d]), depOff[d]));
+    return satAdd(ready, local[u]);
   }
 
   TimeNs computeNode(std::uint32_t n) const {
@@ -227,7 +228,7 @@ struct Replayer::Impl {
       if (item < p.units) {
         const std::uint32_t u = item;
         leave[u] = computeLeave(u);
-        if (!isLastOfRank(u)) enter[u + 1] = leave[u] + gap[u + 1];
+        if (!isLastOfRank(u)) enter[u + 1] = satAdd(leave[u], gap[u + 1]);
       } else {
         nodeVal[item - p.units] = computeNode(item - p.units);
       }
@@ -310,7 +311,7 @@ struct Replayer::Impl {
           const std::uint32_t u = item;
           leave[u] = computeLeave(u);
           if (!isLastOfRank(u)) {
-            const TimeNs e = leave[u] + gap[u + 1];
+            const TimeNs e = satAdd(leave[u], gap[u + 1]);
             if (e != enter[u + 1]) {
               enter[u + 1] = e;
               mark(u + 1);
@@ -331,6 +332,68 @@ struct Replayer::Impl {
     finishT();
   }
 
+  // ---- overflow (docs/model.md, "Limits") ----
+  // The sweeps saturate at kTimeOverflow. Times only grow along a rank (gaps and local costs
+  // are never negative), so a saturated time anywhere saturates its rank's end and T: one check
+  // of T after a sweep finds it. The diagnosis then looks for the first schedule item that
+  // saturated: its inputs fit, so one of its own terms (a gap, a local cost, a message's
+  // offset) or their sum is what went past the limit.
+  std::string callLabel(std::uint32_t u) const {
+    const std::uint32_t r = p.unitRank[u];
+    if (p.isSentinel(u)) return "the end of rank " + std::to_string(r);
+    const std::uint32_t i = p.callOfUnit[u];
+    return "call " + std::to_string(r) + ":" + std::to_string(i) + " (" +
+           trace.fn(r, trace.ranks[r].mpiCalls[i]).name + ")";
+  }
+
+  std::string messageLabel(std::uint32_t m) const {
+    const ReplayMessage& msg = p.messages[m];
+    const std::uint32_t from = msg.units[0], to = msg.units[2];
+    std::string out = "the message of " + std::to_string(bytes[m]) + " bytes";
+    if (from != kNone32) out += " sent by " + callLabel(from);
+    if (to != kNone32) out += std::string(from != kNone32 ? "," : "") + " received by " + callLabel(to);
+    return out;
+  }
+
+  static std::string ns(TimeNs t) {
+    return overflowed(t) ? std::string("more than 2^63 ns") : std::to_string(t) + " ns";
+  }
+
+  std::string overflowAt(std::uint32_t u, bool gapOnly) const {
+    const std::string where = "the predicted time exceeds the int64 range (2^63 ns, 292 years) at " + callLabel(u) + ": ";
+    if (gapOnly) return where + "the computation of " + ns(gap[u]) + " before it passes the limit";
+    if (!noWait[u])
+      for (std::uint32_t d = p.depBegin[u]; d < p.depBegin[u + 1]; ++d) {
+        if ((depFlags[d] & dep::kUse) != dep::kUse || !overflowed(satAdd(srcValue(p.depSrc[d]), depOff[d]))) continue;
+        const std::uint32_t m = p.depMsg[d];
+        if (m == kNone32) break;
+        return where + "it waits for " + messageLabel(m) + ", which network model '" + model().name() +
+               "' delivers after " + ns(depOff[d]);
+      }
+    std::string cost = "its local cost of " + ns(local[u]);
+    if (p.modelLocal.size() > u && p.modelLocal[u]) {
+      cost += " (the price network model '" + model().name() + "' puts on ";
+      std::uint32_t biggest = kNone32;
+      for (std::uint32_t i = p.roleBegin[u]; i < p.roleBegin[u + 1]; ++i)
+        if (biggest == kNone32 || bytes[p.roleMsg[i]] > bytes[biggest]) biggest = p.roleMsg[i];
+      cost += biggest != kNone32 ? messageLabel(biggest) : std::string("the collective");
+      cost += ")";
+    }
+    return where + "its start plus " + cost + " passes the limit";
+  }
+
+  std::string overflowProblem() const {
+    if (!overflowed(predictedT)) return "";
+    for (std::uint32_t r = 0; r < p.ranks; ++r)
+      if (overflowed(enter[p.rankBegin[r]])) return overflowAt(p.rankBegin[r], true);
+    for (const std::uint32_t item : p.schedule) {
+      if (item >= p.units) continue;  // a gather takes its members' times: never the first
+      if (overflowed(leave[item])) return overflowAt(item, false);
+      if (!isLastOfRank(item) && overflowed(enter[item + 1])) return overflowAt(item + 1, true);
+    }
+    return "the predicted time exceeds the int64 range (2^63 ns, 292 years)";
+  }
+
   // Applies (on = true) or withdraws one hypothesis; returns the units whose values changed.
   std::set<std::uint32_t> apply(const Hypothesis& h, bool on) {
     std::set<std::uint32_t> touched;
@@ -349,7 +412,7 @@ struct Replayer::Impl {
       }
       case HypothesisKind::BalanceCompute:
         for (const auto& [u, delta] : computeBalance(h.step)) {
-          gapDelta[u] += on ? delta : -delta;
+          gapDelta[u] = on ? satAdd(gapDelta[u], delta) : satSub(gapDelta[u], delta);
           touched.insert(u);
         }
         break;
@@ -534,6 +597,8 @@ std::vector<TimeNs> Replayer::stepComputation(std::uint32_t step) const {
   return out;
 }
 
+std::string Replayer::overflow() const { return d->overflowProblem(); }
+
 TimeNs Replayer::measuredTime() const { return d->measuredT; }
 TimeNs Replayer::predictedTime() const { return d->predictedT; }
 TimeNs Replayer::measuredRankEnd(std::uint32_t rank) const { return d->p.measLeave[d->p.rankBegin[rank + 1] - 1]; }
@@ -548,7 +613,7 @@ PredictedCall Replayer::predicted(std::uint32_t rank, std::uint32_t mpiIndex) co
     const TimeNs b = mapTime(rank, d->trace.ranks[rank].leave[e]);
     return {a, b, 0};
   }
-  const TimeNs wait = d->leave[u] - d->enter[u] - d->local[u];
+  const TimeNs wait = satSub(satSub(d->leave[u], d->enter[u]), d->local[u]);
   return {d->enter[u], d->leave[u], std::max<TimeNs>(0, wait)};
 }
 
@@ -567,7 +632,7 @@ TimeNs Replayer::mapTime(std::uint32_t rank, TimeNs t) const {
   auto it = std::upper_bound(first, last, t);  // first unit entered after t
   if (it != first) {
     const std::uint32_t u = static_cast<std::uint32_t>(it - p.measEnter.begin()) - 1;
-    if (p.isSentinel(u)) return d->enter[u] + (t - p.measEnter[u]);  // after the rank's end
+    if (p.isSentinel(u)) return satAdd(d->enter[u], t - p.measEnter[u]);  // after the rank's end
     if (t <= p.measLeave[u]) {
       // Inside call u: scaled to its predicted length, so that its start and its end map to the
       // predicted ones. (Keeping the offset from the start put an instant at the call's end —
@@ -576,7 +641,7 @@ TimeNs Replayer::mapTime(std::uint32_t rank, TimeNs t) const {
       const TimeNs m0 = t - p.measEnter[u], mLen = p.measLeave[u] - p.measEnter[u];
       const TimeNs pLen = d->leave[u] - d->enter[u];
       if (mLen <= 0) return d->enter[u];
-      return d->enter[u] + static_cast<TimeNs>((static_cast<__int128>(m0) * pLen * 2 + mLen) / (2 * mLen));
+      return satAdd(d->enter[u], static_cast<TimeNs>((static_cast<__int128>(m0) * pLen * 2 + mLen) / (2 * mLen)));
     }
   }
   // In the computation gap before unit v: scale the gap to its predicted length.
@@ -591,11 +656,11 @@ TimeNs Replayer::mapTime(std::uint32_t rank, TimeNs t) const {
     TimeNs end = 0;
     const TimeNs k = compensatedGapOffset(d->charges, p, rank, v, t, &end);
     if (end <= 0) return baseP;
-    return baseP + static_cast<TimeNs>((static_cast<__int128>(k) * g1 * 2 + end) / (2 * end));
+    return satAdd(baseP, static_cast<TimeNs>((static_cast<__int128>(k) * g1 * 2 + end) / (2 * end)));
   }
   if (g0 <= 0) return baseP;
   const __int128 scaled = (static_cast<__int128>(t - base) * g1 * 2 + g0) / (2 * g0);
-  return baseP + static_cast<TimeNs>(scaled);
+  return satAdd(baseP, static_cast<TimeNs>(scaled));
 }
 
 const Replayer::Program& Replayer::program() const { return d->p; }
