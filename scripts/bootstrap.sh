@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs PerWiz's Debian 12 build dependencies, builds, and then either opens the bundled
 # sample trace (`run`) or runs the whole test suite (`test`). Run as root on a fresh machine;
-# the README's two commands call this script, and so does CI (.ci/run).
+# the README's two commands call this script, and so does CI (.ci/run). `test` then also builds
+# core, CLI, tests and fuzz targets with clang, ASan and UBSan in build-asan, runs the tests
+# there and fuzzes every target briefly (docs/robustness.md); any failure exits non-zero.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -16,6 +18,7 @@ packages=(
   qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqcustomplot-dev
   libgl-dev xvfb xauth
   libopenmpi-dev openmpi-bin gfortran libsimgrid-dev
+  clang libclang-rt-14-dev
 )
 
 install_packages() {
@@ -35,6 +38,25 @@ build_all() {
   cmake --build "$build" -j"$(nproc)"
 }
 
+# The ASan+UBSan build (clang, -fno-sanitize-recover=all; flags in scripts/fuzz.sh) of core,
+# CLI, tests and fuzzers in its own directory, its test suite (tests that spawn perwiz-cli run
+# the sanitized one), then every fuzz target for PERWIZ_CI_FUZZ_SECONDS (default 20) after
+# re-running its committed regression inputs.
+sanitizer_tests() {
+  local asan=${PERWIZ_ASAN_BUILD_DIR:-build-asan}
+  export ASAN_OPTIONS=halt_on_error=1:abort_on_error=1:detect_leaks=1:print_stacktrace=1:symbolize=1
+  export UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1
+  export LSAN_OPTIONS="suppressions=$(pwd)/fuzz/lsan.supp:print_suppressions=0"  # libotf2's own leaks
+  local start=$SECONDS
+  PERWIZ_FUZZ_BUILD_DIR="$asan" bash scripts/fuzz.sh --build-only
+  echo "sanitizer build: $((SECONDS - start)) s"
+  ctest --test-dir "$asan" --output-on-failure -j"$(nproc)"
+  echo "sanitizer build and tests: $((SECONDS - start)) s"
+  PERWIZ_FUZZ_BUILD_DIR="$asan" PERWIZ_FUZZ_NO_BUILD=1 PERWIZ_FUZZ_NICE=0 \
+    bash scripts/fuzz.sh "${PERWIZ_CI_FUZZ_SECONDS:-20}"
+  echo "sanitizer build, tests and fuzzing: $((SECONDS - start)) s"
+}
+
 case "$mode" in
   run)
     install_packages
@@ -51,6 +73,7 @@ case "$mode" in
     install_packages
     build_all
     ctest --test-dir "$build" --output-on-failure -j"$(nproc)"
+    sanitizer_tests
     ;;
   *)
     echo "usage: $0 [run|test]" >&2

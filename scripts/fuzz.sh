@@ -13,6 +13,8 @@
 #   PERWIZ_FUZZ_NICE       niceness of the fuzzing runs (default 19: fuzz on idle CPU)
 #   PERWIZ_FUZZ_NO_BUILD=1 use the build directory as it is (the caller built it)
 #   PERWIZ_SHARED_TRACES   extra seed traces read at run time when present (default ../shared/traces)
+#   PERWIZ_FUZZ_FORK=1     long campaigns: libFuzzer's fork mode, which keeps fuzzing after a
+#                          finding (-ignore_crashes/-ignore_ooms/-ignore_timeouts), all saved
 #
 # Seeds are generated into fuzz-work/seeds/ at every run: the project's samples
 # (resources/samples), small traces from `perwiz-cli generate`, the JSON seeds written by
@@ -67,6 +69,7 @@ fi
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-halt_on_error=1:abort_on_error=1:detect_leaks=1:print_stacktrace=1:symbolize=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:abort_on_error=1:print_stacktrace=1}
+export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$root/fuzz/lsan.supp:print_suppressions=0}  # libotf2's own leaks
 mkdir -p "$work/tmp"
 export TMPDIR="$work/tmp"
 
@@ -145,6 +148,8 @@ for t in "${targets[@]}"; do
   before=$(find "$artifacts" -type f | wc -l)
   # shellcheck disable=SC2046
   read -r -a opts <<<"$(options "$t")"
+  fork=()
+  [ "${PERWIZ_FUZZ_FORK:-0}" != 1 ] || fork=(-fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1)
 
   # The committed regression inputs first: each must run clean.
   status=0
@@ -154,9 +159,10 @@ for t in "${targets[@]}"; do
   fi
   if [ "$status" -eq 0 ]; then
     /usr/bin/time -f '%U %S' -o "$work/logs/$t.time" \
-      nice -n "$niceness" "$bin" "${opts[@]}" -max_total_time="$seconds" -artifact_prefix="$artifacts/" \
+      nice -n "$niceness" "$bin" "${opts[@]}" "${fork[@]}" -max_total_time="$seconds" -artifact_prefix="$artifacts/" \
       "$corpus" "$seeds/$t" >"$log" 2>&1 || status=$?
     execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1)
+    [ -n "$execs" ] || execs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#')  # fork mode
     cpu=$(awk 'END { printf "%.1f", $1 + $2 }' "$work/logs/$t.time" 2>/dev/null || echo 0)
   else
     log="$work/logs/$t.regressions.log"
