@@ -249,6 +249,42 @@ TEST(RoundTrip, MpeFilesWithoutPerWizRecordsClassifyByName) {
   expectRoundTripKeepsTrace(f, dir, "mpe-otf2", "mpe-back.alog");
 }
 
+// Malformed PerWiz records are errors naming the file and the line, never silently skipped.
+TEST(RoundTrip, MalformedPerWizRecordsAreErrors) {
+  const fs::path dir = test::freshDir("rt_bad_ext");
+  const std::string head = "-3 0 0 2 0 0\n-13 0 1 2 0 0 : MPI_Bcast\n";
+  const struct {
+    const char* name;
+    std::string text;
+    const char* problem;
+  } cases[] = {
+      {"version", head + "-60 0 0 2 0 0 PerWiz extension\n1 0 0 0 0 0\n2 0 0 0 0 1\n",
+       "extension version 2"},
+      {"kind", head + "-61 0 1 0 0 0 maybe\n1 0 0 0 0 0\n2 0 0 0 0 1\n", "state kind"},
+      {"token", head + "-60 0 0 1 0 0 PerWiz extension\n1 0 0 0 0 0 coll=MPI_Bcast:0\n2 0 0 0 0 1\n",
+       "bad PerWiz token"},
+      {"comm", head + "-60 0 0 1 0 0 PerWiz extension\n1 0 0 0 0 0 coll=MPI_Bcast:4:0:0:0\n"
+                      "2 0 0 0 0 1\n",
+       "undefined communicator 4"},
+      {"members", head + "-62 0 1 2 0 0 SUB\n-63 0 1 0 0 0 0 7\n1 0 0 0 0 0\n2 0 0 0 0 1\n",
+       "member 7"},
+      {"message", head + "-60 0 0 1 0 0 PerWiz extension\n1 0 0 0 0 0\n-101 0 0 1 0 0 1 8 comm=x\n"
+                         "2 0 0 0 0 1\n",
+       "message tokens"},
+  };
+  for (const auto& c : cases) {
+    const fs::path f = test::writeFile(dir / (std::string(c.name) + ".alog"), c.text);
+    try {
+      loadTrace(f.string());
+      ADD_FAILURE() << c.name << ": no TraceError";
+    } catch (const TraceError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(f.string()), std::string::npos) << what;
+      EXPECT_NE(what.find(c.problem), std::string::npos) << what;
+    }
+  }
+}
+
 // A region of a paradigm other than MPI named like an MPI function is an MPI call (EZTrace 2.0
 // defines its MPI regions so): without this the OTF2 reader saw user states with zero-length
 // synthetic MPI calls inside, and ALOG (classifying by name) counted both, 13 -> 28 calls in
