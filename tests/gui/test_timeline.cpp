@@ -24,11 +24,14 @@
 #include <QPdfWriter>
 #include <QSvgGenerator>
 #include <QSvgRenderer>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <fstream>
+#include <limits>
 #include <memory>
 #include <random>
 
@@ -530,6 +533,56 @@ TEST(TimelinePalette, TraceColoursAndTicks) {
   EXPECT_EQ(ticks.major[1].label, QString::fromUtf8("100 µs"));
   const auto deep = ui::computeTicks(12000000000LL, 12000010000LL, 1000, 100);  // 10 µs at 12 s
   EXPECT_FALSE(deep.baseLabel.isEmpty());
+}
+
+// Issue #15: the axis near the ends of the int64 range. `t += step` used to wrap past 2^63 − 1
+// and the tick loop never ended (a trace spanning ~2^63 ns hung the GUI).
+TEST(TimelineAxis, TicksNearTheInt64LimitsEnd) {
+  constexpr TimeNs kMax = std::numeric_limits<TimeNs>::max();  // 9223372036854775807
+  // 100 ns below the limit over 1000 px, 80 px apart: at least 8 ns between labels -> step 10,
+  // minor 2. Major ticks ...710 to ...800 (the next, ...810, is beyond the limit): 10; relative
+  // to the base ...770000 (step · 1000 below begin), the first label is 5710 ns.
+  const auto top = ui::computeTicks(kMax - 100, kMax, 1000, 80);
+  EXPECT_EQ(top.step, 10);
+  ASSERT_EQ(top.major.size(), 10u);
+  EXPECT_EQ(top.major.front().time, 9223372036854775710);
+  EXPECT_EQ(top.major.back().time, 9223372036854775800);
+  EXPECT_EQ(top.base, 9223372036854770000);
+  EXPECT_EQ(top.major.front().label, QString("5710 ns"));
+  // Minor ticks every 2 ns from ...708 to ...806, less the 10 major positions: 50 − 10 = 40.
+  EXPECT_EQ(top.minor.size(), 40u);
+  // The whole int64 range: span 2^64 ns / 1000 px · 80 px = 1.48e18 ns -> step 2e18. Ticks
+  // −8e18 … 8e18 (−9.2e18 and 9.2e18 bound the range): 9.
+  const auto all = ui::computeTicks(std::numeric_limits<TimeNs>::min(), kMax, 1000, 80);
+  EXPECT_EQ(all.step, 2000000000000000000);
+  ASSERT_EQ(all.major.size(), 9u);
+  EXPECT_EQ(all.major.front().time, -8000000000000000000);
+  EXPECT_EQ(all.major.back().time, 8000000000000000000);
+  EXPECT_FALSE(ui::formatTime(std::numeric_limits<TimeNs>::min()).isEmpty());
+}
+
+TEST(TimelineAxis, TraceSpanningTwoToThe63Nanoseconds) {
+  // SEND on rank 0 from 1 µs to 9223372036854774 µs (the latest time ALOG holds): the trace
+  // ends 1807 ns below 2^63 ns.
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const std::string path = dir.filePath("span63.alog").toStdString();
+  {
+    std::ofstream f(path);
+    f << "-6 0 0 0 0 0\n-13 0 161 162 0 0 blue:gray3 SEND\n161 0 0 1 0 1\n162 0 0 2 0 9223372036854774\n";
+  }
+  auto t = std::make_shared<const Trace>(loadTrace(path));
+  ASSERT_EQ(t->endTime, 9223372036854774000);
+  // Over 800 px, 80 px apart: 9.2e17 ns at least -> step 1e18; ticks 0 … 9e18: 10.
+  const auto ticks = ui::computeTicks(0, t->endTime, 800, 80);
+  EXPECT_EQ(ticks.step, 1000000000000000000);
+  EXPECT_EQ(ticks.major.size(), 10u);
+  // The view paints its axis (and everything else) for the whole trace and for its last 100 ns.
+  Shown s(t);
+  s.view.grab();
+  s.view.setVisibleRange(t->endTime - 100, t->endTime);
+  EXPECT_EQ(s.view.visibleEnd(), t->endTime);
+  s.view.grab();
 }
 
 // The marked-time index: overlapping spans merge, C(t) and per-column shares equal a brute-force

@@ -1,5 +1,7 @@
 #include "time_axis.h"
 
+#include "perwiz/checked_time.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -14,9 +16,12 @@ struct Unit {
 };
 constexpr Unit kUnits[] = {{1, "ns"}, {1000, "µs"}, {1000000, "ms"}, {1000000000, "s"}};
 
+// |t| without overflow (|INT64_MIN| is not an int64).
+std::uint64_t magnitudeOf(TimeNs t) { return t < 0 ? 0 - static_cast<std::uint64_t>(t) : static_cast<std::uint64_t>(t); }
+
 const Unit& unitFor(TimeNs magnitude) {
   int i = 0;
-  while (i < 3 && std::llabs(magnitude) >= kUnits[i + 1].ns) ++i;
+  while (i < 3 && magnitudeOf(magnitude) >= static_cast<std::uint64_t>(kUnits[i + 1].ns)) ++i;
   return kUnits[i];
 }
 
@@ -53,7 +58,9 @@ QString formatTime(TimeNs t, TimeNs resolution) {
 AxisTicks computeTicks(TimeNs begin, TimeNs end, double pixels, double minSpacingPx) {
   AxisTicks out;
   if (end <= begin || pixels <= 1) return out;
-  const double span = double(end - begin);
+  // end - begin may not fit in int64, and double(end) - double(begin) loses it near ±2^63: the
+  // difference is exact in uint64 (end > begin).
+  const double span = double(static_cast<std::uint64_t>(end) - static_cast<std::uint64_t>(begin));
   const double wanted = span * minSpacingPx / pixels;  // ns between labels at least
   TimeNs step = 1;
   TimeNs minor = 1;
@@ -68,21 +75,29 @@ AxisTicks computeTicks(TimeNs begin, TimeNs end, double pixels, double minSpacin
   const Unit& u = unitFor(step);
   const int dec = decimalsFor(step, u.ns);
   // Long absolute labels (a 1 µs tick at 12 s): label relative to a round base instead.
-  const TimeNs absMax = std::max(std::llabs(begin), std::llabs(end));
-  if (double(absMax) / double(u.ns) >= 1e5 && double(absMax) > 50.0 * span) {
-    TimeNs b = step * 1000;
-    out.base = (begin / b) * b;
-    if (begin < 0 && out.base > begin) out.base -= b;
-    out.baseLabel = formatTime(out.base, step * 1000) + QStringLiteral(" +");
+  // Times near the ends of the int64 range (a trace spanning ~2^63 ns): every step below is
+  // checked, and a tick that would lie beyond the range ends the loop (a wrapped `t += step`
+  // looped forever).
+  const double absMax = std::max(double(magnitudeOf(begin)), double(magnitudeOf(end)));
+  TimeNs b = 0;
+  if (absMax / double(u.ns) >= 1e5 && absMax > 50.0 * span && checkedMul(step, 1000, &b)) {
+    TimeNs base = (begin / b) * b;
+    if (!(begin < 0 && base > begin) || checkedSub(base, b, &base)) {  // else: absolute labels
+      out.base = base;
+      out.baseLabel = formatTime(base, b) + QStringLiteral(" +");
+    }
   }
-  TimeNs first = (begin / step) * step;
-  if (first < begin) first += step;
-  for (TimeNs t = first; t < end; t += step)
-    out.major.push_back({t, number(t - out.base, u, dec)});
+  // The first multiple of `s` at or after begin, false if there is none in the range.
+  auto firstAtOrAfter = [&](TimeNs s, TimeNs* t) {
+    *t = (begin / s) * s;
+    return *t >= begin || checkedAdd(*t, s, t);
+  };
+  TimeNs t = 0;
+  for (bool ok = firstAtOrAfter(step, &t); ok && t < end; ok = checkedAdd(t, step, &t))
+    out.major.push_back({t, number(satSub(t, out.base), u, dec)});
   if (minor < step) {
-    TimeNs m = (begin / minor) * minor;
-    if (m < begin) m += minor;
-    for (; m < end; m += minor)
+    TimeNs m = 0;
+    for (bool ok = firstAtOrAfter(minor, &m); ok && m < end; ok = checkedAdd(m, minor, &m))
       if (m % step != 0) out.minor.push_back({m, {}});
   }
   return out;
