@@ -554,5 +554,5 @@ TEST(NetworkModelFiles, SavesAndRefusesToOverwrite) {
   // Write errors name the path.
   std::string unwritable = (dir / "no-such-dir" / "m.json").string();
   EXPECT_FALSE(saveNetworkModel(*t5, unwritable, &error));
-  EXPECT_TRUE(startsWith(error, unwritable + ": cannot write model file")) << error;
+  EXPECT_TRUE(startsWith(error, unwritable + ": cannot write")) << error;
 }

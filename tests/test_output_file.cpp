@@ -8,6 +8,8 @@
 #include "test_support.h"
 
 #include "perwiz/generator.h"
+#include "perwiz/network_model.h"
+#include "perwiz/overhead_profile.h"
 #include "perwiz/output_file.h"
 #include "perwiz/trace_io.h"
 
@@ -169,6 +171,26 @@ TEST(OutputFile, StaleTemporaryOfADeadProcessIsRemoved) {
   std::vector<std::string> expected{live, other, "out.alog"};
   std::sort(expected.begin(), expected.end());
   EXPECT_EQ(listDir(dir), expected);
+}
+
+// The core's other savers (network model, overhead profile) share the mechanism: a short write
+// leaves nothing under the name (the profile used to keep half a file) and says why.
+TEST(OutputFile, ModelAndProfileSavesOnAFullDisk) {
+  const fs::path dir = freshDir("OutputFile_savers");
+  const fs::path model = dir / "m.json", profile = dir / "p.json";
+  std::string modelError, profileError;
+  bool modelSaved = true, profileSaved = true;
+  {
+    FileSizeLimit limit(1);
+    modelSaved = saveNetworkModel(*networkPreset("myrinet-table5"), model.string(), &modelError);
+    profileSaved = saveOverheadProfile(OverheadProfile{}, profile.string(), &profileError);
+  }
+  const std::string efbig = std::string(": cannot write (") + std::strerror(EFBIG) + ")";
+  EXPECT_FALSE(modelSaved);
+  EXPECT_EQ(modelError, model.string() + efbig);
+  EXPECT_FALSE(profileSaved);
+  EXPECT_EQ(profileError, profile.string() + efbig);
+  EXPECT_TRUE(listDir(dir).empty());
 }
 
 // ---- the trace writers -----------------------------------------------------------------------

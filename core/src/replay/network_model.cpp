@@ -5,6 +5,8 @@
 // of the papers.
 
 #include "perwiz/network_model.h"
+#include "perwiz/output_file.h"
+#include "perwiz/trace_io.h"
 
 #include "model_json.h"
 
@@ -503,27 +505,12 @@ bool saveNetworkModel(const NetworkModel& model, const std::string& path, std::s
       return false;
     }
     text += "\n";
-    // "x": create the file exclusively, so a file appearing meanwhile is not overwritten either.
-    std::FILE* f = std::fopen(path.c_str(), "wx");
-    if (!f) {
-      int err = errno;
-      setError(error, path + (err == EEXIST ? std::string(": file exists; not overwritten")
-                                            : ": cannot write model file: " +
-                                                  std::string(std::strerror(err))));
-      return false;
-    }
-    bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-    int err = ok ? 0 : errno;
-    if (std::fclose(f) != 0 && ok) {
-      ok = false;
-      err = errno;
-    }
-    if (!ok) {
-      fs::remove(path, ec);
-      setError(error, path + ": cannot write model file: " + std::strerror(err));
-      return false;
-    }
+    // The shared output path (output_file.h): complete or absent, a file appearing meanwhile kept.
+    writeOutputFile(path, text);
     return true;
+  } catch (const TraceError& e) {
+    setError(error, e.what());  // names the file and the OS error
+    return false;
   } catch (const std::exception& e) {
     setError(error, path + ": " + e.what());
     return false;

@@ -1,6 +1,8 @@
 // The JSON form of an overhead profile (docs/overhead.md, "Profile format"), with errors that
 // name the file, the element and the problem.
 #include "perwiz/overhead_profile.h"
+#include "perwiz/output_file.h"
+#include "perwiz/trace_io.h"
 
 #include <nlohmann/json.hpp>
 
@@ -211,18 +213,20 @@ std::optional<OverheadProfile> loadOverheadProfile(const std::string& path, std:
 
 bool saveOverheadProfile(const OverheadProfile& profile, const std::string& path, std::string* error) {
   const std::string content = overheadProfileToJson(profile) + "\n";
-  // "x": created exclusively, so an existing file (or one appearing meanwhile) is never replaced.
-  std::FILE* f = std::fopen(path.c_str(), "wx");
-  if (!f) {
-    const int err = errno;
-    setError(error, path + (err == EEXIST ? std::string(": file exists; not overwritten")
-                                          : ": cannot write profile file: " + std::string(std::strerror(err))));
+  std::error_code ec;
+  if (std::filesystem::exists(std::filesystem::symlink_status(path, ec))) {
+    setError(error, path + ": file exists; not overwritten");
     return false;
   }
-  bool ok = std::fwrite(content.data(), 1, content.size(), f) == content.size();
-  ok = std::fclose(f) == 0 && ok;
-  if (!ok) setError(error, path + ": cannot write profile file");
-  return ok;
+  // The shared output path (output_file.h): every write checked, complete or absent (a short
+  // write used to leave half a profile under the name), a file appearing meanwhile kept.
+  try {
+    writeOutputFile(path, content);
+  } catch (const TraceError& e) {
+    setError(error, e.what());
+    return false;
+  }
+  return true;
 }
 
 }  // namespace perwiz
