@@ -161,8 +161,8 @@ for t in "${targets[@]}"; do
     /usr/bin/time -f '%U %S' -o "$work/logs/$t.time" \
       nice -n "$niceness" "$bin" "${opts[@]}" "${fork[@]}" -max_total_time="$seconds" -artifact_prefix="$artifacts/" \
       "$corpus" "$seeds/$t" >"$log" 2>&1 || status=$?
-    execs=$( (grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" || true) | grep -o '[0-9]*$' | tail -1)
-    [ -n "$execs" ] || execs=$( (grep -oE '^#[0-9]+' "$log" || true) | tail -1 | tr -d '#')  # fork mode
+    execs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$log" | grep -o '[0-9]*$' | tail -1 || true)
+    [ -n "$execs" ] || execs=$(grep -oE '^#[0-9]+' "$log" | tail -1 | tr -d '#' || true)  # fork mode
     cpu=$(awk 'END { printf "%.1f", $1 + $2 }' "$work/logs/$t.time" 2>/dev/null || echo 0)
   else
     log="$work/logs/$t.regressions.log"
