@@ -135,6 +135,8 @@ bool scenarioFromJson(const std::string& text, const std::string& source, Scenar
     std::string modelError;
     if (j["model"].is_string()) {
       s.model = loadNetworkModel(j["model"].get<std::string>(), &modelError);
+      // The model file's problem, said of the scenario that names it.
+      if (!s.model) modelError = source + ": " + modelError;
     } else {
       s.model = networkModelFromJson(j["model"].dump(), source + " (model)", &modelError);
     }
