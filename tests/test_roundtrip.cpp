@@ -25,6 +25,7 @@
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
+#include <otf2/otf2.h>
 
 #include <string>
 #include <vector>
@@ -248,6 +249,42 @@ TEST(RoundTrip, MpeFilesWithoutPerWizRecordsClassifyByName) {
   expectRoundTripKeepsTrace(f, dir, "mpe-otf2", "mpe-back.alog");
 }
 
+// Malformed PerWiz records are errors naming the file and the line, never silently skipped.
+TEST(RoundTrip, MalformedPerWizRecordsAreErrors) {
+  const fs::path dir = test::freshDir("rt_bad_ext");
+  const std::string head = "-3 0 0 2 0 0\n-13 0 1 2 0 0 : MPI_Bcast\n";
+  const struct {
+    const char* name;
+    std::string text;
+    const char* problem;
+  } cases[] = {
+      {"version", head + "-60 0 0 2 0 0 PerWiz extension\n1 0 0 0 0 0\n2 0 0 0 0 1\n",
+       "extension version 2"},
+      {"kind", head + "-61 0 1 0 0 0 maybe\n1 0 0 0 0 0\n2 0 0 0 0 1\n", "state kind"},
+      {"token", head + "-60 0 0 1 0 0 PerWiz extension\n1 0 0 0 0 0 coll=MPI_Bcast:0\n2 0 0 0 0 1\n",
+       "bad PerWiz token"},
+      {"comm", head + "-60 0 0 1 0 0 PerWiz extension\n1 0 0 0 0 0 coll=MPI_Bcast:4:0:0:0\n"
+                      "2 0 0 0 0 1\n",
+       "undefined communicator 4"},
+      {"members", head + "-62 0 1 2 0 0 SUB\n-63 0 1 0 0 0 0 7\n1 0 0 0 0 0\n2 0 0 0 0 1\n",
+       "member 7"},
+      {"message", head + "-60 0 0 1 0 0 PerWiz extension\n1 0 0 0 0 0\n-101 0 0 1 0 0 1 8 comm=x\n"
+                         "2 0 0 0 0 1\n",
+       "message tokens"},
+  };
+  for (const auto& c : cases) {
+    const fs::path f = test::writeFile(dir / (std::string(c.name) + ".alog"), c.text);
+    try {
+      loadTrace(f.string());
+      ADD_FAILURE() << c.name << ": no TraceError";
+    } catch (const TraceError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find(f.string()), std::string::npos) << what;
+      EXPECT_NE(what.find(c.problem), std::string::npos) << what;
+    }
+  }
+}
+
 // A region of a paradigm other than MPI named like an MPI function is an MPI call (EZTrace 2.0
 // defines its MPI regions so): without this the OTF2 reader saw user states with zero-length
 // synthetic MPI calls inside, and ALOG (classifying by name) counted both, 13 -> 28 calls in
@@ -260,6 +297,79 @@ TEST(RoundTrip, MpiPrefixedNamesAreMpiCalls) {
   EXPECT_FALSE(hasMpiPrefix("barrier"));
   EXPECT_FALSE(hasMpiPrefix("SEND"));
   EXPECT_FALSE(hasMpiPrefix("MPIX"));
+}
+
+void ok(OTF2_ErrorCode rc) {
+  if (rc != OTF2_SUCCESS) ADD_FAILURE() << "libotf2: " << OTF2_Error_GetName(rc);
+}
+OTF2_FlushType preFlush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
+const OTF2_FlushCallbacks kFlush = {&preFlush, nullptr};
+
+// An archive shaped like EZTrace 2.0's (as we understand it: its MPI regions have paradigm
+// USER): 2 ranks, rank 0 MPI_Send [10, 12] ns with an MpiSend inside, rank 1 MPI_Recv [5, 16]
+// ns with an MpiRecv inside, both inside "main" [0, 20].
+void writeEztraceLikeArchive(const fs::path& dir) {
+  OTF2_Archive* a = OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE,
+                                      OTF2_CHUNK_SIZE_EVENTS_DEFAULT,
+                                      OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
+                                      OTF2_COMPRESSION_NONE);
+  ASSERT_NE(a, nullptr);
+  ok(OTF2_Archive_SetFlushCallbacks(a, &kFlush, nullptr));
+  ok(OTF2_Archive_SetSerialCollectiveCallbacks(a));
+  ok(OTF2_Archive_OpenEvtFiles(a));
+  enum : OTF2_RegionRef { rSend, rRecv, rMain };
+  OTF2_EvtWriter* w0 = OTF2_Archive_GetEvtWriter(a, 0);
+  ok(OTF2_EvtWriter_Enter(w0, nullptr, 0, rMain));
+  ok(OTF2_EvtWriter_Enter(w0, nullptr, 10, rSend));
+  ok(OTF2_EvtWriter_MpiSend(w0, nullptr, 11, 1, 0, 5, 8));
+  ok(OTF2_EvtWriter_Leave(w0, nullptr, 12, rSend));
+  ok(OTF2_EvtWriter_Leave(w0, nullptr, 20, rMain));
+  OTF2_EvtWriter* w1 = OTF2_Archive_GetEvtWriter(a, 1);
+  ok(OTF2_EvtWriter_Enter(w1, nullptr, 0, rMain));
+  ok(OTF2_EvtWriter_Enter(w1, nullptr, 5, rRecv));
+  ok(OTF2_EvtWriter_MpiRecv(w1, nullptr, 15, 0, 0, 5, 8));
+  ok(OTF2_EvtWriter_Leave(w1, nullptr, 16, rRecv));
+  ok(OTF2_EvtWriter_Leave(w1, nullptr, 20, rMain));
+  for (OTF2_EvtWriter* w : {w0, w1}) ok(OTF2_Archive_CloseEvtWriter(a, w));
+  ok(OTF2_Archive_CloseEvtFiles(a));
+  ok(OTF2_Archive_OpenDefFiles(a));
+  for (OTF2_LocationRef l : {0, 1}) ok(OTF2_Archive_CloseDefWriter(a, OTF2_Archive_GetDefWriter(a, l)));
+  ok(OTF2_Archive_CloseDefFiles(a));
+  OTF2_GlobalDefWriter* g = OTF2_Archive_GetGlobalDefWriter(a);
+  const char* strings[] = {"", "MPI_Send", "MPI_Recv", "main", "P0", "P1", "MPI_COMM_WORLD", "node"};
+  for (OTF2_StringRef i = 0; i < std::size(strings); ++i) ok(OTF2_GlobalDefWriter_WriteString(g, i, strings[i]));
+  ok(OTF2_GlobalDefWriter_WriteClockProperties(g, 1'000'000'000, 0, 20, OTF2_UNDEFINED_TIMESTAMP));
+  for (OTF2_RegionRef r : {rSend, rRecv, rMain})
+    ok(OTF2_GlobalDefWriter_WriteRegion(g, r, r + 1, r + 1, 0, OTF2_REGION_ROLE_FUNCTION,
+                                        OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, 0, 0, 0));
+  ok(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 7, 7, OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+  for (std::uint32_t r = 0; r < 2; ++r) {
+    ok(OTF2_GlobalDefWriter_WriteLocationGroup(g, r, 4 + r, OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                               OTF2_UNDEFINED_LOCATION_GROUP));
+    ok(OTF2_GlobalDefWriter_WriteLocation(g, r, 4 + r, OTF2_LOCATION_TYPE_CPU_THREAD, 5, r));
+  }
+  const std::uint64_t members[] = {0, 1};
+  ok(OTF2_GlobalDefWriter_WriteGroup(g, 0, 0, OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                     OTF2_GROUP_FLAG_NONE, 2, members));
+  ok(OTF2_GlobalDefWriter_WriteGroup(g, 1, 0, OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                     OTF2_GROUP_FLAG_NONE, 2, members));
+  ok(OTF2_GlobalDefWriter_WriteComm(g, 0, 6, 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
+  ok(OTF2_Archive_CloseGlobalDefWriter(a, g));
+  ok(OTF2_Archive_Close(a));
+}
+
+// MPI regions of another paradigm: with the paradigm alone they were user states, each
+// holding a zero-length synthetic MPI call for its record (6 events, 2 MPI calls), and ALOG,
+// classifying the four states by name, made all four MPI calls: 2 -> 4 (the EZTrace
+// trace: 13 -> 28). Now: 4 events, 2 MPI calls, in both formats.
+TEST(RoundTrip, MpiRegionsOfAnotherParadigm) {
+  const fs::path dir = test::freshDir("rt_eztrace");
+  writeEztraceLikeArchive(dir / "ez");
+  const Trace t = loadTrace((dir / "ez").string());
+  EXPECT_EQ(t.eventCount(), 4u);
+  EXPECT_EQ(t.mpiCallCount(), 2u);
+  EXPECT_EQ(t.messageStats.matched, 1u);
+  expectRoundTripKeepsTrace(dir / "ez", dir, "ez.alog", "ez-back");
 }
 
 // ---- 3. the writers write whatever the model holds --------------------------------------------

@@ -119,7 +119,6 @@ struct TraceBuilder::Impl {
                                    std::to_string(kMaxDepth) + " enclosing states)");
   }
 
-
   // The innermost open MPI call; records outside any call get a zero-length synthetic call so
   // that every message belongs to an event.
   std::uint32_t currentCall(std::uint32_t rank, TimeNs time, MpiOp syntheticOp) {
