@@ -70,6 +70,11 @@ int runHeadlessExport(const HeadlessExportArgs& args) {
           return 1;
         }
       }
+      // A prediction past the int64 ns range is not a result (docs/model.md, "Limits").
+      if (const std::string overflow = replayer.overflow(); !overflow.empty()) {
+        err << "perwiz: " << QString::fromStdString(args.trace.toStdString() + ": " + overflow) << Qt::endl;
+        return 1;
+      }
       view.setPrediction(std::make_shared<const Replayer::EventTimes>(replayer.predictedEventTimes()));
     }
     view.setMode(mode);

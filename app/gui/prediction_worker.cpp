@@ -130,6 +130,17 @@ void PredictionWorker::process() {
         std::lock_guard lock(pendingMutex_);
         if (pending_) continue;  // a newer request waits: show only its result
       }
+      // A prediction past the int64 ns range is not a result (docs/model.md, "Limits"): report
+      // why and keep the last snapshot on screen; undoing the hypothesis brings a result back.
+      std::string overflow;
+      {
+        std::lock_guard lock(replayerMutex_);
+        overflow = replayer_->overflow();
+      }
+      if (!overflow.empty()) {
+        emit failed(QString::fromStdString(req.trace->source + ": " + overflow));
+        continue;
+      }
       emit resultReady(snapshot(req.generation, timer.nsecsElapsed() / 1e9));
     } catch (const std::exception& e) {
       emit failed(QString::fromStdString(e.what()));

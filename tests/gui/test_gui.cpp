@@ -14,6 +14,7 @@
 #include "test_traces.h"
 #include "i18n.h"
 #include "main_window.h"
+#include "prediction_worker.h"
 #include "session_file.h"
 #include "units.h"
 
@@ -362,6 +363,68 @@ class TestGui : public QObject {
     QCOMPARE(run({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("y.png"))}), 2);
     QCOMPARE(run({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("z.png")), kSample,
                   QStringLiteral("--view"), QStringLiteral("sideways")}), 2);
+  }
+
+  // A prediction past the int64 ns range is an error naming the trace, never a result: one
+  // message of 2^63 - 1 bytes priced by myrinet-table5 (a per-byte term) in model cost mode. The
+  // background worker reports it through failed() and delivers no snapshot; the headless export
+  // exits 1 with the reason and writes no image.
+  void overflowingPredictionIsAnError() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString tracePath = dir.filePath(QStringLiteral("huge.alog"));
+    {
+      QFile f(tracePath);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("-13 0 9 10 0 0 : MPI_Send\n-13 0 15 16 0 0 : MPI_Recv\n"
+              "9 0 0 0 0 10\n-101 0 0 1 0 11 0 9223372036854775807\n10 0 0 0 0 12\n"
+              "15 1 0 0 0 10\n-102 1 0 0 0 30 0 9223372036854775807\n16 1 0 0 0 31\n");
+    }
+    auto trace = std::make_shared<const Trace>(loadTrace(tracePath.toStdString()));
+    std::shared_ptr<const NetworkModel> model = networkPreset("myrinet-table5");
+    QVERIFY(model);
+
+    gui::PredictionWorker worker;
+    QSignalSpy failed(&worker, &gui::PredictionWorker::failed);
+    QSignalSpy ready(&worker, &gui::PredictionWorker::resultReady);
+    gui::PredictionRequest req;
+    req.trace = trace;
+    req.model = model;
+    req.costs = CostMode::Model;
+    worker.request(req);
+    QVERIFY(failed.wait(20000));
+    const QString message = failed.first().first().toString();
+    QVERIFY2(message.contains(tracePath) && message.contains(QStringLiteral("int64 range")) &&
+                 message.contains(QStringLiteral("9223372036854775807 bytes")),
+             qPrintable(message));
+    QCOMPARE(ready.count(), 0);
+    // The measured costs keep the message's measured time: a result again.
+    req.costs = CostMode::Measured;
+    worker.request(req);
+    QVERIFY(ready.wait(20000));
+
+    Scenario sc;
+    sc.model = model;
+    sc.costs = CostMode::Model;
+    const QString scenarioPath = dir.filePath(QStringLiteral("model.json"));
+    {
+      QFile f(scenarioPath);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(QByteArray::fromStdString(sc.toJson()));
+    }
+    QProcess p;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    p.setProcessEnvironment(env);
+    const QString png = dir.filePath(QStringLiteral("huge.png"));
+    p.start(QStringLiteral(PERWIZ_GUI_BIN), {QStringLiteral("--export-image"), png, tracePath,
+                                             QStringLiteral("--scenario"), scenarioPath,
+                                             QStringLiteral("--view"), QStringLiteral("overlay")});
+    QVERIFY(p.waitForFinished(60000));
+    const QString err = QString::fromLocal8Bit(p.readAllStandardError());
+    QCOMPARE(p.exitCode(), 1);
+    QVERIFY2(err.contains(tracePath) && err.contains(QStringLiteral("int64 range")), qPrintable(err));
+    QVERIFY(!QFile::exists(png));
   }
 
   // With PERWIZ_SCREENSHOT_DIR set: the window with a hypothesis applied, in Overlay.
