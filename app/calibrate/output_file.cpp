@@ -1,11 +1,12 @@
 // Safe output files for perwiz-calibrate (see output_file.h).
 #include "output_file.h"
 
+#include "perwiz/output_file.h"
+#include "perwiz/trace_io.h"
+
 #include <unistd.h>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <system_error>
 
@@ -17,28 +18,6 @@ namespace {
 fs::path parentOf(const std::string& path) {
   fs::path parent = fs::path(path).parent_path();
   return parent.empty() ? fs::path(".") : parent;
-}
-
-// Writes all of `text` to a new file; `mode` "wx" refuses an existing one.
-void writeNew(const std::string& path, const std::string& text, const char* mode,
-              const std::string& shownPath) {
-  std::FILE* f = std::fopen(path.c_str(), mode);
-  if (!f) {
-    const int err = errno;
-    if (err == EEXIST) throw OutputError(shownPath + ": file exists; use --force to overwrite it");
-    throw OutputError(shownPath + ": cannot create the model file: " + std::strerror(err));
-  }
-  bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
-  int err = ok ? 0 : errno;
-  if (std::fclose(f) != 0 && ok) {
-    ok = false;
-    err = errno;
-  }
-  if (!ok) {
-    std::error_code ec;
-    fs::remove(path, ec);
-    throw OutputError(shownPath + ": cannot write the model file: " + std::strerror(err));
-  }
 }
 
 }  // namespace
@@ -59,19 +38,13 @@ void checkOutputPath(const std::string& path, bool force) {
 }
 
 void writeOutputFile(const std::string& path, const std::string& text, bool force) {
-  const std::string content = text + "\n";
-  if (!force) {
-    writeNew(path, content, "wx", path);
-    return;
-  }
-  const std::string temporary = path + ".tmp." + std::to_string(::getpid());
-  writeNew(temporary, content, "wx", path);
-  std::error_code ec;
-  fs::rename(temporary, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    throw OutputError(path + ": cannot replace the model file: " + ec.message());
+  // core's output files: written in a temporary beside `path`, every write and the flush
+  // checked, published only when complete (never over a file that appeared meanwhile unless
+  // `force`), temporaries removed on failure and on SIGINT/SIGTERM (docs/output-files.md).
+  try {
+    perwiz::writeOutputFile(path, text + "\n", force ? ExistingOutput::Replace : ExistingOutput::Refuse);
+  } catch (const TraceError& e) {
+    throw OutputError(e.what());
   }
 }
 
