@@ -16,7 +16,7 @@
 #   PERWIZ_FUZZ_FORK=1     long campaigns: libFuzzer's fork mode, which keeps fuzzing after a
 #                          finding (-ignore_crashes/-ignore_ooms/-ignore_timeouts), all saved
 #
-# Seeds are generated into fuzz-work/seeds/ at every run: the project's samples
+# Seeds are generated into fuzz-work/seeds.PID/ (removed at exit) at every run: the project's samples
 # (resources/samples), small traces from `perwiz-cli generate`, the JSON seeds written by
 # `fuzz_pack seeds`, the committed regression inputs fuzz/regressions/<target>/ (each run starts by
 # re-running them) and, when present, small traces of PERWIZ_SHARED_TRACES (never copied into
@@ -74,8 +74,9 @@ mkdir -p "$work/tmp"
 export TMPDIR="$work/tmp"
 
 # ---- seeds -------------------------------------------------------------------------------
-seeds="$work/seeds"
+seeds="$work/seeds.$$"  # per run: two runs in one build directory do not collide
 rm -rf "$seeds"
+trap 'rm -rf "$seeds"' EXIT
 mkdir -p "$seeds"/{alog,otf2,scenario,network_model,replay,session}
 cli="$build/app/cli/perwiz-cli"
 pack="$build/fuzz/fuzz_pack"
