@@ -5,6 +5,7 @@
 // write past the limit fails with EFBIG ("File too large") exactly like ENOSPC would — the limit
 // is raised back before the test checks anything. Pipes (ctest's capture) are not limited.
 #include "cli_runner.h"
+#include "file_size_limit.h"
 #include "test_support.h"
 
 #include "perwiz/generator.h"
@@ -33,25 +34,7 @@ using perwiz::test::writeFile;
 
 namespace {
 
-// Lowers the soft file-size limit of this process; restores it (and SIGXFSZ) on scope exit.
-class FileSizeLimit {
- public:
-  explicit FileSizeLimit(rlim_t bytes) {
-    ::getrlimit(RLIMIT_FSIZE, &old_);
-    oldHandler_ = ::signal(SIGXFSZ, SIG_IGN);
-    rlimit lim = old_;
-    lim.rlim_cur = bytes;
-    ::setrlimit(RLIMIT_FSIZE, &lim);
-  }
-  ~FileSizeLimit() {
-    ::setrlimit(RLIMIT_FSIZE, &old_);
-    ::signal(SIGXFSZ, oldHandler_);
-  }
-
- private:
-  rlimit old_{};
-  sighandler_t oldHandler_;
-};
+using perwiz::test::FileSizeLimit;
 
 std::vector<std::string> listDir(const fs::path& dir) {
   std::vector<std::string> names;

@@ -3,6 +3,7 @@
 // leave the previous file byte for byte. A full disk without root: RLIMIT_FSIZE lowered for this
 // process with SIGXFSZ ignored (writes past it fail with EFBIG), raised back before checking.
 #include "export_image.h"
+#include "../file_size_limit.h"
 #include "network_model_dialog.h"
 #include "session_file.h"
 
@@ -30,24 +31,7 @@ using namespace perwiz;
 
 namespace {
 
-class FileSizeLimit {
- public:
-  explicit FileSizeLimit(rlim_t bytes) {
-    ::getrlimit(RLIMIT_FSIZE, &old_);
-    oldHandler_ = ::signal(SIGXFSZ, SIG_IGN);
-    rlimit lim = old_;
-    lim.rlim_cur = bytes;
-    ::setrlimit(RLIMIT_FSIZE, &lim);
-  }
-  ~FileSizeLimit() {
-    ::setrlimit(RLIMIT_FSIZE, &old_);
-    ::signal(SIGXFSZ, oldHandler_);
-  }
-
- private:
-  rlimit old_{};
-  sighandler_t oldHandler_;
-};
+using perwiz::test::FileSizeLimit;
 
 fs::path freshDir(const std::string& name) {
   const fs::path dir = fs::path(PERWIZ_TEST_TMP) / (name + "-" + std::to_string(::getpid()));
