@@ -19,6 +19,7 @@
 #include "bench_data.h"
 
 #include "perwiz/advisor.h"
+#include "perwiz/critical_path.h"
 #include "perwiz/execution_dag.h"
 #include "perwiz/generator.h"
 #include "perwiz/replay.h"
@@ -70,7 +71,7 @@ const Input& input(Shape shape, std::uint64_t events) {
     in.trace = std::make_unique<Trace>(builder.take());
     in.base = std::make_unique<Replayer>(*in.trace, Scenario{});
     std::set<std::pair<std::uint32_t, std::uint32_t>> waits;
-    for (const CriticalSegment& s : ExecutionDag(*in.base).criticalPath().segments)
+    for (const CriticalSegment& s : criticalPath(*in.base, CriticalPathListing::Segments).segments)
       if (s.kind == CriticalSegment::Kind::Message && in.base->predicted(s.rank, s.index).wait > 0)
         waits.emplace(s.rank, s.index);
     in.criticalWaits = waits.size();
@@ -98,13 +99,13 @@ void BM_BaseReplayer(benchmark::State& state, Shape shape) {
   commonCounters(state, in);
 }
 
-// The critical path of the base prediction (ExecutionDag with Boost.Graph): the pruning's
-// first step, part of every dominoPaths() call.
+// The critical path of the base prediction (the backward walk of critical_path.h): the
+// pruning's first step, part of every dominoPaths() call.
 void BM_CriticalPath(benchmark::State& state, Shape shape) {
   const Input& in = input(shape, bench::targetEvents(static_cast<std::uint64_t>(state.range(0))));
   std::size_t segments = 0;
   for (auto _ : state) {
-    const CriticalPath cp = ExecutionDag(*in.base).criticalPath();
+    const CriticalPath cp = criticalPath(*in.base, CriticalPathListing::Segments);
     segments = cp.segments.size();
     benchmark::DoNotOptimize(cp.length);
   }

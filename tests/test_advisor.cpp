@@ -9,6 +9,7 @@
 // Notation: E, X measured enter/leave, E', X' predicted; wait = X − E − local (§2); a receive's
 // ready time is the sender's enter + λ; a barrier member's ready time is the latest member enter.
 #include "perwiz/advisor.h"
+#include "perwiz/critical_path.h"
 #include "perwiz/execution_dag.h"
 #include "perwiz/generator.h"
 #include "perwiz/replay.h"
@@ -713,7 +714,7 @@ TEST(Advisor, PropertyEveryPredictionIsAReplay) {
       for (std::uint32_t i = 0; i < t.ranks[r].mpiCalls.size(); ++i)
         if (base.predicted(r, i).wait > 0) waiting.push_back(ev(r, i));
     std::set<EventRef> onPath;
-    for (const CriticalSegment& s : ExecutionDag(base).criticalPath().segments)
+    for (const CriticalSegment& s : criticalPath(base).segments)
       if (s.kind == CriticalSegment::Kind::Message) onPath.insert(ev(s.rank, s.index));
 
     // With an unlimited list every waiting call is a candidate, with its exact T.

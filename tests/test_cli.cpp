@@ -350,10 +350,31 @@ TEST(CliPredict, ZeroingTheSendersComputationShortensTheReceive) {
   EXPECT_EQ(j["hypotheses"][0]["kind"], "zero-event");
   EXPECT_EQ(j["hypotheses"][0]["event"], "0:c0");
   EXPECT_EQ(j["per_rank"][1]["predicted_end_ns"], 38740);
-  // The predicted critical path: rank 0's SEND call, then rank 1's RECV (its wait is now zero,
-  // so the receive's own 18.74 µs local cost after entering at 20 µs ends the path).
-  EXPECT_EQ(j["critical_path"], json::array({"1:0"}));
+  // The predicted critical path: rank 1's computation until its RECV at 20 µs, then the
+  // RECV's own 18.74 µs local cost (its wait is now zero) ends the path at 38.74 µs.
   EXPECT_EQ(j["critical_path_ns"], 38740);
+  // --json is a bounded summary: the listing only with --full-critical-path.
+  EXPECT_FALSE(j.contains("critical_path"));
+  EXPECT_FALSE(j.contains("critical_path_segments"));
+  const json& sum = j["critical_path_summary"];
+  EXPECT_EQ(sum["length_ns"], 38740);
+  EXPECT_EQ(sum["segments"], 2);
+  EXPECT_EQ(sum["mpi_calls"], 1);
+  EXPECT_EQ(sum["computation_ns"], 20000);       // 1:c0 [0, 20 µs]
+  EXPECT_EQ(sum["call_ns"], 38740 - 20000);     // 1:0's local cost, 18.74 µs
+  EXPECT_EQ(sum["wait_ns"], 0);
+  ASSERT_EQ(sum["top_functions"].size(), 1u);
+  EXPECT_EQ(sum["top_functions"][0]["function"], "RECV");
+  EXPECT_EQ(sum["top_functions"][0]["ns"], 18740);
+  ASSERT_EQ(sum["top_ranks"].size(), 1u);         // both segments are rank 1's
+  EXPECT_EQ(sum["top_ranks"][0]["rank"], 1);
+  EXPECT_EQ(sum["top_ranks"][0]["ns"], 38740);
+  EXPECT_DOUBLE_EQ(sum["top_ranks"][0]["percent"].get<double>(), 100.0);
+  json full = cliJson(dir, {"predict", trace.string(), "--zero-event", "0:c0", "--json", "--full-critical-path"});
+  EXPECT_EQ(full["critical_path"], json::array({"1:0"}));
+  ASSERT_EQ(full["critical_path_segments"].size(), 2u);
+  EXPECT_EQ(full["critical_path_segments"][1]["kind"], "call");
+  EXPECT_EQ(full["predicted_ns"], 38740);
 
   // Without hypotheses the measured critical path is rank 0's computation and SEND call start,
   // then the receive waiting for it: ids 0:0 (the partner) and 1:0.
@@ -361,6 +382,12 @@ TEST(CliPredict, ZeroingTheSendersComputationShortensTheReceive) {
   EXPECT_EQ(cp["length_ns"], 130000);
   EXPECT_EQ(cp["critical_path"], json::array({"0:0", "1:0"}));
   EXPECT_EQ(cp["dag"]["acyclic"], true);
+  // Vertices: a source, start and return of 2 calls and 2 end sentinels = 1 + 2·4 = 9; edges:
+  // gap and local of 4 units = 8, plus the receive's message dependency = 9 (the eager send's
+  // rendezvous dependency is inactive).
+  EXPECT_EQ(cp["dag"]["vertices"], 9);
+  EXPECT_EQ(cp["dag"]["edges"], 9);
+  EXPECT_EQ(cp["summary"]["wait_ns"], 130000 - 100000);  // 1:0 waits from 0:0's start (100 µs) to 130 µs
   ASSERT_EQ(cp["segments"].size(), 2u);
   EXPECT_EQ(cp["segments"][0]["kind"], "computation");
   EXPECT_EQ(cp["segments"][0]["id"], "0:c0");

@@ -21,6 +21,7 @@
 // paper's figures): a receive that waited returns at the send's timestamp + h, when the message
 // leaves after the sender's enter record.
 #include "perwiz/compensation.h"
+#include "perwiz/critical_path.h"
 #include "perwiz/execution_dag.h"
 #include "perwiz/replay.h"
 #include "perwiz/scenario.h"
@@ -660,7 +661,7 @@ TEST(CompensationHypothesis, PredictedTraceAndCriticalPath) {
   ASSERT_EQ(recorded.size(), 1u);
   EXPECT_NE(recorded[0].find("\"compensate\""), std::string::npos) << recorded[0];
   // Critical path: W2's chain (its 20 states of work) and M's last receive: length T.
-  const CriticalPath cp = ExecutionDag(rp).criticalPath();
+  const CriticalPath cp = criticalPath(rp);
   EXPECT_EQ(cp.length, 23400);
   ASSERT_FALSE(cp.callIds.empty());
   EXPECT_EQ(cp.callIds.back(), "0:3");

@@ -130,7 +130,7 @@ TEST(CliPredict, CompensateOptionAddsTheHypothesis) {
   ASSERT_EQ(j["hypotheses"].size(), 1u);
   EXPECT_EQ(j["hypotheses"][0], (json{{"kind", "compensate"}, {"overhead_ns", 200}}));
   EXPECT_EQ(j["per_rank"][0]["predicted_end_ns"], 23400);  // predict's own keys, unchanged
-  EXPECT_TRUE(j.contains("critical_path"));
+  EXPECT_TRUE(j.contains("critical_path_summary"));
   // With another hypothesis: W2's work (2:c1) also takes no time, so its send starts when its
   // receive returns (2250) and the result arrives at 2250 + 1100 = 3350, before M calls Recv2
   // at 13300: T = 13300 + 50 = 13350.

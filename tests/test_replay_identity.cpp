@@ -1,5 +1,6 @@
 // The identity property (issue #3): with no hypothesis in cost mode `measured`, the replay
 // reproduces the measured trace exactly, event by event, on every trace we have.
+#include "perwiz/critical_path.h"
 #include "perwiz/execution_dag.h"
 #include "perwiz/generator.h"
 #include "perwiz/replay.h"
@@ -41,6 +42,7 @@ void expectIdentity(const Trace& t, const std::string& what) {
   ExecutionDag dag(rp);
   EXPECT_TRUE(dag.acyclic()) << what;
   EXPECT_EQ(dag.criticalPath().length, t.endTime) << what;
+  EXPECT_EQ(criticalPath(rp, CriticalPathListing::TotalsOnly).length, t.endTime) << what;
 }
 
 }  // namespace

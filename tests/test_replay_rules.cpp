@@ -7,6 +7,7 @@
 //   => o_s(k) = o_r(k) = o = 100, λ(k) = o_s(k) + L = 1100 for eager messages and
 //      λ(k) = o_s(0) + L = 1100 for the REQ of a rendezvous message (§2.2).
 // Notation as in the doc: E, X measured enter/leave, E', X' predicted; wait = X − E − local.
+#include "perwiz/critical_path.h"
 #include "perwiz/execution_dag.h"
 #include "perwiz/replay.h"
 #include "perwiz/scenario.h"
@@ -1035,7 +1036,7 @@ TEST(ReplayRules, HeadToHeadRendezvousCycleIsBroken) {
   expectIdentity(rp, t);
   ExecutionDag dag(rp);
   EXPECT_TRUE(dag.acyclic());
-  EXPECT_EQ(dag.criticalPath().length, rp.predictedTime());
+  EXPECT_EQ(criticalPath(rp).length, rp.predictedTime());
   // Receives: 0:1 waits 100 + 1100 − 1000 = 200 (local 800); 1:1: 0 + 1100 − 1100 = 0.
   // Sends: the surviving rendezvous dependency (if any) is t_v − λ − t_u ≤ 1100 − 1100 − 0 → 0.
   EXPECT_EQ(rp.measuredWait(0, 1), 200);
@@ -1065,7 +1066,7 @@ TEST(ReplayRules, CriticalPathOfALateSender) {
   const Trace t = b.take();
   Replayer rp(t, simple());
   {
-    const CriticalPath cp = ExecutionDag(rp).criticalPath();
+    const CriticalPath cp = criticalPath(rp);
     EXPECT_EQ(cp.length, rp.predictedTime());
     EXPECT_EQ(cp.length, 6300);
     // source → 0:c0 (5000) → enter(0:0) → message edge (λ + local = 1300) → leave(1:0).
@@ -1084,7 +1085,7 @@ TEST(ReplayRules, CriticalPathOfALateSender) {
   // The receive does not wait: rank 0 is now the last (5100): 0:c0 then the send's local cost.
   ASSERT_TRUE(rp.add(zeroWait(1, 0)));
   {
-    const CriticalPath cp = ExecutionDag(rp).criticalPath();
+    const CriticalPath cp = criticalPath(rp);
     EXPECT_EQ(cp.length, 5100);
     EXPECT_EQ(cp.length, rp.predictedTime());
     EXPECT_EQ(cp.callIds, (std::vector<std::string>{"0:0"}));
@@ -1093,7 +1094,7 @@ TEST(ReplayRules, CriticalPathOfALateSender) {
   // (0 + 1100 + 200) still beats program order (1000 + 200).
   ASSERT_TRUE(rp.setHypotheses({zeroComp(0, 0)}));
   {
-    const CriticalPath cp = ExecutionDag(rp).criticalPath();
+    const CriticalPath cp = criticalPath(rp);
     EXPECT_EQ(cp.length, 1300);
     EXPECT_EQ(cp.length, rp.predictedTime());
     EXPECT_EQ(cp.callIds, (std::vector<std::string>{"0:0", "1:0"}));
@@ -1109,7 +1110,7 @@ TEST(ReplayRules, CriticalPathTiePrefersProgramOrder) {
   const Trace t = b.take();
   Replayer rp(t, simple());
   EXPECT_EQ(rp.measuredWait(1, 0), 0);
-  const CriticalPath cp = ExecutionDag(rp).criticalPath();
+  const CriticalPath cp = criticalPath(rp);
   EXPECT_EQ(cp.length, 6300);
   EXPECT_EQ(cp.callIds, (std::vector<std::string>{"1:0"}));
   ASSERT_EQ(cp.segments.size(), 2u);
@@ -1120,7 +1121,7 @@ TEST(ReplayRules, CriticalPathTiePrefersProgramOrder) {
 TEST(ReplayRules, CriticalPathOfTheChain) {
   const Trace t = chain();
   Replayer rp(t, simple());
-  const CriticalPath cp = ExecutionDag(rp).criticalPath();
+  const CriticalPath cp = criticalPath(rp);
   EXPECT_EQ(cp.length, 4900);
   // Each message edge contributes the partner's call and the waiting call.
   EXPECT_EQ(cp.callIds, (std::vector<std::string>{"0:0", "1:0", "1:1", "2:0", "2:1", "3:0"}));

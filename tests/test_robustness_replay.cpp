@@ -4,6 +4,7 @@
 // event, a trace spanning ~2^63 ns), which must be errors naming the input, never results.
 #include "perwiz/checked_time.h"
 #include "perwiz/compensation.h"
+#include "perwiz/critical_path.h"
 #include "perwiz/execution_dag.h"
 #include "perwiz/network_model.h"
 #include "perwiz/replay.h"
@@ -203,9 +204,10 @@ TEST(RobustnessOverflow, HugeMessageIsAnErrorNotAResult) {
   EXPECT_NE(problem.find("'per-byte'"), std::string::npos) << problem;
   EXPECT_EQ(rp.predictedTime(), kTimeOverflow);  // saturated, never wrapped to 0 or below
   // The DAG's longest path saturates with it (it used to wrap to −9.2e18 ns).
-  const CriticalPath cp = ExecutionDag(rp).criticalPath();
+  const CriticalPath cp = criticalPath(rp);
   EXPECT_EQ(cp.length, kTimeOverflow);
   for (const CriticalSegment& s : cp.segments) EXPECT_GE(s.end, s.begin);
+  EXPECT_EQ(ExecutionDag(rp).criticalPath().length, kTimeOverflow);  // the reference agrees
 
   // Cost mode "measured": the message is a rendezvous (k > S) whose REQ arrives o_s(0) + L =
   // 2 µs after the send starts; the measured costs fit and the prediction is the measurement.
@@ -271,6 +273,7 @@ TEST(RobustnessOverflow, TraceSpanningTwoToThe63Nanoseconds) {
   const Replayer rp(t, Scenario{});
   EXPECT_TRUE(rp.overflow().empty()) << rp.overflow();
   EXPECT_EQ(rp.predictedTime(), 9223372036854774000);
+  EXPECT_EQ(criticalPath(rp).length, 9223372036854774000);
   EXPECT_EQ(ExecutionDag(rp).criticalPath().length, 9223372036854774000);
   // 2000 ns per event: the gap before SEND holds no record (nothing to remove), SEND loses its
   // enter share 1000, its leave share falls in the empty gap at the end (clamped to 0):

@@ -1,6 +1,7 @@
 // `perwiz-cli critical-path TRACE [--json]`: the measured critical path — the longest path of
 // the happened-before DAG (docs/model.md §1), i.e. the chain of computation, calls and message
-// waits that determines the execution time.
+// waits that determines the execution time. --json lists every segment (it grows with the
+// trace); the text lists the first --limit.
 #include "cli_common.h"
 #include "prediction_setup.h"
 
@@ -23,16 +24,18 @@ int runCriticalPath(const CriticalPathOptions& o) {
   const Trace trace = loadForReplay(o.path, o.replay);
   const std::unique_ptr<Replayer> replayer = replayerFor(trace, std::move(scenario), o.path);
   const Replayer& rp = *replayer;
-  const ExecutionDag dag(rp);
-  const CriticalPath cp = dag.criticalPath();
   if (o.json) {
+    const CriticalPath cp = criticalPath(rp, CriticalPathListing::Full);
     Json j{{"trace", o.path}, {"measured_ns", rp.measuredTime()}};
     Json cpj = criticalPathJson(trace, cp);
     for (auto& [k, v] : cpj.items()) j[k] = v;
-    j["dag"] = {{"vertices", dag.vertexCount()}, {"edges", dag.edgeCount()}, {"acyclic", dag.acyclic()}};
+    j["summary"] = criticalPathSummaryJson(trace, cp);
+    const DagShape dag = dagShape(rp);
+    j["dag"] = {{"vertices", dag.vertices}, {"edges", dag.edges}, {"acyclic", dag.acyclic}};
     std::cout << j.dump(2) << '\n';
     return kExitOk;
   }
+  const CriticalPath cp = criticalPath(rp, CriticalPathListing::Segments, o.limit);
   std::cout << "trace: " << o.path << " (" << trace.rankCount() << " ranks, measured T "
             << humanDuration(rp.measuredTime()) << ")\n";
   printCriticalPath(std::cout, trace, cp, o.limit);

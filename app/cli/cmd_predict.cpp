@@ -9,6 +9,7 @@
 #include "perwiz/output_file.h"
 #include "perwiz/trace_io.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -27,7 +28,13 @@ struct PredictOptions {
   bool compensateFromTrace = false;
   ReplayOptions replay;
   bool json = false;
+  bool fullCriticalPath = false;  // --full-critical-path: every segment in --json
+  bool allRanks = false;          // --all-ranks: per_rank for every rank in --json
 };
+
+// --json lists per-rank end times for at most this many ranks unless --all-ranks is given
+// (about 110 bytes each: the summary stays under 1 MB for any trace).
+constexpr std::size_t kPerRankLimit = 4096;
 
 EventRef eventArg(const std::string& flag, const std::string& text, bool computationAllowed) {
   EventRef e;
@@ -67,7 +74,9 @@ int runPredict(const PredictOptions& o) {
                              "cost; give --compensate-ns N instead)");
   const std::unique_ptr<Replayer> replayer = replayerFor(trace, std::move(scenario), o.path);
   const Replayer& rp = *replayer;
-  const CriticalPath cp = ExecutionDag(rp).criticalPath();
+  const CriticalPath cp = criticalPath(rp, o.json && o.fullCriticalPath ? CriticalPathListing::Full
+                                                                         : CriticalPathListing::Segments,
+                                       o.json && o.fullCriticalPath ? static_cast<std::size_t>(-1) : 20);
 
   if (!o.saveScenario.empty()) {
     // Every write and the final flush checked; nothing under the name until it is complete.
@@ -81,11 +90,22 @@ int runPredict(const PredictOptions& o) {
   const TimeNs measured = rp.measuredTime(), predicted = rp.predictedTime();
   const ReplayReport& rep = rp.report();
   if (o.json) {
+    // Per-rank end times: every rank, or (many ranks) those whose predicted end is latest.
+    std::vector<std::uint32_t> ranks(trace.rankCount());
+    for (std::uint32_t r = 0; r < ranks.size(); ++r) ranks[r] = r;
+    const bool cut = !o.allRanks && ranks.size() > kPerRankLimit;
+    if (cut) {
+      std::partial_sort(ranks.begin(), ranks.begin() + kPerRankLimit, ranks.end(), [&](std::uint32_t a, std::uint32_t b) {
+        const TimeNs ea = rp.predictedRankEnd(a), eb = rp.predictedRankEnd(b);
+        return ea != eb ? ea > eb : a < b;
+      });
+      ranks.resize(kPerRankLimit);
+      std::sort(ranks.begin(), ranks.end());
+    }
     Json perRank = Json::array();
-    for (std::uint32_t r = 0; r < trace.rankCount(); ++r)
+    for (std::uint32_t r : ranks)
       perRank.push_back({{"rank", r}, {"measured_end_ns", rp.measuredRankEnd(r)},
                          {"predicted_end_ns", rp.predictedRankEnd(r)}});
-    Json cpj = criticalPathJson(trace, cp);
     Json j{{"trace", o.path},
            {"format", trace.format},
            {"ranks", trace.rankCount()},
@@ -98,16 +118,21 @@ int runPredict(const PredictOptions& o) {
            {"change_ns", predicted - measured},
            {"change_percent", percent(predicted - measured, measured)},
            {"speedup", predicted > 0 ? static_cast<double>(measured) / static_cast<double>(predicted) : 0.0},
-           {"per_rank", std::move(perRank)},
-           {"critical_path", cpj["critical_path"]},
-           {"critical_path_ns", cp.length},
-           {"critical_path_segments", cpj["segments"]},
-           {"replay", {{"skewed_dependencies", rep.skewedDependencies},
-                       {"broken_cycles", rep.brokenCycles},
-                       {"nested_calls", rep.nestedCalls},
-                       {"unmatched_endpoints", rep.unmatchedEndpoints},
-                       {"notes", rep.notes}}},
-           {"output", o.out.empty() ? Json(nullptr) : Json(o.out)}};
+           {"per_rank", std::move(perRank)}};
+    if (cut) j["per_rank_omitted"] = trace.rankCount() - kPerRankLimit;
+    j["critical_path_ns"] = cp.length;
+    j["critical_path_summary"] = criticalPathSummaryJson(trace, cp);
+    if (o.fullCriticalPath) {
+      Json cpj = criticalPathJson(trace, cp);
+      j["critical_path"] = std::move(cpj["critical_path"]);
+      j["critical_path_segments"] = std::move(cpj["segments"]);
+    }
+    j["replay"] = {{"skewed_dependencies", rep.skewedDependencies},
+                   {"broken_cycles", rep.brokenCycles},
+                   {"nested_calls", rep.nestedCalls},
+                   {"unmatched_endpoints", rep.unmatchedEndpoints},
+                   {"notes", rep.notes}};
+    j["output"] = o.out.empty() ? Json(nullptr) : Json(o.out);
     Json earlier = Json::array();  // the trace is itself a prediction: how it was made
     for (const auto& text : scenariosRecordedIn(trace)) earlier.push_back(Json::parse(text, nullptr, false));
     j["earlier_scenarios"] = std::move(earlier);
@@ -168,7 +193,11 @@ Command addPredictCommand(CLI::App& parent) {
   addReplayOptions(app, o->replay);
   app->add_option("-o,--output", o->out, "write the predicted trace L' (.alog/.log: ALOG, .otf2 or dir: OTF2)");
   app->add_option("--save-scenario", o->saveScenario, "write the scenario's canonical JSON to this file");
-  app->add_flag("--json", o->json, "machine-readable output");
+  app->add_flag("--json", o->json, "machine-readable output: a summary of bounded size (under 1 MB)");
+  app->add_flag("--full-critical-path", o->fullCriticalPath,
+                "with --json: also list every critical-path segment and call (grows with the trace)");
+  app->add_flag("--all-ranks", o->allRanks,
+                "with --json: per-rank end times of every rank (default: at most 4096, the latest ending)");
   return {app, [o] { return runPredict(*o); }};
 }
 

@@ -5,6 +5,7 @@
 #include "perwiz/checked_time.h"
 #include "perwiz/trace_io.h"
 
+#include <algorithm>
 #include <iomanip>
 #include <ostream>
 
@@ -95,15 +96,50 @@ Json criticalPathJson(const Trace& t, const CriticalPath& cp) {
   return Json{{"length_ns", cp.length}, {"critical_path", cp.callIds}, {"segments", std::move(segs)}};
 }
 
+namespace {
+double share(TimeNs part, TimeNs whole) {
+  return whole > 0 ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
+}
+
+// Indices of the `n` largest values (ties: lower index first), largest first; zeros left out.
+std::vector<std::uint32_t> topIndices(const std::vector<TimeNs>& v, std::size_t n) {
+  std::vector<std::uint32_t> idx;
+  for (std::uint32_t i = 0; i < v.size(); ++i)
+    if (v[i] > 0) idx.push_back(i);
+  auto larger = [&](std::uint32_t a, std::uint32_t b) { return v[a] != v[b] ? v[a] > v[b] : a < b; };
+  const std::size_t k = std::min(n, idx.size());
+  std::partial_sort(idx.begin(), idx.begin() + static_cast<std::ptrdiff_t>(k), idx.end(), larger);
+  idx.resize(k);
+  return idx;
+}
+}  // namespace
+
+Json criticalPathSummaryJson(const Trace& t, const CriticalPath& cp, std::size_t top) {
+  const CriticalPathTotals& tot = cp.totals;
+  Json functions = Json::array();
+  for (std::uint32_t f : topIndices(tot.perFunction, top))
+    functions.push_back({{"function", t.functions[f].name}, {"ns", tot.perFunction[f]},
+                         {"percent", share(tot.perFunction[f], cp.length)}});
+  Json ranks = Json::array();
+  for (std::uint32_t r : topIndices(tot.perRank, top))
+    ranks.push_back({{"rank", r}, {"ns", tot.perRank[r]}, {"percent", share(tot.perRank[r], cp.length)}});
+  return Json{{"length_ns", cp.length},
+              {"segments", tot.segments},
+              {"mpi_calls", tot.calls},
+              {"computation_ns", tot.computationNs},
+              {"call_ns", tot.callNs},
+              {"wait_ns", tot.waitNs},
+              {"top_functions", std::move(functions)},
+              {"top_ranks", std::move(ranks)}};
+}
+
 void printCriticalPath(std::ostream& out, const Trace& t, const CriticalPath& cp, std::size_t limit) {
-  out << "critical path: " << humanDuration(cp.length) << ", " << cp.callIds.size() << " MPI calls, "
-      << cp.segments.size() << " segments\n";
+  out << "critical path: " << humanDuration(cp.length) << ", " << cp.totals.calls << " MPI calls, "
+      << cp.totals.segments << " segments (computation " << humanDuration(cp.totals.computationNs) << ", calls "
+      << humanDuration(cp.totals.callNs) << ", waits " << humanDuration(cp.totals.waitNs) << ")\n";
   std::size_t shown = 0;
   for (const CriticalSegment& s : cp.segments) {
-    if (shown++ == limit) {
-      out << "  ... " << (cp.segments.size() - limit) << " more segments (--json lists all)\n";
-      break;
-    }
+    if (shown++ == limit) break;
     out << "  " << std::setw(12) << humanDuration(s.begin) << "  +" << std::left << std::setw(12)
         << humanDuration(satSub(s.end, s.begin)) << std::right << ' ';
     switch (s.kind) {
@@ -121,6 +157,25 @@ void printCriticalPath(std::ostream& out, const Trace& t, const CriticalPath& cp
             << '\n';
         break;
     }
+  }
+  if (cp.totals.segments > std::min<std::uint64_t>(shown, limit))
+    out << "  ... " << (cp.totals.segments - std::min<std::uint64_t>(shown, limit))
+        << " more segments (critical-path --json lists all)\n";
+  const auto functions = topIndices(cp.totals.perFunction, 5);
+  if (!functions.empty()) {
+    out << "  most time in:";
+    for (std::size_t i = 0; i < functions.size(); ++i)
+      out << (i ? "," : "") << ' ' << t.functions[functions[i]].name << ' ' << std::fixed << std::setprecision(1)
+          << share(cp.totals.perFunction[functions[i]], cp.length) << " %";
+    out << std::defaultfloat << '\n';
+  }
+  const auto ranks = topIndices(cp.totals.perRank, 5);
+  if (!ranks.empty()) {
+    out << "  on ranks:";
+    for (std::size_t i = 0; i < ranks.size(); ++i)
+      out << (i ? "," : "") << ' ' << ranks[i] << ' ' << std::fixed << std::setprecision(1)
+          << share(cp.totals.perRank[ranks[i]], cp.length) << " %";
+    out << std::defaultfloat << '\n';
   }
 }
 

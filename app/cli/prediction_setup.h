@@ -3,7 +3,7 @@
 // critical path.
 #pragma once
 
-#include "perwiz/execution_dag.h"
+#include "perwiz/critical_path.h"
 #include "perwiz/replay.h"
 
 #include <CLI/CLI.hpp>
@@ -38,7 +38,10 @@ Scenario scenarioFromOptions(const ReplayOptions& o);
 std::unique_ptr<Replayer> replayerFor(const Trace& trace, Scenario scenario, const std::string& path);
 
 std::string callName(const Trace& t, std::uint32_t rank, std::uint32_t mpiIndex);
+// The full listing: length, call ids and every segment (grows with the path).
 Json criticalPathJson(const Trace& t, const CriticalPath& cp);
+// The bounded summary: length, counts, time by kind and the `top` functions and ranks.
+Json criticalPathSummaryJson(const Trace& t, const CriticalPath& cp, std::size_t top = 10);
 void printCriticalPath(std::ostream& out, const Trace& t, const CriticalPath& cp, std::size_t limit);
 
 }  // namespace perwiz::cli

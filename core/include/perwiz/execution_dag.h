@@ -1,11 +1,16 @@
 // The execution as a happened-before DAG (paper §2.2), built with Boost.Graph.
 //
+// The reference for the critical path (criticalPath() in critical_path.h walks the replay's
+// results instead and is what the tools use): tests check that both agree. It holds a graph of
+// every replayed call, so it is meant for tests and small traces.
+//
 // Vertices are the start and the return of every replayed MPI call, one gather vertex per
 // collective, and a source at time 0; edges carry the scenario's weights (computation gaps,
 // local costs, message offsets). The longest path from the source is the predicted execution
 // time, and the events along it are the critical path.
 #pragma once
 
+#include "perwiz/critical_path.h"
 #include "perwiz/replay.h"
 
 #include <cstdint>
@@ -13,28 +18,6 @@
 #include <vector>
 
 namespace perwiz {
-
-struct CriticalSegment {
-  enum class Kind : std::uint8_t {
-    Computation,  // computation before MPI call `index` ("RANK:cINDEX")
-    Call,         // local cost of MPI call `index` ("RANK:INDEX")
-    Message,      // waiting in call `index` for the partner `fromRank:fromIndex`
-  };
-  Kind kind = Kind::Computation;
-  std::uint32_t rank = 0;
-  std::uint32_t index = 0;
-  std::uint32_t fromRank = kNone32;   // Message: the partner call whose time was waited for
-  std::uint32_t fromIndex = kNone32;  // for a collective: its member that arrived last
-  TimeNs begin = 0;
-  TimeNs end = 0;
-  std::string id() const;  // "R:I" or "R:cI"
-};
-
-struct CriticalPath {
-  TimeNs length = 0;                       // equals Replayer::predictedTime()
-  std::vector<CriticalSegment> segments;   // in time order
-  std::vector<std::string> callIds;        // MPI calls on the path, in time order, unique
-};
 
 // T if the waiting time of each listed MPI call alone were zeroed (one zero-wait hypothesis
 // added to the replayer's scenario), for all of them at once, without replaying: O(vertices +

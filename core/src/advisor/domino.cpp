@@ -14,6 +14,7 @@
 // by more) pruned almost nothing on large traces, where single zeroings gain microseconds.
 #include "prediction_pool.h"
 
+#include "perwiz/critical_path.h"
 #include "perwiz/execution_dag.h"
 
 #include <algorithm>
@@ -36,7 +37,7 @@ class DominoSearch {
  public:
   DominoSearch(const Replayer& base, const AdvisorOptions& o, PredictionPool& pool)
       : base_(base), o_(o), pool_(pool), t0_(base.predictedTime()) {
-    const CriticalPath cp = ExecutionDag(base).criticalPath();
+    const CriticalPath cp = criticalPath(base, CriticalPathListing::Segments);
     for (const CriticalSegment& s : cp.segments) {
       if (s.kind != CriticalSegment::Kind::Message) continue;
       CpWait w;

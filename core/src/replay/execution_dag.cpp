@@ -30,10 +30,6 @@ using Graph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_pro
 
 }  // namespace
 
-std::string CriticalSegment::id() const {
-  return std::to_string(rank) + (kind == Kind::Computation ? ":c" : ":") + std::to_string(index);
-}
-
 struct ExecutionDag::Impl {
   Graph g;
   std::uint32_t units = 0, nodes = 0, source = 0;

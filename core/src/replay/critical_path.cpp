@@ -1,0 +1,197 @@
+// The critical path by a backward walk over the replay's results (critical_path.h).
+#include "perwiz/critical_path.h"
+
+#include "replay_program.h"
+
+#include "perwiz/checked_time.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace perwiz {
+
+std::string CriticalSegment::id() const {
+  return std::to_string(rank) + (kind == Kind::Computation ? ":c" : ":") + std::to_string(index);
+}
+
+namespace {
+
+class Walk {
+ public:
+  Walk(const Replayer& rp, CriticalPathListing listing, std::size_t first)
+      : first_(first), rp_(rp), p_(rp.program()), eff_(rp.effective()), enter_(rp.predictedEnters()),
+        leave_(rp.predictedLeaves()), list_(listing != CriticalPathListing::TotalsOnly && first > 0),
+        ids_(listing == CriticalPathListing::Full && first == static_cast<std::size_t>(-1)) {}
+
+  CriticalPath run() {
+    CriticalPath cp;
+    cp.totals.perRank.assign(p_.ranks, 0);
+    cp.totals.perFunction.assign(rp_.trace().functions.size(), 0);
+    // The path ends at the rank whose end is latest (the first such rank on a tie).
+    std::uint32_t u = kNone32;
+    for (std::uint32_t r = 0; r < p_.ranks; ++r) {
+      const std::uint32_t s = p_.rankBegin[r + 1] - 1;
+      if (u == kNone32 || leave_[s] > leave_[u]) u = s;
+    }
+    if (u == kNone32) return cp;
+    cp.length = leave_[u];
+    cp_ = &cp;
+    // Alternately explain the return of unit u (L) and its start (E).
+    bool atReturn = true;
+    for (;;) {
+      if (atReturn) {
+        u = explainReturn(u);
+        atReturn = false;
+        continue;
+      }
+      // E(u): the previous return plus the computation gap; the first start from time 0.
+      const bool first = p_.isFirst(u);
+      const TimeNs from = first ? 0 : leave_[u - 1];
+      if (enter_[u] > from) emit(CriticalSegment::Kind::Computation, u, kNone32, from, enter_[u]);
+      if (first) break;
+      --u;
+      atReturn = true;
+    }
+    // Visited from the end: the earliest segments are the last ones found.
+    if (cp.segments.size() > first_)
+      cp.segments.erase(cp.segments.begin(), cp.segments.end() - static_cast<std::ptrdiff_t>(first_));
+    std::reverse(cp.segments.begin(), cp.segments.end());
+    if (ids_) {
+      // Calls in time order, each once: the partner of a wait before the waiting call.
+      std::unordered_set<std::uint64_t> seen;
+      auto note = [&](std::uint32_t rank, std::uint32_t index) {
+        if (seen.insert((std::uint64_t{rank} << 32) | index).second)
+          cp.callIds.push_back(std::to_string(rank) + ":" + std::to_string(index));
+      };
+      for (const CriticalSegment& s : cp.segments) {
+        if (s.kind == CriticalSegment::Kind::Computation) continue;
+        if (s.kind == CriticalSegment::Kind::Message && s.fromRank != kNone32) note(s.fromRank, s.fromIndex);
+        note(s.rank, s.index);
+      }
+    }
+    return cp;
+  }
+
+ private:
+  std::uint32_t callIndex(std::uint32_t u) const {
+    return p_.isSentinel(u) ? static_cast<std::uint32_t>(p_.unitOfCall[p_.unitRank[u]].size()) : p_.callOfUnit[u];
+  }
+
+  TimeNs nodeTime(std::uint32_t n) const {
+    TimeNs t = 0;
+    for (std::uint32_t i = p_.nodeBegin[n]; i < p_.nodeBegin[n + 1]; ++i) t = std::max(t, enter_[p_.nodeMembers[i]]);
+    return t;
+  }
+
+  // Explains leave[u]; returns the unit whose start the path continues from.
+  std::uint32_t explainReturn(std::uint32_t u) {
+    const TimeNs local = eff_.local[u];
+    // Program order: the call's own start plus its local cost (wins a tie, as in the DAG).
+    if (satAdd(enter_[u], local) >= leave_[u] || eff_.noWait[u]) {
+      if (!p_.isSentinel(u)) emit(CriticalSegment::Kind::Call, u, kNone32, enter_[u], leave_[u]);
+      return u;
+    }
+    for (std::uint32_t d = p_.depBegin[u]; d < p_.depBegin[u + 1]; ++d) {
+      if ((eff_.depFlags[d] & dep::kUse) != dep::kUse) continue;
+      const std::uint32_t s = p_.depSrc[d];
+      if (s < p_.units) {
+        if (satAdd(satAdd(enter_[s], eff_.depOff[d]), local) != leave_[u]) continue;
+        emit(CriticalSegment::Kind::Message, u, s, enter_[s], leave_[u]);
+        return s;
+      }
+      const std::uint32_t n = s - p_.units;
+      const TimeNs t = nodeTime(n);
+      if (satAdd(satAdd(t, eff_.depOff[d]), local) != leave_[u]) continue;
+      // A gather takes the time of its member that arrived last (the first such on a tie).
+      std::uint32_t last = kNone32;
+      for (std::uint32_t i = p_.nodeBegin[n]; i < p_.nodeBegin[n + 1] && last == kNone32; ++i)
+        if (enter_[p_.nodeMembers[i]] == t) last = p_.nodeMembers[i];
+      emit(CriticalSegment::Kind::Message, u, last, t, leave_[u]);
+      return last;
+    }
+    // Unreachable while the results are the replay's: its leave is one of the terms above.
+    if (!p_.isSentinel(u)) emit(CriticalSegment::Kind::Call, u, kNone32, enter_[u], leave_[u]);
+    return u;
+  }
+
+  void emit(CriticalSegment::Kind kind, std::uint32_t u, std::uint32_t from, TimeNs begin, TimeNs end) {
+    CriticalPathTotals& t = cp_->totals;
+    const std::uint32_t r = p_.unitRank[u];
+    const TimeNs ns = satSub(end, begin);
+    ++t.segments;
+    t.perRank[r] = satAdd(t.perRank[r], ns);
+    switch (kind) {
+      case CriticalSegment::Kind::Computation: t.computationNs = satAdd(t.computationNs, ns); break;
+      case CriticalSegment::Kind::Call: t.callNs = satAdd(t.callNs, ns); break;
+      case CriticalSegment::Kind::Message: t.waitNs = satAdd(t.waitNs, ns); break;
+    }
+    if (kind != CriticalSegment::Kind::Computation) {
+      ++t.calls;
+      const RankTrace& rt = rp_.trace().ranks[r];
+      const std::uint32_t f = rt.function[rt.mpiCalls[p_.callOfUnit[u]]];
+      t.perFunction[f] = satAdd(t.perFunction[f], ns);
+    }
+    if (!list_) return;
+    CriticalSegment s;
+    s.kind = kind;
+    s.rank = r;
+    s.index = callIndex(u);
+    if (from != kNone32) {
+      s.fromRank = p_.unitRank[from];
+      s.fromIndex = callIndex(from);
+    }
+    s.begin = begin;
+    s.end = end;
+    auto& list = cp_->segments;
+    // Only the earliest `first_` are kept: drop older finds in blocks (amortised O(1)).
+    if (first_ != static_cast<std::size_t>(-1) && list.size() >= 2 * first_)
+      list.erase(list.begin(), list.begin() + static_cast<std::ptrdiff_t>(first_));
+    list.push_back(s);
+  }
+
+  const std::size_t first_;
+
+  const Replayer& rp_;
+  const Replayer::Program& p_;
+  const Replayer::Effective eff_;
+  const std::vector<TimeNs>& enter_;
+  const std::vector<TimeNs>& leave_;
+  const bool list_, ids_;
+  CriticalPath* cp_ = nullptr;
+};
+
+}  // namespace
+
+CriticalPath criticalPath(const Replayer& replayer, CriticalPathListing listing, std::size_t firstSegments) {
+  return Walk(replayer, listing, firstSegments).run();
+}
+
+DagShape dagShape(const Replayer& replayer) {
+  const auto& p = replayer.program();
+  const auto eff = replayer.effective();
+  const std::uint32_t U = p.units;
+  DagShape shape;
+  shape.vertices = 2 * std::uint64_t{U} + p.nodes() + 1;
+  shape.edges = 2 * std::uint64_t{U} + p.nodeMembers.size();  // gap and local per unit, memberships
+  // A start E(u) is fixed when the unit before it returns (first units: at once, -1); a return
+  // and a gather at their own schedule positions.
+  auto startPos = [&](std::uint32_t u) -> std::int64_t {
+    return p.isFirst(u) ? std::int64_t{-1} : std::int64_t{p.position[u - 1]};
+  };
+  for (std::uint32_t u = 0; u < U; ++u) {
+    if (eff.noWait[u]) continue;
+    for (std::uint32_t d = p.depBegin[u]; d < p.depBegin[u + 1]; ++d) {
+      if ((eff.depFlags[d] & dep::kUse) != dep::kUse) continue;
+      ++shape.edges;
+      const std::uint32_t s = p.depSrc[d];
+      const std::int64_t from = s < U ? startPos(s) : std::int64_t{p.position[s]};
+      if (from >= std::int64_t{p.position[u]}) shape.acyclic = false;
+    }
+  }
+  for (std::uint32_t n = 0; n < p.nodes(); ++n)
+    for (std::uint32_t i = p.nodeBegin[n]; i < p.nodeBegin[n + 1]; ++i)
+      if (startPos(p.nodeMembers[i]) >= std::int64_t{p.position[U + n]}) shape.acyclic = false;
+  return shape;
+}
+
+}  // namespace perwiz
