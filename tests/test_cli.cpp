@@ -75,11 +75,13 @@ TEST(CliInfo, JsonMatchesTheGeneratorSpec) {
   EXPECT_TRUE(j["warnings"].empty()) << j["warnings"].dump();
   // Without imbalance every rank runs the same step:
   //   compute 100000
-  //   + 2 Sendrecv, each: 500 to the send, arrival 5000 latency + 1024 bytes at 1 B/ns after
-  //     it, 500 after the receive = 7024
+  //   + 2 Sendrecv, each entered at t by every rank: the receive lies at the later of the spec's
+  //     placement (send record t + 500, then 5000 latency + 1024 bytes at 1 B/ns: t + 6524) and
+  //     the default model's delivery (myrinet-score, 1024 B eager: λ = o + L = 2150 + 9110 =
+  //     11260 after the sender's enter t: t + 11260), so at t + 11260; leave 500 later = 11760
   //   + Allreduce: 500 + ceil(log2 4) = 2 stages of (5000 + 8) = 10516
-  //   = 124564 ns per step, 6 steps = 747384 ns.
-  EXPECT_EQ(j["duration_ns"], 747384);
+  //   = 100000 + 2 * 11760 + 10516 = 134036 ns per step, 6 steps = 804216 ns.
+  EXPECT_EQ(j["duration_ns"], 804216);
   ASSERT_EQ(j["per_rank"].size(), 4u);
   for (const json& r : j["per_rank"]) {
     EXPECT_EQ(r["events"], 24);
@@ -87,16 +89,16 @@ TEST(CliInfo, JsonMatchesTheGeneratorSpec) {
     EXPECT_EQ(r["sends"], 12);
     EXPECT_EQ(r["receives"], 12);
     EXPECT_EQ(r["collectives"], 6);
-    // MPI busy = everything but the computation: 6 * (124564 - 100000).
-    EXPECT_EQ(r["mpi_busy_ns"], 6 * 24564);
+    // MPI busy = everything but the computation: 6 * (134036 - 100000).
+    EXPECT_EQ(r["mpi_busy_ns"], 6 * 34036);
     EXPECT_EQ(r["first_enter_ns"], 0);
-    EXPECT_EQ(r["last_leave_ns"], 747384);
+    EXPECT_EQ(r["last_leave_ns"], 804216);
   }
 
   CliResult text = cli(dir, {"info", trace.string()});
   ASSERT_EQ(text.status, 0) << text.err;
-  EXPECT_NE(text.out.find("747384 ns"), std::string::npos) << text.out;
-  EXPECT_NE(text.out.find("747.384 us"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("804216 ns"), std::string::npos) << text.out;
+  EXPECT_NE(text.out.find("804.216 us"), std::string::npos) << text.out;
 }
 
 // The tracer's recorded cost per record (a PERWIZ_EVENT_OVERHEAD_NS point on each rank, as
@@ -250,6 +252,71 @@ TEST(CliGenerate, AlogByExtensionAndEventTarget) {
   EXPECT_EQ(j["events"], 102);
   EXPECT_EQ(j["messages"]["matched"], 34);
   EXPECT_TRUE(j["warnings"].empty()) << j["warnings"].dump();
+}
+
+// Issue #16 item 7: a generated trace is causally consistent under the default model, so predict
+// reports no clock skew and no broken cycle, and reproduces it (identity) — for the blocking
+// MPI_Send/MPI_Recv ring of item 3 (eager 1 KiB), a rendezvous Sendrecv ring and a non-blocking
+// rendezvous master-worker, all with imbalance.
+TEST(CliGenerate, PredictFindsNoClockSkewOnGeneratedTraces) {
+  fs::path dir = perwiz::test::freshDir("cli_generate_consistent");
+  const std::vector<std::vector<std::string>> shapes = {
+      {"--pattern", "ring", "--p2p", "send-recv", "--bytes", "1024"},
+      {"--pattern", "ring", "--bytes", "100000"},
+      {"--pattern", "master-worker", "--nonblocking", "--bytes", "40000", "--collective", "bcast"},
+      {"--pattern", "random", "--nonblocking", "--bytes", "64", "--collective", "reduce"}};
+  int n = 0;
+  for (const auto& shape : shapes) {
+    fs::path trace = dir / ("t" + std::to_string(n++));
+    std::vector<std::string> extra = shape;
+    extra.insert(extra.end(), {"--ranks", "7", "--imbalance", "0.9", "--messages-per-step", "2"});
+    CliResult gen = cli(dir, generateArgs(trace, extra));
+    ASSERT_EQ(gen.status, 0) << gen.err;
+    json j = cliJson(dir, {"predict", trace.string(), "--json"});
+    EXPECT_EQ(j["model"]["name"], "myrinet-score") << trace;
+    EXPECT_EQ(j["replay"]["skewed_dependencies"], 0) << trace;
+    EXPECT_EQ(j["replay"]["broken_cycles"], 0) << trace;
+    EXPECT_TRUE(j["replay"]["notes"].empty()) << j["replay"]["notes"].dump();
+    EXPECT_EQ(j["predicted_ns"], j["measured_ns"]) << trace;
+    CliResult text = cli(dir, {"predict", trace.string()});
+    EXPECT_EQ(text.out.find("clock skew"), std::string::npos) << text.out;
+  }
+}
+
+// Item 3's shape: MPI_Send to the next rank, then MPI_Recv from the previous one.
+TEST(CliGenerate, SendThenRecvRing) {
+  fs::path dir = perwiz::test::freshDir("cli_generate_send_recv");
+  fs::path trace = dir / "ring";
+  CliResult gen = cli(dir, generateArgs(trace, {"--p2p", "send-recv", "--messages-per-step", "1"}));
+  ASSERT_EQ(gen.status, 0) << gen.err;
+  EXPECT_NE(gen.out.find("MPI_Send, MPI_Recv"), std::string::npos) << gen.out;
+  json j = cliJson(dir, {"info", trace.string(), "--json"});
+  // Per rank and step: PRGN_step, MPI_Send, MPI_Recv, MPI_Allreduce = 4 events (3 calls);
+  // 4 ranks x 6 steps: 96 events, 72 calls, 24 messages.
+  EXPECT_EQ(j["events"], 96);
+  EXPECT_EQ(j["mpi_calls"], 72);
+  EXPECT_EQ(j["messages"]["matched"], 24);
+  EXPECT_TRUE(j["warnings"].empty()) << j["warnings"].dump();
+  json events = cliJson(dir, {"events", trace.string(), "--rank", "2", "--json"});
+  // Rank 2, step 0: MPI_Send to 3, MPI_Recv from 1, MPI_Allreduce; 3 calls per step.
+  ASSERT_EQ(events.size(), 18u);
+  EXPECT_EQ(events[0]["function"], "MPI_Send");
+  EXPECT_EQ(events[0]["partner"], json::array({3}));
+  EXPECT_EQ(events[1]["function"], "MPI_Recv");
+  EXPECT_EQ(events[1]["partner"], json::array({1}));
+
+  // Rendezvous messages (above the default model's S = 16383 bytes) would deadlock: refused
+  // with status 2 before anything is written; so is send-recv with --nonblocking.
+  CliResult big = cli(dir, generateArgs(dir / "big", {"--p2p", "send-recv", "--bytes", "16384"}));
+  EXPECT_EQ(big.status, 2);
+  EXPECT_NE(big.err.find("deadlock"), std::string::npos) << big.err;
+  EXPECT_NE(big.err.find("16383"), std::string::npos) << big.err;
+  EXPECT_FALSE(fs::exists(dir / "big"));
+  EXPECT_EQ(cli(dir, generateArgs(dir / "ok", {"--p2p", "send-recv", "--bytes", "16383"})).status, 0);
+  CliResult nb = cli(dir, generateArgs(dir / "nb", {"--p2p", "send-recv", "--nonblocking"}));
+  EXPECT_EQ(nb.status, 2);
+  EXPECT_FALSE(fs::exists(dir / "nb"));
+  EXPECT_EQ(cli(dir, generateArgs(dir / "x", {"--p2p", "isend"})).status, 2);
 }
 
 TEST(CliExit, BadInputIsOne) {

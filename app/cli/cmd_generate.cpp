@@ -3,6 +3,7 @@
 #include "cli_common.h"
 
 #include "perwiz/generator.h"
+#include "perwiz/network_model.h"
 #include "perwiz/trace_io.h"
 
 #include <iostream>
@@ -16,6 +17,8 @@ struct GenerateOptions {
   std::string out;
   std::string format;  // "" = from OUT's extension
   std::string pattern = "ring";
+  std::string p2p = "sendrecv";
+  CLI::Option* p2pOption = nullptr;
   std::string collective = "allreduce";
   std::uint64_t events = 0;
   CLI::Option* eventsOption = nullptr;
@@ -31,10 +34,24 @@ const std::map<std::string, MpiOp>& collectiveNames() {
   return names;
 }
 
+// S of the default network model: the largest eager message, as text for the help.
+std::string eagerLimit() {
+  const std::unique_ptr<NetworkModel> model = defaultNetworkModel();
+  const auto* loggps = dynamic_cast<const LogGpsModel*>(model.get());
+  return loggps ? std::to_string(loggps->params().S) : std::string("S");
+}
+
 int runGenerate(GenerateOptions& opts) {
   GeneratorSpec spec = opts.spec;
   spec.pattern = parsePattern(opts.pattern);  // validated by the option's IsMember check
   spec.collective = collectiveNames().at(opts.collective);
+  spec.blockingCalls = parseBlockingCalls(opts.p2p);  // validated by the option's IsMember check
+  if (spec.nonBlocking && opts.p2pOption->count() > 0 &&
+      spec.blockingCalls != BlockingCalls::Sendrecv)
+    throw UsageError("--p2p " + opts.p2p + " names blocking calls; --nonblocking uses "
+                     "Isend/Irecv/Waitall");
+  if (std::string problem = generatorSpecProblem(spec); !problem.empty())
+    throw UsageError("--p2p send-recv: " + problem + " (--bytes, --p2p sendrecv, --nonblocking)");
   if (opts.eventsOption->count() > 0) {
     try {
       spec = specForEventCount(spec, opts.events);
@@ -50,7 +67,9 @@ int runGenerate(GenerateOptions& opts) {
   });
   std::cout << "generated " << opts.out << " (" << format << "): " << spec.ranks << " ranks, "
             << spec.steps << " steps, " << generatedEventCount(spec) << " events, pattern "
-            << patternName(spec.pattern) << (spec.nonBlocking ? " (non-blocking)" : "")
+            << patternName(spec.pattern)
+            << (spec.nonBlocking ? " (non-blocking)"
+                : spec.blockingCalls == BlockingCalls::SendThenRecv ? " (MPI_Send, MPI_Recv)" : "")
             << ", collective " << opts.collective << ", seed " << spec.seed << '\n';
   return kExitOk;
 }
@@ -84,13 +103,22 @@ Command addGenerateCommand(CLI::App& parent) {
   app->add_option("--pattern", opts->pattern, "point-to-point pattern")
       ->capture_default_str()
       ->check(CLI::IsMember({"ring", "pairs", "master-worker", "random", "none"}));
-  app->add_flag("--nonblocking", s.nonBlocking, "Isend/Irecv/Waitall instead of Sendrecv");
+  opts->p2pOption = app->add_option(
+      "--p2p", opts->p2p,
+      "blocking calls of ring, pairs, random: MPI_Sendrecv, or MPI_Send then MPI_Recv "
+      "(send-recv; --bytes at most " + eagerLimit() + ", the default model's S)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"sendrecv", "send-recv"}));
+  app->add_flag("--nonblocking", s.nonBlocking,
+                "Isend/Irecv/Waitall instead of blocking calls (--p2p)");
   app->add_option("--collective", opts->collective, "collective per step")
       ->capture_default_str()
       ->check(CLI::IsMember({"allreduce", "barrier", "bcast", "reduce", "none"}));
   app->add_option("--collective-bytes", s.collectiveBytes, "collective payload (bytes)")
       ->capture_default_str();
-  app->add_option("--latency-ns", s.latencyNs, "network latency used to place receives (ns)")
+  app->add_option("--latency-ns", s.latencyNs,
+                  "network latency used to place receives (ns); a receive is never placed "
+                  "before the default network model's delivery")
       ->capture_default_str()->check(CLI::NonNegativeNumber);
   app->add_option("--bandwidth", s.bandwidthBytesPerNs, "bandwidth in bytes/ns (1 = 1 GB/s)")
       ->capture_default_str()->check(CLI::PositiveNumber);

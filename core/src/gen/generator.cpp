@@ -1,18 +1,40 @@
 // Synthetic trace generator: a bulk-synchronous loop of compute, point-to-point exchanges and
 // one collective per step, streamed step by step into a TraceSink.
 //
-// Memory is O(ranks): per-rank clocks and the send times of the exchange in flight; nothing
-// grows with the number of steps, so 10^8-event traces can go straight into a file writer.
+// Memory is O(ranks): per-rank clocks and the times of the exchange in flight; nothing grows
+// with the number of steps, so 10^8-event traces can go straight into a file writer.
+//
+// Causal consistency: the replay (core/src/replay/replay_program.cpp, docs/model.md §2) derives
+// lower bounds on the return of calls from their partners' *enter* times; the generator places
+// every call so that each bound holds under the default network model (myrinet-score), so
+// `perwiz-cli predict` finds no clock skew and no cycle on a generated trace:
+//   * a call completing a receive (MPI_Recv, MPI_Sendrecv, the Waitall of an Irecv) returns
+//     after the receive record, which lies no earlier than the sender's posting call enter +
+//     receiveDelay(role, k) (and no earlier than send record + latency + k / bandwidth, the
+//     spec's own placement);
+//   * a rendezvous send (k > S: MPI_Send, MPI_Sendrecv, the Waitall of an Isend) returns after
+//     its receiver's posting call has been entered and has posted (its enter + the call
+//     overhead), which is more than the replay's bound (that enter − λ(k));
+//   * a collective returns on every member at one time after the last member's enter, which
+//     meets every collective rule (all wait for all, members for the root, root for the
+//     members, prefix).
+// Each rank's send is the first call of an exchange and its receive posts are known from the
+// exchange's start (or, for the master's chain of MPI_Recv, from the senders' posts), so every
+// bound is computed before the calls are emitted, without cycles. The one shape that would
+// need one, a cycle of blocking MPI_Send-then-MPI_Recv with rendezvous messages, deadlocks in
+// MPI too and is refused (generatorSpecProblem).
 //
 // Reproducibility: std::mt19937_64 is fully specified by the standard, but the standard
 // distributions are not (libstdc++ and libc++ give different numbers), so the few draws we
 // need are derived from raw 64-bit outputs here.
 #include "perwiz/generator.h"
+#include "perwiz/network_model.h"
 
 #include <algorithm>
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <random>
 #include <stdexcept>
 #include <vector>
@@ -96,8 +118,11 @@ class Topology {
     }
   }
 
-  // A lone send plus a lone receive is one MPI_Sendrecv; anything else uses MPI_Send/MPI_Recv.
-  static bool usesSendrecv(const Partners& p) { return p.dest >= 0 && p.sources.size() == 1; }
+  // In a blocking exchange, a lone send plus a lone receive is one MPI_Sendrecv unless the spec
+  // asks for MPI_Send then MPI_Recv; anything else uses MPI_Send/MPI_Recv.
+  bool usesSendrecv(const Partners& p) const {
+    return spec_.blockingCalls == BlockingCalls::Sendrecv && p.dest >= 0 && p.sources.size() == 1;
+  }
 
   // MPI call events of one rank in one exchange.
   std::uint64_t callsPerExchange(const Partners& p) const {
@@ -114,6 +139,16 @@ class Topology {
   std::uint32_t n_;
   std::vector<std::uint32_t> cycle_, inverse_;
 };
+
+// True when some rank of the pattern both sends and receives in an exchange.
+bool sendsAndReceives(const GeneratorSpec& spec) {
+  switch (spec.pattern) {
+    case P2PPattern::Ring: case P2PPattern::Random: return spec.ranks >= 1;
+    case P2PPattern::Pairs: return spec.ranks >= 2;
+    case P2PPattern::None: case P2PPattern::MasterWorker: return false;
+  }
+  return false;
+}
 
 TimeNs transferNs(const GeneratorSpec& spec, std::uint64_t bytes) {
   double t = spec.bandwidthBytesPerNs > 0 ? static_cast<double>(bytes) / spec.bandwidthBytesPerNs
@@ -135,7 +170,14 @@ class Generator {
  public:
   Generator(const GeneratorSpec& spec, TraceSink& sink)
       : spec_(spec), sink_(sink), topo_(spec), rng_(spec.seed), n_(spec.ranks),
-        clock_(n_, 0), sendTime_(n_, 0), nextRequest_(n_, 1) {}
+        clock_(n_, 0), start_(n_, 0), recvPost_(n_, 0), nextRequest_(n_, 1) {
+    // Every message has the same size, so the model's answers are fixed for the whole trace.
+    const std::unique_ptr<NetworkModel> model = defaultNetworkModel();
+    rendezvous_ = model->synchronous(spec_.messageBytes);
+    blockingRecvDelay_ = model->receiveDelay(CommRole::BlockingRecv, spec_.messageBytes);
+    irecvDelay_ = model->receiveDelay(CommRole::IrecvComplete, spec_.messageBytes);
+    transfer_ = transferNs(spec_, spec_.messageBytes);
+  }
 
   void run() {
     TraceHeader header;
@@ -158,7 +200,8 @@ class Generator {
         isend_ = mpi(MpiOp::Isend);
         irecv_ = mpi(MpiOp::Irecv);
         waitall_ = mpi(MpiOp::Waitall);
-      } else if (spec_.pattern == P2PPattern::MasterWorker) {  // one-way: see usesSendrecv()
+      } else if (spec_.pattern == P2PPattern::MasterWorker ||
+                 spec_.blockingCalls == BlockingCalls::SendThenRecv) {  // see usesSendrecv()
         send_ = mpi(MpiOp::Send);
         recv_ = mpi(MpiOp::Recv);
       } else {
@@ -186,10 +229,16 @@ class Generator {
     for (std::uint32_t r = 0; r < n_; ++r) sink_.leave(r, clock_[r], step_);
   }
 
-  // Every send is the first thing a rank does in an exchange, so all send times are known
-  // before any receive is placed: first fix them for all ranks, then emit rank by rank.
+  // Every send is the first call of its rank in an exchange, so all send posts are known from
+  // the exchange's start. Then every receive post is known too (closed form, or the master's
+  // chain of receives, which depends only on the sends' posts); only then are calls emitted,
+  // rank by rank, each rendezvous send waiting for its receiver's post.
   void exchange(std::uint32_t tag) {
-    for (std::uint32_t r = 0; r < n_; ++r) sendTime_[r] = clock_[r] + kCallOverheadNs;
+    for (std::uint32_t r = 0; r < n_; ++r) start_[r] = clock_[r];
+    for (std::uint32_t r = 0; r < n_; ++r) {
+      topo_.partners(r, partners_);
+      planReceivePosts(r);
+    }
     for (std::uint32_t r = 0; r < n_; ++r) {
       topo_.partners(r, partners_);
       if (spec_.nonBlocking)
@@ -199,33 +248,70 @@ class Generator {
     }
   }
 
-  TimeNs arrival(std::int32_t source) const {
-    return sendTime_[static_cast<std::uint32_t>(source)] + transferNs(spec_, spec_.messageBytes);
+  // The receive record of the message from `source`, whose posting call (the source's first
+  // call of the exchange) was entered at start_[source]: the later of the spec's placement
+  // (send record + latency + bytes / bandwidth) and the model's delivery (post enter + the
+  // receiving role's delay), and never before `notBefore`.
+  TimeNs arrival(std::int32_t source, bool nonBlocking, TimeNs notBefore) const {
+    const TimeNs post = start_[static_cast<std::uint32_t>(source)];
+    const TimeNs delay = nonBlocking ? irecvDelay_ : blockingRecvDelay_;
+    return std::max({notBefore, post + kCallOverheadNs + transfer_, post + delay});
+  }
+
+  // The earliest record time at which the send of rank r may complete: a rendezvous send waits
+  // until its receiver's posting call has posted the receive (enter + call overhead).
+  TimeNs sendCompletion(std::uint32_t r, TimeNs notBefore) const {
+    return rendezvous_ ? std::max(notBefore, recvPost_[r] + kCallOverheadNs) : notBefore;
+  }
+
+  // recvPost_[s] = enter of the call of rank r that posts the receive of the message from s,
+  // for every source s of r; the same arithmetic as the emitting functions below.
+  void planReceivePosts(std::uint32_t r) {
+    if (partners_.sources.empty()) return;
+    TimeNs t = start_[r];
+    const bool sends = partners_.dest >= 0;
+    if (spec_.nonBlocking) {
+      if (sends) t += 2 * kCallOverheadNs;  // the Isend
+      for (std::int32_t src : partners_.sources) {
+        recvPost_[static_cast<std::uint32_t>(src)] = t;
+        t += 2 * kCallOverheadNs;  // the Irecv
+      }
+    } else if (topo_.usesSendrecv(partners_)) {
+      recvPost_[static_cast<std::uint32_t>(partners_.sources[0])] = t;
+    } else {
+      // A rank that sends first is eager here: generatorSpecProblem() refuses rendezvous
+      // MPI_Send-then-MPI_Recv, so the send returns after its two call overheads.
+      if (sends) t += 2 * kCallOverheadNs;
+      for (std::int32_t src : partners_.sources) {
+        recvPost_[static_cast<std::uint32_t>(src)] = t;
+        t = arrival(src, false, t + kCallOverheadNs) + kCallOverheadNs;
+      }
+    }
   }
 
   void blockingExchange(std::uint32_t r, std::int32_t tag) {
     const std::uint64_t bytes = spec_.messageBytes;
     TimeNs& t = clock_[r];
-    if (Topology::usesSendrecv(partners_)) {
+    if (topo_.usesSendrecv(partners_)) {
       std::int32_t src = partners_.sources[0];
       sink_.enter(r, t, sendrecv_);
       TimeNs sent = t + kCallOverheadNs;
       sink_.send(r, sent, partners_.dest, 0, tag, bytes, 0);
-      TimeNs got = std::max(sent, arrival(src));
+      TimeNs got = arrival(src, false, sent);
       sink_.recv(r, got, src, 0, tag, bytes, 0);
-      t = got + kCallOverheadNs;
+      t = sendCompletion(r, got) + kCallOverheadNs;
       sink_.leave(r, t, sendrecv_);
       return;
     }
-    if (partners_.dest >= 0) {  // eager send: returns without waiting for the receiver
+    if (partners_.dest >= 0) {  // eager: returns without waiting; rendezvous: after the post
       sink_.enter(r, t, send_);
       sink_.send(r, t + kCallOverheadNs, partners_.dest, 0, tag, bytes, 0);
-      t += 2 * kCallOverheadNs;
+      t = sendCompletion(r, t + kCallOverheadNs) + kCallOverheadNs;
       sink_.leave(r, t, send_);
     }
     for (std::int32_t src : partners_.sources) {
       sink_.enter(r, t, recv_);
-      TimeNs got = std::max(t + kCallOverheadNs, arrival(src));
+      TimeNs got = arrival(src, false, t + kCallOverheadNs);
       sink_.recv(r, got, src, 0, tag, bytes, 0);
       t = got + kCallOverheadNs;
       sink_.leave(r, t, recv_);
@@ -253,10 +339,13 @@ class Generator {
     }
     sink_.enter(r, t, waitall_);
     t += kCallOverheadNs;
-    if (sendRequest != 0) sink_.isendComplete(r, t, sendRequest);
+    if (sendRequest != 0) {
+      t = sendCompletion(r, t);
+      sink_.isendComplete(r, t, sendRequest);
+    }
     for (std::size_t i = 0; i < partners_.sources.size(); ++i) {
       std::int32_t src = partners_.sources[i];
-      t = std::max(t, arrival(src));
+      t = arrival(src, true, t);
       sink_.recv(r, t, src, 0, tag, bytes, firstRecvRequest + i);
     }
     t += kCallOverheadNs;
@@ -295,9 +384,15 @@ class Generator {
   std::mt19937_64 rng_;
   std::uint32_t n_;
   std::vector<TimeNs> clock_;      // per rank: time of its next record
-  std::vector<TimeNs> sendTime_;   // per rank: send time in the current exchange
+  std::vector<TimeNs> start_;      // per rank: clock at the current exchange's start, which is
+                                   // also the enter of its send's posting call
+  std::vector<TimeNs> recvPost_;   // per sender: enter of the call posting its message's receive
   std::vector<std::uint64_t> nextRequest_;  // per rank: next non-blocking request id (never 0)
   Partners partners_;
+  bool rendezvous_ = false;          // the default model sends messageBytes synchronously
+  TimeNs blockingRecvDelay_ = 0;     // its receive delay for MPI_Recv / MPI_Sendrecv
+  TimeNs irecvDelay_ = 0;            // ... and for the Waitall completing an Irecv
+  TimeNs transfer_ = 0;              // the spec's latency + bytes / bandwidth
   std::uint32_t step_ = 0, sendrecv_ = 0, send_ = 0, recv_ = 0, isend_ = 0, irecv_ = 0,
                 waitall_ = 0, coll_ = 0;
 };
@@ -305,9 +400,10 @@ class Generator {
 }  // namespace
 
 // Model events = enter/leave pairs. Per rank and step: 1 PRGN_step state, the exchange calls
-// (per exchange: Sendrecv = 1; Send/Recv = one per message; non-blocking = Isend + Irecvs +
-// 1 Waitall; nothing for a rank without partner), and 1 collective call unless None. Random
-// permutations are single cycles, so their counts equal Ring's and need no draws.
+// (per exchange: Sendrecv = 1; Send/Recv (master-worker, or SendThenRecv) = one per message;
+// non-blocking = Isend + Irecvs + 1 Waitall; nothing for a rank without partner), and 1
+// collective call unless None. Random permutations are single cycles, so their counts equal
+// Ring's and need no draws.
 std::uint64_t generatedEventCount(const GeneratorSpec& spec) {
   GeneratorSpec ring = spec;
   if (ring.pattern == P2PPattern::Random) ring.pattern = P2PPattern::Ring;
@@ -333,7 +429,24 @@ GeneratorSpec specForEventCount(GeneratorSpec spec, std::uint64_t events) {
   return spec;
 }
 
+std::string generatorSpecProblem(const GeneratorSpec& spec) {
+  if (spec.nonBlocking || spec.blockingCalls != BlockingCalls::SendThenRecv) return "";
+  if (spec.messagesPerStep == 0 || !sendsAndReceives(spec)) return "";
+  const std::unique_ptr<NetworkModel> model = defaultNetworkModel();
+  if (!model->synchronous(spec.messageBytes)) return "";
+  const LogGpsModel* loggps = dynamic_cast<const LogGpsModel*>(model.get());
+  const std::string limit =
+      loggps ? " (at most " + std::to_string(loggps->params().S) + " bytes)" : "";
+  return "blocking MPI_Send then MPI_Recv with " + std::to_string(spec.messageBytes) +
+         "-byte messages would deadlock: the default network model " + model->name() +
+         " sends them in rendezvous mode, and every " + patternName(spec.pattern) +
+         " rank sends first; use eager messages" + limit +
+         ", MPI_Sendrecv or non-blocking exchanges";
+}
+
 void generateTrace(const GeneratorSpec& spec, TraceSink& sink) {
+  if (std::string problem = generatorSpecProblem(spec); !problem.empty())
+    throw std::invalid_argument(problem);
   Generator(spec, sink).run();
 }
 
@@ -351,6 +464,24 @@ P2PPattern parsePattern(const std::string& name, bool* ok) {
   else found = false;
   if (ok) *ok = found;
   return p;
+}
+
+// Unlike pattern names, '-' counts here: "sendrecv" and "send-recv" differ only by it.
+BlockingCalls parseBlockingCalls(const std::string& name, bool* ok) {
+  std::string key;
+  for (char c : name)
+    key += c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  BlockingCalls b = BlockingCalls::Sendrecv;
+  bool found = true;
+  if (key == "sendrecv") b = BlockingCalls::Sendrecv;
+  else if (key == "send-recv") b = BlockingCalls::SendThenRecv;
+  else found = false;
+  if (ok) *ok = found;
+  return b;
+}
+
+const char* blockingCallsName(BlockingCalls c) {
+  return c == BlockingCalls::SendThenRecv ? "send-recv" : "sendrecv";
 }
 
 const char* patternName(P2PPattern p) {
