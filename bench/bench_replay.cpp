@@ -9,6 +9,7 @@
 // bench_load's files; generating and building the trace is setup and not measured.
 #include "bench_data.h"
 
+#include "perwiz/critical_path.h"
 #include "perwiz/generator.h"
 #include "perwiz/replay.h"
 #include "perwiz/trace_builder.h"
@@ -140,12 +141,13 @@ enum class Which { ZeroWaitEarly, ZeroWaitLate, BalanceComputeFirst, BalanceComp
 // about two steps: the candidate whose addition recomputes the most schedule items (the worst
 // case). A zero-wait that a later collective absorbs changes only a handful of items; one on
 // the rank that arrives last at the step's Allreduce moves everything downstream.
+// (At 10^7 events the search tries a rank's first or last 2 calls: 8 made it take minutes.)
 Hypothesis worstZeroWait(Replayer& r, const Trace& t, bool early) {
   Hypothesis best{HypothesisKind::ZeroWait, {}, 0};
   std::uint64_t most = 0;
   for (std::uint32_t rank = 0; rank < t.rankCount(); ++rank) {
     const std::uint32_t calls = static_cast<std::uint32_t>(t.ranks[rank].mpiCalls.size());
-    const std::uint32_t window = std::min<std::uint32_t>(calls, 8);
+    const std::uint32_t window = std::min<std::uint32_t>(calls, t.eventCount() > 2'000'000 ? 2 : 8);
     const std::uint32_t from = early ? 0 : calls - window, to = early ? window : calls;
     for (std::uint32_t i = from; i < to; ++i) {
       const Hypothesis h{HypothesisKind::ZeroWait, EventRef{rank, i, false}, 0};
@@ -174,9 +176,10 @@ Hypothesis pick(Which which, Replayer& r, const Trace& t) {
   return {};
 }
 
+// range(0): events (10^6: the GUI's 16 ms target; 10^7: 100 ms, issue #16).
 void BM_ReplayUpdate(benchmark::State& state, Which which) {
   using Clock = std::chrono::steady_clock;
-  const Trace& t = benchTrace(bench::targetEvents(kUpdateEvents));
+  const Trace& t = benchTrace(bench::targetEvents(static_cast<std::uint64_t>(state.range(0))));
   Replayer r(t, Scenario{});
   const Hypothesis h = pick(which, r, t);
   state.SetLabel(h.toString());
@@ -214,11 +217,42 @@ void BM_ReplayUpdate(benchmark::State& state, Which which) {
   state.counters["remove_recomputed"] = static_cast<double>(removeItems);
   state.counters["events"] = static_cast<double>(t.eventCount());
 }
-BENCHMARK_CAPTURE(BM_ReplayUpdate, ZeroWaitEarly, Which::ZeroWaitEarly)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_ReplayUpdate, ZeroWaitLate, Which::ZeroWaitLate)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_ReplayUpdate, BalanceComputeStep0, Which::BalanceComputeFirst)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_ReplayUpdate, BalanceComputeMiddle, Which::BalanceComputeMiddle)->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(BM_ReplayUpdate, BalanceVolumeMiddle, Which::BalanceVolumeMiddle)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ReplayUpdate, ZeroWaitEarly, Which::ZeroWaitEarly)->Arg(kUpdateEvents)->Arg(kFullEvents)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ReplayUpdate, ZeroWaitLate, Which::ZeroWaitLate)->Arg(kUpdateEvents)->Arg(kFullEvents)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ReplayUpdate, BalanceComputeStep0, Which::BalanceComputeFirst)->Arg(kUpdateEvents)->Arg(kFullEvents)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ReplayUpdate, BalanceComputeMiddle, Which::BalanceComputeMiddle)->Arg(kUpdateEvents)->Arg(kFullEvents)->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(BM_ReplayUpdate, BalanceVolumeMiddle, Which::BalanceVolumeMiddle)->Arg(kUpdateEvents)->Arg(kFullEvents)->Unit(benchmark::kMillisecond);
+
+// ---- the ring of issue #16 (the peer comparison with LogGOPSim) ----
+// 1024 ranks x 1000 steps, each: computation, a blocking MPI_Send of 1 KiB to the next rank,
+// an MPI_Recv from the previous one, an Allreduce (4,096,000 events): `perwiz-cli generate
+// ring.otf2 --ranks 1024 --steps 1000 --p2p send-recv --bytes 1024`, built in memory here.
+// Timed: the Replayer's construction (program and first full replay) and the critical path's
+// totals, i.e. the replay part of `perwiz-cli predict` beyond loading the trace.
+void BM_RingReplay(benchmark::State& state) {
+  static const Trace ring = [] {
+    GeneratorSpec s;
+    s.ranks = 1024;
+    s.steps = 1000;
+    s.pattern = P2PPattern::Ring;
+    s.blockingCalls = BlockingCalls::SendThenRecv;
+    s.messageBytes = 1024;
+    TraceBuilder builder("ring", "generated");
+    generateTrace(s, builder);
+    return builder.take();
+  }();
+  TimeNs t = 0;
+  for (auto _ : state) {
+    Replayer r(ring, Scenario{});
+    t = criticalPath(r, CriticalPathListing::Segments, 20).length;
+    benchmark::DoNotOptimize(t);
+  }
+  state.counters["events"] = static_cast<double>(ring.eventCount());
+  state.counters["events_per_s"] =
+      benchmark::Counter(static_cast<double>(ring.eventCount()), benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["predicted_ms"] = static_cast<double>(t) / 1e6;
+}
+BENCHMARK(BM_RingReplay)->Unit(benchmark::kMillisecond)->Iterations(3);
 
 }  // namespace
 

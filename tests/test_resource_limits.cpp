@@ -5,6 +5,7 @@
 #include "test_support.h"
 
 #include "perwiz/generator.h"
+#include "perwiz/replay.h"
 #include "perwiz/trace_builder.h"
 #include "perwiz/trace_io.h"
 
@@ -16,6 +17,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <malloc.h>
 #include <map>
 #include <new>
 #include <sys/resource.h>
@@ -323,9 +325,10 @@ TEST(ResourceLimits, Otf2CommunicatorsMustFitTheMemory) {
                                                      "in all, about 114 MB; 64 MB available");
   }
   // The whole load under an address-space limit of 64 MiB more than the test uses.
-  if (kLimitAddressSpace)
+  if (kLimitAddressSpace) {
     EXPECT_NE(runLimited([&] { loadTrace(dir.string()); }, 64 * kMiB).find("members in all"),
               std::string::npos);
+  }
   // Fewer comms fit: 10 x 100,000 = 10^6 entries, 11 MB.
   const fs::path few = test::freshDir("limits_comms_few") / "comms";
   writeClaimingArchive(few, 2, 1, 10, 100000);
@@ -383,6 +386,49 @@ TEST(ResourceLimits, LoadRefusesWhatDoesNotFitTheMemoryEstimate) {
               if (availableMemory() > 64 * kMiB) throw std::runtime_error("ignores RLIMIT_AS");
             }, 64 * kMiB),
             "OK");
+}
+
+// The replay's estimate covers what a Replayer really keeps, and a replay that does not fit is
+// refused with it before it starts (issue #16: never killed by the kernel part-way).
+TEST(ResourceLimits, ReplayEstimateCoversTheReplayerAndRefusesWhatDoesNotFit) {
+  GeneratorSpec spec;
+  spec.ranks = 16;
+  spec.steps = 400;
+  spec.nonBlocking = true;
+  spec.imbalance = 0.2;
+  TraceBuilder b("estimate", "generated");
+  generateTrace(spec, b);
+  const Trace t = b.take();
+  std::uint64_t calls = 0, endpoints = 0, members = 0;
+  for (const RankTrace& rt : t.ranks) {
+    calls += rt.mpiCalls.size() + 1;
+    endpoints += rt.messages.size();
+    members += rt.collectives.size();
+  }
+  // 1 MiB + 100 B per call (and per rank's end) + 75 B per endpoint + 45 B per member.
+  const std::uint64_t estimate = estimateReplayMemory(t);
+  EXPECT_EQ(estimate, (1u << 20) + 100 * calls + 75 * endpoints + 45 * members);
+  // What the constructor keeps allocated (mallinfo2: the heap in use, small and mmapped).
+  auto inUse = [] {
+    const struct mallinfo2 m = mallinfo2();
+    return static_cast<std::uint64_t>(m.uordblks + m.hblkhd);
+  };
+  // (Sanitizers replace malloc and mallinfo2 reports nothing there.)
+  if (kLimitAddressSpace) {
+    const std::uint64_t before = inUse();
+    auto rp = std::make_unique<Replayer>(t, Scenario{});
+    const std::uint64_t kept = inUse() - before;
+    EXPECT_GT(kept, estimate / 4) << "the estimate is far off what the replay holds";
+    EXPECT_LE(kept, estimate);
+  }
+  try {
+    requireMemory("t.otf2", estimate, "replay it", estimate - 1);
+    ADD_FAILURE() << "not refused";
+  } catch (const TraceError& e) {
+    EXPECT_NE(std::string(e.what()).find("t.otf2: needs about "), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find(" of memory to replay it, "), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(requireMemory("t.otf2", estimate, "replay it", estimate));
 }
 
 // Running out of memory anyway (the estimate let it through) names the file and what was being

@@ -383,7 +383,9 @@ void expectWritable(const Trace& t, const std::string& name, bool exact) {
     ASSERT_NO_THROW(saveTrace(t, p.string()));
     const Trace back = loadTrace(p.string());
     std::string why;
-    if (exact) EXPECT_TRUE(t.sameModel(back, &why)) << why;
+    if (exact) {
+      EXPECT_TRUE(t.sameModel(back, &why)) << why;
+    }
     EXPECT_EQ(back.eventCount(), t.eventCount());
     EXPECT_EQ(back.mpiCallCount(), t.mpiCallCount());
     EXPECT_EQ(back.endTime, t.endTime);

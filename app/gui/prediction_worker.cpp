@@ -1,5 +1,7 @@
 #include "prediction_worker.h"
 
+#include "perwiz/trace_io.h"
+
 #include <QElapsedTimer>
 
 #include <algorithm>
@@ -74,6 +76,10 @@ void PredictionWorker::process() {
         Scenario s;
         s.model = req.model;
         s.costs = req.costs;
+        // Refused with the estimate rather than killed by the kernel part-way (the snapshot
+        // copies per-event times beside the engine: about 48 bytes per event).
+        requireMemory(req.trace->source, estimateReplayMemory(*req.trace) + 48 * req.trace->eventCount(),
+                      "predict its timeline");
         auto fresh = std::make_unique<Replayer>(*req.trace, s);
         auto waits = std::make_shared<std::vector<std::vector<TimeNs>>>(req.trace->rankCount());
         for (std::uint32_t r = 0; r < req.trace->rankCount(); ++r) {

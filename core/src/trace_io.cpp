@@ -218,6 +218,14 @@ std::uint64_t availableMemory() {
   return std::min(available, cgroupHeadroom());
 }
 
+void requireMemory(const std::string& path, std::uint64_t needed, const std::string& what,
+                   std::uint64_t available) {
+  if (available == 0) available = availableMemory();
+  if (needed > available)
+    throw TraceError(path, "needs about " + formatBytes(needed) + " of memory to " + what + ", " +
+                               formatBytes(available) + " available");
+}
+
 static std::uint64_t estimateFor(const std::string& path, TraceFormat f) {
   double bytes = 0;
   if (f == TraceFormat::Otf2) {

@@ -65,6 +65,10 @@ class Replayer {
   // Replaces all hypotheses and replays in full.
   bool setHypotheses(std::vector<Hypothesis> hs, std::string* error = nullptr);
   void replayFull();
+  // Builds the index that incremental add() and remove() use (who reads whose time, schedule
+  // positions: about 12 bytes per call). Built on the first update otherwise; a prediction
+  // that never changes its scenario (the CLI) never needs it. Shared with forks; thread-safe.
+  void prepareUpdates() const;
   const UpdateStats& lastUpdate() const;
 
   // Measured computation of each rank inside parallel step `step` (the quantity that
@@ -111,6 +115,12 @@ class Replayer {
   explicit Replayer(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> d;
 };
+
+// Peak memory a Replayer of `trace` needs beyond the trace itself, in bytes: its compiled
+// program, results and construction temporaries, from the trace's counts (MPI calls, message
+// endpoints, collective members) and the bytes per item measured in docs/performance.md. The
+// index for incremental updates and the copies that hypotheses make are not included.
+std::uint64_t estimateReplayMemory(const Trace& trace);
 
 // Name of the point event that records the scenario in a predicted trace.
 inline constexpr const char* kScenarioEventName = "PerWiz scenario";

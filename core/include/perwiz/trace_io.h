@@ -51,6 +51,10 @@ struct LoadOptions {
 // address-space limit (RLIMIT_AS) or a cgroup memory.max. The environment variable
 // PERWIZ_MEMORY_AVAILABLE (bytes, or with a K/M/G suffix) overrides it.
 std::uint64_t availableMemory();
+// Refuses a step that would need more memory than availableMemory() (or `available`, if not 0):
+// throws TraceError naming `path`: "needs about N GB of memory to WHAT, M GB available".
+void requireMemory(const std::string& path, std::uint64_t needed, const std::string& what,
+                   std::uint64_t available = 0);
 // Peak memory loadTrace needs for `path`, estimated from the sizes of its files (ALOG: the
 // file; OTF2: the event and definition files of the archive) with the bytes per input byte
 // measured in docs/performance.md. Throws TraceError like detectFormat.

@@ -170,6 +170,7 @@ DagShape dagShape(const Replayer& replayer) {
   const auto& p = replayer.program();
   const auto eff = replayer.effective();
   const std::uint32_t U = p.units;
+  p.prepareIncremental();  // schedule positions
   DagShape shape;
   shape.vertices = 2 * std::uint64_t{U} + p.nodes() + 1;
   shape.edges = 2 * std::uint64_t{U} + p.nodeMembers.size();  // gap and local per unit, memberships

@@ -1,22 +1,20 @@
 // Compiles a measured trace into a replay program (see replay_program.h, docs/model.md).
 #include "replay_program.h"
 
+#include "rank_parallel.h"
+
 #include "perwiz/checked_time.h"
 
 #include <algorithm>
 #include <deque>
 #include <numeric>
+#include <span>
+#include <stdexcept>
 #include <string>
 #include <tuple>
 
 namespace perwiz {
 namespace {
-
-struct PendingRole {
-  std::uint32_t unit;
-  CommRole role;
-  std::uint32_t msg;
-};
 
 struct PendingDep {
   std::uint32_t unit;
@@ -52,79 +50,122 @@ class Builder {
     buildMessages();
     buildCollectives();
     finishDeps();
-    buildConsumers();
     buildSchedule();
     decompose();
     summarize();
   }
 
  private:
-  // Unit of the MPI call that is event `event` of `rank`, kNone32 if it is not an MPI call.
-  std::uint32_t unitOfEvent(std::uint32_t rank, std::uint32_t event) const {
-    const auto& calls = trace_.ranks[rank].mpiCalls;
-    auto it = std::lower_bound(calls.begin(), calls.end(), event);
-    if (it == calls.end() || *it != event) return kNone32;
-    return p_.unitOfCall[rank][static_cast<std::size_t>(it - calls.begin())];
+  // Index of `event` in a rank's sorted MPI call list, kNone32 if it is not an MPI call. The
+  // search gallops forward from `hint` (the last index found) when the event lies at or after
+  // it — the common case, since endpoints and collectives come in posting order — and falls
+  // back to a binary search of the whole list otherwise. Sets `hint` to the index found.
+  static std::uint32_t findCall(const std::vector<std::uint32_t>& calls, std::uint32_t event, std::uint32_t& hint) {
+    const std::size_t n = calls.size();
+    std::size_t lo = 0, hi = n;
+    if (hint < n && calls[hint] <= event) {
+      lo = hint;
+      std::size_t step = 1;
+      hi = lo + 1;
+      while (hi < n && calls[hi] <= event) {
+        lo = hi;
+        step *= 2;
+        hi = lo + step;
+      }
+      hi = std::min(hi, n);
+    }
+    const auto it = std::lower_bound(calls.begin() + static_cast<std::ptrdiff_t>(lo),
+                                     calls.begin() + static_cast<std::ptrdiff_t>(hi), event);
+    if (it == calls.begin() + static_cast<std::ptrdiff_t>(hi) || *it != event) return kNone32;
+    hint = static_cast<std::uint32_t>(it - calls.begin());
+    return hint;
+  }
+
+  // Unit of MPI call `index` of `rank`, kNone32 for kNone32.
+  std::uint32_t unitOfCall(std::uint32_t rank, std::uint32_t index) const {
+    return index == kNone32 ? kNone32 : p_.unitOfCall[rank][index];
   }
 
   void buildUnits() {
     const std::uint32_t R = static_cast<std::uint32_t>(trace_.rankCount());
     p_.ranks = R;
-    p_.rankBegin.assign(1, 0);
     p_.unitOfCall.resize(R);
     p_.nestedCall.resize(R);
-    for (std::uint32_t r = 0; r < R; ++r) {
+    std::vector<std::uint64_t> count(R, 0), nested(R, 0);
+    std::vector<TimeNs> lastTop(R, 0);
+    // Per rank: which calls are top-level (units) and their rank-local numbers; a call that
+    // starts before the previous top-level call returned lies inside it and follows it.
+    forEachRank(R, events_, [&](std::uint32_t r) {
       const RankTrace& rt = trace_.ranks[r];
       auto& ofCall = p_.unitOfCall[r];
-      auto& nested = p_.nestedCall[r];
+      auto& nest = p_.nestedCall[r];
       ofCall.resize(rt.mpiCalls.size());
-      nested.assign(rt.mpiCalls.size(), 0);
+      nest.assign(rt.mpiCalls.size(), 0);
       TimeNs lastLeave = 0;
-      bool any = false;
+      std::uint32_t n = 0;
       for (std::uint32_t i = 0; i < rt.mpiCalls.size(); ++i) {
         const std::uint32_t e = rt.mpiCalls[i];
-        if (any && rt.enter[e] < lastLeave) {  // inside the previous top-level call
-          ofCall[i] = static_cast<std::uint32_t>(p_.measEnter.size()) - 1;
-          nested[i] = 1;
-          ++report_.nestedCalls;
+        if (n > 0 && rt.enter[e] < lastLeave) {  // inside the previous top-level call
+          ofCall[i] = n - 1;
+          nest[i] = 1;
+          ++nested[r];
           continue;
         }
-        ofCall[i] = static_cast<std::uint32_t>(p_.measEnter.size());
-        addUnit(r, i, rt.enter[e], rt.leave[e]);
+        ofCall[i] = n++;
         lastLeave = rt.leave[e];
-        any = true;
       }
-      TimeNs end = lastLeave;
-      for (TimeNs l : rt.leave) end = std::max(end, l);
-      addUnit(r, kNone32, end, end);  // the rank's end sentinel
-      p_.rankBegin.push_back(static_cast<std::uint32_t>(p_.measEnter.size()));
+      count[r] = std::uint64_t{n} + 1;  // and the rank's end sentinel
+      lastTop[r] = lastLeave;
+    });
+    p_.rankBegin.assign(R + 1, 0);
+    std::uint64_t total = 0;
+    for (std::uint32_t r = 0; r < R; ++r) {
+      total += count[r];
+      if (total >= kNone32)
+        throw std::length_error("the trace has more than 2^32 - 2 MPI calls: too many for one replay");
+      p_.rankBegin[r + 1] = static_cast<std::uint32_t>(total);
+      report_.nestedCalls += nested[r];
     }
-    p_.units = static_cast<std::uint32_t>(p_.measEnter.size());
+    p_.units = static_cast<std::uint32_t>(total);
+    p_.unitRank.resize(p_.units);
+    p_.callOfUnit.resize(p_.units);
+    p_.measEnter.resize(p_.units);
+    p_.measLeave.resize(p_.units);
     p_.gap0.resize(p_.units);
-    for (std::uint32_t u = 0; u < p_.units; ++u) {
-      const TimeNs prev = p_.isFirst(u) ? 0 : p_.measLeave[u - 1];
-      p_.gap0[u] = std::max<TimeNs>(0, p_.measEnter[u] - prev);
-    }
-  }
-
-  void addUnit(std::uint32_t rank, std::uint32_t call, TimeNs enter, TimeNs leave) {
-    p_.unitRank.push_back(rank);
-    p_.callOfUnit.push_back(call);
-    p_.measEnter.push_back(enter);
-    p_.measLeave.push_back(leave);
-  }
-
-  void addRole(std::uint32_t unit, CommRole role, std::uint32_t msg, int slot) {
-    if (unit == kNone32) return;
-    roles_.push_back({unit, role, msg});
-    p_.messages[msg].units[slot] = unit;
+    forEachRank(R, events_, [&](std::uint32_t r) {
+      const RankTrace& rt = trace_.ranks[r];
+      const std::uint32_t base = p_.rankBegin[r], sentinel = p_.rankBegin[r + 1] - 1;
+      auto& ofCall = p_.unitOfCall[r];
+      const auto& nest = p_.nestedCall[r];
+      for (std::uint32_t i = 0; i < ofCall.size(); ++i) {
+        ofCall[i] += base;
+        if (nest[i]) continue;
+        const std::uint32_t u = ofCall[i], e = rt.mpiCalls[i];
+        p_.unitRank[u] = r;
+        p_.callOfUnit[u] = i;
+        p_.measEnter[u] = rt.enter[e];
+        p_.measLeave[u] = rt.leave[e];
+      }
+      TimeNs end = lastTop[r];
+      for (TimeNs l : rt.leave) end = std::max(end, l);
+      p_.unitRank[sentinel] = r;
+      p_.callOfUnit[sentinel] = kNone32;
+      p_.measEnter[sentinel] = p_.measLeave[sentinel] = end;
+      for (std::uint32_t u = base; u <= sentinel; ++u) {
+        const TimeNs prev = u == base ? 0 : p_.measLeave[u - 1];
+        p_.gap0[u] = std::max<TimeNs>(0, p_.measEnter[u] - prev);
+      }
+    });
   }
 
   void buildMessages() {
     const std::uint32_t R = p_.ranks;
     std::vector<std::uint32_t> base(R + 1, 0);
-    for (std::uint32_t r = 0; r < R; ++r)
-      base[r + 1] = base[r] + static_cast<std::uint32_t>(trace_.ranks[r].messages.size());
+    for (std::uint32_t r = 0; r < R; ++r) {
+      const std::uint64_t next = std::uint64_t{base[r]} + trace_.ranks[r].messages.size();
+      if (next >= kNone32) throw std::length_error("the trace has more than 2^32 - 2 message endpoints: too many for one replay");
+      base[r + 1] = static_cast<std::uint32_t>(next);
+    }
     p_.messages.assign(base[R], ReplayMessage{});
     std::vector<std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>>> spans(R);
     for (std::uint32_t k = 0; k < trace_.steps.size(); ++k)
@@ -134,111 +175,270 @@ class Builder {
       }
     for (auto& v : spans) std::sort(v.begin(), v.end());
 
-    for (std::uint32_t r = 0; r < R; ++r) {
-      const auto& msgs = trace_.ranks[r].messages;
+    // Per rank, in parallel: the units that post and complete each endpoint, and for sends
+    // (and unmatched endpoints) the message's own slot: size and parallel step.
+    std::vector<std::uint32_t> postUnit(base[R]), doneUnit(base[R]);
+    forEachRank(R, events_, [&](std::uint32_t r) {
+      const RankTrace& rt = trace_.ranks[r];
+      const auto& msgs = rt.messages;
+      const auto& sp = spans[r];
+      std::uint32_t postHint = 0;
+      std::size_t span = 0;  // the last span whose first event is at or before the post
       for (std::uint32_t j = 0; j < msgs.size(); ++j) {
         const MessageEndpoint& m = msgs[j];
+        const std::uint32_t post = m.postEvent == kNone32 ? kNone32 : findCall(rt.mpiCalls, m.postEvent, postHint);
+        std::uint32_t doneHint = postHint;
+        const std::uint32_t done = m.event == m.postEvent ? post : findCall(rt.mpiCalls, m.event, doneHint);
+        postUnit[base[r] + j] = unitOfCall(r, post);
+        doneUnit[base[r] + j] = unitOfCall(r, done);
         const bool matched = m.matched() && m.matchRank < R;
-        const std::uint32_t id = (m.isSend || !matched) ? base[r] + j : base[m.matchRank] + m.matchIndex;
-        ReplayMessage& msg = p_.messages[id];
-        if (m.isSend || !matched) msg.bytes = m.bytes;
-        if (m.isSend) {  // the step of the send's post call
-          auto it = std::upper_bound(spans[r].begin(), spans[r].end(),
-                                     std::make_tuple(m.postEvent, kNone32, kNone32));
-          if (it != spans[r].begin()) {
-            --it;
-            if (m.postEvent >= std::get<0>(*it) && m.postEvent < std::get<1>(*it))
-              msg.step = std::get<2>(*it);
-          }
-        }
-        const std::uint32_t done = unitOfEvent(r, m.event);
-        const std::uint32_t post = m.postEvent == m.event ? done : unitOfEvent(r, m.postEvent);
-        const int slot = m.isSend ? 0 : 2;
-        if (m.event == m.postEvent) {
-          addRole(done, m.isSend ? CommRole::BlockingSend : CommRole::BlockingRecv, id, slot);
-        } else {
-          addRole(post, m.isSend ? CommRole::IsendPost : CommRole::IrecvPost, id, slot);
-          addRole(done, m.isSend ? CommRole::IsendComplete : CommRole::IrecvComplete, id, slot + 1);
-        }
-        if (!matched) {
-          ++report_.unmatchedEndpoints;
-          continue;
-        }
-        const MessageEndpoint& other = trace_.ranks[m.matchRank].messages[m.matchIndex];
-        const std::uint32_t src = unitOfEvent(m.matchRank, other.postEvent);
-        if (done == kNone32 || src == kNone32) continue;
-        const std::uint64_t bytes = m.isSend ? m.bytes : other.bytes;
-        if (m.isSend) {
-          const std::uint8_t active = model_.synchronous(bytes) ? dep::kActive : 0;
-          deps_.push_back({done, src, -model_.arrivalDelay(bytes),
-                           static_cast<std::uint8_t>(dep::kSyncSend | active), id});
-        } else {
-          const bool blocking = m.event == m.postEvent;
-          const CommRole role = blocking ? CommRole::BlockingRecv : CommRole::IrecvComplete;
-          deps_.push_back({done, src, model_.receiveDelay(role, bytes),
-                           static_cast<std::uint8_t>(dep::kActive | (blocking ? 0 : dep::kLateRecv)), id});
-        }
+        if (!(m.isSend || !matched)) continue;
+        ReplayMessage& msg = p_.messages[base[r] + j];
+        msg.bytes = m.bytes;
+        if (!m.isSend || sp.empty() || m.postEvent == kNone32) continue;
+        // The step of the send's post call: the last span starting at or before it.
+        if (span >= sp.size() || std::get<0>(sp[span]) > m.postEvent) span = 0;
+        while (span + 1 < sp.size() && std::get<0>(sp[span + 1]) <= m.postEvent) ++span;
+        if (std::get<0>(sp[span]) <= m.postEvent && m.postEvent < std::get<1>(sp[span])) msg.step = std::get<2>(sp[span]);
+      }
+    });
+
+    p_.messageBytes.resize(p_.messages.size());
+    for (std::size_t m = 0; m < p_.messages.size(); ++m) p_.messageBytes[m] = p_.messages[m].bytes;
+    msgBase_ = std::move(base);
+    postUnit_ = std::move(postUnit);
+    doneUnit_ = std::move(doneUnit);
+  }
+
+  // The network model's delays of a message size, cached: sizes repeat (a direct-mapped table
+  // per thread; the model's calls are virtual and evaluate its cost lines).
+  class Delays {
+   public:
+    explicit Delays(const NetworkModel& m) : m_(m) {}
+    struct Entry {
+      std::uint64_t bytes = ~std::uint64_t{0};
+      TimeNs arrival = 0, blockingRecv = 0, irecvComplete = 0;
+      bool sync = false;
+    };
+    const Entry& of(std::uint64_t bytes) {
+      Entry& e = table_[(bytes ^ (bytes >> 17)) % kSize];
+      if (e.bytes != bytes) {
+        e.bytes = bytes;
+        e.sync = m_.synchronous(bytes);
+        e.arrival = m_.arrivalDelay(bytes);
+        e.blockingRecv = m_.receiveDelay(CommRole::BlockingRecv, bytes);
+        e.irecvComplete = m_.receiveDelay(CommRole::IrecvComplete, bytes);
+      }
+      return e;
+    }
+
+   private:
+    static constexpr std::size_t kSize = 61;
+    const NetworkModel& m_;
+    Entry table_[kSize];
+  };
+
+  // Walks rank r's endpoints in order and reports each communication role (unit, role,
+  // message, slot) and each message dependency (unit, source, offset, flags, message): the
+  // same walk counts them and then fills them in, so both agree by construction.
+  template <class OnRole, class OnDep>
+  std::uint64_t walkLinks(std::uint32_t r, Delays& delays, OnRole&& onRole, OnDep&& onDep) const {
+    const std::uint32_t R = p_.ranks;
+    const auto& msgs = trace_.ranks[r].messages;
+    std::uint64_t unmatched = 0;
+    for (std::uint32_t j = 0; j < msgs.size(); ++j) {
+      const MessageEndpoint& m = msgs[j];
+      const bool matched = m.matched() && m.matchRank < R;
+      const std::uint32_t id = (m.isSend || !matched) ? msgBase_[r] + j : msgBase_[m.matchRank] + m.matchIndex;
+      const std::uint32_t done = doneUnit_[msgBase_[r] + j];
+      const std::uint32_t post = postUnit_[msgBase_[r] + j];
+      const int slot = m.isSend ? 0 : 2;
+      if (m.event == m.postEvent) {
+        if (done != kNone32) onRole(done, m.isSend ? CommRole::BlockingSend : CommRole::BlockingRecv, id, slot);
+      } else {
+        if (post != kNone32) onRole(post, m.isSend ? CommRole::IsendPost : CommRole::IrecvPost, id, slot);
+        if (done != kNone32) onRole(done, m.isSend ? CommRole::IsendComplete : CommRole::IrecvComplete, id, slot + 1);
+      }
+      if (!matched) {
+        ++unmatched;
+        continue;
+      }
+      const std::uint32_t src = postUnit_[msgBase_[m.matchRank] + m.matchIndex];
+      if (done == kNone32 || src == kNone32) continue;
+      // The message's size: the send's own (a receive reads it from the sender's slot).
+      const Delays::Entry& d = delays.of(m.isSend ? m.bytes : p_.messages[id].bytes);
+      if (m.isSend) {
+        onDep(done, src, -d.arrival, static_cast<std::uint8_t>(dep::kSyncSend | (d.sync ? dep::kActive : 0)), id);
+      } else {
+        const bool blocking = m.event == m.postEvent;
+        onDep(done, src, blocking ? d.blockingRecv : d.irecvComplete,
+              static_cast<std::uint8_t>(dep::kActive | (blocking ? 0 : dep::kLateRecv)), id);
       }
     }
+    return unmatched;
+  }
+
+  // Dependencies and roles in CSR by unit. A unit's dependencies: its message dependencies in
+  // endpoint order, then its collective ones in instance order. Counted per rank in parallel,
+  // then filled per rank in parallel (every unit belongs to one rank; a receive writes the
+  // receiver's fields of the sender's message slot, never the sender's).
+  void finishDeps() {
+    const std::uint32_t R = p_.ranks, U = p_.units;
+    p_.depBegin.assign(U + 1, 0);
+    p_.roleBegin.assign(U + 1, 0);
+    std::vector<std::uint64_t> unmatched(R, 0);
+    forEachRank(R, events_, [&](std::uint32_t r) {
+      Delays delays(model_);
+      unmatched[r] = walkLinks(
+          r, delays, [&](std::uint32_t u, CommRole, std::uint32_t, int) { ++p_.roleBegin[u + 1]; },
+          [&](std::uint32_t u, std::uint32_t, TimeNs, std::uint8_t, std::uint32_t) { ++p_.depBegin[u + 1]; });
+    });
+    for (std::uint64_t n : unmatched) report_.unmatchedEndpoints += n;
+    for (const PendingDep& d : deps_) ++p_.depBegin[d.unit + 1];
+    std::uint64_t deps = 0, roles = 0;
+    for (std::uint32_t u = 0; u <= U; ++u) {
+      deps += p_.depBegin[u];
+      roles += p_.roleBegin[u];
+      if (deps >= kNone32 || roles >= kNone32)
+        throw std::length_error("the trace has more than 2^32 - 2 message dependencies: too many for one replay");
+      p_.depBegin[u] = static_cast<std::uint32_t>(deps);
+      p_.roleBegin[u] = static_cast<std::uint32_t>(roles);
+    }
+    p_.depSrc.resize(deps);
+    p_.depOff0.resize(deps);
+    p_.depFlags0.resize(deps);
+    p_.depMsg.resize(deps);
+    p_.roleKind.resize(roles);
+    p_.roleMsg.resize(roles);
+    std::vector<std::uint32_t> depFill(p_.depBegin.begin(), p_.depBegin.end() - 1);
+    std::vector<std::uint32_t> roleFill(p_.roleBegin.begin(), p_.roleBegin.end() - 1);
+    auto putDep = [&](std::uint32_t u, std::uint32_t src, TimeNs off, std::uint8_t flags, std::uint32_t msg) {
+      const std::uint32_t i = depFill[u]++;
+      p_.depSrc[i] = src;
+      p_.depOff0[i] = off;
+      p_.depFlags0[i] = static_cast<std::uint8_t>(flags | dep::kScheduled);
+      p_.depMsg[i] = msg;
+    };
+    forEachRank(R, events_, [&](std::uint32_t r) {
+      Delays delays(model_);
+      walkLinks(
+          r, delays,
+          [&](std::uint32_t u, CommRole role, std::uint32_t msg, int slot) {
+            const std::uint32_t i = roleFill[u]++;
+            p_.roleKind[i] = role;
+            p_.roleMsg[i] = msg;
+            p_.messages[msg].units[slot] = u;
+          },
+          putDep);
+    });
+    for (const PendingDep& d : deps_) putDep(d.unit, d.src, d.off, d.flags, d.msg);
+    deps_ = {};
+    postUnit_ = {};
+    doneUnit_ = {};
+  }
+
+  std::size_t collectiveMembers() const {
+    std::size_t n = 0;
+    for (const RankTrace& rt : trace_.ranks) n += rt.collectives.size();
+    return n;
   }
 
   void buildCollectives() {
     const std::uint32_t R = p_.ranks;
+    const std::size_t I = trace_.collectives.size();
     struct Member {
       std::uint32_t rank, unit;
       std::int32_t root;
       std::uint64_t bytes;
     };
-    std::vector<std::vector<Member>> inst(trace_.collectives.size());
+    // Members of every instance, flat (CSR by instance), in rank order.
+    std::vector<std::uint32_t> unitOfColl(collectiveMembers(), kNone32);
+    std::vector<std::size_t> collBase(R + 1, 0);
+    for (std::uint32_t r = 0; r < R; ++r) collBase[r + 1] = collBase[r] + trace_.ranks[r].collectives.size();
+    forEachRank(R, events_, [&](std::uint32_t r) {
+      const RankTrace& rt = trace_.ranks[r];
+      std::uint32_t hint = 0;
+      for (std::size_t j = 0; j < rt.collectives.size(); ++j)
+        unitOfColl[collBase[r] + j] = unitOfCall(r, findCall(rt.mpiCalls, rt.collectives[j].event, hint));
+    });
+    std::vector<std::uint32_t> instBegin(I + 1, 0);
+    auto valid = [&](std::uint32_t r, std::size_t j) {
+      const CollectiveCall& c = trace_.ranks[r].collectives[j];
+      return unitOfColl[collBase[r] + j] != kNone32 && c.instance != kNone32 && c.instance < I;
+    };
     for (std::uint32_t r = 0; r < R; ++r)
-      for (const CollectiveCall& c : trace_.ranks[r].collectives) {
-        const std::uint32_t u = unitOfEvent(r, c.event);
-        if (u == kNone32 || c.instance == kNone32 || c.instance >= inst.size()) continue;
-        inst[c.instance].push_back({r, u, c.root, std::max(c.bytesSent, c.bytesReceived)});
+      for (std::size_t j = 0; j < trace_.ranks[r].collectives.size(); ++j)
+        if (valid(r, j)) ++instBegin[trace_.ranks[r].collectives[j].instance + 1];
+    std::partial_sum(instBegin.begin(), instBegin.end(), instBegin.begin());
+    std::vector<Member> members(instBegin[I]);
+    {
+      std::vector<std::uint32_t> fill(instBegin.begin(), instBegin.end() - 1);
+      for (std::uint32_t r = 0; r < R; ++r)
+        for (std::size_t j = 0; j < trace_.ranks[r].collectives.size(); ++j) {
+          if (!valid(r, j)) continue;
+          const CollectiveCall& c = trace_.ranks[r].collectives[j];
+          members[fill[c.instance]++] = {r, unitOfColl[collBase[r] + j], c.root, std::max(c.bytesSent, c.bytesReceived)};
+        }
+    }
+    unitOfColl = {};
+    // Position of each world rank in a communicator (ranks outside it after the members, in
+    // rank order), built once per communicator that has collectives.
+    std::vector<std::vector<std::uint32_t>> commPos(trace_.comms.size());
+    auto positions = [&](std::uint32_t comm) -> const std::vector<std::uint32_t>& {
+      auto& pos = commPos[comm];
+      if (pos.empty()) {
+        const auto& wr = trace_.comms[comm].worldRanks;
+        pos.assign(R, kNone32);
+        for (std::size_t i = 0; i < wr.size(); ++i)
+          if (wr[i] >= 0 && static_cast<std::uint32_t>(wr[i]) < R && pos[static_cast<std::uint32_t>(wr[i])] == kNone32)
+            pos[static_cast<std::uint32_t>(wr[i])] = static_cast<std::uint32_t>(i);
+        for (std::uint32_t r = 0; r < R; ++r)
+          if (pos[r] == kNone32) pos[r] = static_cast<std::uint32_t>(wr.size() + r);
       }
+      return pos;
+    };
+
     p_.nodeBegin.assign(1, 0);
     collectiveCost_.assign(p_.units, -1);
-    for (std::uint32_t i = 0; i < inst.size(); ++i) {
-      auto& members = inst[i];
-      if (members.empty()) continue;
+    deps_.reserve(members.size());
+    for (std::uint32_t i = 0; i < I; ++i) {
+      const auto first = members.begin() + instBegin[i], last = members.begin() + instBegin[i + 1];
+      if (first == last) continue;
       const CollectiveInstance& ci = trace_.collectives[i];
       // Comm order: position of the member's world rank in the communicator.
       if (ci.comm < trace_.comms.size()) {
-        const auto& wr = trace_.comms[ci.comm].worldRanks;
-        auto pos = [&](std::uint32_t rank) {
-          auto it = std::find(wr.begin(), wr.end(), static_cast<std::int32_t>(rank));
-          return it == wr.end() ? wr.size() + rank : static_cast<std::size_t>(it - wr.begin());
-        };
-        std::stable_sort(members.begin(), members.end(),
-                         [&](const Member& a, const Member& b) { return pos(a.rank) < pos(b.rank); });
+        const auto& pos = positions(ci.comm);
+        auto before = [&](const Member& a, const Member& b) { return pos[a.rank] < pos[b.rank]; };
+        if (!std::is_sorted(first, last, before)) std::stable_sort(first, last, before);
       }
-      const std::uint32_t P = static_cast<std::uint32_t>(members.size());
-      for (const Member& m : members)
+      const std::span<const Member> ms(&*first, static_cast<std::size_t>(last - first));
+      const std::uint32_t P = static_cast<std::uint32_t>(ms.size());
+      for (const Member& m : ms)
         collectiveCost_[m.unit] = model_.collectiveCost(ci.op, m.bytes, P);
-      const std::int32_t root = members.front().root;
+      const std::int32_t root = ms.front().root;
       const Member* rootMember = nullptr;
-      for (const Member& m : members)
+      for (const Member& m : ms)
         if (static_cast<std::int32_t>(m.rank) == root) rootMember = &m;
       switch (collectiveRule(ci.op, rootMember != nullptr)) {
         case CollectiveRule::AllWaitForAll: {
-          const std::uint32_t node = addNode(members);
-          for (const Member& m : members) deps_.push_back({m.unit, node, 0, dep::kActive, kNone32});
+          const std::uint32_t node = addNode(ms);
+          for (const Member& m : ms) deps_.push_back({m.unit, node, 0, dep::kActive, kNone32});
           break;
         }
         case CollectiveRule::MembersWaitForRoot:
-          for (const Member& m : members)
+          for (const Member& m : ms)
             if (&m != rootMember)
               deps_.push_back({m.unit, rootMember->unit, 0, dep::kActive, kNone32});
           break;
         case CollectiveRule::RootWaitsForMembers: {
-          const std::uint32_t node = addNode(members);
+          const std::uint32_t node = addNode(ms);
           deps_.push_back({rootMember->unit, node, 0, dep::kActive, kNone32});
           break;
         }
         case CollectiveRule::Prefix:
           for (std::uint32_t a = 1; a < P; ++a)
             for (std::uint32_t b = 0; b < a; ++b)
-              deps_.push_back({members[a].unit, members[b].unit, 0, dep::kActive, kNone32});
+              deps_.push_back({ms[a].unit, ms[b].unit, 0, dep::kActive, kNone32});
           break;
       }
     }
@@ -251,62 +451,6 @@ class Builder {
     return p_.units + static_cast<std::uint32_t>(p_.nodeBegin.size()) - 2;
   }
 
-  void finishDeps() {
-    // Counting sort by unit, stable (keeps the order in which deps were found).
-    p_.depBegin.assign(p_.units + 1, 0);
-    for (const PendingDep& d : deps_) ++p_.depBegin[d.unit + 1];
-    std::partial_sum(p_.depBegin.begin(), p_.depBegin.end(), p_.depBegin.begin());
-    const std::size_t n = deps_.size();
-    p_.depSrc.resize(n);
-    p_.depOff0.resize(n);
-    p_.depFlags0.resize(n);
-    p_.depMsg.resize(n);
-    std::vector<std::uint32_t> fill(p_.depBegin.begin(), p_.depBegin.end() - 1);
-    for (const PendingDep& d : deps_) {
-      const std::uint32_t i = fill[d.unit]++;
-      p_.depSrc[i] = d.src;
-      p_.depOff0[i] = d.off;
-      p_.depFlags0[i] = static_cast<std::uint8_t>(d.flags | dep::kScheduled);
-      p_.depMsg[i] = d.msg;
-    }
-    deps_.clear();
-    deps_.shrink_to_fit();
-    // Roles, CSR by unit (a stable counting sort, like the dependencies: one flat list while
-    // reading, not a small vector per unit).
-    p_.roleBegin.assign(p_.units + 1, 0);
-    for (const PendingRole& r : roles_) ++p_.roleBegin[r.unit + 1];
-    std::partial_sum(p_.roleBegin.begin(), p_.roleBegin.end(), p_.roleBegin.begin());
-    p_.roleKind.resize(roles_.size());
-    p_.roleMsg.resize(roles_.size());
-    std::vector<std::uint32_t> next(p_.roleBegin.begin(), p_.roleBegin.end() - 1);
-    for (const PendingRole& r : roles_) {
-      const std::uint32_t i = next[r.unit]++;
-      p_.roleKind[i] = r.role;
-      p_.roleMsg[i] = r.msg;
-    }
-    roles_.clear();
-    roles_.shrink_to_fit();
-  }
-
-  void buildConsumers() {
-    const std::uint32_t items = p_.items();
-    p_.consumerBegin.assign(items + 1, 0);
-    for (std::uint32_t u = 0; u < p_.units; ++u)
-      for (std::uint32_t d = p_.depBegin[u]; d < p_.depBegin[u + 1]; ++d) ++p_.consumerBegin[p_.depSrc[d] + 1];
-    for (std::uint32_t n = 0; n < p_.nodes(); ++n)
-      for (std::uint32_t i = p_.nodeBegin[n]; i < p_.nodeBegin[n + 1]; ++i)
-        ++p_.consumerBegin[p_.nodeMembers[i] + 1];
-    std::partial_sum(p_.consumerBegin.begin(), p_.consumerBegin.end(), p_.consumerBegin.begin());
-    p_.consumers.resize(p_.consumerBegin.back());
-    std::vector<std::uint32_t> fill(p_.consumerBegin.begin(), p_.consumerBegin.end() - 1);
-    for (std::uint32_t u = 0; u < p_.units; ++u)
-      for (std::uint32_t d = p_.depBegin[u]; d < p_.depBegin[u + 1]; ++d)
-        p_.consumers[fill[p_.depSrc[d]]++] = u;
-    for (std::uint32_t n = 0; n < p_.nodes(); ++n)
-      for (std::uint32_t i = p_.nodeBegin[n]; i < p_.nodeBegin[n + 1]; ++i)
-        p_.consumers[fill[p_.nodeMembers[i]]++] = p_.units + n;
-  }
-
   // --- Schedule: every rank runs until a source it needs is not yet available. ---
   bool available(std::uint32_t src) const {
     if (src >= p_.units) return nodeMissing_[src - p_.units] == 0;
@@ -316,9 +460,9 @@ class Builder {
 
   // Unit `u`'s enter time became available: count it for the nodes it belongs to.
   void enterAvailable(std::uint32_t u) {
-    for (std::uint32_t i = p_.consumerBegin[u]; i < p_.consumerBegin[u + 1]; ++i) {
-      const std::uint32_t c = p_.consumers[i];
-      if (c < p_.units) continue;
+    if (memberNodes_.empty()) return;
+    for (std::uint32_t i = memberBegin_[u]; i < memberBegin_[u + 1]; ++i) {
+      const std::uint32_t c = p_.units + memberNodes_[i];
       if (--nodeMissing_[c - p_.units] == 0) {
         p_.schedule.push_back(c);
         for (std::uint32_t r : nodeWaiters_[c - p_.units]) wake(r);
@@ -412,6 +556,16 @@ class Builder {
     nodeMissing_.resize(p_.nodes());
     for (std::uint32_t n = 0; n < p_.nodes(); ++n)
       nodeMissing_[n] = p_.nodeBegin[n + 1] - p_.nodeBegin[n];
+    // The gathers each unit is a member of, CSR by unit (for the schedule only).
+    if (!p_.nodeMembers.empty()) {
+      memberBegin_.assign(p_.units + 1, 0);
+      for (std::uint32_t m : p_.nodeMembers) ++memberBegin_[m + 1];
+      std::partial_sum(memberBegin_.begin(), memberBegin_.end(), memberBegin_.begin());
+      memberNodes_.resize(p_.nodeMembers.size());
+      std::vector<std::uint32_t> fill(memberBegin_.begin(), memberBegin_.end() - 1);
+      for (std::uint32_t n = 0; n < p_.nodes(); ++n)
+        for (std::uint32_t i = p_.nodeBegin[n]; i < p_.nodeBegin[n + 1]; ++i) memberNodes_[fill[p_.nodeMembers[i]]++] = n;
+    }
     p_.schedule.clear();
     p_.schedule.reserve(p_.items());
     for (std::uint32_t r = 0; r < R; ++r) {
@@ -432,8 +586,8 @@ class Builder {
       if (done == R) break;
       breakCycle();
     }
-    p_.position.assign(p_.items(), kNone32);
-    for (std::uint32_t i = 0; i < p_.schedule.size(); ++i) p_.position[p_.schedule[i]] = i;
+    memberBegin_ = {};
+    memberNodes_ = {};
   }
 
   // --- Split every measured call into local cost and waiting time. ---
@@ -503,21 +657,44 @@ class Builder {
   }
 
   const Trace& trace_;
+  const std::uint64_t events_ = trace_.eventCount();
   const NetworkModel& model_;
   CostMode costs_;
   Replayer::Program& p_;
   ReplayReport& report_;
-  std::vector<PendingDep> deps_;
-  std::vector<PendingRole> roles_;
+  std::vector<PendingDep> deps_;  // collective dependencies, in instance order
+  std::vector<std::uint32_t> msgBase_, postUnit_, doneUnit_;  // per endpoint (until finishDeps)
   std::vector<TimeNs> collectiveCost_;
   // schedule state
-  std::vector<std::uint32_t> cursor_, depCursor_, blocked_, nodeMissing_;
+  std::vector<std::uint32_t> cursor_, depCursor_, blocked_, nodeMissing_, memberBegin_, memberNodes_;
   std::vector<std::uint8_t> queued_;
   std::vector<std::vector<std::uint32_t>> rankWaiters_, nodeWaiters_;
   std::deque<std::uint32_t> queue_;
 };
 
 }  // namespace
+
+void Replayer::Program::prepareIncremental() const {
+  std::call_once(incrementalOnce_, [this] {
+    const std::uint32_t n = items();
+    std::vector<std::uint32_t> begin(std::size_t{n} + 1, 0);
+    for (std::uint32_t u = 0; u < units; ++u)
+      for (std::uint32_t d = depBegin[u]; d < depBegin[u + 1]; ++d) ++begin[depSrc[d] + 1];
+    for (std::uint32_t m : nodeMembers) ++begin[m + 1];
+    std::partial_sum(begin.begin(), begin.end(), begin.begin());
+    std::vector<std::uint32_t> list(begin.back());
+    std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
+    for (std::uint32_t u = 0; u < units; ++u)
+      for (std::uint32_t d = depBegin[u]; d < depBegin[u + 1]; ++d) list[fill[depSrc[d]]++] = u;
+    for (std::uint32_t k = 0; k < nodes(); ++k)
+      for (std::uint32_t i = nodeBegin[k]; i < nodeBegin[k + 1]; ++i) list[fill[nodeMembers[i]]++] = units + k;
+    std::vector<std::uint32_t> pos(n, kNone32);
+    for (std::uint32_t i = 0; i < schedule.size(); ++i) pos[schedule[i]] = i;
+    consumerBegin = std::move(begin);
+    consumers = std::move(list);
+    position = std::move(pos);
+  });
+}
 
 void buildReplayProgram(const Trace& trace, const NetworkModel& model, CostMode costs,
                         Replayer::Program& program, ReplayReport& report) {

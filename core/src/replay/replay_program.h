@@ -12,6 +12,8 @@
 #include "perwiz/replay.h"
 
 #include <cstdint>
+#include <mutex>
+#include <span>
 #include <vector>
 
 namespace perwiz {
@@ -59,19 +61,24 @@ struct Replayer::Program {
   std::vector<std::uint32_t> nodeBegin;
   std::vector<std::uint32_t> nodeMembers;
 
-  // Who reads a source's time: CSR over units+nodes -> units and nodes.
-  std::vector<std::uint32_t> consumerBegin;
-  std::vector<std::uint32_t> consumers;
-
-  // Topological schedule of units and nodes, and each item's position in it.
+  // Topological schedule of units and nodes.
   std::vector<std::uint32_t> schedule;
-  std::vector<std::uint32_t> position;
+
+  // For incremental updates only, built on first need (prepareIncremental(); thread-safe, so
+  // forks that share the program may ask at once): who reads a source's time (CSR over
+  // units+nodes -> units and nodes) and each item's position in the schedule.
+  void prepareIncremental() const;
+  mutable std::vector<std::uint32_t> consumerBegin;
+  mutable std::vector<std::uint32_t> consumers;
+  mutable std::vector<std::uint32_t> position;
+  mutable std::once_flag incrementalOnce_;
 
   // Communication roles, CSR by unit (used when message sizes change).
   std::vector<std::uint32_t> roleBegin;
   std::vector<CommRole> roleKind;
   std::vector<std::uint32_t> roleMsg;
   std::vector<ReplayMessage> messages;
+  std::vector<std::uint64_t> messageBytes;  // messages[m].bytes, contiguous (effective sizes' base)
 
   std::uint32_t nodes() const { return static_cast<std::uint32_t>(nodeBegin.size()) - 1; }
   std::uint32_t items() const { return units + nodes(); }
@@ -80,11 +87,11 @@ struct Replayer::Program {
 };
 
 struct Replayer::Effective {
-  const std::vector<TimeNs>& gap;
-  const std::vector<TimeNs>& local;
-  const std::vector<TimeNs>& depOff;
-  const std::vector<std::uint8_t>& depFlags;
-  const std::vector<std::uint8_t>& noWait;
+  std::span<const TimeNs> gap;
+  std::span<const TimeNs> local;
+  std::span<const TimeNs> depOff;
+  std::span<const std::uint8_t> depFlags;
+  std::span<const std::uint8_t> noWait;
 };
 
 // Compiles `trace` for `model` in cost mode `costs`; fills `report`.

@@ -4,6 +4,7 @@
 #include "../compensation/overhead_charges.h"
 #include "perwiz/checked_time.h"
 #include "perwiz/compensation.h"
+#include "overlay.h"
 
 #include <algorithm>
 #include <bit>
@@ -21,11 +22,13 @@ struct Replayer::Impl {
   ReplayReport report;
   UpdateStats stats;
 
-  // Effective (scenario-applied) program values.
-  std::vector<TimeNs> gap, local, depOff;
-  std::vector<std::uint8_t> depFlags, noWait, zeroGap, zeroLocal;
-  std::vector<TimeNs> gapDelta;                 // from balance-compute hypotheses
-  std::vector<std::uint64_t> bytes;             // effective message sizes
+  // Effective (scenario-applied) program values: the program's own until a hypothesis
+  // changes one (overlay.h). noWait is read by every sweep and kept whole (1 byte per unit).
+  Overlay<TimeNs> gap, local, depOff;
+  Overlay<std::uint8_t> depFlags, zeroGap, zeroLocal;
+  std::vector<std::uint8_t> noWait;
+  Overlay<TimeNs> gapDelta;                     // from balance-compute hypotheses
+  Overlay<std::uint64_t> bytes;                 // effective message sizes (base: messageBytes)
   // Overhead removed by a Compensate hypothesis; empty without one (docs/compensation.md).
   OverheadCharges charges;
   // Results.
@@ -163,7 +166,7 @@ struct Replayer::Impl {
     for (std::uint32_t m : ids) sum += p.messages[m].bytes;
     const std::uint64_t mean = static_cast<std::uint64_t>((sum * 2 + ids.size()) / (2 * ids.size()));
     for (std::uint32_t m : ids) {
-      bytes[m] = on ? mean : p.messages[m].bytes;
+      bytes.set(m, on ? mean : p.messages[m].bytes);
       for (std::uint32_t u : p.messages[m].units)
         if (u != kNone32) touched.insert(u);
     }
@@ -174,7 +177,7 @@ struct Replayer::Impl {
     // Compensation takes each gap's and call's instrumentation overhead out after balancing
     // (which works on measured values); a cost the model priced has no instrumentation in it.
     const bool comp = !charges.empty();
-    gap[u] = zeroGap[u] ? 0 : std::max<TimeNs>(0, satSub(satAdd(p.gap0[u], gapDelta[u]), comp ? charges.gap[u] : 0));
+    gap.set(u, zeroGap[u] ? 0 : std::max<TimeNs>(0, satSub(satAdd(p.gap0[u], gapDelta[u]), comp ? charges.gap[u] : 0)));
     TimeNs l = p.local0[u];
     for (std::uint32_t i = p.roleBegin[u]; i < p.roleBegin[u + 1]; ++i) {
       const std::uint32_t m = p.roleMsg[i];
@@ -182,7 +185,7 @@ struct Replayer::Impl {
         l = satAdd(l, satSub(model().roleCost(p.roleKind[i], bytes[m]), model().roleCost(p.roleKind[i], p.messages[m].bytes)));
     }
     if (comp && !(p.modelLocal.size() > u && p.modelLocal[u])) l = satSub(l, charges.local[u]);
-    local[u] = zeroLocal[u] ? 0 : std::max<TimeNs>(0, l);
+    local.set(u, zeroLocal[u] ? 0 : std::max<TimeNs>(0, l));
     for (std::uint32_t d = p.depBegin[u]; d < p.depBegin[u + 1]; ++d) {
       const std::uint32_t m = p.depMsg[d];
       std::uint8_t f = p.depFlags0[d];
@@ -196,20 +199,27 @@ struct Replayer::Impl {
           off = satAdd(off, satSub(model().receiveDelay(role, bytes[m]), model().receiveDelay(role, p.messages[m].bytes)));
         }
       }
-      depOff[d] = off;
-      depFlags[d] = f;
+      depOff.set(d, off);
+      depFlags.set(d, f);
     }
   }
 
   // ---- sweeps ----
   TimeNs srcValue(std::uint32_t s) const { return s < p.units ? enter[s] : nodeVal[s - p.units]; }
 
-  TimeNs computeLeave(std::uint32_t u) const {
+  // The effective values as plain arrays for the sweeps (taken once per sweep).
+  struct Values {
+    const TimeNs *gap, *local, *depOff;
+    const std::uint8_t* depFlags;
+  };
+  Values values() const { return {gap.data(), local.data(), depOff.data(), depFlags.data()}; }
+
+  TimeNs computeLeave(std::uint32_t u, const Values& v) const {
     TimeNs ready = enter[u];
     if (!noWait[u])
       for (std::uint32_t d = p.depBegin[u]; d < p.depBegin[u + 1]; ++d)
-        if ((depFlags[d] & dep::kUse) == dep::kUse) ready = std::max(ready, satAdd(srcValue(p.depSrc[d]), depOff[d]));
-    return satAdd(ready, local[u]);
+        if ((v.depFlags[d] & dep::kUse) == dep::kUse) ready = std::max(ready, satAdd(srcValue(p.depSrc[d]), v.depOff[d]));
+    return satAdd(ready, v.local[u]);
   }
 
   TimeNs computeNode(std::uint32_t n) const {
@@ -223,12 +233,13 @@ struct Replayer::Impl {
   // Recomputes every schedule item from position `from` on, in schedule order. The enter
   // times of first units and of units whose predecessor lies before `from` must be current.
   void sweep(std::size_t from) {
+    const Values v = values();
     for (std::size_t i = from; i < p.schedule.size(); ++i) {
       const std::uint32_t item = p.schedule[i];
       if (item < p.units) {
         const std::uint32_t u = item;
-        leave[u] = computeLeave(u);
-        if (!isLastOfRank(u)) enter[u + 1] = satAdd(leave[u], gap[u + 1]);
+        leave[u] = computeLeave(u, v);
+        if (!isLastOfRank(u)) enter[u + 1] = satAdd(leave[u], v.gap[u + 1]);
       } else {
         nodeVal[item - p.units] = computeNode(item - p.units);
       }
@@ -264,6 +275,8 @@ struct Replayer::Impl {
   static constexpr std::size_t kDenseWindowWords = 64;  // 4096 positions
 
   void incremental(const std::set<std::uint32_t>& changed) {
+    p.prepareIncremental();
+    const Values v = values();
     std::uint64_t recomputed = 0;
     for (std::uint32_t u : changed) {
       markItem(u);  // its local cost, waits or dependencies may have changed
@@ -309,9 +322,9 @@ struct Replayer::Impl {
         ++recomputed;
         if (item < p.units) {
           const std::uint32_t u = item;
-          leave[u] = computeLeave(u);
+          leave[u] = computeLeave(u, v);
           if (!isLastOfRank(u)) {
-            const TimeNs e = satAdd(leave[u], gap[u + 1]);
+            const TimeNs e = satAdd(leave[u], v.gap[u + 1]);
             if (e != enter[u + 1]) {
               enter[u + 1] = e;
               mark(u + 1);
@@ -405,14 +418,14 @@ struct Replayer::Impl {
       }
       case HypothesisKind::ZeroEvent: {
         const std::uint32_t u = unitOf(h.event);
-        if (h.event.computation) zeroGap[u] = on;
-        else zeroLocal[u] = on;
+        if (h.event.computation) zeroGap.set(u, on);
+        else zeroLocal.set(u, on);
         touched.insert(u);
         break;
       }
       case HypothesisKind::BalanceCompute:
         for (const auto& [u, delta] : computeBalance(h.step)) {
-          gapDelta[u] = on ? satAdd(gapDelta[u], delta) : satSub(gapDelta[u], delta);
+          gapDelta.set(u, on ? satAdd(gapDelta[u], delta) : satSub(gapDelta[u], delta));
           touched.insert(u);
         }
         break;
@@ -439,16 +452,15 @@ struct Replayer::Impl {
   }
 
   void resetEffective() {
-    gap = p.gap0;
-    local = p.local0;
-    depOff = p.depOff0;
-    depFlags = p.depFlags0;
+    gap.init(&p.gap0, p.units);
+    local.init(&p.local0, p.units);
+    depOff.init(&p.depOff0, p.depOff0.size());
+    depFlags.init(&p.depFlags0, p.depFlags0.size());
     noWait.assign(p.units, 0);
-    zeroGap.assign(p.units, 0);
-    zeroLocal.assign(p.units, 0);
-    gapDelta.assign(p.units, 0);
-    bytes.resize(p.messages.size());
-    for (std::size_t m = 0; m < p.messages.size(); ++m) bytes[m] = p.messages[m].bytes;
+    zeroGap.init(nullptr, p.units);
+    zeroLocal.init(nullptr, p.units);
+    gapDelta.init(nullptr, p.units);
+    bytes.init(&p.messageBytes, p.messages.size());
   }
 
   void rebuildFromHypotheses() {
@@ -491,6 +503,21 @@ struct Replayer::Impl {
     incremental(touched);
   }
 };
+
+std::uint64_t estimateReplayMemory(const Trace& trace) {
+  // Per item, measured with bench_replay's heap counter (peak_heap_bytes_per_event, docs/
+  // performance.md) and rounded up: a call ~100 B (its unit's times, costs, schedule entry,
+  // results and the builder's temporaries), an endpoint ~75 B (its message slot, role and
+  // dependency), a collective member ~45 B (its dependency and gather membership).
+  constexpr std::uint64_t kPerCall = 100, kPerEndpoint = 75, kPerMember = 45, kBase = 1 << 20;
+  std::uint64_t calls = 0, endpoints = 0, members = 0;
+  for (const RankTrace& rt : trace.ranks) {
+    calls += rt.mpiCalls.size() + 1;
+    endpoints += rt.messages.size();
+    members += rt.collectives.size();
+  }
+  return kBase + kPerCall * calls + kPerEndpoint * endpoints + kPerMember * members;
+}
 
 Replayer::Replayer(const Trace& trace, Scenario scenario) : d(std::make_unique<Impl>(trace, std::move(scenario))) {
   if (!d->scenario.model) d->scenario.model = defaultNetworkModel();
@@ -583,6 +610,7 @@ bool Replayer::setHypotheses(std::vector<Hypothesis> hs, std::string* error) {
 }
 
 void Replayer::replayFull() { d->full(); }
+void Replayer::prepareUpdates() const { d->p.prepareIncremental(); }
 
 std::vector<TimeNs> Replayer::stepComputation(std::uint32_t step) const {
   std::vector<TimeNs> out;
@@ -665,7 +693,7 @@ TimeNs Replayer::mapTime(std::uint32_t rank, TimeNs t) const {
 
 const Replayer::Program& Replayer::program() const { return d->p; }
 Replayer::Effective Replayer::effective() const {
-  return Effective{d->gap, d->local, d->depOff, d->depFlags, d->noWait};
+  return Effective{d->gap.view(), d->local.view(), d->depOff.view(), d->depFlags.view(), d->noWait};
 }
 const std::vector<TimeNs>& Replayer::predictedEnters() const { return d->enter; }
 const std::vector<TimeNs>& Replayer::predictedLeaves() const { return d->leave; }
