@@ -151,10 +151,13 @@ std::uint64_t fileBytes(const fs::path& p) {
 }
 
 // Peak resident memory of a load per byte of input, measured (docs/performance.md, "Memory
-// estimate before loading": at most 2.3 B per ALOG byte, the mapped file included, and 6.2 B
-// per OTF2 event-file byte) with about 30 % to spare, plus the process's own.
+// estimate before loading": at most 2.3 B per ALOG byte, the mapped file included; for OTF2 a
+// fixed part of about 75 MB for 64 locations (libotf2's chunk buffers and the reader's batches)
+// and at most 3.5 B per event-file byte beyond it, measured from 10^6 to 10^8 events) with
+// about 30 % to spare, plus the process's own.
 constexpr double kAlogBytesPerFileByte = 3.0;
-constexpr double kOtf2BytesPerEventFileByte = 8.0;
+constexpr double kOtf2BytesPerEventFileByte = 5.0;
+constexpr std::uint64_t kOtf2BytesPerLocation = std::uint64_t{1} << 20;
 constexpr double kOtf2BytesPerDefinitionFileByte = 4.0;  // libotf2 reads them whole, we copy
 constexpr std::uint64_t kLoadBaseBytes = std::uint64_t{32} << 20;
 
@@ -239,7 +242,7 @@ static std::uint64_t estimateFor(const std::string& path, TraceFormat f) {
       if (!e.is_regular_file(ec)) continue;
       const std::string ext = e.path().extension().string();
       const double n = static_cast<double>(e.file_size(ec));
-      if (ext == ".evt") bytes += kOtf2BytesPerEventFileByte * n;
+      if (ext == ".evt") bytes += kOtf2BytesPerEventFileByte * n + static_cast<double>(kOtf2BytesPerLocation);
       else if (ext == ".def") bytes += kOtf2BytesPerDefinitionFileByte * n;
     }
   } else {

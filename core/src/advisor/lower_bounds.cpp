@@ -73,7 +73,7 @@ std::vector<RegionBounds> lowerBounds(const Replayer& base) {
         b.calculation += overlap(spans, k, prev, p.measEnter[u]);
         if (p.isSentinel(u)) break;
         // The wait comes first in a call (the partner is late), its own cost after.
-        const TimeNs waitEnd = p.measEnter[u] + p.wait0[u];
+        const TimeNs waitEnd = p.measEnter[u] + p.waitOf(u);
         b.waiting += overlap(spans, k, p.measEnter[u], waitEnd);
         const TimeNs local = overlap(spans, k, waitEnd, p.measLeave[u]);
         std::uint32_t sends = 0, roles = 0;

@@ -46,17 +46,17 @@ DelayCompensation compensateByDelays(const Trace& trace, const std::vector<TimeN
       continue;
     }
     const std::uint32_t u = item;
-    const TimeNs ready = p.measEnter[u] + p.wait0[u];  // when the measured wait ended
+    const TimeNs ready = p.measEnter[u] + p.waitOf(u);  // when the measured wait ended
     // The receiver's own delay carried through its wait (x2 + w), against each partner's
     // piggybacked delay (x1), as late as the partner was binding (slack).
-    TimeNs x = xEnter[u] + p.wait0[u];
+    TimeNs x = xEnter[u] + p.waitOf(u);
     for (std::uint32_t d = p.depBegin[u]; d < p.depBegin[u + 1]; ++d) {
       if ((p.depFlags0[d] & dep::kUse) != dep::kUse) continue;
       const std::uint32_t s = p.depSrc[d];
       const TimeNs slack = ready - (srcTime(s) + p.depOff0[d]);
       x = std::min(x, srcDelay(s) + slack);
     }
-    waitC[u] = p.wait0[u] - (x - xEnter[u]);  // the paper's w' = w + x2 − x2'
+    waitC[u] = p.waitOf(u) - (x - xEnter[u]);  // the paper's w' = w + x2 − x2'
     xLeave[u] = x + std::min(p.local0[u], c.local[u]);
     if (u + 1 < p.rankBegin[p.unitRank[u] + 1]) xEnter[u + 1] = xLeave[u] + gapRemoved(u + 1);
   }

@@ -158,6 +158,8 @@ class Builder {
     });
   }
 
+  // Messages: one per send and per unmatched endpoint (a matched receive shares its send's),
+  // numbered rank after rank in endpoint order.
   void buildMessages() {
     const std::uint32_t R = p_.ranks;
     std::vector<std::uint32_t> base(R + 1, 0);
@@ -166,7 +168,16 @@ class Builder {
       if (next >= kNone32) throw std::length_error("the trace has more than 2^32 - 2 message endpoints: too many for one replay");
       base[r + 1] = static_cast<std::uint32_t>(next);
     }
-    p_.messages.assign(base[R], ReplayMessage{});
+    auto owns = [R](const MessageEndpoint& m) { return m.isSend || !(m.matched() && m.matchRank < R); };
+    std::vector<std::uint32_t> own(R + 1, 0);
+    forEachRank(R, events_, [&](std::uint32_t r) {
+      std::uint32_t n = 0;
+      for (const MessageEndpoint& m : trace_.ranks[r].messages) n += owns(m) ? 1 : 0;
+      own[r + 1] = n;
+    });
+    std::partial_sum(own.begin(), own.end(), own.begin());
+    p_.messages.assign(own[R], ReplayMessage{});
+    p_.messageBytes.assign(own[R], 0);
     std::vector<std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>>> spans(R);
     for (std::uint32_t k = 0; k < trace_.steps.size(); ++k)
       for (std::uint32_t r = 0; r < R && r < trace_.steps[k].ranks.size(); ++r) {
@@ -175,14 +186,14 @@ class Builder {
       }
     for (auto& v : spans) std::sort(v.begin(), v.end());
 
-    // Per rank, in parallel: the units that post and complete each endpoint, and for sends
-    // (and unmatched endpoints) the message's own slot: size and parallel step.
-    std::vector<std::uint32_t> postUnit(base[R]), doneUnit(base[R]);
+    // Per rank, in parallel: the units that post and complete each endpoint, and for the
+    // endpoints that own a message its id, size and parallel step (of the send's post call).
+    std::vector<std::uint32_t> postUnit(base[R]), doneUnit(base[R]), msgId(base[R], kNone32);
     forEachRank(R, events_, [&](std::uint32_t r) {
       const RankTrace& rt = trace_.ranks[r];
       const auto& msgs = rt.messages;
       const auto& sp = spans[r];
-      std::uint32_t postHint = 0;
+      std::uint32_t postHint = 0, next = own[r];
       std::size_t span = 0;  // the last span whose first event is at or before the post
       for (std::uint32_t j = 0; j < msgs.size(); ++j) {
         const MessageEndpoint& m = msgs[j];
@@ -191,21 +202,19 @@ class Builder {
         const std::uint32_t done = m.event == m.postEvent ? post : findCall(rt.mpiCalls, m.event, doneHint);
         postUnit[base[r] + j] = unitOfCall(r, post);
         doneUnit[base[r] + j] = unitOfCall(r, done);
-        const bool matched = m.matched() && m.matchRank < R;
-        if (!(m.isSend || !matched)) continue;
-        ReplayMessage& msg = p_.messages[base[r] + j];
-        msg.bytes = m.bytes;
+        if (!owns(m)) continue;
+        const std::uint32_t id = next++;
+        msgId[base[r] + j] = id;
+        p_.messageBytes[id] = m.bytes;
         if (!m.isSend || sp.empty() || m.postEvent == kNone32) continue;
-        // The step of the send's post call: the last span starting at or before it.
         if (span >= sp.size() || std::get<0>(sp[span]) > m.postEvent) span = 0;
         while (span + 1 < sp.size() && std::get<0>(sp[span + 1]) <= m.postEvent) ++span;
-        if (std::get<0>(sp[span]) <= m.postEvent && m.postEvent < std::get<1>(sp[span])) msg.step = std::get<2>(sp[span]);
+        if (std::get<0>(sp[span]) <= m.postEvent && m.postEvent < std::get<1>(sp[span]))
+          p_.messages[id].step = std::get<2>(sp[span]);
       }
     });
-
-    p_.messageBytes.resize(p_.messages.size());
-    for (std::size_t m = 0; m < p_.messages.size(); ++m) p_.messageBytes[m] = p_.messages[m].bytes;
     msgBase_ = std::move(base);
+    msgId_ = std::move(msgId);
     postUnit_ = std::move(postUnit);
     doneUnit_ = std::move(doneUnit);
   }
@@ -249,7 +258,7 @@ class Builder {
     for (std::uint32_t j = 0; j < msgs.size(); ++j) {
       const MessageEndpoint& m = msgs[j];
       const bool matched = m.matched() && m.matchRank < R;
-      const std::uint32_t id = (m.isSend || !matched) ? msgBase_[r] + j : msgBase_[m.matchRank] + m.matchIndex;
+      const std::uint32_t id = (m.isSend || !matched) ? msgId_[msgBase_[r] + j] : msgId_[msgBase_[m.matchRank] + m.matchIndex];
       const std::uint32_t done = doneUnit_[msgBase_[r] + j];
       const std::uint32_t post = postUnit_[msgBase_[r] + j];
       const int slot = m.isSend ? 0 : 2;
@@ -266,7 +275,7 @@ class Builder {
       const std::uint32_t src = postUnit_[msgBase_[m.matchRank] + m.matchIndex];
       if (done == kNone32 || src == kNone32) continue;
       // The message's size: the send's own (a receive reads it from the sender's slot).
-      const Delays::Entry& d = delays.of(m.isSend ? m.bytes : p_.messages[id].bytes);
+      const Delays::Entry& d = delays.of(m.isSend ? m.bytes : p_.messageBytes[id]);
       if (m.isSend) {
         onDep(done, src, -d.arrival, static_cast<std::uint8_t>(dep::kSyncSend | (d.sync ? dep::kActive : 0)), id);
       } else {
@@ -333,6 +342,7 @@ class Builder {
     });
     for (const PendingDep& d : deps_) putDep(d.unit, d.src, d.off, d.flags, d.msg);
     deps_ = {};
+    msgId_ = {};
     postUnit_ = {};
     doneUnit_ = {};
   }
@@ -601,7 +611,7 @@ class Builder {
     }
     auto srcTime = [&](std::uint32_t s) { return s < p_.units ? p_.measEnter[s] : nodeTime[s - p_.units]; };
     p_.local0.assign(p_.units, 0);
-    p_.wait0.assign(p_.units, 0);
+    if (costs_ == CostMode::Model) p_.wait0.assign(p_.units, 0);
     if (costs_ == CostMode::Model) p_.modelLocal.assign(p_.units, 0);
     for (std::uint32_t u = 0; u < p_.units; ++u) {
       const TimeNs E = p_.measEnter[u], X = p_.measLeave[u];
@@ -620,7 +630,7 @@ class Builder {
         ready = X;
       }
       const TimeNs wait = ready - E;
-      p_.wait0[u] = wait;
+      if (costs_ == CostMode::Model) p_.wait0[u] = wait;
       const TimeNs measuredLocal = X - E - wait;
       if (costs_ == CostMode::Measured || p_.isSentinel(u)) {
         p_.local0[u] = measuredLocal;
@@ -634,7 +644,7 @@ class Builder {
       p_.modelLocal[u] = 1;
       TimeNs cost = std::max<TimeNs>(collectiveCost_[u], 0);
       for (std::uint32_t i = p_.roleBegin[u]; i < p_.roleBegin[u + 1]; ++i)
-        cost = satAdd(cost, model_.roleCost(p_.roleKind[i], p_.messages[p_.roleMsg[i]].bytes));
+        cost = satAdd(cost, model_.roleCost(p_.roleKind[i], p_.messageBytes[p_.roleMsg[i]]));
       p_.local0[u] = cost;
     }
   }
@@ -663,7 +673,7 @@ class Builder {
   Replayer::Program& p_;
   ReplayReport& report_;
   std::vector<PendingDep> deps_;  // collective dependencies, in instance order
-  std::vector<std::uint32_t> msgBase_, postUnit_, doneUnit_;  // per endpoint (until finishDeps)
+  std::vector<std::uint32_t> msgBase_, msgId_, postUnit_, doneUnit_;  // per endpoint (until finishDeps)
   std::vector<TimeNs> collectiveCost_;
   // schedule state
   std::vector<std::uint32_t> cursor_, depCursor_, blocked_, nodeMissing_, memberBegin_, memberNodes_;

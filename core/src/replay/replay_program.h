@@ -29,7 +29,6 @@ inline constexpr std::uint8_t kUse = kActive | kScheduled;
 
 // A point-to-point message (a matched pair) or an unmatched endpoint.
 struct ReplayMessage {
-  std::uint64_t bytes = 0;
   std::uint32_t step = kNone32;  // parallel step containing the send's post call
   std::uint32_t units[4] = {kNone32, kNone32, kNone32, kNone32};  // units whose costs use it
 };
@@ -45,7 +44,10 @@ struct Replayer::Program {
   std::vector<TimeNs> measEnter, measLeave;  // per unit; sentinel: rank end
   std::vector<TimeNs> gap0;    // measured computation before the unit
   std::vector<TimeNs> local0;  // local cost in the program's cost mode
-  std::vector<TimeNs> wait0;   // measured waiting time
+  // Measured waiting time: kept in cost mode "model" only; in "measured" the local cost is
+  // what is left of the call beside it (local0 = leave − enter − wait), so it is derived.
+  std::vector<TimeNs> wait0;
+  TimeNs waitOf(std::uint32_t u) const { return wait0.empty() ? measLeave[u] - measEnter[u] - local0[u] : wait0[u]; }
   // Cost mode "model" only: 1 where local0 is the network model's price, not a measurement
   // (compensation leaves those alone: they hold no instrumentation). Empty in "measured".
   std::vector<std::uint8_t> modelLocal;
@@ -78,7 +80,7 @@ struct Replayer::Program {
   std::vector<CommRole> roleKind;
   std::vector<std::uint32_t> roleMsg;
   std::vector<ReplayMessage> messages;
-  std::vector<std::uint64_t> messageBytes;  // messages[m].bytes, contiguous (effective sizes' base)
+  std::vector<std::uint64_t> messageBytes;  // per message: its size (the effective sizes' base)
 
   std::uint32_t nodes() const { return static_cast<std::uint32_t>(nodeBegin.size()) - 1; }
   std::uint32_t items() const { return units + nodes(); }

@@ -163,10 +163,10 @@ struct Replayer::Impl {
     const auto ids = stepMessages(k);
     if (ids.empty()) return;
     __int128 sum = 0;
-    for (std::uint32_t m : ids) sum += p.messages[m].bytes;
+    for (std::uint32_t m : ids) sum += p.messageBytes[m];
     const std::uint64_t mean = static_cast<std::uint64_t>((sum * 2 + ids.size()) / (2 * ids.size()));
     for (std::uint32_t m : ids) {
-      bytes.set(m, on ? mean : p.messages[m].bytes);
+      bytes.set(m, on ? mean : p.messageBytes[m]);
       for (std::uint32_t u : p.messages[m].units)
         if (u != kNone32) touched.insert(u);
     }
@@ -181,8 +181,8 @@ struct Replayer::Impl {
     TimeNs l = p.local0[u];
     for (std::uint32_t i = p.roleBegin[u]; i < p.roleBegin[u + 1]; ++i) {
       const std::uint32_t m = p.roleMsg[i];
-      if (bytes[m] != p.messages[m].bytes)
-        l = satAdd(l, satSub(model().roleCost(p.roleKind[i], bytes[m]), model().roleCost(p.roleKind[i], p.messages[m].bytes)));
+      if (bytes[m] != p.messageBytes[m])
+        l = satAdd(l, satSub(model().roleCost(p.roleKind[i], bytes[m]), model().roleCost(p.roleKind[i], p.messageBytes[m])));
     }
     if (comp && !(p.modelLocal.size() > u && p.modelLocal[u])) l = satSub(l, charges.local[u]);
     local.set(u, zeroLocal[u] ? 0 : std::max<TimeNs>(0, l));
@@ -190,13 +190,13 @@ struct Replayer::Impl {
       const std::uint32_t m = p.depMsg[d];
       std::uint8_t f = p.depFlags0[d];
       TimeNs off = p.depOff0[d];
-      if (m != kNone32 && bytes[m] != p.messages[m].bytes) {
+      if (m != kNone32 && bytes[m] != p.messageBytes[m]) {
         if (f & dep::kSyncSend) {
-          off = satSub(off, satSub(model().arrivalDelay(bytes[m]), model().arrivalDelay(p.messages[m].bytes)));
+          off = satSub(off, satSub(model().arrivalDelay(bytes[m]), model().arrivalDelay(p.messageBytes[m])));
           f = static_cast<std::uint8_t>(model().synchronous(bytes[m]) ? (f | dep::kActive) : (f & ~dep::kActive));
         } else {
           const CommRole role = (f & dep::kLateRecv) ? CommRole::IrecvComplete : CommRole::BlockingRecv;
-          off = satAdd(off, satSub(model().receiveDelay(role, bytes[m]), model().receiveDelay(role, p.messages[m].bytes)));
+          off = satAdd(off, satSub(model().receiveDelay(role, bytes[m]), model().receiveDelay(role, p.messageBytes[m])));
         }
       }
       depOff.set(d, off);
@@ -648,7 +648,7 @@ PredictedCall Replayer::predicted(std::uint32_t rank, std::uint32_t mpiIndex) co
 TimeNs Replayer::measuredWait(std::uint32_t rank, std::uint32_t mpiIndex) const {
   const auto& p = d->p;
   if (p.nestedCall[rank][mpiIndex]) return 0;
-  return p.wait0[p.unitOfCall[rank][mpiIndex]];
+  return p.waitOf(p.unitOfCall[rank][mpiIndex]);
 }
 
 std::uint64_t Replayer::callCount() const { return d->trace.mpiCallCount(); }
