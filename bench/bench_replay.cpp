@@ -141,13 +141,13 @@ enum class Which { ZeroWaitEarly, ZeroWaitLate, BalanceComputeFirst, BalanceComp
 // about two steps: the candidate whose addition recomputes the most schedule items (the worst
 // case). A zero-wait that a later collective absorbs changes only a handful of items; one on
 // the rank that arrives last at the step's Allreduce moves everything downstream.
-// (At 10^7 events the search tries a rank's first or last 2 calls: 8 made it take minutes.)
+// (At 10^7 events the search tries a rank's first or last 4 calls: 8 made it take minutes.)
 Hypothesis worstZeroWait(Replayer& r, const Trace& t, bool early) {
   Hypothesis best{HypothesisKind::ZeroWait, {}, 0};
   std::uint64_t most = 0;
   for (std::uint32_t rank = 0; rank < t.rankCount(); ++rank) {
     const std::uint32_t calls = static_cast<std::uint32_t>(t.ranks[rank].mpiCalls.size());
-    const std::uint32_t window = std::min<std::uint32_t>(calls, t.eventCount() > 2'000'000 ? 2 : 8);
+    const std::uint32_t window = std::min<std::uint32_t>(calls, t.eventCount() > 2'000'000 ? 4 : 8);
     const std::uint32_t from = early ? 0 : calls - window, to = early ? window : calls;
     for (std::uint32_t i = from; i < to; ++i) {
       const Hypothesis h{HypothesisKind::ZeroWait, EventRef{rank, i, false}, 0};
@@ -181,6 +181,7 @@ void BM_ReplayUpdate(benchmark::State& state, Which which) {
   using Clock = std::chrono::steady_clock;
   const Trace& t = benchTrace(bench::targetEvents(static_cast<std::uint64_t>(state.range(0))));
   Replayer r(t, Scenario{});
+  r.prepareUpdates();  // as the GUI's prediction worker does after construction
   const Hypothesis h = pick(which, r, t);
   state.SetLabel(h.toString());
   double addMs = 0, removeMs = 0;

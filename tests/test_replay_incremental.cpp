@@ -61,6 +61,8 @@ TEST(ReplayIncremental, RandomHypothesisSequencesEqualFullReplay) {
     Scenario base;
     base.costs = trial % 3 == 2 ? CostMode::Model : CostMode::Measured;
     Replayer inc(t, base);
+    // Every other trial as the GUI runs it: index and own copies made up front.
+    if (trial % 2 == 1) inc.prepareUpdates();
     std::vector<Hypothesis> active;
     for (int step = 0; step < 25; ++step) {
       const bool removing = !active.empty() && rng() % 3 == 0;

@@ -81,7 +81,7 @@ void PredictionWorker::process() {
         requireMemory(req.trace->source, estimateReplayMemory(*req.trace) + 48 * req.trace->eventCount(),
                       "predict its timeline");
         auto fresh = std::make_unique<Replayer>(*req.trace, s);
-        fresh->prepareUpdates();  // every toggle is an incremental update: index it now
+        fresh->prepareUpdates();  // every toggle is an incremental update: prepare it now
         auto waits = std::make_shared<std::vector<std::vector<TimeNs>>>(req.trace->rankCount());
         for (std::uint32_t r = 0; r < req.trace->rankCount(); ++r) {
           const auto n = req.trace->ranks[r].mpiCalls.size();

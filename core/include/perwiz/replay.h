@@ -65,10 +65,12 @@ class Replayer {
   // Replaces all hypotheses and replays in full.
   bool setHypotheses(std::vector<Hypothesis> hs, std::string* error = nullptr);
   void replayFull();
-  // Builds the index that incremental add() and remove() use (who reads whose time, schedule
-  // positions: about 12 bytes per call). Built on the first update otherwise; a prediction
-  // that never changes its scenario (the CLI) never needs it. Shared with forks; thread-safe.
-  void prepareUpdates() const;
+  // Prepares for interactive use: builds the index that incremental add() and remove() use
+  // (who reads whose time, schedule positions: about 12 bytes per call; shared with forks,
+  // thread-safe) and this replayer's own copies of the computation gaps and local costs (16
+  // bytes per call) that a hypothesis would otherwise copy at its first toggle. Done on first
+  // need otherwise; a prediction that never changes its scenario (the CLI) never needs it.
+  void prepareUpdates();
   const UpdateStats& lastUpdate() const;
 
   // Measured computation of each rank inside parallel step `step` (the quantity that

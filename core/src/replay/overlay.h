@@ -31,6 +31,13 @@ class Overlay {
   const T* data() const { return !own_.empty() ? own_.data() : base_ ? base_->data() : nullptr; }
   std::span<const T> view() const { return data() ? std::span<const T>(data(), size_) : std::span<const T>(); }
 
+  // Makes the own copy now (a later first write then costs no copy).
+  void materialize() {
+    if (!own_.empty() || size_ == 0) return;
+    if (base_) own_ = *base_;
+    else own_.assign(size_, T{});
+  }
+
   void set(std::size_t i, T v) {
     if (own_.empty()) {
       if ((*this)[i] == v) return;  // unchanged: stay on the base

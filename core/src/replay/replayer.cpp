@@ -10,6 +10,7 @@
 #include <bit>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 namespace perwiz {
 
@@ -27,7 +28,13 @@ struct Replayer::Impl {
   Overlay<TimeNs> gap, local, depOff;
   Overlay<std::uint8_t> depFlags, zeroGap, zeroLocal;
   std::vector<std::uint8_t> noWait;
-  Overlay<TimeNs> gapDelta;                     // from balance-compute hypotheses
+  // From balance-compute hypotheses: only the units of balanced steps, so a map (a per-unit
+  // array cost 8 bytes per unit and its first touch most of a toggle at 10^7 events).
+  std::unordered_map<std::uint32_t, TimeNs> gapDelta;
+  TimeNs gapDeltaOf(std::uint32_t u) const {
+    const auto it = gapDelta.find(u);
+    return it == gapDelta.end() ? 0 : it->second;
+  }
   Overlay<std::uint64_t> bytes;                 // effective message sizes (base: messageBytes)
   // Overhead removed by a Compensate hypothesis; empty without one (docs/compensation.md).
   OverheadCharges charges;
@@ -177,7 +184,7 @@ struct Replayer::Impl {
     // Compensation takes each gap's and call's instrumentation overhead out after balancing
     // (which works on measured values); a cost the model priced has no instrumentation in it.
     const bool comp = !charges.empty();
-    gap.set(u, zeroGap[u] ? 0 : std::max<TimeNs>(0, satSub(satAdd(p.gap0[u], gapDelta[u]), comp ? charges.gap[u] : 0)));
+    gap.set(u, zeroGap[u] ? 0 : std::max<TimeNs>(0, satSub(satAdd(p.gap0[u], gapDeltaOf(u)), comp ? charges.gap[u] : 0)));
     TimeNs l = p.local0[u];
     for (std::uint32_t i = p.roleBegin[u]; i < p.roleBegin[u + 1]; ++i) {
       const std::uint32_t m = p.roleMsg[i];
@@ -425,7 +432,9 @@ struct Replayer::Impl {
       }
       case HypothesisKind::BalanceCompute:
         for (const auto& [u, delta] : computeBalance(h.step)) {
-          gapDelta.set(u, on ? satAdd(gapDelta[u], delta) : satSub(gapDelta[u], delta));
+          const TimeNs now = on ? satAdd(gapDeltaOf(u), delta) : satSub(gapDeltaOf(u), delta);
+          if (now == 0) gapDelta.erase(u);
+          else gapDelta[u] = now;
           touched.insert(u);
         }
         break;
@@ -459,7 +468,7 @@ struct Replayer::Impl {
     noWait.assign(p.units, 0);
     zeroGap.init(nullptr, p.units);
     zeroLocal.init(nullptr, p.units);
-    gapDelta.init(nullptr, p.units);
+    gapDelta.clear();
     bytes.init(&p.messageBytes, p.messages.size());
   }
 
@@ -610,7 +619,12 @@ bool Replayer::setHypotheses(std::vector<Hypothesis> hs, std::string* error) {
 }
 
 void Replayer::replayFull() { d->full(); }
-void Replayer::prepareUpdates() const { d->p.prepareIncremental(); }
+void Replayer::prepareUpdates() {
+  d->p.prepareIncremental();
+  // Own copies of the values most hypotheses change, made now rather than at the first toggle.
+  d->gap.materialize();
+  d->local.materialize();
+}
 
 std::vector<TimeNs> Replayer::stepComputation(std::uint32_t step) const {
   std::vector<TimeNs> out;
