@@ -89,6 +89,33 @@ TEST(ReplayIncremental, RandomHypothesisSequencesEqualFullReplay) {
   EXPECT_GT(partial * 2, updates);
 }
 
+// Balancing many steps one by one: the balance's per-unit changes move from a map of the few
+// units touched to a per-unit array once they are many (replayer.cpp, GapDelta), and a
+// scenario with every step balanced refreshes every unit; each state equals a full replay.
+TEST(ReplayIncremental, BalancingEveryStepOneByOneEqualsFullReplay) {
+  GeneratorSpec spec;
+  spec.ranks = 6;
+  spec.steps = 120;
+  spec.imbalance = 0.6;
+  spec.nonBlocking = true;
+  TraceBuilder b("many", "generated");
+  generateTrace(spec, b);
+  const Trace t = b.take();
+  ASSERT_EQ(t.steps.size(), 120u);
+  Replayer inc(t, Scenario{});
+  for (std::uint32_t k = 0; k < t.steps.size(); ++k) {
+    ASSERT_TRUE(inc.add({HypothesisKind::BalanceCompute, {}, k}));
+    if (k % 10 == 9 || k < 3) expectSameAsFull(inc, t, Scenario{}, "balanced 0.." + std::to_string(k));
+    if (HasFatalFailure()) return;
+  }
+  for (std::uint32_t k = 0; k < t.steps.size(); k += 2) ASSERT_TRUE(inc.remove({HypothesisKind::BalanceCompute, {}, k}));
+  expectSameAsFull(inc, t, Scenario{}, "odd steps balanced");
+  for (std::uint32_t k = 1; k < t.steps.size(); k += 2) ASSERT_TRUE(inc.remove({HypothesisKind::BalanceCompute, {}, k}));
+  const Replayer base(t, Scenario{});
+  EXPECT_EQ(inc.predictedEnters(), base.predictedEnters());
+  EXPECT_EQ(inc.predictedLeaves(), base.predictedLeaves());
+}
+
 TEST(ReplayIncremental, RemovingEverythingRestoresTheMeasurement) {
   std::mt19937_64 rng(7);
   for (int trial = 0; trial < 10; ++trial) {

@@ -28,13 +28,39 @@ struct Replayer::Impl {
   Overlay<TimeNs> gap, local, depOff;
   Overlay<std::uint8_t> depFlags, zeroGap, zeroLocal;
   std::vector<std::uint8_t> noWait;
-  // From balance-compute hypotheses: only the units of balanced steps, so a map (a per-unit
-  // array cost 8 bytes per unit and its first touch most of a toggle at 10^7 events).
-  std::unordered_map<std::uint32_t, TimeNs> gapDelta;
-  TimeNs gapDeltaOf(std::uint32_t u) const {
-    const auto it = gapDelta.find(u);
-    return it == gapDelta.end() ? 0 : it->second;
-  }
+  // From balance-compute hypotheses: a map of the units of the balanced steps while they are
+  // few (a per-unit array costs 8 bytes per unit, and its first touch was most of a toggle at
+  // 10^7 events); an array once they are many (balancing every step touches every unit).
+  struct GapDelta {
+    std::unordered_map<std::uint32_t, TimeNs> few;
+    std::vector<TimeNs> many;
+    TimeNs operator[](std::uint32_t u) const {
+      if (!many.empty()) return many[u];
+      const auto it = few.find(u);
+      return it == few.end() ? 0 : it->second;
+    }
+    void set(std::uint32_t u, TimeNs v, std::uint32_t units) {
+      if (!many.empty()) {
+        many[u] = v;
+        return;
+      }
+      if (v == 0) {
+        few.erase(u);
+        return;
+      }
+      few[u] = v;
+      if (few.size() > units / 16 + 64) {  // a map entry costs ~40 bytes: switch to the array
+        many.assign(units, 0);
+        for (const auto& [k, x] : few) many[k] = x;
+        few = {};
+      }
+    }
+    void clear() {
+      few = {};
+      many = {};
+    }
+  } gapDelta;
+  TimeNs gapDeltaOf(std::uint32_t u) const { return gapDelta[u]; }
   Overlay<std::uint64_t> bytes;                 // effective message sizes (base: messageBytes)
   // Overhead removed by a Compensate hypothesis; empty without one (docs/compensation.md).
   OverheadCharges charges;
@@ -432,9 +458,7 @@ struct Replayer::Impl {
       }
       case HypothesisKind::BalanceCompute:
         for (const auto& [u, delta] : computeBalance(h.step)) {
-          const TimeNs now = on ? satAdd(gapDeltaOf(u), delta) : satSub(gapDeltaOf(u), delta);
-          if (now == 0) gapDelta.erase(u);
-          else gapDelta[u] = now;
+          gapDelta.set(u, on ? satAdd(gapDeltaOf(u), delta) : satSub(gapDeltaOf(u), delta), p.units);
           touched.insert(u);
         }
         break;
@@ -475,12 +499,24 @@ struct Replayer::Impl {
   void rebuildFromHypotheses() {
     resetEffective();
     charges = OverheadCharges{};
-    std::set<std::uint32_t> touched;
-    for (const Hypothesis& h : scenario.hypotheses) touched.merge(apply(h, true));
-    if (!charges.empty()) {
+    // The units to refresh, as a flat list (a set of every unit, when every step is balanced,
+    // cost 40 bytes per unit); all of them once they are many.
+    std::vector<std::uint32_t> touched;
+    bool all = false;
+    for (const Hypothesis& h : scenario.hypotheses) {
+      const std::set<std::uint32_t> t = apply(h, true);
+      if (!all) touched.insert(touched.end(), t.begin(), t.end());
+      if (touched.size() > p.units / 4) {
+        all = true;
+        touched = {};
+      }
+    }
+    if (!charges.empty() || all) {
       refreshAll();
       return;
     }
+    std::sort(touched.begin(), touched.end());
+    touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
     for (std::uint32_t u : touched) {
       refreshUnit(u);
       refreshNoWait(u);
