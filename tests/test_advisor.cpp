@@ -389,6 +389,19 @@ TEST(Advisor, StepTableByHand) {
   //   4642 + 1695 = 6337: X' 6466, 6566; ends 6466 + 141 = 6607, 6566 + 155 = 6721 → T = 6721.
   EXPECT_EQ(all, 6721);
 
+  // Gain bounds: Σ over ranks of (c_r − mean)⁺: step 0 2100 − 1925 = 175 (the gain is
+  // 7200 − 7142 = 58), step 1 2000 − 1550 = 450 (gain 436).
+  EXPECT_EQ(rows[0].gainBoundNs, 175);
+  EXPECT_EQ(rows[1].gainBoundNs, 450);
+  EXPECT_TRUE(rows[0].evaluated && rows[1].evaluated);
+  // With one prediction allowed, the step with the larger bound (1) is replayed.
+  AdvisorOptions one = opts();
+  one.maxStepPredictions = 1;
+  const std::vector<StepRow> budget = stepTable(base, one);
+  EXPECT_FALSE(budget[0].evaluated);
+  EXPECT_TRUE(budget[1].evaluated);
+  EXPECT_EQ(budget[1].predictedNs, 6764);
+
   // Fresh replays agree.
   EXPECT_EQ(freshT(t, simple(), {balanceCompute(0)}), 7142);
   EXPECT_EQ(freshT(t, simple(), {balanceCompute(1)}), 6764);
@@ -406,6 +419,47 @@ TEST(Advisor, StepTableByHand) {
   const Advice b = advise(base, noSteps);
   EXPECT_TRUE(b.steps.empty());
   EXPECT_TRUE(b.bounds.empty());
+}
+
+// The gain bound holds for every step of random traces, and a budget replays exactly the steps
+// with the largest bounds, with the same results as replaying all of them.
+TEST(Advisor, StepGainBoundsHoldAndTheBudgetTakesTheLargest) {
+  std::mt19937_64 rng(1616);
+  int steps = 0, skipped = 0;
+  for (int trial = 0; trial < 25; ++trial) {
+    const Trace t = test::randomTrace(rng, 6, 12);
+    if (t.steps.size() < 4) continue;
+    Replayer base(t, Scenario{});
+    const std::vector<StepRow> all = stepTable(base, opts());
+    for (const StepRow& r : all) {
+      ASSERT_TRUE(r.evaluated);
+      EXPECT_LE(base.predictedTime() - r.predictedNs, r.gainBoundNs) << "trial " << trial << " step " << r.step;
+      ++steps;
+    }
+    AdvisorOptions some = opts();
+    some.maxStepPredictions = 2;
+    const std::vector<StepRow> two = stepTable(base, some);
+    TimeNs leastChosen = std::numeric_limits<TimeNs>::max(), mostSkipped = 0;
+    std::size_t replayed = 0;
+    for (std::size_t k = 0; k < two.size(); ++k) {
+      if (!two[k].evaluated) {
+        mostSkipped = std::max(mostSkipped, two[k].gainBoundNs);
+        ++skipped;
+        continue;
+      }
+      EXPECT_EQ(two[k].predictedNs, all[k].predictedNs) << "trial " << trial << " step " << k;
+      if (all[k].sigmaNs > 0) {  // needed a replay (its ranks compute different amounts)
+        ++replayed;
+        leastChosen = std::min(leastChosen, two[k].gainBoundNs);
+      }
+    }
+    EXPECT_LE(replayed, 2u);
+    if (replayed == 2) {
+      EXPECT_GE(leastChosen, mostSkipped) << "trial " << trial;
+    }
+  }
+  EXPECT_GT(steps, 100);
+  EXPECT_GT(skipped, 20);
 }
 
 TEST(Advisor, LowerBoundsByHand) {

@@ -597,6 +597,21 @@ TEST(CliAdvise, JsonByHand) {
   EXPECT_EQ(j["steps"][0]["step"], 0);
   EXPECT_EQ(j["steps"][0]["sigma_ns"], 40000);
   EXPECT_EQ(j["steps"][0]["predicted_ns"], 90000);
+  // Its gain bound: (100 − 60)⁺ + (20 − 60)⁺ = 40 µs (the gain, 130 − 90 µs, reaches it).
+  EXPECT_EQ(j["steps"][0]["gain_bound_ns"], 40000);
+  EXPECT_EQ(j["steps_total"], 1);
+  EXPECT_EQ(j["steps_not_evaluated"], 0);
+  // --max-step-predictions 1: the one step is still replayed. On the bundled binary-swap
+  // sample (3 imbalanced steps) two are left out and counted, with the largest of their bounds.
+  json budget = cliJson(dir, {"advise", trace.string(), "--json", "--max-step-predictions", "1"});
+  EXPECT_EQ(budget["steps"].size(), 1u);
+  EXPECT_EQ(budget["steps_not_evaluated"], 0);
+  json swap = cliJson(dir, {"advise", std::string(PERWIZ_SAMPLE) + "/binary_swap_8", "--json", "--max-step-predictions", "1"});
+  EXPECT_EQ(swap["steps_total"], 3);
+  EXPECT_EQ(swap["steps"].size(), 1u);
+  EXPECT_EQ(swap["steps_not_evaluated"], 2);
+  EXPECT_GT(swap["steps_not_evaluated_gain_bound_ns"].get<long long>(), 0);
+  EXPECT_LE(swap["steps_not_evaluated_gain_bound_ns"].get<long long>(), swap["steps"][0]["gain_bound_ns"].get<long long>());
 
   // F3, region PRGN_step, nothing outside it:
   //   rank 0: calc 100000, send 10000, recv 0, wait 0;  rank 1: calc 20000, send 0, recv 18740, wait 91260

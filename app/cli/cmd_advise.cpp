@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -21,6 +22,7 @@ struct AdviseOptions {
   ReplayOptions replay;
   std::size_t top = 10;
   unsigned threads = 0;
+  std::size_t maxStepPredictions = 1000;
   bool json = false, quiet = false;
 };
 
@@ -46,6 +48,7 @@ int runAdvise(const AdviseOptions& o) {
   AdvisorOptions ao;
   ao.topCandidates = o.top;
   ao.threads = o.threads;
+  ao.maxStepPredictions = o.maxStepPredictions;
   if (!o.json && !o.quiet && isatty(2))
     ao.progress = [](double f, const std::string& stage) {
       std::cerr << "\r" << stage << ": " << static_cast<int>(f * 100) << " %   " << std::flush;
@@ -65,10 +68,21 @@ int runAdvise(const AdviseOptions& o) {
     for (const WaitCandidate& c : a.candidates)
       cands.push_back({{"event", c.event.toString()}, {"function", callName(trace, c.event.rank, c.event.index)},
                        {"predicted_ns", c.predictedNs}, {"wait_ns", c.waitNs}});
+    // Every evaluated step (all of them unless --max-step-predictions left some out; those are
+    // counted, with the largest gain any of them could have).
     Json steps = Json::array();
-    for (const StepRow& s : a.steps)
+    std::uint64_t skipped = 0;
+    TimeNs skippedBound = 0;
+    for (const StepRow& s : a.steps) {
+      if (!s.evaluated) {
+        ++skipped;
+        skippedBound = std::max(skippedBound, s.gainBoundNs);
+        continue;
+      }
       steps.push_back({{"step", s.step}, {"sigma_ns", s.sigmaNs}, {"predicted_ns", s.predictedNs},
-                       {"mean_ns", s.meanNs}, {"max_ns", s.maxNs}, {"ranks", s.ranks}});
+                       {"mean_ns", s.meanNs}, {"max_ns", s.maxNs}, {"ranks", s.ranks},
+                       {"gain_bound_ns", s.gainBoundNs}});
+    }
     Json regions = Json::array();
     for (const RegionBounds& rb : a.bounds) {
       Json rows = Json::array();
@@ -99,6 +113,9 @@ int runAdvise(const AdviseOptions& o) {
                                                     {"wait_ns", a.longestWait.waitNs}}
                                              : Json(nullptr)},
            {"steps", steps},
+           {"steps_total", a.steps.size()},
+           {"steps_not_evaluated", skipped},
+           {"steps_not_evaluated_gain_bound_ns", skippedBound},
            {"all_steps_balanced_ns", a.allStepsBalancedNs},
            {"bounds", regions.empty() ? Json::array() : regions[0]["bounds"]},
            {"regions", regions},
@@ -130,11 +147,36 @@ int runAdvise(const AdviseOptions& o) {
               << humanDuration(a.longestWait.waitNs) << "; zeroing it gives T " << humanDuration(a.longestWait.predictedNs)
               << " (" << delta(a.longestWait.predictedNs, a.baseNs) << ")\n";
   if (!a.steps.empty()) {
-    std::cout << "\nParallel steps (balance the computation of one step; Table 3):\n"
-              << "  step      sigma           T\n";
-    for (const StepRow& s : a.steps)
-      std::cout << "  " << std::setw(4) << s.step << "  " << std::setw(12) << humanDuration(s.sigmaNs) << "  "
-                << std::setw(12) << humanDuration(s.predictedNs) << " (" << delta(s.predictedNs, a.baseNs) << ")\n";
+    // Up to 40 rows in step order; more: the 40 that gain the most (--json lists every one).
+    std::vector<const StepRow*> rows;
+    std::uint64_t skipped = 0;
+    TimeNs skippedBound = 0;
+    for (const StepRow& s : a.steps) {
+      if (s.evaluated) rows.push_back(&s);
+      else {
+        ++skipped;
+        skippedBound = std::max(skippedBound, s.gainBoundNs);
+      }
+    }
+    const std::size_t shown = std::min<std::size_t>(rows.size(), 40);
+    if (rows.size() > shown) {
+      std::partial_sort(rows.begin(), rows.begin() + static_cast<std::ptrdiff_t>(shown), rows.end(),
+                        [](const StepRow* x, const StepRow* y) {
+                          return x->predictedNs != y->predictedNs ? x->predictedNs < y->predictedNs : x->step < y->step;
+                        });
+      rows.resize(shown);
+    }
+    std::cout << "\nParallel steps (balance the computation of one step; Table 3)"
+              << (shown < a.steps.size() - skipped ? ", the " + std::to_string(shown) + " that gain the most" : std::string())
+              << ":\n  step      sigma           T\n";
+    for (const StepRow* s : rows)
+      std::cout << "  " << std::setw(4) << s->step << "  " << std::setw(12) << humanDuration(s->sigmaNs) << "  "
+                << std::setw(12) << humanDuration(s->predictedNs) << " (" << delta(s->predictedNs, a.baseNs) << ")\n";
+    if (a.steps.size() - skipped > shown)
+      std::cout << "  ... " << (a.steps.size() - skipped - shown) << " more evaluated steps (--json lists them)\n";
+    if (skipped)
+      std::cout << "  " << skipped << " of " << a.steps.size() << " steps not replayed (--max-step-predictions); "
+                << "balancing any one of them gains at most " << humanDuration(skippedBound) << "\n";
     std::cout << "  all steps balanced: T " << humanDuration(a.allStepsBalancedNs) << " ("
               << delta(a.allStepsBalancedNs, a.baseNs) << ")\n";
   }
@@ -158,6 +200,9 @@ Command addAdviseCommand(CLI::App& parent) {
   addReplayOptions(app, o->replay);
   app->add_option("--top", o->top, "number of single wait zeroings to list (default 10)");
   app->add_option("--threads", o->threads, "prediction threads (default: all cores)");
+  app->add_option("--max-step-predictions", o->maxStepPredictions,
+                  "replay at most N steps for the step table, those whose balancing could gain the most "
+                  "(default 1000; 0: every step)");
   app->add_flag("--quiet", o->quiet, "no progress on stderr");
   app->add_flag("--json", o->json, "machine-readable output");
   return {app, [o] { return runAdvise(*o); }};

@@ -29,6 +29,10 @@ struct AdvisorOptions {
   unsigned threads = 0;             // 0 = all cores (one for batches too small to gain)
   std::size_t maxDominoPaths = 64;  // cap on the round-robin search's leaves
   bool steps = true;                // compute the step table (one prediction per step)
+  // At most this many step predictions (0: every step): the steps whose balancing could gain
+  // the most by their bound (StepRow::gainBoundNs) are replayed; the others keep evaluated =
+  // false. A trace of 3·10^5 steps would otherwise need 3·10^5 replays.
+  std::size_t maxStepPredictions = 0;
   bool bounds = true;
   // Called from the calling thread with a fraction in [0, 1] and the stage's name.
   std::function<void(double, const std::string&)> progress;
@@ -60,7 +64,12 @@ struct StepRow {
   TimeNs meanNs = 0;           // mean per-rank computation inside the step
   TimeNs maxNs = 0;
   TimeNs sigmaNs = 0;          // population standard deviation σ(t_k), rounded
-  TimeNs predictedNs = 0;      // T if this step alone were balanced
+  TimeNs predictedNs = 0;      // T if this step alone were balanced (when evaluated)
+  // What balancing this step alone can gain at most: T − T' ≤ Σ over its ranks of
+  // (computation − mean)⁺, since the old critical path keeps all its weights but the shrunk
+  // computations, which it crosses at most once each (docs/model.md, "Step table").
+  TimeNs gainBoundNs = 0;
+  bool evaluated = true;       // false: not replayed (AdvisorOptions::maxStepPredictions)
 };
 
 // Per-rank breakdown of a parallel region (F3).

@@ -2,7 +2,9 @@
 // step, and the predicted T if step k alone, or every step, were balanced (σ(t_k) = 0).
 #include "prediction_pool.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace perwiz {
 
@@ -10,17 +12,19 @@ std::vector<StepRow> stepTable(const Replayer& base, const AdvisorOptions& optio
                                std::uint64_t* predictions) {
   const std::uint32_t n = static_cast<std::uint32_t>(base.trace().steps.size());
   std::vector<StepRow> rows(n);
-  std::vector<std::vector<Hypothesis>> jobs(n);
+  std::vector<TimeNs> least(n, 0);  // the least per-rank computation of each step
   for (std::uint32_t k = 0; k < n; ++k) {
     StepRow& row = rows[k];
     row.step = k;
     const std::vector<TimeNs> comp = base.stepComputation(k);
     long double sum = 0;
+    least[k] = std::numeric_limits<TimeNs>::max();
     for (TimeNs c : comp)
       if (c >= 0) {
         ++row.ranks;
         sum += c;
         row.maxNs = std::max(row.maxNs, c);
+        least[k] = std::min(least[k], c);
       }
     if (row.ranks) {
       const long double mean = sum / row.ranks;
@@ -29,13 +33,43 @@ std::vector<StepRow> stepTable(const Replayer& base, const AdvisorOptions& optio
         if (c >= 0) var += (c - mean) * (c - mean);
       row.meanNs = static_cast<TimeNs>(std::llround(static_cast<double>(mean)));
       row.sigmaNs = static_cast<TimeNs>(std::llround(std::sqrt(static_cast<double>(var / row.ranks))));
+      // The mean balancing uses (replayer.cpp, computeBalance): the rounded integer mean.
+      __int128 total = 0;
+      for (TimeNs c : comp)
+        if (c >= 0) total += c;
+      const TimeNs target = static_cast<TimeNs>((total * 2 + row.ranks) / (2 * static_cast<__int128>(row.ranks)));
+      for (TimeNs c : comp)
+        if (c > target) row.gainBoundNs += c - target;
     }
-    jobs[k] = {Hypothesis{HypothesisKind::BalanceCompute, {}, k}};
   }
+  // Which steps to replay: a step whose ranks all compute the same is unchanged by balancing
+  // (T' = T, no replay); of the others, all, or the `maxStepPredictions` with the largest bound.
+  std::vector<std::uint32_t> chosen;
+  for (std::uint32_t k = 0; k < n; ++k) {
+    StepRow& row = rows[k];
+    if (row.ranks == 0 || least[k] == row.maxNs) {
+      row.predictedNs = base.predictedTime();
+      continue;
+    }
+    chosen.push_back(k);
+  }
+  if (options.maxStepPredictions && chosen.size() > options.maxStepPredictions) {
+    auto larger = [&](std::uint32_t a, std::uint32_t b) {
+      return rows[a].gainBoundNs != rows[b].gainBoundNs ? rows[a].gainBoundNs > rows[b].gainBoundNs : a < b;
+    };
+    std::nth_element(chosen.begin(), chosen.begin() + static_cast<std::ptrdiff_t>(options.maxStepPredictions) - 1,
+                     chosen.end(), larger);
+    for (auto it = chosen.begin() + static_cast<std::ptrdiff_t>(options.maxStepPredictions); it != chosen.end(); ++it)
+      rows[*it].evaluated = false;
+    chosen.resize(options.maxStepPredictions);
+    std::sort(chosen.begin(), chosen.end());
+  }
+  std::vector<std::vector<Hypothesis>> jobs(chosen.size());
+  for (std::size_t i = 0; i < chosen.size(); ++i) jobs[i] = {Hypothesis{HypothesisKind::BalanceCompute, {}, chosen[i]}};
   PredictionPool pool(base, options);
   std::vector<TimeNs> t;
   pool.run(jobs, t, "step ranking", 0, 1);
-  for (std::uint32_t k = 0; k < n; ++k) rows[k].predictedNs = t[k];
+  for (std::size_t i = 0; i < chosen.size(); ++i) rows[chosen[i]].predictedNs = t[i];
   if (allBalanced) {
     *allBalanced = base.predictedTime();
     if (n > 0 && !pool.cancelled()) {
