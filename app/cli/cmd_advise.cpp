@@ -5,6 +5,7 @@
 #include "prediction_setup.h"
 
 #include "perwiz/advisor.h"
+#include "perwiz/trace_io.h"
 
 #include <unistd.h>
 
@@ -13,6 +14,7 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <thread>
 
 namespace perwiz::cli {
 namespace {
@@ -47,7 +49,16 @@ int runAdvise(const AdviseOptions& o) {
 
   AdvisorOptions ao;
   ao.topCandidates = o.top;
-  ao.threads = o.threads;
+  // Each prediction thread holds a fork of the replay: use fewer threads when all of them do
+  // not fit, and refuse with the estimate when one does not (never killed part-way).
+  unsigned threads = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());
+  const std::uint64_t available = availableMemory();
+  while (threads > 1 && estimateAdvisorMemory(base, threads) > available) --threads;
+  requireMemory(o.path, estimateAdvisorMemory(base, threads),
+                "advise on it (" + std::to_string(threads) + " prediction thread" + (threads > 1 ? "s" : "") + ")",
+                available);
+  // (0 keeps the pool's own choice: all cores, one for batches too small to gain.)
+  ao.threads = o.threads == 0 && threads == std::max(1u, std::thread::hardware_concurrency()) ? 0 : threads;
   ao.maxStepPredictions = o.maxStepPredictions;
   if (!o.json && !o.quiet && isatty(2))
     ao.progress = [](double f, const std::string& stage) {

@@ -1,9 +1,18 @@
 // The whole advisor in one call (advisor.h).
 #include "prediction_pool.h"
 
+#include <algorithm>
 #include <string>
+#include <thread>
 
 namespace perwiz {
+
+std::uint64_t estimateAdvisorMemory(const Replayer& base, unsigned threads) {
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  constexpr std::uint64_t kPerCall = 50, kPerCallPerThread = 40, kBase = 8 << 20;
+  const std::uint64_t calls = base.callCount() + base.trace().rankCount();
+  return kBase + calls * (kPerCall + kPerCallPerThread * threads);
+}
 
 Advice advise(const Replayer& base, const AdvisorOptions& options) {
   Advice a;
