@@ -405,9 +405,9 @@ TEST(ResourceLimits, ReplayEstimateCoversTheReplayerAndRefusesWhatDoesNotFit) {
     endpoints += rt.messages.size();
     members += rt.collectives.size();
   }
-  // 1 MiB + 100 B per call (and per rank's end) + 75 B per endpoint + 45 B per member.
+  // 1 MiB + 85 B per call (and per rank's end) + 60 B per endpoint + 35 B per member.
   const std::uint64_t estimate = estimateReplayMemory(t);
-  EXPECT_EQ(estimate, (1u << 20) + 100 * calls + 75 * endpoints + 45 * members);
+  EXPECT_EQ(estimate, (1u << 20) + 85 * calls + 60 * endpoints + 35 * members);
   // What the constructor keeps allocated (mallinfo2: the heap in use, small and mmapped).
   auto inUse = [] {
     const struct mallinfo2 m = mallinfo2();

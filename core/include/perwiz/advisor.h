@@ -108,9 +108,9 @@ struct Advice {
 };
 
 // Memory the advisor needs beyond `base` and its trace, in bytes, with `threads` prediction
-// threads (0: all cores): each thread's fork of the base (predicted times, waits flags, the
-// copies a hypothesis makes: about 40 B per call) and the analyses' own arrays (the bounds of
-// zeroWaitTimes, the critical path: about 50 B per call). Measured in docs/performance.md.
+// threads (0: all cores): each thread's fork of the base (predicted times, flags, the copies a
+// hypothesis makes: 30 B per call) and the analyses' own arrays (the bounds of zeroWaitTimes,
+// the critical path: 55 B per call). Measured in docs/performance.md.
 std::uint64_t estimateAdvisorMemory(const Replayer& base, unsigned threads);
 
 // Runs the whole advisor on `base` (its scenario is the starting point: usually no hypothesis).

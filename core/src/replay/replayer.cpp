@@ -550,11 +550,12 @@ struct Replayer::Impl {
 };
 
 std::uint64_t estimateReplayMemory(const Trace& trace) {
-  // Per item, measured with bench_replay's heap counter (peak_heap_bytes_per_event, docs/
-  // performance.md) and rounded up: a call ~100 B (its unit's times, costs, schedule entry,
-  // results and the builder's temporaries), an endpoint ~75 B (its message slot, role and
-  // dependency), a collective member ~45 B (its dependency and gather membership).
-  constexpr std::uint64_t kPerCall = 100, kPerEndpoint = 75, kPerMember = 45, kBase = 1 << 20;
+  // Per item, from bench_replay's heap counter (peak_heap_bytes_per_event 87.2 B on its
+  // trace of 0.8 calls, 0.4 endpoints and 0.2 collective members per event; docs/
+  // performance.md) with about 15 % to spare: a call 85 B (its unit's times, costs, schedule
+  // entry, results and the builder's temporaries), an endpoint 60 B (its share of a message,
+  // role and dependency), a collective member 35 B (its dependency and gather membership).
+  constexpr std::uint64_t kPerCall = 85, kPerEndpoint = 60, kPerMember = 35, kBase = 1 << 20;
   std::uint64_t calls = 0, endpoints = 0, members = 0;
   for (const RankTrace& rt : trace.ranks) {
     calls += rt.mpiCalls.size() + 1;
