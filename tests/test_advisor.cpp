@@ -43,14 +43,8 @@ using Rank = std::uint32_t;
 
 using test::Tb;
 
-Scenario simple(std::vector<Hypothesis> hs = {}) {
-  LogGpsParams p;
-  p.name = "simple";
-  p.L = 1000;
-  p.o = 100;
-  p.S = 1024;
-  return Scenario{std::make_shared<LogGpsModel>(p), CostMode::Measured, std::move(hs)};
-}
+// L = 1000 ns, o = 100 ns, S = 1024 B: λ(k) = o + L = 1100 ns for an eager message.
+Scenario simple(std::vector<Hypothesis> hs = {}) { return test::simpleScenario(std::move(hs)); }
 
 EventRef ev(Rank r, std::uint32_t i) { return EventRef{r, i, false}; }
 Hypothesis zeroWait(const EventRef& e) { return {HypothesisKind::ZeroWait, e, 0}; }

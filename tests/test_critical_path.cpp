@@ -20,14 +20,7 @@ using namespace perwiz;
 namespace {
 
 // L = 1000 ns, o = 100 ns, S = 1024 B: λ(k) = o + L = 1100 ns for an eager message.
-Scenario simple(std::vector<Hypothesis> hs = {}) {
-  LogGpsParams p;
-  p.name = "simple";
-  p.L = 1000;
-  p.o = 100;
-  p.S = 1024;
-  return Scenario{std::make_shared<LogGpsModel>(p), CostMode::Measured, std::move(hs)};
-}
+Scenario simple(std::vector<Hypothesis> hs = {}) { return test::simpleScenario(std::move(hs)); }
 
 std::uint32_t functionNamed(const Trace& t, const std::string& name) {
   for (std::uint32_t f = 0; f < t.functions.size(); ++f)

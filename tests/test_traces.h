@@ -3,9 +3,12 @@
 #pragma once
 
 #include "perwiz/generator.h"
+#include "perwiz/network_model.h"
+#include "perwiz/scenario.h"
 #include "perwiz/trace_builder.h"
 
 #include <cstdint>
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
@@ -118,6 +121,17 @@ class Tb {
   }
   TraceBuilder b_{"hand", "test"};
 };
+
+// The small LogGPS model of the hand-derived tests: L = 1000 ns, o = 100 ns, S = 1024 B, g = G
+// = 0, so λ(k) = o + L = 1100 ns for an eager message; measured costs.
+inline Scenario simpleScenario(std::vector<Hypothesis> hs = {}) {
+  LogGpsParams p;
+  p.name = "simple";
+  p.L = 1000;
+  p.o = 100;
+  p.S = 1024;
+  return Scenario{std::make_shared<LogGpsModel>(p), CostMode::Measured, std::move(hs)};
+}
 
 // A random generated trace: 2..maxRanks ranks, 2..maxSteps steps, every pattern, blocking or
 // not, every collective kind, sizes on both sides of the default model's S = 16383 bytes (so
