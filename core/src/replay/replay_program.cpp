@@ -168,7 +168,11 @@ class Builder {
       if (next >= kNone32) throw std::length_error("the trace has more than 2^32 - 2 message endpoints: too many for one replay");
       base[r + 1] = static_cast<std::uint32_t>(next);
     }
-    auto owns = [R](const MessageEndpoint& m) { return m.isSend || !(m.matched() && m.matchRank < R); };
+    // Matched: a partner that exists (the builder guarantees it; checked so that nothing here
+    // indexes out of range if it did not).
+    auto owns = [&](const MessageEndpoint& m) {
+      return m.isSend || !(m.matched() && m.matchRank < R && m.matchIndex < base[m.matchRank + 1] - base[m.matchRank]);
+    };
     std::vector<std::uint32_t> own(R + 1, 0);
     forEachRank(R, events_, [&](std::uint32_t r) {
       std::uint32_t n = 0;
@@ -257,8 +261,12 @@ class Builder {
     std::uint64_t unmatched = 0;
     for (std::uint32_t j = 0; j < msgs.size(); ++j) {
       const MessageEndpoint& m = msgs[j];
-      const bool matched = m.matched() && m.matchRank < R;
+      const bool matched = m.matched() && m.matchRank < R && m.matchIndex < msgBase_[m.matchRank + 1] - msgBase_[m.matchRank];
       const std::uint32_t id = (m.isSend || !matched) ? msgId_[msgBase_[r] + j] : msgId_[msgBase_[m.matchRank] + m.matchIndex];
+      if (id == kNone32) {  // a receive matched to another receive: not a message (never built)
+        ++unmatched;
+        continue;
+      }
       const std::uint32_t done = doneUnit_[msgBase_[r] + j];
       const std::uint32_t post = postUnit_[msgBase_[r] + j];
       const int slot = m.isSend ? 0 : 2;
