@@ -621,40 +621,45 @@ class Builder {
     p_.local0.assign(p_.units, 0);
     if (costs_ == CostMode::Model) p_.wait0.assign(p_.units, 0);
     if (costs_ == CostMode::Model) p_.modelLocal.assign(p_.units, 0);
-    for (std::uint32_t u = 0; u < p_.units; ++u) {
-      const TimeNs E = p_.measEnter[u], X = p_.measLeave[u];
-      TimeNs ready = E;
-      for (std::uint32_t d = p_.depBegin[u]; d < p_.depBegin[u + 1]; ++d)
-        if ((p_.depFlags0[d] & dep::kUse) == dep::kUse) ready = std::max(ready, satAdd(srcTime(p_.depSrc[d]), p_.depOff0[d]));
-      if (ready > X) {  // the partner's time lies after this call returned: clock skew
-        for (std::uint32_t d = p_.depBegin[u]; d < p_.depBegin[u + 1]; ++d) {
-          const TimeNs t = srcTime(p_.depSrc[d]);
-          if ((p_.depFlags0[d] & dep::kUse) == dep::kUse && satAdd(t, p_.depOff0[d]) > X) {
-            p_.depOff0[d] = X - t;
-            p_.depFlags0[d] |= dep::kSkewed;
-            ++report_.skewedDependencies;
+    // Per rank in parallel: a unit writes only its own costs and its own dependencies.
+    std::vector<std::uint64_t> skewed(p_.ranks, 0);
+    forEachRank(p_.ranks, events_, [&](std::uint32_t r) {
+      for (std::uint32_t u = p_.rankBegin[r]; u < p_.rankBegin[r + 1]; ++u) {
+        const TimeNs E = p_.measEnter[u], X = p_.measLeave[u];
+        TimeNs ready = E;
+        for (std::uint32_t d = p_.depBegin[u]; d < p_.depBegin[u + 1]; ++d)
+          if ((p_.depFlags0[d] & dep::kUse) == dep::kUse) ready = std::max(ready, satAdd(srcTime(p_.depSrc[d]), p_.depOff0[d]));
+        if (ready > X) {  // the partner's time lies after this call returned: clock skew
+          for (std::uint32_t d = p_.depBegin[u]; d < p_.depBegin[u + 1]; ++d) {
+            const TimeNs t = srcTime(p_.depSrc[d]);
+            if ((p_.depFlags0[d] & dep::kUse) == dep::kUse && satAdd(t, p_.depOff0[d]) > X) {
+              p_.depOff0[d] = X - t;
+              p_.depFlags0[d] |= dep::kSkewed;
+              ++skewed[r];
+            }
           }
+          ready = X;
         }
-        ready = X;
+        const TimeNs wait = ready - E;
+        if (costs_ == CostMode::Model) p_.wait0[u] = wait;
+        const TimeNs measuredLocal = X - E - wait;
+        if (costs_ == CostMode::Measured || p_.isSentinel(u)) {
+          p_.local0[u] = measuredLocal;
+          continue;
+        }
+        const bool comm = p_.roleBegin[u + 1] > p_.roleBegin[u] || collectiveCost_[u] >= 0;
+        if (!comm) {
+          p_.local0[u] = measuredLocal;  // not communication: keeps its measured cost
+          continue;
+        }
+        p_.modelLocal[u] = 1;
+        TimeNs cost = std::max<TimeNs>(collectiveCost_[u], 0);
+        for (std::uint32_t i = p_.roleBegin[u]; i < p_.roleBegin[u + 1]; ++i)
+          cost = satAdd(cost, model_.roleCost(p_.roleKind[i], p_.messageBytes[p_.roleMsg[i]]));
+        p_.local0[u] = cost;
       }
-      const TimeNs wait = ready - E;
-      if (costs_ == CostMode::Model) p_.wait0[u] = wait;
-      const TimeNs measuredLocal = X - E - wait;
-      if (costs_ == CostMode::Measured || p_.isSentinel(u)) {
-        p_.local0[u] = measuredLocal;
-        continue;
-      }
-      const bool comm = p_.roleBegin[u + 1] > p_.roleBegin[u] || collectiveCost_[u] >= 0;
-      if (!comm) {
-        p_.local0[u] = measuredLocal;  // not communication: keeps its measured cost
-        continue;
-      }
-      p_.modelLocal[u] = 1;
-      TimeNs cost = std::max<TimeNs>(collectiveCost_[u], 0);
-      for (std::uint32_t i = p_.roleBegin[u]; i < p_.roleBegin[u + 1]; ++i)
-        cost = satAdd(cost, model_.roleCost(p_.roleKind[i], p_.messageBytes[p_.roleMsg[i]]));
-      p_.local0[u] = cost;
-    }
+    });
+    for (std::uint64_t n : skewed) report_.skewedDependencies += n;
   }
 
   void summarize() {
