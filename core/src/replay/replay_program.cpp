@@ -418,6 +418,12 @@ class Builder {
 
     p_.nodeBegin.assign(1, 0);
     collectiveCost_.assign(p_.units, -1);
+    struct {
+      MpiOp op = MpiOp::None;
+      std::uint64_t bytes = ~std::uint64_t{0};
+      std::uint32_t members = 0;
+      TimeNs cost = 0;
+    } lastCost;
     deps_.reserve(members.size());
     for (std::uint32_t i = 0; i < I; ++i) {
       const auto first = members.begin() + instBegin[i], last = members.begin() + instBegin[i + 1];
@@ -431,8 +437,11 @@ class Builder {
       }
       const std::span<const Member> ms(&*first, static_cast<std::size_t>(last - first));
       const std::uint32_t P = static_cast<std::uint32_t>(ms.size());
-      for (const Member& m : ms)
-        collectiveCost_[m.unit] = model_.collectiveCost(ci.op, m.bytes, P);
+      for (const Member& m : ms) {  // the model's price, asked once per (operation, size, members)
+        if (m.bytes != lastCost.bytes || ci.op != lastCost.op || P != lastCost.members)
+          lastCost = {ci.op, m.bytes, P, model_.collectiveCost(ci.op, m.bytes, P)};
+        collectiveCost_[m.unit] = lastCost.cost;
+      }
       const std::int32_t root = ms.front().root;
       const Member* rootMember = nullptr;
       for (const Member& m : ms)
