@@ -58,7 +58,7 @@ DelayCompensation compensateByDelays(const Trace& trace, const std::vector<TimeN
     }
     waitC[u] = p.waitOf(u) - (x - xEnter[u]);  // the paper's w' = w + x2 − x2'
     xLeave[u] = x + std::min(p.local0[u], c.local[u]);
-    if (u + 1 < p.rankBegin[p.unitRank[u] + 1]) xEnter[u + 1] = xLeave[u] + gapRemoved(u + 1);
+    if (!p.isSentinel(u)) xEnter[u + 1] = xLeave[u] + gapRemoved(u + 1);
   }
 
   DelayCompensation out;

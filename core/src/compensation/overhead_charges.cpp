@@ -96,7 +96,7 @@ TimeNs gapStart(const Replayer::Program& p, std::uint32_t v) { return p.isFirst(
 
 // Overhead spent at the very start of gap v: the leave share of the call before it.
 TimeNs gapLead(const OverheadCharges& c, const Replayer::Program& p, std::uint32_t v) {
-  return p.isFirst(v) ? 0 : c.leaveShare[p.unitRank[v]];
+  return p.isFirst(v) ? 0 : c.leaveShare[p.rankOf(v)];
 }
 
 // Compensated offset of the gap's end: the gap less its overhead, never below the offset of a

@@ -74,7 +74,7 @@ class Walk {
 
  private:
   std::uint32_t callIndex(std::uint32_t u) const {
-    return p_.isSentinel(u) ? static_cast<std::uint32_t>(p_.unitOfCall[p_.unitRank[u]].size()) : p_.callOfUnit[u];
+    return p_.isSentinel(u) ? static_cast<std::uint32_t>(p_.unitOfCall[p_.rankOf(u)].size()) : p_.callOfUnit[u];
   }
 
   TimeNs nodeTime(std::uint32_t n) const {
@@ -116,7 +116,7 @@ class Walk {
 
   void emit(CriticalSegment::Kind kind, std::uint32_t u, std::uint32_t from, TimeNs begin, TimeNs end) {
     CriticalPathTotals& t = cp_->totals;
-    const std::uint32_t r = p_.unitRank[u];
+    const std::uint32_t r = p_.rankOf(u);
     const TimeNs ns = satSub(end, begin);
     ++t.segments;
     t.perRank[r] = satAdd(t.perRank[r], ns);
@@ -137,7 +137,7 @@ class Walk {
     s.rank = r;
     s.index = callIndex(u);
     if (from != kNone32) {
-      s.fromRank = p_.unitRank[from];
+      s.fromRank = p_.rankOf(from);
       s.fromIndex = callIndex(from);
     }
     s.begin = begin;

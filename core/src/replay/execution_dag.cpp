@@ -114,7 +114,7 @@ CriticalPath ExecutionDag::criticalPath() const {
   if (endVertex == d->source) return cp;
   cp.length = dist[endVertex];
   auto callIndex = [&](std::uint32_t u) {
-    return p.isSentinel(u) ? static_cast<std::uint32_t>(p.unitOfCall[p.unitRank[u]].size()) : p.callOfUnit[u];
+    return p.isSentinel(u) ? static_cast<std::uint32_t>(p.unitOfCall[p.rankOf(u)].size()) : p.callOfUnit[u];
   };
   std::vector<CriticalSegment> rev;
   for (std::uint32_t v = endVertex; v != d->source && hasPred[v];) {
@@ -127,14 +127,14 @@ CriticalPath ExecutionDag::criticalPath() const {
     switch (info.kind) {
       case kGap:
         s.kind = CriticalSegment::Kind::Computation;
-        s.rank = p.unitRank[info.aux];
+        s.rank = p.rankOf(info.aux);
         s.index = callIndex(info.aux);
         if (s.end > s.begin) rev.push_back(s);
         break;
       case kLocal:
         if (!p.isSentinel(info.aux)) {
           s.kind = CriticalSegment::Kind::Call;
-          s.rank = p.unitRank[info.aux];
+          s.rank = p.rankOf(info.aux);
           s.index = callIndex(info.aux);
           rev.push_back(s);
         }
@@ -142,14 +142,14 @@ CriticalPath ExecutionDag::criticalPath() const {
       case kDep: {
         const std::uint32_t u = (v - 1) / 2;
         s.kind = CriticalSegment::Kind::Message;
-        s.rank = p.unitRank[u];
+        s.rank = p.rankOf(u);
         s.index = callIndex(u);
         const std::uint32_t src = p.depSrc[info.aux];
         std::uint32_t fromUnit = src;
         if (src >= p.units && hasPred[from] && g[pred[from]].kind == kMember)
           fromUnit = g[pred[from]].aux;  // the member that arrived last
         if (fromUnit < p.units) {
-          s.fromRank = p.unitRank[fromUnit];
+          s.fromRank = p.rankOf(fromUnit);
           s.fromIndex = callIndex(fromUnit);
         }
         rev.push_back(s);
@@ -197,7 +197,7 @@ std::vector<TimeNs> zeroWaitTimes(const Replayer& replayer, const std::vector<Ev
   }
   if (units.empty()) return out;
 
-  auto isLast = [&](std::uint32_t u) { return u + 1 == p.rankBegin[p.unitRank[u] + 1]; };
+  auto isLast = [&](std::uint32_t u) { return p.isSentinel(u); };  // a rank ends with its sentinel
   auto used = [&](std::uint32_t k) { return (eff.depFlags[k] & dep::kUse) == dep::kUse; };
   // Longest distances from the start: the replay's own results (a gather node is the latest
   // enter of its members).

@@ -127,7 +127,6 @@ class Builder {
       report_.nestedCalls += nested[r];
     }
     p_.units = static_cast<std::uint32_t>(total);
-    p_.unitRank.resize(p_.units);
     p_.callOfUnit.resize(p_.units);
     p_.measEnter.resize(p_.units);
     p_.measLeave.resize(p_.units);
@@ -141,14 +140,12 @@ class Builder {
         ofCall[i] += base;
         if (nest[i]) continue;
         const std::uint32_t u = ofCall[i], e = rt.mpiCalls[i];
-        p_.unitRank[u] = r;
         p_.callOfUnit[u] = i;
         p_.measEnter[u] = rt.enter[e];
         p_.measLeave[u] = rt.leave[e];
       }
       TimeNs end = lastTop[r];
       for (TimeNs l : rt.leave) end = std::max(end, l);
-      p_.unitRank[sentinel] = r;
       p_.callOfUnit[sentinel] = kNone32;
       p_.measEnter[sentinel] = p_.measLeave[sentinel] = end;
       for (std::uint32_t u = base; u <= sentinel; ++u) {
@@ -481,7 +478,7 @@ class Builder {
   // --- Schedule: every rank runs until a source it needs is not yet available. ---
   bool available(std::uint32_t src) const {
     if (src >= p_.units) return nodeMissing_[src - p_.units] == 0;
-    const std::uint32_t r = p_.unitRank[src];
+    const std::uint32_t r = unitRank_[src];
     return src - p_.rankBegin[r] <= cursor_[r];
   }
 
@@ -517,7 +514,7 @@ class Builder {
         if (available(s)) continue;
         blocked_[r] = d;
         if (s >= p_.units) nodeWaiters_[s - p_.units].push_back(r);
-        else rankWaiters_[p_.unitRank[s]].push_back(r);
+        else rankWaiters_[unitRank_[s]].push_back(r);
         return;
       }
       blocked_[r] = kNone32;
@@ -536,10 +533,10 @@ class Builder {
   // The rank that must progress before `r` can: owner of the unavailable source.
   std::uint32_t blocker(std::uint32_t r) const {
     const std::uint32_t s = p_.depSrc[blocked_[r]];
-    if (s < p_.units) return p_.unitRank[s];
+    if (s < p_.units) return unitRank_[s];
     const std::uint32_t n = s - p_.units;
     for (std::uint32_t i = p_.nodeBegin[n]; i < p_.nodeBegin[n + 1]; ++i)
-      if (!available(p_.nodeMembers[i])) return p_.unitRank[p_.nodeMembers[i]];
+      if (!available(p_.nodeMembers[i])) return unitRank_[p_.nodeMembers[i]];
     return r;
   }
 
@@ -593,6 +590,9 @@ class Builder {
       for (std::uint32_t n = 0; n < p_.nodes(); ++n)
         for (std::uint32_t i = p_.nodeBegin[n]; i < p_.nodeBegin[n + 1]; ++i) memberNodes_[fill[p_.nodeMembers[i]]++] = n;
     }
+    unitRank_.resize(p_.units);
+    for (std::uint32_t r = 0; r < R; ++r)
+      std::fill(unitRank_.begin() + p_.rankBegin[r], unitRank_.begin() + p_.rankBegin[r + 1], r);
     p_.schedule.clear();
     p_.schedule.reserve(p_.items());
     for (std::uint32_t r = 0; r < R; ++r) {
@@ -615,6 +615,7 @@ class Builder {
     }
     memberBegin_ = {};
     memberNodes_ = {};
+    unitRank_ = {};
   }
 
   // --- Split every measured call into local cost and waiting time. ---
@@ -699,6 +700,7 @@ class Builder {
   std::vector<TimeNs> collectiveCost_;
   // schedule state
   std::vector<std::uint32_t> cursor_, depCursor_, blocked_, nodeMissing_, memberBegin_, memberNodes_;
+  std::vector<std::uint32_t> unitRank_;  // the rank of each unit, while scheduling
   std::vector<std::uint8_t> queued_;
   std::vector<std::vector<std::uint32_t>> rankWaiters_, nodeWaiters_;
   std::deque<std::uint32_t> queue_;

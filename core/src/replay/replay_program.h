@@ -11,6 +11,7 @@
 
 #include "perwiz/replay.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <mutex>
 #include <span>
@@ -37,7 +38,6 @@ struct Replayer::Program {
   std::uint32_t ranks = 0;
   std::uint32_t units = 0;
   std::vector<std::uint32_t> rankBegin;  // size ranks+1; last unit of a rank = its sentinel
-  std::vector<std::uint32_t> unitRank;
   std::vector<std::uint32_t> callOfUnit;  // MPI index of the unit's call, kNone32 = sentinel
   std::vector<std::vector<std::uint32_t>> unitOfCall;  // per rank: MPI index -> unit
   std::vector<std::vector<std::uint8_t>> nestedCall;   // per rank: MPI index is nested
@@ -85,7 +85,12 @@ struct Replayer::Program {
   std::uint32_t nodes() const { return static_cast<std::uint32_t>(nodeBegin.size()) - 1; }
   std::uint32_t items() const { return units + nodes(); }
   bool isSentinel(std::uint32_t u) const { return callOfUnit[u] == kNone32; }
-  bool isFirst(std::uint32_t u) const { return u == rankBegin[unitRank[u]]; }
+  // The first unit of a rank follows the previous rank's end sentinel.
+  bool isFirst(std::uint32_t u) const { return u == 0 || callOfUnit[u - 1] == kNone32; }
+  // The rank of unit u (a binary search of rankBegin: the program keeps no rank per unit).
+  std::uint32_t rankOf(std::uint32_t u) const {
+    return static_cast<std::uint32_t>(std::upper_bound(rankBegin.begin(), rankBegin.end(), u) - rankBegin.begin()) - 1;
+  }
 };
 
 struct Replayer::Effective {

@@ -261,7 +261,7 @@ struct Replayer::Impl {
     return t;
   }
 
-  bool isLastOfRank(std::uint32_t u) const { return u + 1 == p.rankBegin[p.unitRank[u] + 1]; }
+  bool isLastOfRank(std::uint32_t u) const { return p.isSentinel(u); }  // a rank ends with its sentinel
 
   // Recomputes every schedule item from position `from` on, in schedule order. The enter
   // times of first units and of units whose predecessor lies before `from` must be current.
@@ -385,7 +385,7 @@ struct Replayer::Impl {
   // saturated: its inputs fit, so one of its own terms (a gap, a local cost, a message's
   // offset) or their sum is what went past the limit.
   std::string callLabel(std::uint32_t u) const {
-    const std::uint32_t r = p.unitRank[u];
+    const std::uint32_t r = p.rankOf(u);
     if (p.isSentinel(u)) return "the end of rank " + std::to_string(r);
     const std::uint32_t i = p.callOfUnit[u];
     return "call " + std::to_string(r) + ":" + std::to_string(i) + " (" +
@@ -478,7 +478,7 @@ struct Replayer::Impl {
     bool nw = zeroLocal[u] != 0;
     const auto& hs = scenario.hypotheses;
     if (!nw && p.callOfUnit[u] != kNone32) {
-      const Hypothesis probe{HypothesisKind::ZeroWait, EventRef{p.unitRank[u], p.callOfUnit[u], false}, 0};
+      const Hypothesis probe{HypothesisKind::ZeroWait, EventRef{p.rankOf(u), p.callOfUnit[u], false}, 0};
       nw = std::binary_search(hs.begin(), hs.end(), probe);
     }
     noWait[u] = nw;
