@@ -60,7 +60,9 @@ std::unique_ptr<Replayer> replayerFor(const Trace& trace, Scenario scenario, con
   scenario.hypotheses.clear();
   auto rp = std::make_unique<Replayer>(trace, std::move(scenario));
   std::string problem;
-  if (!rp->setHypotheses(std::move(hypotheses), &problem)) throw UsageError(problem + " (in " + path + ")");
+  // (Without hypotheses the constructor's replay is the prediction: no second full replay.)
+  if (!hypotheses.empty() && !rp->setHypotheses(std::move(hypotheses), &problem))
+    throw UsageError(problem + " (in " + path + ")");
   // A prediction that left the int64 ns range is not a result (docs/model.md, "Limits").
   if (const std::string overflow = rp->overflow(); !overflow.empty()) throw TraceError(path, overflow);
   return rp;
