@@ -170,14 +170,17 @@ DagShape dagShape(const Replayer& replayer) {
   const auto& p = replayer.program();
   const auto eff = replayer.effective();
   const std::uint32_t U = p.units;
-  p.prepareIncremental();  // schedule positions
+  // Each item's position in the schedule (the incremental index has them too, with the
+  // consumer lists this check does not need).
+  std::vector<std::uint32_t> position(p.items(), kNone32);
+  for (std::uint32_t i = 0; i < p.schedule.size(); ++i) position[p.schedule[i]] = i;
   DagShape shape;
   shape.vertices = 2 * std::uint64_t{U} + p.nodes() + 1;
   shape.edges = 2 * std::uint64_t{U} + p.nodeMembers.size();  // gap and local per unit, memberships
   // A start E(u) is fixed when the unit before it returns (first units: at once, -1); a return
   // and a gather at their own schedule positions.
   auto startPos = [&](std::uint32_t u) -> std::int64_t {
-    return p.isFirst(u) ? std::int64_t{-1} : std::int64_t{p.position[u - 1]};
+    return p.isFirst(u) ? std::int64_t{-1} : std::int64_t{position[u - 1]};
   };
   for (std::uint32_t u = 0; u < U; ++u) {
     if (eff.noWait[u]) continue;
@@ -185,13 +188,13 @@ DagShape dagShape(const Replayer& replayer) {
       if ((eff.depFlags[d] & dep::kUse) != dep::kUse) continue;
       ++shape.edges;
       const std::uint32_t s = p.depSrc[d];
-      const std::int64_t from = s < U ? startPos(s) : std::int64_t{p.position[s]};
-      if (from >= std::int64_t{p.position[u]}) shape.acyclic = false;
+      const std::int64_t from = s < U ? startPos(s) : std::int64_t{position[s]};
+      if (from >= std::int64_t{position[u]}) shape.acyclic = false;
     }
   }
   for (std::uint32_t n = 0; n < p.nodes(); ++n)
     for (std::uint32_t i = p.nodeBegin[n]; i < p.nodeBegin[n + 1]; ++i)
-      if (startPos(p.nodeMembers[i]) >= std::int64_t{p.position[U + n]}) shape.acyclic = false;
+      if (startPos(p.nodeMembers[i]) >= std::int64_t{position[U + n]}) shape.acyclic = false;
   return shape;
 }
 
