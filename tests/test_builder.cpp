@@ -132,7 +132,10 @@ TEST(Builder, IsendIsLinkedToItsCompletingWait) {
   const auto& m = t.ranks[0].messages.at(0);
   EXPECT_EQ(m.postEvent, 0u);
   EXPECT_EQ(m.event, 1u);
-  EXPECT_EQ(m.request, 77u);
+  // The model keeps that the send is non-blocking, not the tracer's handle (77): reading the
+  // table gives endpoint index + 1.
+  EXPECT_TRUE(m.nonBlocking());
+  EXPECT_EQ(m.request, 1u);
   EXPECT_TRUE(m.matched());
 }
 
@@ -332,7 +335,7 @@ TEST(Builder, ManyOutstandingRequestsAreLinkedInAnyCompletionOrder) {
   ASSERT_EQ(tr.ranks[0].messages.size(), static_cast<std::size_t>(n));
   for (const auto& m : tr.ranks[0].messages) {
     // Isend i is event i; its Wait comes (n-1-i) waits after the n Isends: event n + (n-1-i).
-    const auto i = static_cast<std::uint32_t>(m.request - 1000);
+    const auto i = static_cast<std::uint32_t>(m.bytes);  // Isend i sent i bytes
     EXPECT_EQ(m.postEvent, i);
     EXPECT_EQ(m.event, static_cast<std::uint32_t>(n) + (n - 1 - i));
   }

@@ -610,17 +610,17 @@ TEST(GeneratorSteps, EveryStepPresentOnEveryRank) {
   s.ranks = 3;
   Trace t = build(s);
   ASSERT_EQ(t.steps.size(), 7u);
-  for (const auto& step : t.steps) {
-    ASSERT_EQ(step.ranks.size(), 3u);
-    for (const auto& span : step.ranks) {
-      EXPECT_TRUE(span.present());
-      EXPECT_LE(span.begin, span.end);
+  for (std::size_t k = 0; k < t.steps.size(); ++k) {
+    ASSERT_EQ(t.steps[k].ranks.size(), 3u);
+    for (std::uint32_t r = 0; r < 3; ++r) {
+      EXPECT_TRUE(t.steps[k].ranks[r].present());
+      EXPECT_LE(t.stepBegin(k, r), t.stepEnd(k, r));
     }
   }
   // Steps follow each other on each rank.
   for (std::size_t k = 1; k < t.steps.size(); ++k)
     for (std::size_t r = 0; r < 3; ++r)
-      EXPECT_GE(t.steps[k].ranks[r].begin, t.steps[k - 1].ranks[r].end);
+      EXPECT_GE(t.stepBegin(k, static_cast<std::uint32_t>(r)), t.stepEnd(k - 1, static_cast<std::uint32_t>(r)));
 }
 
 namespace {

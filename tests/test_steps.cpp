@@ -37,12 +37,12 @@ TEST(Steps, PrgnStatesFormStepsWithSpansAndEventRanges) {
   EXPECT_EQ(t.functions[t.regionFunctions[0]].name, "PRGN_iter");
   // Events per rank: 0 Solve, 1 PRGN(step0), 2 Barrier, 3 PRGN(step1), 4 Barrier.
   const StepSpan& s01 = t.steps[1].ranks[0];
-  EXPECT_EQ(s01.begin, 100);
-  EXPECT_EQ(s01.end, 150);  // 100*1 + 50 + 10*0
+  EXPECT_EQ(t.stepBegin(1, 0), 100);
+  EXPECT_EQ(t.stepEnd(1, 0), 150);  // 100*1 + 50 + 10*0
   EXPECT_EQ(s01.marker, 3u);
-  EXPECT_EQ(s01.firstEvent, 3u);
+  EXPECT_EQ(s01.firstEvent(), 3u);
   EXPECT_EQ(s01.lastEvent, 5u);
-  EXPECT_EQ(t.steps[0].ranks[1].end, 60);  // 0 + 50 + 10*1
+  EXPECT_EQ(t.stepEnd(0, 1), 60);  // 0 + 50 + 10*1
   EXPECT_TRUE(t.warnings.empty());
 }
 
@@ -60,8 +60,8 @@ TEST(Steps, AnyStateCanBeDeclaredTheParallelRegion) {
   Trace t = twoStepTrace();
   ASSERT_TRUE(declareParallelRegion(t, "Solve"));
   ASSERT_EQ(t.steps.size(), 1u);
-  EXPECT_EQ(t.steps[0].ranks[1].begin, 0);
-  EXPECT_EQ(t.steps[0].ranks[1].end, 300);
+  EXPECT_EQ(t.stepBegin(0, 1), 0);
+  EXPECT_EQ(t.stepEnd(0, 1), 300);
   EXPECT_EQ(t.steps[0].ranks[1].lastEvent, 5u);  // everything nested inside Solve
   EXPECT_FALSE(declareParallelRegion(t, "NoSuchState"));
   EXPECT_EQ(t.steps.size(), 1u);  // unchanged

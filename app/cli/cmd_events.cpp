@@ -37,7 +37,7 @@ Json eventJson(const Trace& t, const CommEvent& ev) {
   Json partners = Json::array(), matches = Json::array();
   Json endpoints = Json::array();
   for (const EndpointView& v : ev.endpoints) {
-    const MessageEndpoint& m = *v.endpoint;
+    const MessageEndpoint& m = v.endpoint;
     if (ownsMessage(v.role)) {
       partners.push_back(peerJson(m.peer));
       matches.push_back(matchJson(v.match));
@@ -59,7 +59,7 @@ Json eventJson(const Trace& t, const CommEvent& ev) {
                       {"partner", partners},
                       {"match", matches},
                       {"endpoints", endpoints}};
-  if (const CollectiveCall* c = ev.collective) {
+  if (const CollectiveCall* c = ev.collective ? &*ev.collective : nullptr) {
     j["collective"] = {{"op", std::string(mpiOpName(c->op))},
                        {"comm", c->comm},
                        {"root", peerJson(c->root)},
@@ -76,7 +76,7 @@ void printEventLine(std::ostream& out, const Trace& t, const CommEvent& ev) {
   const RankTrace& r = t.ranks[ev.rank];
   std::string partners, matches, extras;
   for (const EndpointView& v : ev.endpoints) {
-    const std::string peer = v.endpoint->peer >= 0 ? std::to_string(v.endpoint->peer) : "?";
+    const std::string peer = v.endpoint.peer >= 0 ? std::to_string(v.endpoint.peer) : "?";
     if (ownsMessage(v.role)) {
       partners += (partners.empty() ? "" : ",") + peer;
       matches += (matches.empty() ? "" : ",") + v.match.value_or("-");
@@ -88,7 +88,7 @@ void printEventLine(std::ostream& out, const Trace& t, const CommEvent& ev) {
       << " enter=" << r.enter[ev.event] << " leave=" << r.leave[ev.event]
       << " bytes=" << ev.bytes() << " partner=" << (partners.empty() ? "-" : partners)
       << " match=" << (matches.empty() ? "-" : matches) << extras;
-  if (const CollectiveCall* c = ev.collective) {
+  if (const CollectiveCall* c = ev.collective ? &*ev.collective : nullptr) {
     out << " collective=";
     if (c->instance == kNone32) out << '-';
     else out << c->instance;

@@ -24,7 +24,7 @@ bool ownsMessage(EndpointRole role) {
 std::uint64_t CommEvent::bytes() const {
   std::uint64_t sum = 0;
   for (const EndpointView& v : endpoints)
-    if (ownsMessage(v.role)) sum += v.endpoint->bytes;
+    if (ownsMessage(v.role)) sum += v.endpoint.bytes;
   if (collective) sum += collective->bytesSent + collective->bytesReceived;
   return sum;
 }
@@ -99,7 +99,7 @@ std::vector<CommEvent> commEvents(const Trace& trace, std::uint32_t rank) {
     while (t < byEvent.size() && byEvent[t].event < e) ++t;
     for (; t < byEvent.size() && byEvent[t].event == e; ++t) {
       const MessageEndpoint& m = r.messages[byEvent[t].message];
-      EndpointView v{&m, byEvent[t].role, std::nullopt};
+      EndpointView v{m, byEvent[t].role, std::nullopt};
       if (m.matched()) {
         const MessageEndpoint& other = trace.ranks[m.matchRank].messages[m.matchIndex];
         v.match = callId(trace, m.matchRank, owningEvent(other));
@@ -107,7 +107,7 @@ std::vector<CommEvent> commEvents(const Trace& trace, std::uint32_t rank) {
       ev.endpoints.push_back(v);
     }
     while (c < r.collectives.size() && r.collectives[c].event < e) ++c;
-    if (c < r.collectives.size() && r.collectives[c].event == e) ev.collective = &r.collectives[c];
+    if (c < r.collectives.size() && r.collectives[c].event == e) ev.collective = r.collectives[c];
     if (ev.endpoints.empty() && !ev.collective && !listedClass(trace.fn(rank, e).op)) continue;
     out.push_back(std::move(ev));
   }

@@ -19,7 +19,7 @@ const char* roleName(EndpointRole role);
 bool ownsMessage(EndpointRole role);
 
 struct EndpointView {
-  const MessageEndpoint* endpoint = nullptr;
+  MessageEndpoint endpoint;  // a copy: the model's tables decode on read
   EndpointRole role = EndpointRole::Send;
   std::optional<std::string> match;  // id of the call owning the matched endpoint
 };
@@ -29,7 +29,7 @@ struct CommEvent {
   std::uint32_t mpiIndex = 0;  // INDEX of RANK:INDEX
   std::uint32_t event = 0;     // event index in the rank
   std::vector<EndpointView> endpoints;
-  const CollectiveCall* collective = nullptr;
+  std::optional<CollectiveCall> collective;
 
   std::uint64_t bytes() const;  // owned endpoints plus collective bytes sent and received
 };

@@ -27,7 +27,7 @@ int stepOf(const Trace& trace, std::uint32_t rank, std::uint32_t event) {
     const auto& spans = trace.steps[k].ranks;
     if (rank >= spans.size() || !spans[rank].present()) continue;
     const auto& s = spans[rank];
-    if (s.marker == event || (event >= s.firstEvent && event < s.lastEvent)) return static_cast<int>(k);
+    if (s.marker == event || (event >= s.firstEvent() && event < s.lastEvent)) return static_cast<int>(k);
   }
   return -1;
 }
@@ -185,11 +185,13 @@ void InspectorDock::show(const Trace* trace, const ui::TimelineItem& item,
     title_->setText(tr("Parallel step %1").arg(step));
     TimeNs begin = 0, end = 0, shortest = -1, longest = 0;
     int present = 0;
-    for (const auto& span : s.ranks) {
-      if (!span.present()) continue;
-      if (present == 0 || span.begin < begin) begin = span.begin;
-      end = std::max(end, span.end);
-      const TimeNs d = span.end - span.begin;
+    for (std::uint32_t r = 0; r < s.ranks.size() && r < trace->rankCount(); ++r) {
+      if (!s.ranks[r].present()) continue;
+      const TimeNs sb = trace->stepBegin(static_cast<std::size_t>(step), r);
+      const TimeNs se = trace->stepEnd(static_cast<std::size_t>(step), r);
+      if (present == 0 || sb < begin) begin = sb;
+      end = std::max(end, se);
+      const TimeNs d = se - sb;
       shortest = shortest < 0 ? d : std::min(shortest, d);
       longest = std::max(longest, d);
       ++present;

@@ -117,8 +117,8 @@ TimelineItem eventItem(std::uint32_t rank, std::uint32_t event, bool predicted =
 std::shared_ptr<Replayer::EventTimes> shifted(const Trace& t, std::uint32_t rank, std::uint32_t event, TimeNs shift) {
   auto p = std::make_shared<Replayer::EventTimes>();
   for (const RankTrace& r : t.ranks) {
-    p->enter.push_back(r.enter);
-    p->leave.push_back(r.leave);
+    p->enter.push_back(r.enter.toVector());
+    p->leave.push_back(r.leave.toVector());
   }
   p->enter[rank][event] += shift;
   p->leave[rank][event] += shift;
@@ -502,7 +502,7 @@ TEST(TimelineLod, SummaryKeepsTheBusyTime) {
   const std::vector<ui::FnRole> roles{ui::FnRole::Mpi};
   const ui::RankShape shape = ui::buildShape(t.ranks[0], roles);
   const ui::LodGrid grid = ui::makeGrid(t.endTime + 1, 1000, 1);
-  ui::RankTimes times{t.ranks[0].enter.data(), t.ranks[0].leave.data(), t.ranks[0].function.data(), 1000};
+  ui::RankTimes times{t.ranks[0].enter, t.ranks[0].leave, t.ranks[0].function.data(), 1000};
   const ui::RankLod lod = ui::buildLod(grid, times, shape, roles);
   for (int columns : {50, 200, 1000, 20000}) {
     std::vector<ui::ColumnMark> marks(static_cast<std::size_t>(columns));

@@ -54,10 +54,10 @@ std::map<std::string, int> expectedCalls(const CallsRun& run, int r) {
 namespace {
 
 // Messages of `rank` (sends or receives) with this tag.
-std::vector<const MessageEndpoint*> endpoints(const Trace& t, std::uint32_t rank, bool sends, int tag) {
-  std::vector<const MessageEndpoint*> out;
+std::vector<MessageEndpoint> endpoints(const Trace& t, std::uint32_t rank, bool sends, int tag) {
+  std::vector<MessageEndpoint> out;
   for (const MessageEndpoint& m : t.ranks[rank].messages)
-    if (m.isSend == sends && m.tag == tag) out.push_back(&m);
+    if (m.isSend == sends && m.tag == tag) out.push_back(m);
   return out;
 }
 
@@ -178,9 +178,9 @@ void checkCallsTrace(const Trace& t, const CallsRun& run, bool withComms) {
       for (int q = 1; q < P; ++q) {
         const auto got = endpoints(t, 0, false, 100 + q);
         ASSERT_EQ(got.size(), static_cast<std::size_t>(q + 1)) << "from rank " << q;
-        for (const MessageEndpoint* m : got) {
-          EXPECT_EQ(m->peer, q);
-          EXPECT_EQ(m->bytes, 8u * (q + 1));
+        for (const MessageEndpoint& m : got) {
+          EXPECT_EQ(m.peer, q);
+          EXPECT_EQ(m.bytes, 8u * (q + 1));
         }
       }
     // The non-periodic shift: a message up unless at the top, one from below unless at rank 0.
@@ -188,7 +188,7 @@ void checkCallsTrace(const Trace& t, const CallsRun& run, bool withComms) {
     EXPECT_EQ(endpoints(t, r, false, 5).size(), r > 0 ? 1u : 0u);
     // The Isend whose request was freed still pairs with its receive.
     ASSERT_EQ(endpoints(t, r, true, 33).size(), 1u);
-    EXPECT_TRUE(endpoints(t, r, true, 33)[0]->matched());
+    EXPECT_TRUE(endpoints(t, r, true, 33)[0].matched());
 
     if (withComms) {
       checkCommunicatorPartners(t, run, r);

@@ -124,8 +124,8 @@ TEST(Converter, AlignsClocksTranslatesRanksAndDropsCancelledMessages) {
     if (t.fn(1, e).name == "MPI_Recv") recvEnters.push_back(r1.enter[e]);
   EXPECT_EQ(recvEnters, (std::vector<TimeNs>{59600, 59750}));
   ASSERT_EQ(t.steps.size(), 1u);
-  EXPECT_EQ(t.steps[0].ranks[1].begin, 59499);
-  EXPECT_EQ(t.steps[0].ranks[1].end, 59800);
+  EXPECT_EQ(t.stepBegin(0, 1), 59499);
+  EXPECT_EQ(t.stepEnd(0, 1), 59800);
   EXPECT_EQ(recordedEventOverhead(t, 0), 42);
   EXPECT_EQ(recordedEventOverhead(t, 1), 17);
 

@@ -102,8 +102,8 @@ void TimelineData::buildDrawing(Drawing& d, bool predicted) {
   for (std::uint32_t r = 0; r < ranks; ++r) {
     const RankTrace& rt = t.ranks[r];
     RankTimes& rtimes = d.times[r];
-    rtimes.enter = predicted ? prediction_->enter[r].data() : rt.enter.data();
-    rtimes.leave = predicted ? prediction_->leave[r].data() : rt.leave.data();
+    rtimes.enter = predicted ? TimeView(prediction_->enter[r].data()) : TimeView(rt.enter);
+    rtimes.leave = predicted ? TimeView(prediction_->leave[r].data()) : TimeView(rt.leave);
     rtimes.function = rt.function.data();
     rtimes.size = std::uint32_t(rt.size());
     maxEvents = std::max<std::uint64_t>(maxEvents, rt.size());
@@ -120,7 +120,7 @@ void TimelineData::buildDrawing(Drawing& d, bool predicted) {
     for (std::uint32_t r = 0; r < ranks && r < t.steps[k].ranks.size(); ++r) {
       const StepSpan& s = t.steps[k].ranks[r];
       if (!s.present()) continue;
-      TimeNs b = s.begin, e = s.end;
+      TimeNs b = t.stepBegin(k, r), e = t.stepEnd(k, r);
       if (predicted && s.marker < t.ranks[r].size()) {
         b = d.times[r].enter[s.marker];
         e = d.times[r].leave[s.marker];

@@ -277,9 +277,8 @@ std::pair<int, int> queryLane(const LodGrid& grid, const RankLod& lod, const Ran
 
   // Deep zoom: sweep the events in view (and the ones open at q.begin).
   const TimeNs thr = TimeNs(std::ceil(3.0 * px));
-  const TimeNs* en = t.enter;
-  const std::uint32_t first =
-      std::uint32_t(std::partition_point(en, en + t.size, [&](TimeNs e) { return e < q.begin; }) - en);
+  const TimeView en = t.enter;
+  const std::uint32_t first = en.partitionPoint(t.size, [&](TimeNs e) { return e < q.begin; });
   std::vector<Open> stack;
   stack.reserve(64);
   if (first > 0) {

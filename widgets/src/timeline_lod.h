@@ -25,10 +25,33 @@ namespace perwiz::ui {
 // How a function is drawn.
 enum class FnRole : std::uint8_t { Mpi, State, Point, Marker };
 
+// Times of one rank's events: a plain array (a prediction) or the model's compact column.
+class TimeView {
+ public:
+  TimeView() = default;
+  TimeView(const TimeNs* raw) : raw_(raw) {}
+  TimeView(const TimeColumn& column) : col_(&column) {}
+  TimeNs operator[](std::size_t i) const { return raw_ ? raw_[i] : (*col_)[i]; }
+  // The first index in [0, n) whose time fails `pred` (the times partitioned by it).
+  template <class Pred>
+  std::uint32_t partitionPoint(std::uint32_t n, Pred pred) const {
+    std::uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+      const std::uint32_t mid = lo + (hi - lo) / 2;
+      if (pred((*this)[mid])) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+
+ private:
+  const TimeNs* raw_ = nullptr;
+  const TimeColumn* col_ = nullptr;
+};
+
 // Times of one rank's events in one drawing (measured or predicted).
 struct RankTimes {
-  const TimeNs* enter = nullptr;
-  const TimeNs* leave = nullptr;
+  TimeView enter;
+  TimeView leave;
   const std::uint32_t* function = nullptr;
   std::uint32_t size = 0;
 };

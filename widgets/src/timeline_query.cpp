@@ -21,9 +21,8 @@ std::uint32_t eventAt(const TimelineData& data, bool predicted, std::uint32_t ra
   const RankTimes& rt = d.times[rank];
   const RankShape& shape = data.shape(rank);
   if (rt.size == 0) return kNone32;
-  const TimeNs* en = rt.enter;
-  const std::uint32_t last =
-      std::uint32_t(std::partition_point(en, en + rt.size, [&](TimeNs e) { return e <= t + slack; }) - en);
+  const TimeView en = rt.enter;
+  const std::uint32_t last = en.partitionPoint(rt.size, [&](TimeNs e) { return e <= t + slack; });
   std::uint32_t best = kNone32;
   TimeNs bestDist = std::numeric_limits<TimeNs>::max();
   int bestDepth = -1;

@@ -6,11 +6,15 @@
 // the rarer message and collective data live in side tables that point back at events.
 #pragma once
 
+#include "perwiz/interned_table.h"
 #include "perwiz/mpi_ops.h"
+#include "perwiz/time_column.h"
 
 #include <charconv>
 #include <cstdint>
+#include <functional>
 #include <limits>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -41,7 +45,7 @@ struct Communicator {
   bool operator==(const Communicator&) const = default;
 };
 
-// A point-to-point message endpoint (one side of a message).
+// A point-to-point message endpoint (one side of a message), as callers read it.
 struct MessageEndpoint {
   TimeNs time = 0;          // time of the send/receive record (for Irecv: completion record)
   std::uint32_t event = kNone32;       // call event that completes it (Recv, Wait, Send...)
@@ -50,12 +54,104 @@ struct MessageEndpoint {
   std::int32_t tag = 0;
   std::uint32_t comm = 0;              // index into Trace::comms
   std::uint64_t bytes = 0;
-  std::uint64_t request = 0;           // request id for non-blocking calls, 0 for blocking
-  std::uint32_t matchRank = kNone32;   // matched endpoint: rank and index in that rank's table
+  // Non-zero for a non-blocking call. The model keeps only that it is one (the tracer's own
+  // request handle pairs records while reading and means nothing afterwards); reading a
+  // table gives endpoint index + 1, unique per rank, which writers use as the request id.
+  std::uint64_t request = 0;
+  std::uint32_t matchRank = kNone32;   // matched endpoint: rank (always == peer) and index
   std::uint32_t matchIndex = kNone32;
   bool isSend = false;
   bool matched() const { return matchRank != kNone32; }
+  bool nonBlocking() const { return request != 0; }
   bool operator==(const MessageEndpoint&) const = default;
+};
+
+namespace detail {
+inline std::size_t hashMix(std::size_t h, std::uint64_t v) {
+  h ^= static_cast<std::size_t>(v) + 0x9E3779B97F4A7C15ull + (h << 6) + (h >> 2);
+  return h;
+}
+}  // namespace detail
+
+// How an endpoint is stored: 24 B per endpoint plus its signature (partner, tag, communicator,
+// size, direction, blocking), interned per rank.
+struct MessageSignature {
+  std::uint64_t bytes = 0;
+  std::int32_t peer = -1;
+  std::int32_t tag = 0;
+  std::uint32_t comm = 0;
+  bool isSend = false;
+  bool nonBlocking = false;
+  bool operator==(const MessageSignature&) const = default;
+};
+struct MessageRow {
+  TimeNs time = 0;
+  std::uint32_t event = kNone32;
+  std::uint32_t postEvent = kNone32;
+  std::uint32_t sig = 0;
+  std::uint32_t matchIndex = kNone32;  // index in the peer's table, kNone32 = unmatched
+};
+struct MessageCodec {
+  using Value = MessageEndpoint;
+  using Row = MessageRow;
+  using Signature = MessageSignature;
+  struct Hash {
+    std::size_t operator()(const MessageSignature& s) const {
+      std::size_t h = detail::hashMix(0, s.bytes);
+      h = detail::hashMix(h, static_cast<std::uint32_t>(s.peer));
+      h = detail::hashMix(h, static_cast<std::uint32_t>(s.tag));
+      h = detail::hashMix(h, s.comm);
+      return detail::hashMix(h, (s.isSend ? 1u : 0u) | (s.nonBlocking ? 2u : 0u));
+    }
+  };
+  static Signature signature(const Value& v) {
+    return {v.bytes, v.peer, v.tag, v.comm, v.isSend, v.request != 0};
+  }
+  static Row encode(const Value& v, std::uint32_t sig) {
+    if (v.matchRank != kNone32 && static_cast<std::int64_t>(v.matchRank) != v.peer)
+      throw std::logic_error("MessageEndpoint matched on rank " + std::to_string(v.matchRank) +
+                             " but its peer is " + std::to_string(v.peer));
+    return {v.time, v.event, v.postEvent, sig, v.matchRank == kNone32 ? kNone32 : v.matchIndex};
+  }
+  static std::uint32_t sigOf(const Row& r) { return r.sig; }
+  static Value decode(const Row& r, const Signature& s, std::size_t i) {
+    Value v;
+    v.time = r.time;
+    v.event = r.event;
+    v.postEvent = r.postEvent;
+    v.peer = s.peer;
+    v.tag = s.tag;
+    v.comm = s.comm;
+    v.bytes = s.bytes;
+    v.request = s.nonBlocking ? i + 1 : 0;
+    v.isSend = s.isSend;
+    if (r.matchIndex != kNone32) {
+      v.matchRank = static_cast<std::uint32_t>(s.peer);
+      v.matchIndex = r.matchIndex;
+    }
+    return v;
+  }
+};
+
+// A rank's endpoints (RankTrace::messages). Reads like a std::vector<MessageEndpoint> that
+// returns by value; change records with set() or the field setters.
+class MessageTable : public InternedTable<MessageCodec> {
+ public:
+  using InternedTable::InternedTable;
+  using InternedTable::operator=;
+  void setEvent(std::size_t i, std::uint32_t event) { row(i).event = event; }
+  void setPostEvent(std::size_t i, std::uint32_t event) { row(i).postEvent = event; }
+  // Matches endpoint i with endpoint `index` of rank `rank` (which must be its peer), or
+  // clears the match with kNone32.
+  void setMatch(std::size_t i, std::uint32_t rank, std::uint32_t index) {
+    if (rank != kNone32 && static_cast<std::int64_t>(rank) != signatureOf(i).peer)
+      throw std::logic_error("MessageTable::setMatch: rank is not the endpoint's peer");
+    row(i).matchIndex = rank == kNone32 ? kNone32 : index;
+  }
+  void setTime(std::size_t i, TimeNs time) { row(i).time = time; }
+  void addToTimes(TimeNs delta) {
+    for (std::size_t i = 0; i < size(); ++i) row(i).time += delta;
+  }
 };
 
 // One rank's participation in a collective operation.
@@ -68,6 +164,53 @@ struct CollectiveCall {
   std::uint64_t bytesReceived = 0;
   std::uint32_t instance = kNone32;  // index into Trace::collectives
   bool operator==(const CollectiveCall&) const = default;
+};
+
+// How a participation is stored: 12 B plus its signature (operation, communicator, root,
+// sizes), interned per rank.
+struct CollectiveSignature {
+  std::uint64_t bytesSent = 0;
+  std::uint64_t bytesReceived = 0;
+  std::int32_t root = -1;
+  std::uint32_t comm = 0;
+  MpiOp op = MpiOp::None;
+  bool operator==(const CollectiveSignature&) const = default;
+};
+struct CollectiveRow {
+  std::uint32_t event = kNone32;
+  std::uint32_t instance = kNone32;
+  std::uint32_t sig = 0;
+};
+struct CollectiveCodec {
+  using Value = CollectiveCall;
+  using Row = CollectiveRow;
+  using Signature = CollectiveSignature;
+  struct Hash {
+    std::size_t operator()(const CollectiveSignature& s) const {
+      std::size_t h = detail::hashMix(0, s.bytesSent);
+      h = detail::hashMix(h, s.bytesReceived);
+      h = detail::hashMix(h, static_cast<std::uint32_t>(s.root));
+      h = detail::hashMix(h, s.comm);
+      return detail::hashMix(h, static_cast<std::uint32_t>(s.op));
+    }
+  };
+  static Signature signature(const Value& v) {
+    return {v.bytesSent, v.bytesReceived, v.root, v.comm, v.op};
+  }
+  static Row encode(const Value& v, std::uint32_t sig) { return {v.event, v.instance, sig}; }
+  static std::uint32_t sigOf(const Row& r) { return r.sig; }
+  static Value decode(const Row& r, const Signature& s, std::size_t) {
+    return {r.event, s.op, s.comm, s.root, s.bytesSent, s.bytesReceived, r.instance};
+  }
+};
+
+// A rank's collective participations (RankTrace::collectives), in call order.
+class CollectiveTable : public InternedTable<CollectiveCodec> {
+ public:
+  using InternedTable::InternedTable;
+  using InternedTable::operator=;
+  void setEvent(std::size_t i, std::uint32_t event) { row(i).event = event; }
+  void setInstance(std::size_t i, std::uint32_t instance) { row(i).instance = instance; }
 };
 
 // One collective operation across all members of its communicator.
@@ -89,15 +232,15 @@ struct PointLabel {
 struct RankTrace {
   std::string name;
   // Column-wise event storage.
-  std::vector<TimeNs> enter;
-  std::vector<TimeNs> leave;           // == enter for point events
+  TimeColumn enter;                    // about 4 B per event (time_column.h)
+  TimeColumn leave;                    // == enter for point events
   std::vector<std::uint32_t> function; // index into Trace::functions
   std::vector<std::uint8_t> depth;     // nesting depth when entered (0 = outermost)
   // Side tables.
   // In posting order: by enter time of postEvent (then postEvent, time, sends first, peer, tag,
   // comm, bytes, request) - a canonical order that depends on model values only.
-  std::vector<MessageEndpoint> messages;
-  std::vector<CollectiveCall> collectives;  // in call order
+  MessageTable messages;
+  CollectiveTable collectives;  // in call order
   std::vector<PointLabel> labels;           // text of point events that carry one
   std::vector<std::uint32_t> mpiCalls;      // event index of each MPI call: INDEX of "RANK:INDEX"
 
@@ -106,12 +249,11 @@ struct RankTrace {
 };
 
 // Per-rank part of one parallel step.
+// 8 B: its time span is the marker's (Trace::stepBegin/stepEnd).
 struct StepSpan {
-  TimeNs begin = 0;
-  TimeNs end = 0;
-  std::uint32_t firstEvent = 0;  // event range [firstEvent, lastEvent) inside [begin, end]
-  std::uint32_t lastEvent = 0;
   std::uint32_t marker = kNone32;  // the region-marker event, kNone32 if the rank lacks this step
+  std::uint32_t lastEvent = 0;     // the step's events are [firstEvent(), lastEvent)
+  std::uint32_t firstEvent() const { return marker; }
   bool present() const { return marker != kNone32; }
   bool operator==(const StepSpan&) const = default;
 };
@@ -158,6 +300,15 @@ class Trace {
   std::uint64_t sourceRecords = 0;  // records read from the file (events in the file's sense)
 
   std::size_t rankCount() const { return ranks.size(); }
+  // Time span of rank r's part of step k: its marker's enter and leave (0 if absent).
+  TimeNs stepBegin(std::size_t k, std::uint32_t r) const {
+    const StepSpan& s = steps[k].ranks[r];
+    return s.present() ? ranks[r].enter[s.marker] : 0;
+  }
+  TimeNs stepEnd(std::size_t k, std::uint32_t r) const {
+    const StepSpan& s = steps[k].ranks[r];
+    return s.present() ? ranks[r].leave[s.marker] : 0;
+  }
   std::uint64_t eventCount() const;
   std::uint64_t mpiCallCount() const;
   TimeNs duration() const { return endTime - startTime; }

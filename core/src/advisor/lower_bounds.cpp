@@ -47,13 +47,14 @@ std::vector<RegionBounds> lowerBounds(const Replayer& base) {
   const Replayer::Program& p = base.program();
   // Group the parallel steps by the state that marks them: one region per state name.
   std::map<std::string, std::vector<std::vector<std::pair<TimeNs, TimeNs>>>> regions;
-  for (const ParallelStep& step : t.steps)
-    for (std::uint32_t r = 0; r < step.ranks.size() && r < t.rankCount(); ++r) {
+  for (std::size_t k = 0; k < t.steps.size(); ++k)
+    for (std::uint32_t r = 0; r < t.steps[k].ranks.size() && r < t.rankCount(); ++r) {
+      const ParallelStep& step = t.steps[k];
       const StepSpan& s = step.ranks[r];
       if (!s.present()) continue;
       auto& spans = regions[t.fn(r, s.marker).name];
       spans.resize(t.rankCount());
-      spans[r].emplace_back(s.begin, s.end);
+      spans[r].emplace_back(t.stepBegin(k, r), t.stepEnd(k, r));
     }
   std::vector<RegionBounds> out;
   for (auto& [name, perRankSpans] : regions) {

@@ -45,8 +45,8 @@ MatchReport matchMessages(Trace& trace) {
   for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
     auto& msgs = trace.ranks[r].messages;
     for (std::uint32_t i = 0; i < msgs.size(); ++i) {
-      MessageEndpoint& m = msgs[i];
-      m.matchRank = m.matchIndex = kNone32;
+      msgs.setMatch(i, kNone32, kNone32);
+      const MessageEndpoint m = msgs[i];
       if (m.peer < 0 || static_cast<std::size_t>(m.peer) >= trace.ranks.size()) {
         ++unknownPeer;
         continue;
@@ -70,12 +70,12 @@ MatchReport matchMessages(Trace& trace) {
   for (auto& c : channels) {
     std::size_t n = std::min(c.sends.size(), c.recvs.size());
     for (std::size_t i = 0; i < n; ++i) {
-      MessageEndpoint& s = trace.ranks[c.sends[i].rank].messages[c.sends[i].index];
-      MessageEndpoint& rcv = trace.ranks[c.recvs[i].rank].messages[c.recvs[i].index];
-      s.matchRank = c.recvs[i].rank;
-      s.matchIndex = c.recvs[i].index;
-      rcv.matchRank = c.sends[i].rank;
-      rcv.matchIndex = c.sends[i].index;
+      auto& sends = trace.ranks[c.sends[i].rank].messages;
+      auto& recvs = trace.ranks[c.recvs[i].rank].messages;
+      sends.setMatch(c.sends[i].index, c.recvs[i].rank, c.recvs[i].index);
+      recvs.setMatch(c.recvs[i].index, c.sends[i].rank, c.sends[i].index);
+      const MessageEndpoint s = sends[c.sends[i].index];
+      const MessageEndpoint rcv = recvs[c.recvs[i].index];
       ++report.stats.matched;
       if (rcv.time < s.time) {
         ++report.stats.receiveBeforeSend;

@@ -33,9 +33,6 @@ void computeParallelSteps(Trace& trace, const std::vector<std::uint32_t>& region
       }
       StepSpan& s = trace.steps[k].ranks[r];
       s.marker = e;
-      s.begin = rt.enter[e];
-      s.end = rt.leave[e];
-      s.firstEvent = e;
       // Events are in enter order with nesting depth, so the events inside the marker are the
       // run after it that is nested deeper (exact even with equal timestamps).
       std::uint32_t last = e + 1;

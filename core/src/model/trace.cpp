@@ -44,8 +44,9 @@ std::size_t Trace::residentBytes() const {
   std::size_t b = sizeof(Trace);
   b += vecBytes(ranks);
   for (const auto& r : ranks) {
-    b += strBytes(r.name) + vecBytes(r.enter) + vecBytes(r.leave) + vecBytes(r.function) +
-         vecBytes(r.depth) + vecBytes(r.messages) + vecBytes(r.collectives) +
+    b += strBytes(r.name) + r.enter.residentBytes() + r.leave.residentBytes() +
+         vecBytes(r.function) + vecBytes(r.depth) + r.messages.residentBytes() +
+         r.collectives.residentBytes() +
          vecBytes(r.labels) + vecBytes(r.mpiCalls);
     for (const auto& l : r.labels) b += strBytes(l.text);
   }
@@ -62,8 +63,8 @@ std::size_t Trace::residentBytes() const {
 }
 
 namespace {
-template <class T>
-bool diffVec(const std::vector<T>& a, const std::vector<T>& b, const std::string& what,
+template <class C>
+bool diffVec(const C& a, const C& b, const std::string& what,
              std::string* why) {
   if (a == b) return true;
   if (why) {

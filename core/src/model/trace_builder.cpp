@@ -206,7 +206,7 @@ void TraceBuilder::leave(std::uint32_t rank, TimeNs time, std::uint32_t fn) {
                            "' while an inner state is still open (improper nesting)");
   std::uint32_t e = it->event;
   // A clock that went backwards (already reported) must not produce a negative duration.
-  d->t.ranks[rank].leave[e] = std::max(time, d->t.ranks[rank].enter[e]);
+  d->t.ranks[rank].leave.set(e, std::max(time, d->t.ranks[rank].enter[e]));
   stack.erase(std::next(it).base());
   // A collective call without a collective record (ALOG, Score-P 1.x) still takes part in
   // a collective on WORLD: its name is all we know.
@@ -258,7 +258,7 @@ void TraceBuilder::isendComplete(std::uint32_t rank, TimeNs time, std::uint64_t 
                            std::to_string(request));
     return;
   }
-  d->t.ranks[rank].messages[endpoint].event = d->currentCall(rank, time, MpiOp::Wait);
+  d->t.ranks[rank].messages.setEvent(endpoint, d->currentCall(rank, time, MpiOp::Wait));
 }
 
 void TraceBuilder::irecvRequest(std::uint32_t rank, TimeNs time, std::uint64_t request) {
@@ -332,7 +332,7 @@ void TraceBuilder::Impl::closeOpenStates() {
     while (!stack.empty()) {
       OpenEvent o = stack.back();
       stack.pop_back();
-      t.ranks[r].leave[o.event] = end;
+      t.ranks[r].leave.set(o.event, end);
       diag("open", "rank " + std::to_string(r) + ": '" + t.functions[o.function].name +
                        "' still open at the end of the trace; closed at the end time");
       const Function& f = t.functions[o.function];
@@ -353,9 +353,9 @@ void TraceBuilder::Impl::shiftNegativeTimes() {
   if (earliest >= 0) return;
   const TimeNs shift = -earliest;
   for (auto& r : t.ranks) {
-    for (auto& e : r.enter) e += shift;
-    for (auto& l : r.leave) l += shift;
-    for (auto& m : r.messages) m.time += shift;
+    r.enter.addToAll(shift);
+    r.leave.addToAll(shift);
+    r.messages.addToTimes(shift);
   }
   line = -1;
   position = "clock";
@@ -379,18 +379,25 @@ void TraceBuilder::Impl::sortOutOfOrderRanks() {
       auto copy = v;
       for (std::uint32_t i = 0; i < order.size(); ++i) v[i] = copy[order[i]];
     };
-    permute(rt.enter);
-    permute(rt.leave);
+    auto permuteTimes = [&](TimeColumn& c) {
+      const std::vector<TimeNs> copy = c.toVector();
+      c.clear();
+      for (std::uint32_t i = 0; i < order.size(); ++i) c.push_back(copy[order[i]]);
+    };
+    permuteTimes(rt.enter);
+    permuteTimes(rt.leave);
     permute(rt.function);
     permute(rt.depth);
-    for (auto& m : rt.messages) {
-      m.event = newIndex[m.event];
-      m.postEvent = newIndex[m.postEvent];
+    for (std::size_t i = 0; i < rt.messages.size(); ++i) {
+      rt.messages.setEvent(i, newIndex[rt.messages.row(i).event]);
+      rt.messages.setPostEvent(i, newIndex[rt.messages.row(i).postEvent]);
     }
-    for (auto& c : rt.collectives) c.event = newIndex[c.event];
+    std::vector<CollectiveCall> colls = rt.collectives.toVector();
+    for (auto& c : colls) c.event = newIndex[c.event];
     for (auto& l : rt.labels) l.event = newIndex[l.event];
-    std::stable_sort(rt.collectives.begin(), rt.collectives.end(),
+    std::stable_sort(colls.begin(), colls.end(),
                      [](const CollectiveCall& a, const CollectiveCall& b) { return a.event < b.event; });
+    rt.collectives = colls;
     std::stable_sort(rt.labels.begin(), rt.labels.end(),
                      [](const PointLabel& a, const PointLabel& b) { return a.event < b.event; });
   }
@@ -437,8 +444,11 @@ void TraceBuilder::Impl::sortMessages() {
     };
     auto less = [&](const MessageEndpoint& a, const MessageEndpoint& b) { return key(a) < key(b); };
     // Records usually arrive in posting order already (only Irecvs complete out of it).
-    if (!std::is_sorted(rt.messages.begin(), rt.messages.end(), less))
-      std::stable_sort(rt.messages.begin(), rt.messages.end(), less);
+    if (!std::is_sorted(rt.messages.begin(), rt.messages.end(), less)) {
+      std::vector<MessageEndpoint> sorted = rt.messages.toVector();
+      std::stable_sort(sorted.begin(), sorted.end(), less);
+      rt.messages = sorted;
+    }
   }
 }
 
@@ -460,7 +470,9 @@ void TraceBuilder::Impl::matchCollectives() {
   std::vector<std::uint32_t> seq(t.comms.size());
   for (std::uint32_t r = 0; r < t.ranks.size(); ++r) {
     std::fill(seq.begin(), seq.end(), 0);
-    for (auto& c : t.ranks[r].collectives) {
+    auto& colls = t.ranks[r].collectives;
+    for (std::size_t ci = 0; ci < colls.size(); ++ci) {
+      const CollectiveCall c = colls[ci];
       std::uint32_t k = seq[c.comm]++;
       auto& slots = instanceOf[c.comm];
       if (k == slots.size()) {
@@ -474,7 +486,7 @@ void TraceBuilder::Impl::matchCollectives() {
                                std::string(mpiOpName(c.op)) + " but other ranks call " +
                                std::string(mpiOpName(inst.op)));
       ++inst.participants;
-      c.instance = slots[k];
+      colls.setInstance(ci, slots[k]);
     }
   }
   // Instances are numbered by first appearance; order them by (comm, sequence) for stability.
@@ -493,7 +505,8 @@ void TraceBuilder::Impl::matchCollectives() {
   }
   t.collectives = std::move(sorted);
   for (auto& rt : t.ranks)
-    for (auto& c : rt.collectives) c.instance = newIndex[c.instance];
+    for (std::size_t i = 0; i < rt.collectives.size(); ++i)
+      rt.collectives.setInstance(i, newIndex[rt.collectives.row(i).instance]);
   for (const auto& inst : t.collectives) {
     std::size_t members = t.comms[inst.comm].isSelf ? 1 : t.comms[inst.comm].worldRanks.size();
     if (inst.participants != members)
@@ -541,6 +554,12 @@ void TraceBuilder::end() {
   for (auto& msg : report.diagnostics) d->diag(msg.first, std::move(msg.second));
   d->matchCollectives();
   d->findParallelSteps();
+  for (auto& r : d->t.ranks) {
+    r.enter.seal();
+    r.leave.seal();
+    r.messages.seal();
+    r.collectives.seal();
+  }
   d->t.startTime = 0;
   d->t.endTime = 0;
   for (const auto& r : d->t.ranks)

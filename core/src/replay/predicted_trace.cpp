@@ -89,9 +89,12 @@ Trace Replayer::predictedTrace() const {
   Trace t = trace();
   for (std::uint32_t r = 0; r < t.ranks.size(); ++r) {
     RankTrace& rt = t.ranks[r];
-    rt.enter = std::move(times.enter[r]);
-    rt.leave = std::move(times.leave[r]);
-    for (MessageEndpoint& m : rt.messages) m.time = mapTime(r, m.time);
+    rt.enter = times.enter[r];
+    rt.leave = times.leave[r];
+    times.enter[r] = {};
+    times.leave[r] = {};
+    for (std::size_t i = 0; i < rt.messages.size(); ++i)
+      rt.messages.setTime(i, mapTime(r, rt.messages.row(i).time));
   }
   t.endTime = times.end;
 

@@ -183,7 +183,7 @@ class Builder {
     for (std::uint32_t k = 0; k < trace_.steps.size(); ++k)
       for (std::uint32_t r = 0; r < R && r < trace_.steps[k].ranks.size(); ++r) {
         const StepSpan& s = trace_.steps[k].ranks[r];
-        if (s.present()) spans[r].emplace_back(s.firstEvent, s.lastEvent, k);
+        if (s.present()) spans[r].emplace_back(s.firstEvent(), s.lastEvent, k);
       }
     for (auto& v : spans) std::sort(v.begin(), v.end());
 

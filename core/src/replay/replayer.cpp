@@ -138,16 +138,17 @@ struct Replayer::Impl {
       if (!s.present()) continue;
       ++present;
       in[r] = 1;
+      const TimeNs sBegin = trace.ranks[r].enter[s.marker], sEnd = trace.ranks[r].leave[s.marker];
       const auto first = p.measEnter.begin() + p.rankBegin[r];
       const auto last = p.measEnter.begin() + p.rankBegin[r + 1];
-      std::uint32_t u = static_cast<std::uint32_t>(std::lower_bound(first, last, s.begin) - p.measEnter.begin());
+      std::uint32_t u = static_cast<std::uint32_t>(std::lower_bound(first, last, sBegin) - p.measEnter.begin());
       for (; u < p.rankBegin[r + 1]; ++u) {
         const TimeNs prev = p.isFirst(u) ? 0 : p.measLeave[u - 1];
-        if (prev >= s.end && !parts[r].empty()) break;
-        const TimeNs inside = std::max<TimeNs>(0, std::min(p.measEnter[u], s.end) - std::max(prev, s.begin));
+        if (prev >= sEnd && !parts[r].empty()) break;
+        const TimeNs inside = std::max<TimeNs>(0, std::min(p.measEnter[u], sEnd) - std::max(prev, sBegin));
         parts[r].push_back({u, inside});
         total[r] += inside;  // parts of one rank's measured time: they fit
-        if (prev >= s.end) break;
+        if (prev >= sEnd) break;
       }
     }
   }
