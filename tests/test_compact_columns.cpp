@@ -1,0 +1,194 @@
+// The model's compact storage (issue #16): TimeColumn and the interned side tables.
+// Expected values are the inputs themselves: these containers must give back exactly what
+// was stored, whatever the encoding chose (offset, escape, unsealed tail).
+#include "perwiz/time_column.h"
+#include "perwiz/trace.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+#include <random>
+#include <stdexcept>
+
+using namespace perwiz;
+
+namespace {
+constexpr TimeNs kSec = 1'000'000'000;
+constexpr std::size_t B = TimeColumn::kBlock;  // 256
+}  // namespace
+
+TEST(TimeColumn, SmallOffsetsCostFourBytesPerValue) {
+  TimeColumn c;
+  for (std::size_t i = 0; i < 2 * B; ++i) c.push_back(static_cast<TimeNs>(1000 + 10 * i));
+  c.seal();
+  ASSERT_EQ(c.size(), 2 * B);
+  for (std::size_t i = 0; i < 2 * B; ++i) EXPECT_EQ(c[i], static_cast<TimeNs>(1000 + 10 * i));
+  EXPECT_EQ(c.escapes(), 0u);
+  // Two blocks: 2 bases of 8 B + 512 offsets of 4 B.
+  EXPECT_EQ(c.residentBytes(), 2 * 8 + 2 * B * 4);
+}
+
+TEST(TimeColumn, FarValuesAreEscapedAndExact) {
+  // Block 0: values near 0 plus one 10 s away (2^32 ns = 4.29 s is the most an offset holds)
+  // and the extremes of int64; the block base is the smallest value.
+  const TimeNs big = 10 * kSec;
+  const TimeNs lo = std::numeric_limits<TimeNs>::min();
+  const TimeNs hi = std::numeric_limits<TimeNs>::max();
+  TimeColumn c;
+  std::vector<TimeNs> want;
+  for (std::size_t i = 0; i < B + 3; ++i) {
+    TimeNs v = static_cast<TimeNs>(i);
+    if (i == 5) v = big;
+    if (i == 7) v = lo;
+    if (i == 9) v = hi;
+    c.push_back(v);
+    want.push_back(v);
+  }
+  EXPECT_TRUE(c == want);
+  c.seal();
+  EXPECT_TRUE(c == want);
+  // Base = lo: every other value of block 0 is more than 2^32 above it; block 1's 3 values fit.
+  EXPECT_EQ(c.escapes(), B - 1);
+  EXPECT_EQ(c.toVector(), want);
+}
+
+TEST(TimeColumn, SetAfterSealingMovesValuesInAndOutOfTheEscapeTable) {
+  TimeColumn c;
+  for (std::size_t i = 0; i < B; ++i) c.push_back(100);  // sealed at once: base 100
+  c.push_back(7);                                        // tail
+  ASSERT_EQ(c.escapes(), 0u);
+  c.set(3, 100 + 20 * kSec);  // beyond 2^32 above the base: escape
+  EXPECT_EQ(c.escapes(), 1u);
+  EXPECT_EQ(c[3], 100 + 20 * kSec);
+  c.set(4, 50);  // below the base: escape
+  EXPECT_EQ(c.escapes(), 2u);
+  EXPECT_EQ(c[4], 50);
+  c.set(3, 101);  // fits again: leaves the escape table
+  EXPECT_EQ(c.escapes(), 1u);
+  EXPECT_EQ(c[3], 101);
+  c.set(4, -3);  // an escape replaced by another escape
+  EXPECT_EQ(c[4], -3);
+  c.set(B, 8);  // the tail
+  EXPECT_EQ(c[B], 8);
+  EXPECT_EQ(c[2], 100);
+}
+
+TEST(TimeColumn, AppendingAfterSealReopensTheLastBlock) {
+  TimeColumn c;
+  for (std::size_t i = 0; i < 10; ++i) c.push_back(static_cast<TimeNs>(i) * kSec);
+  c.seal();  // one incomplete block, values 0..9 s: 5 s and more are escapes (2^32 ns = 4.29 s)
+  EXPECT_EQ(c.escapes(), 5u);
+  c.push_back(42);
+  ASSERT_EQ(c.size(), 11u);
+  for (std::size_t i = 0; i < 10; ++i) EXPECT_EQ(c[i], static_cast<TimeNs>(i) * kSec);
+  EXPECT_EQ(c[10], 42);
+  EXPECT_EQ(c.back(), 42);
+}
+
+TEST(TimeColumn, ShiftIteratorsAndComparison) {
+  TimeColumn c{5, 1, 9};
+  c.addToAll(-5);
+  EXPECT_EQ(c.toVector(), (std::vector<TimeNs>{0, -4, 4}));
+  TimeColumn d{0, 2, 4, 6, 8};
+  EXPECT_EQ(std::lower_bound(d.begin(), d.end(), 5) - d.begin(), 3);
+  TimeNs sum = 0;
+  for (TimeNs v : d) sum += v;
+  EXPECT_EQ(sum, 20);
+  EXPECT_FALSE(c == d);
+  EXPECT_TRUE((TimeColumn{0, -4, 4}) == c);
+  EXPECT_THROW(d.at(5), std::out_of_range);
+}
+
+TEST(TimeColumn, RandomValuesRoundTrip) {
+  // Mixed scales: most values close together (offsets), some far (escapes), some sets.
+  std::mt19937_64 rng(7);
+  TimeColumn c;
+  std::vector<TimeNs> want;
+  for (std::size_t i = 0; i < 5000; ++i) {
+    TimeNs v = static_cast<TimeNs>(rng() % 1000000);
+    if (rng() % 50 == 0) v = static_cast<TimeNs>(rng());
+    c.push_back(v);
+    want.push_back(v);
+    if (i % 97 == 0 && i > 0) {
+      const std::size_t j = rng() % i;
+      const TimeNs w = rng() % 3 == 0 ? static_cast<TimeNs>(rng()) : static_cast<TimeNs>(rng() % 1000000);
+      c.set(j, w);
+      want[j] = w;
+    }
+  }
+  EXPECT_EQ(c.toVector(), want);
+  c.shrink_to_fit();
+  EXPECT_EQ(c.toVector(), want);
+}
+
+TEST(MessageTable, EndpointsComeBackAsStoredWithSharedSignatures) {
+  MessageTable t;
+  MessageEndpoint a;
+  a.time = 10; a.event = 1; a.postEvent = 0; a.peer = 3; a.tag = 7; a.comm = 0; a.bytes = 64;
+  a.request = 12345; a.isSend = true;
+  MessageEndpoint b = a;
+  b.time = 20; b.event = b.postEvent = 4; b.request = 0; b.isSend = false;
+  MessageEndpoint c = a;  // same signature as a: partner, tag, comm, size, direction, non-blocking
+  c.time = 30; c.event = 6; c.postEvent = 5; c.matchRank = 3; c.matchIndex = 9;
+  t.push_back(a);
+  t.push_back(b);
+  t.push_back(c);
+  ASSERT_EQ(t.size(), 3u);
+  EXPECT_EQ(t.signatures(), 2u);
+  // 3 rows of 24 B and 2 signatures.
+  EXPECT_EQ(t.residentBytes(), 3 * sizeof(MessageRow) + 2 * sizeof(MessageSignature));
+  EXPECT_EQ(sizeof(MessageRow), 24u);
+  // Everything but the tracer's request handle comes back; request = index + 1 if non-blocking.
+  MessageEndpoint wantA = a;
+  wantA.request = 1;
+  MessageEndpoint wantC = c;
+  wantC.request = 3;
+  EXPECT_EQ(t[0], wantA);
+  EXPECT_EQ(t[1], b);
+  EXPECT_EQ(t[2], wantC);
+  EXPECT_TRUE(t[2].matched());
+  EXPECT_FALSE(t[0].matched());
+
+  t.setEvent(1, 8);
+  t.setMatch(0, 3, 2);
+  t.setTime(2, 35);
+  EXPECT_EQ(t[1].event, 8u);
+  EXPECT_EQ(t[0].matchRank, 3u);
+  EXPECT_EQ(t[0].matchIndex, 2u);
+  EXPECT_EQ(t[2].time, 35);
+  t.setMatch(0, kNone32, kNone32);
+  EXPECT_FALSE(t[0].matched());
+  // A match must be on the endpoint's peer: the model derives the rank from it.
+  EXPECT_THROW(t.setMatch(0, 2, 0), std::logic_error);
+  MessageEndpoint bad = a;
+  bad.matchRank = 1;
+  bad.matchIndex = 0;
+  EXPECT_THROW(t.push_back(bad), std::logic_error);
+
+  // Copies compare equal; interning resumes after seal().
+  MessageTable copy = t;
+  EXPECT_TRUE(copy == t);
+  copy.seal();
+  copy.push_back(b);
+  EXPECT_EQ(copy.signatures(), 2u);
+  EXPECT_FALSE(copy == t);
+}
+
+TEST(CollectiveTable, CallsComeBackAsStored) {
+  CollectiveTable t;
+  t.push_back(CollectiveCall{3, MpiOp::Allreduce, 0, -1, 8, 8, 0});
+  t.push_back(CollectiveCall{9, MpiOp::Allreduce, 0, -1, 8, 8, 1});
+  t.push_back(CollectiveCall{12, MpiOp::Bcast, 1, 2, 0, 100, kNone32});
+  EXPECT_EQ(t.signatures(), 2u);
+  EXPECT_EQ(sizeof(CollectiveRow), 12u);
+  EXPECT_EQ(t[1], (CollectiveCall{9, MpiOp::Allreduce, 0, -1, 8, 8, 1}));
+  EXPECT_EQ(t[2], (CollectiveCall{12, MpiOp::Bcast, 1, 2, 0, 100, kNone32}));
+  t.setInstance(2, 4);
+  t.setEvent(0, 2);
+  EXPECT_EQ(t[2].instance, 4u);
+  EXPECT_EQ(t[0].event, 2u);
+  std::vector<CollectiveCall> v = t.toVector();
+  CollectiveTable u;
+  u = v;
+  EXPECT_TRUE(u == t);
+}
