@@ -13,6 +13,7 @@ build=${PERWIZ_BUILD_DIR:-build}
 packages=(
   cmake g++ pkg-config make
   libopen-trace-format2-dev otf2-tools
+  libopen-trace-format-dev otf-trace zlib1g-dev vite
   nlohmann-json3-dev libcli11-dev libboost-graph-dev
   libgtest-dev libbenchmark-dev
   qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqcustomplot-dev

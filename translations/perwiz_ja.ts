@@ -968,8 +968,8 @@
         <translation>トレースを開く</translation>
     </message>
     <message>
-        <source>Traces (*.alog *.log *.otf2);;PerWiz sessions (*.perwiz);;All files (*)</source>
-        <translation>トレース (*.alog *.log *.otf2);;PerWiz セッション (*.perwiz);;すべてのファイル (*)</translation>
+        <source>Traces (*.alog *.log *.otf *.otf2);;PerWiz sessions (*.perwiz);;All files (*)</source>
+        <translation>トレース (*.alog *.log *.otf *.otf2);;PerWiz セッション (*.perwiz);;すべてのファイル (*)</translation>
     </message>
     <message>
         <source>Open Session</source>
@@ -1044,8 +1044,8 @@
         <translation>予測トレースを書き出す</translation>
     </message>
     <message>
-        <source>ALOG trace (*.alog);;OTF2 archive (*.otf2)</source>
-        <translation>ALOG トレース (*.alog);;OTF2 アーカイブ (*.otf2)</translation>
+        <source>ALOG trace (*.alog);;OTF trace (*.otf);;OTF2 archive (*.otf2)</source>
+        <translation>ALOG トレース (*.alog);;OTF トレース (*.otf);;OTF2 アーカイブ (*.otf2)</translation>
     </message>
     <message>
         <source>%1 already exists. PerWiz never overwrites a trace; choose another name.</source>

@@ -38,7 +38,11 @@ void writeOutput(const std::string& path, const std::function<void()>& write) {
 
 std::string outputFormatName(const std::string& path, const std::string& explicitFormat) {
   if (!explicitFormat.empty()) return explicitFormat;
-  return outputFormatFor(path) == TraceFormat::Alog ? "alog" : "otf2";
+  switch (outputFormatFor(path)) {
+    case TraceFormat::Alog: return "alog";
+    case TraceFormat::Otf: return "otf";
+    default: return "otf2";
+  }
 }
 
 }  // namespace perwiz::cli

@@ -53,7 +53,7 @@ void refuseToOverwrite(const std::string& path);
 // is removed here: a file at `path` after a failure belongs to someone else.
 void writeOutput(const std::string& path, const std::function<void()>& write);
 
-// "alog" / "otf2" for an output path: the explicit choice if given, else by extension.
+// "alog" / "otf" / "otf2" for an output path: the explicit choice if given, else by extension.
 std::string outputFormatName(const std::string& path, const std::string& explicitFormat);
 
 }  // namespace perwiz::cli

@@ -1,5 +1,5 @@
 // `perwiz-cli convert IN OUT`: read any supported trace, write it in the format OUT names
-// (.alog/.log -> ALOG, .otf2 or a directory -> OTF2). Never overwrites.
+// (.alog/.log -> ALOG, .otf -> OTF, .otf2 or a directory -> OTF2). Never overwrites.
 #include "cli_common.h"
 
 #include "perwiz/trace_io.h"
@@ -32,7 +32,7 @@ int runConvert(const ConvertOptions& opts) {
 Command addConvertCommand(CLI::App& parent) {
   auto opts = std::make_shared<ConvertOptions>();
   CLI::App* app = parent.add_subcommand(
-      "convert", "Convert a trace: output format from OUT (.alog/.log: ALOG, .otf2 or dir: OTF2)");
+      "convert", "Convert a trace: output format from OUT (.alog/.log: ALOG, .otf: OTF, .otf2 or dir: OTF2)");
   app->add_option("IN", opts->in, "input trace")->required();
   app->add_option("OUT", opts->out, "output file (ALOG) or archive directory (OTF2); must not exist")
       ->required();

@@ -62,7 +62,9 @@ int runGenerate(GenerateOptions& opts) {
   const std::string format = outputFormatName(opts.out, opts.format);
   writeOutput(opts.out, [&] {
     std::unique_ptr<TraceSink> writer =
-        format == "alog" ? makeAlogWriter(opts.out) : makeOtf2Writer(opts.out);
+        format == "alog" ? makeAlogWriter(opts.out)
+        : format == "otf" ? makeOtfWriter(opts.out)
+                          : makeOtf2Writer(opts.out);
     generateTrace(spec, *writer);
   });
   std::cout << "generated " << opts.out << " (" << format << "): " << spec.ranks << " ranks, "
@@ -123,7 +125,7 @@ Command addGenerateCommand(CLI::App& parent) {
   app->add_option("--bandwidth", s.bandwidthBytesPerNs, "bandwidth in bytes/ns (1 = 1 GB/s)")
       ->capture_default_str()->check(CLI::PositiveNumber);
   app->add_option("--format", opts->format, "output format (default: from OUT's extension)")
-      ->check(CLI::IsMember({"alog", "otf2"}));
+      ->check(CLI::IsMember({"alog", "otf", "otf2"}));
   return {app, [opts] { return runGenerate(*opts); }};
 }
 

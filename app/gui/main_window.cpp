@@ -882,7 +882,7 @@ void MainWindow::openDialog() {
   const QString dir = tracePath_.isEmpty() ? QString() : QFileInfo(tracePath_).absolutePath();
   const QString path = QFileDialog::getOpenFileName(
       this, tr("Open Trace"), dir,
-      tr("Traces (*.alog *.log *.otf2);;PerWiz sessions (*.perwiz);;All files (*)"));
+      tr("Traces (*.alog *.log *.otf *.otf2);;PerWiz sessions (*.perwiz);;All files (*)"));
   if (path.isEmpty()) return;
   if (path.endsWith(QLatin1String(".perwiz"), Qt::CaseInsensitive))
     openSession(path);
@@ -1019,7 +1019,7 @@ void MainWindow::exportPredictedTraceDialog() {
   const QString suggestion = QFileInfo(tracePath_).absoluteDir().absoluteFilePath(
       QFileInfo(tracePath_).completeBaseName() + QStringLiteral("-predicted.alog"));
   const QString path = QFileDialog::getSaveFileName(this, tr("Export Predicted Trace"), suggestion,
-                                                    tr("ALOG trace (*.alog);;OTF2 archive (*.otf2)"), nullptr,
+                                                    tr("ALOG trace (*.alog);;OTF trace (*.otf);;OTF2 archive (*.otf2)"), nullptr,
                                                     QFileDialog::DontConfirmOverwrite);
   if (path.isEmpty()) return;
   if (QFileInfo::exists(path)) {

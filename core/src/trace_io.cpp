@@ -4,6 +4,8 @@
 #include "perwiz/pipelined_sink.h"
 #include "perwiz/trace_builder.h"
 
+#include "otf/otf_common.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
@@ -160,6 +162,10 @@ constexpr double kOtf2BytesPerEventFileByte = 5.0;
 constexpr std::uint64_t kOtf2BytesPerLocation = std::uint64_t{1} << 20;
 constexpr double kOtf2BytesPerDefinitionFileByte = 4.0;  // libotf2 reads them whole, we copy
 constexpr std::uint64_t kLoadBaseBytes = std::uint64_t{32} << 20;
+// OTF (version 1) is ASCII like ALOG, about 20 B per record; zlib-compressed streams shrink
+// about 6 ×.
+constexpr double kOtfBytesPerFileByte = 3.0;
+constexpr double kOtfBytesPerCompressedByte = 18.0;
 
 using ReadFn = void (*)(const std::string&, TraceSink&, const LoadOptions&);
 
@@ -205,6 +211,7 @@ TraceFormat detectFormat(const std::string& path) {
   if (!probe) throw TraceError(path, "cannot be opened for reading");
   if (fs::file_size(file, ec) == 0) throw TraceError(path, "file is empty");
   if (looksLikeOtf2Anchor(file)) return TraceFormat::Otf2;
+  if (otf::looksLikeAnchor(file)) return TraceFormat::Otf;
   if (looksLikeAlog(file)) return TraceFormat::Alog;
   return TraceFormat::Unknown;
 }
@@ -245,6 +252,10 @@ static std::uint64_t estimateFor(const std::string& path, TraceFormat f) {
       if (ext == ".evt") bytes += kOtf2BytesPerEventFileByte * n + static_cast<double>(kOtf2BytesPerLocation);
       else if (ext == ".def") bytes += kOtf2BytesPerDefinitionFileByte * n;
     }
+  } else if (f == TraceFormat::Otf) {
+    bool compressed = false;
+    const double n = static_cast<double>(otf::archiveBytes(path, &compressed));
+    bytes = (compressed ? kOtfBytesPerCompressedByte : kOtfBytesPerFileByte) * n;
   } else {
     bytes = kAlogBytesPerFileByte * static_cast<double>(fileBytes(path));
   }
@@ -267,18 +278,24 @@ Trace loadTrace(const std::string& path, const LoadOptions& opts) {
   switch (f) {
     case TraceFormat::Alog: return build(path, "alog", readAlog, opts, false);
     case TraceFormat::Otf2: return build(path, "otf2", readOtf2, opts, opts.pipelined);
+    case TraceFormat::Otf: return build(path, "otf", readOtf, opts, opts.pipelined);
     case TraceFormat::Unknown: break;
   }
-  throw TraceError(path, "unknown trace format (neither an OTF2 archive nor ALOG text)");
+  throw TraceError(path, "unknown trace format (not an OTF2 archive, an OTF master control file or ALOG text)");
 }
 
 TraceFormat outputFormatFor(const std::string& path) {
   std::string l = lower(path);
   if (endsWith(l, ".alog") || endsWith(l, ".log")) return TraceFormat::Alog;
+  if (endsWith(l, ".otf")) return TraceFormat::Otf;
   return TraceFormat::Otf2;
 }
 
 std::vector<std::string> traceOutputPaths(const std::string& path) {
+  if (endsWith(path, ".otf")) {
+    const std::string stub = otf::nameStub(path);
+    return {path, stub + ".0.def", stub + ".0.marker", stub + ".1.events"};
+  }
   if (!endsWith(path, ".otf2")) return {path};
   const fs::path anchor(path);
   fs::path stem = anchor;
@@ -287,8 +304,10 @@ std::vector<std::string> traceOutputPaths(const std::string& path) {
 }
 
 void saveTrace(const Trace& trace, const std::string& path) {
-  auto writer = outputFormatFor(path) == TraceFormat::Alog ? makeAlogWriter(path)
-                                                           : makeOtf2Writer(path);
+  const TraceFormat f = outputFormatFor(path);
+  auto writer = f == TraceFormat::Alog ? makeAlogWriter(path)
+                : f == TraceFormat::Otf ? makeOtfWriter(path)
+                                        : makeOtf2Writer(path);
   emitTrace(trace, *writer);
 }
 

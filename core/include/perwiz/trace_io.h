@@ -26,10 +26,11 @@ class TraceError : public std::runtime_error {
   std::string file_, problem_;
 };
 
-enum class TraceFormat { Unknown, Alog, Otf2 };
+enum class TraceFormat { Unknown, Alog, Otf2, Otf };
 
-// Looks at the content: an OTF2 anchor file (or a directory holding exactly one *.otf2 anchor)
-// or ALOG text (first non-blank, non-'#' line is six integers). Throws TraceError if the path
+// Looks at the content: an OTF2 anchor file (or a directory holding exactly one *.otf2 anchor),
+// an OTF (version 1) master control file X.otf ("stream:process" lines in hexadecimal, with
+// X.0.def[.z] beside it) or ALOG text (first non-blank, non-'#' line is six integers). Throws TraceError if the path
 // does not exist or cannot be read.
 TraceFormat detectFormat(const std::string& path);
 // For an OTF2 path (anchor or directory), the anchor file; otherwise the path itself.
@@ -63,6 +64,8 @@ std::uint64_t estimateLoadMemory(const std::string& path);
 // Reads records and streams them into a sink. Throw TraceError on bad input.
 void readAlog(const std::string& path, TraceSink& sink, const LoadOptions& opts = {});
 void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts = {});
+// OTF version 1 (VampirTrace, TAU's tau2otf, Open|SpeedShop): the master control file X.otf.
+void readOtf(const std::string& path, TraceSink& sink, const LoadOptions& opts = {});
 
 // Detects the format and builds the model.
 Trace loadTrace(const std::string& path, const LoadOptions& opts = {});
@@ -72,12 +75,16 @@ Trace loadTrace(const std::string& path, const LoadOptions& opts = {});
 // and `traces/`; the directory must not exist yet (nothing is overwritten).
 std::unique_ptr<TraceSink> makeAlogWriter(const std::string& path);
 std::unique_ptr<TraceSink> makeOtf2Writer(const std::string& path);
+// OTF version 1: `path` is the anchor X.otf; X.0.def, X.0.marker and X.<stream>.events are
+// written beside it (none may exist yet).
+std::unique_ptr<TraceSink> makeOtfWriter(const std::string& path);
 
-// Format of an output path by its extension: .alog/.log -> Alog; .otf2 or anything else
-// (a directory) -> Otf2.
+// Format of an output path by its extension: .alog/.log -> Alog; .otf -> Otf (version 1);
+// .otf2 or anything else (a directory) -> Otf2.
 TraceFormat outputFormatFor(const std::string& path);
 // What writing a trace at `path` creates beside it, for refusals that name what exists: an
-// OTF2 anchor X.otf2 brings X.def and X/; anything else is the path itself.
+// OTF2 anchor X.otf2 brings X.def and X/; an OTF anchor X.otf brings X.0.def, X.0.marker
+// and X.1.events (the first stream); anything else is the path itself.
 std::vector<std::string> traceOutputPaths(const std::string& path);
 void saveTrace(const Trace& trace, const std::string& path);
 

@@ -1,0 +1,716 @@
+// OTF (version 1) reader through libotf (issue #17). Mapping (docs/trace-model.md, "OTF"):
+//
+// - processes without a parent are ranks, in increasing process id; processes with a parent
+//   are threads (VampirTrace's OpenMP/Pthreads streams): PerWiz models one timeline per MPI
+//   rank, so their records are counted and reported, not merged into the rank's.
+// - functions: MPI calls when their group is "MPI" (VampirTrace) or the name has the MPI
+//   prefix, user states otherwise; process groups are communicators (the group of all ranks
+//   in rank order is MPI_COMM_WORLD).
+// - SendMsg/RecvMsg are blocking-style endpoints inside their calls (OTF 1 has no request
+//   records: VampirTrace writes an Isend's send in the Isend and an Irecv's receive in the
+//   Wait that completes it); CollectiveOperation, and Begin/EndCollectiveOperation pairs, are
+//   collective records; markers and comments are point events with their text as label.
+// - counters, file operations, RMA and unknown records are counted and reported.
+// - times: ticks of the timer resolution, converted exactly (128-bit) to ns from the trace's
+//   start: DefTimeRange's minimum when the archive has one (PerWiz writes it), else the
+//   earliest record.
+#include "otf_common.h"
+
+#include "perwiz/mpi_ops.h"
+#include "perwiz/trace_io.h"
+
+#include <otf.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <unordered_map>
+
+namespace fs = std::filesystem;
+
+namespace perwiz {
+namespace otf {
+
+std::string nameStub(const std::string& path) {
+  if (path.size() > 4 && path.compare(path.size() - 4, 4, ".otf") == 0) return path.substr(0, path.size() - 4);
+  return path;
+}
+
+namespace {
+bool isHex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+
+// "stream:process[,process...]" in hexadecimal.
+bool parseLine(const std::string& line, std::uint32_t& stream) {
+  std::size_t i = 0, n = line.size();
+  while (n > 0 && (line[n - 1] == '\r' || line[n - 1] == ' ')) --n;
+  if (i == n || !isHex(line[i])) return false;
+  std::uint64_t s = 0;
+  for (; i < n && isHex(line[i]); ++i) {
+    const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(line[i])));
+    s = s * 16 + static_cast<std::uint64_t>(c <= '9' ? c - '0' : c - 'a' + 10);
+    if (s > 0xFFFFFFFFu) return false;
+  }
+  if (i == n || line[i] != ':') return false;
+  ++i;
+  bool any = false;
+  while (i < n) {
+    if (!isHex(line[i])) return false;
+    while (i < n && isHex(line[i])) ++i;
+    any = true;
+    if (i < n) {
+      if (line[i] != ',') return false;
+      ++i;
+      if (i == n) return false;
+    }
+  }
+  stream = static_cast<std::uint32_t>(s);
+  return any;
+}
+
+bool exists(const std::string& p) {
+  std::error_code ec;
+  return fs::exists(p, ec);
+}
+
+std::string hex(std::uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%x", v);
+  return buf;
+}
+}  // namespace
+
+std::vector<std::uint32_t> streamsOf(const std::string& anchor) {
+  std::vector<std::uint32_t> out;
+  std::ifstream in(anchor);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::uint32_t s = 0;
+    if (!line.empty() && parseLine(line, s)) out.push_back(s);
+  }
+  return out;
+}
+
+bool looksLikeAnchor(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return false;
+  std::string text(4096, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  if (text.empty() || text.find('\0') != std::string::npos) return false;
+  // Only whole lines (the last one may be cut by the 4 KiB window).
+  std::size_t pos = 0, lines = 0;
+  while (pos < text.size()) {
+    std::size_t nl = text.find('\n', pos);
+    if (nl == std::string::npos) {
+      if (text.size() == 4096) break;  // cut: not judged
+      nl = text.size();
+    }
+    const std::string line = text.substr(pos, nl - pos);
+    pos = nl + 1;
+    if (line.find_first_not_of(" \r\t") == std::string::npos) continue;
+    std::uint32_t s = 0;
+    if (!parseLine(line, s)) return false;
+    ++lines;
+  }
+  if (lines == 0) return false;
+  const std::string stub = nameStub(file);
+  return exists(stub + ".0.def") || exists(stub + ".0.def.z");
+}
+
+std::uint64_t archiveBytes(const std::string& anchor, bool* compressed) {
+  const std::string stub = nameStub(anchor);
+  std::uint64_t total = 0;
+  bool z = false;
+  auto add = [&](const std::string& p) {
+    std::error_code ec;
+    if (fs::is_regular_file(p, ec)) total += fs::file_size(p, ec);
+  };
+  for (std::uint32_t s : streamsOf(anchor)) {
+    const std::string e = stub + "." + hex(s) + ".events";
+    if (exists(e + ".z")) {
+      z = true;
+      add(e + ".z");
+    } else {
+      add(e);
+    }
+  }
+  add(stub + ".0.def");
+  add(stub + ".0.def.z");
+  add(stub + ".0.marker");
+  add(stub + ".0.marker.z");
+  if (compressed) *compressed = z;
+  return total;
+}
+
+}  // namespace otf
+
+namespace {
+
+using otf::nameStub;
+
+struct Process {
+  std::string name;
+  std::uint32_t parent = 0;
+};
+
+struct Group {
+  std::string name;
+  std::vector<std::uint32_t> procs;
+};
+
+struct CollDef {
+  std::string name;
+  std::uint32_t type = 0;
+};
+
+struct Definitions {
+  std::uint64_t ticksPerSecond = 0;
+  bool timerDefined = false;
+  std::uint64_t timeRangeMin = 0;  // DefTimeRange: the trace's start (its time origin)
+  bool timeRangeDefined = false;
+  std::map<std::uint32_t, Process> processes;
+  std::map<std::uint32_t, Group> groups;
+  std::map<std::uint32_t, std::string> functionGroups;
+  std::map<std::uint32_t, std::pair<std::string, std::uint32_t>> functions;  // name, group
+  std::map<std::uint32_t, CollDef> collectives;
+  std::map<std::uint32_t, std::string> markers;
+};
+
+MpiOp opOfCollective(const CollDef& d) {
+  const MpiOp op = classifyMpiName(d.name);
+  if (op != MpiOp::None && isCollective(op)) return op;
+  switch (d.type) {
+    case OTF_COLLECTIVE_TYPE_BARRIER: return MpiOp::Barrier;
+    case OTF_COLLECTIVE_TYPE_ONE2ALL: return MpiOp::Bcast;
+    case OTF_COLLECTIVE_TYPE_ALL2ONE: return MpiOp::Reduce;
+    default: return MpiOp::Allreduce;
+  }
+}
+
+class Reader {
+ public:
+  Reader(const std::string& path, TraceSink& sink, const LoadOptions& opts)
+      : path_(path), stub_(nameStub(path)), sink_(sink), opts_(opts) {}
+
+  ~Reader() {
+    if (handlers_) OTF_HandlerArray_close(handlers_);
+    if (reader_) OTF_Reader_close(reader_);
+    if (manager_) OTF_FileManager_close(manager_);
+  }
+
+  void run() {
+    checkFiles();
+    manager_ = OTF_FileManager_open(64);
+    if (!manager_) throw TraceError(path_, "cannot start the OTF library (file manager)");
+    reader_ = OTF_Reader_open(stub_.c_str(), manager_);
+    if (!reader_) throw TraceError(path_, "the OTF library cannot open this archive");
+    readDefinitions();
+    mapRanks();
+    defineModel();
+    readMarkers();
+    readEvents();
+    report();
+  }
+
+ private:
+  // --- Files: a clear error before the library prints its own to stderr. ---
+  void checkFiles() {
+    if (!otf::looksLikeAnchor(path_)) throw TraceError(path_, "not an OTF master control file (X.otf)");
+    if (!fs::exists(stub_ + ".0.def") && !fs::exists(stub_ + ".0.def.z"))
+      throw TraceError(path_, "the definition file " + stub_ + ".0.def is missing");
+    streams_ = otf::streamsOf(path_);
+    for (std::uint32_t s : streams_) {
+      char buf[16];
+      std::snprintf(buf, sizeof buf, "%x", s);
+      const std::string e = stub_ + "." + buf + ".events";
+      if (!fs::exists(e) && !fs::exists(e + ".z"))
+        throw TraceError(path_, "the event stream file " + e + " (stream " + std::to_string(s) +
+                                    " in the master control file) is missing");
+    }
+    // Processes per stream, from the master control file.
+    std::ifstream in(path_);
+    std::string line;
+    while (std::getline(in, line)) {
+      const auto colon = line.find(':');
+      if (colon == std::string::npos) continue;
+      std::size_t i = colon + 1;
+      while (i < line.size()) {
+        std::size_t j = line.find(',', i);
+        if (j == std::string::npos) j = line.size();
+        std::string tok = line.substr(i, j - i);
+        while (!tok.empty() && (tok.back() == '\r' || tok.back() == ' ')) tok.pop_back();
+        if (!tok.empty()) mappedProcesses_.push_back(static_cast<std::uint32_t>(std::stoul(tok, nullptr, 16)));
+        i = j + 1;
+      }
+    }
+  }
+
+  // --- Definitions ---
+  template <class F>
+  void set(std::uint32_t record, F* fn) {
+    OTF_HandlerArray_setHandler(handlers_, reinterpret_cast<OTF_FunctionPointer*>(fn), record);
+    OTF_HandlerArray_setFirstHandlerArg(handlers_, this, record);
+  }
+
+  static Reader& self(void* p) { return *static_cast<Reader*>(p); }
+
+  void readDefinitions() {
+    handlers_ = OTF_HandlerArray_open();
+    set(OTF_DEFTIMERRESOLUTION_RECORD, +[](void* u, std::uint32_t, std::uint64_t tps, OTF_KeyValueList*) {
+      self(u).defs_.ticksPerSecond = tps;
+      self(u).defs_.timerDefined = true;
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    set(OTF_DEFTIMERANGE_RECORD, +[](void* u, std::uint32_t, std::uint64_t minTime, std::uint64_t, OTF_KeyValueList*) {
+      self(u).defs_.timeRangeMin = minTime;
+      self(u).defs_.timeRangeDefined = true;
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    set(OTF_DEFPROCESS_RECORD, +[](void* u, std::uint32_t, std::uint32_t proc, const char* name,
+                                    std::uint32_t parent, OTF_KeyValueList*) {
+      self(u).defs_.processes[proc] = Process{name ? name : "", parent};
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    set(OTF_DEFPROCESSGROUP_RECORD, +[](void* u, std::uint32_t, std::uint32_t id, const char* name,
+                                         std::uint32_t n, const std::uint32_t* procs, OTF_KeyValueList*) {
+      self(u).defs_.groups[id] = Group{name ? name : "", std::vector<std::uint32_t>(procs, procs + n)};
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    set(OTF_DEFFUNCTIONGROUP_RECORD, +[](void* u, std::uint32_t, std::uint32_t id, const char* name, OTF_KeyValueList*) {
+      self(u).defs_.functionGroups[id] = name ? name : "";
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    set(OTF_DEFFUNCTION_RECORD, +[](void* u, std::uint32_t, std::uint32_t id, const char* name,
+                                     std::uint32_t group, std::uint32_t, OTF_KeyValueList*) {
+      self(u).defs_.functions[id] = {name ? name : "", group};
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    set(OTF_DEFCOLLOP_RECORD, +[](void* u, std::uint32_t, std::uint32_t id, const char* name,
+                                   std::uint32_t type, OTF_KeyValueList*) {
+      self(u).defs_.collectives[id] = CollDef{name ? name : "", type};
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    set(OTF_DEFMARKER_RECORD, +[](void* u, std::uint32_t, std::uint32_t token, const char* name,
+                                   std::uint32_t, OTF_KeyValueList*) {
+      self(u).defs_.markers[token] = name ? name : "";
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    if (OTF_Reader_readDefinitions(reader_, handlers_) == OTF_READ_ERROR)
+      throw TraceError(path_, "cannot read the definitions in " + stub_ + ".0.def (truncated or corrupt?)");
+  }
+
+  void mapRanks() {
+    std::vector<std::uint32_t> top;
+    for (const auto& [id, p] : defs_.processes) {
+      if (p.parent == 0) top.push_back(id);
+      else ++threads_;
+    }
+    if (top.empty()) throw TraceError(path_, "the definitions name no process");
+    std::sort(mappedProcesses_.begin(), mappedProcesses_.end());
+    for (std::uint32_t id : top)
+      if (!std::binary_search(mappedProcesses_.begin(), mappedProcesses_.end(), id))
+        throw TraceError(path_, "process " + std::to_string(id) + " ('" + defs_.processes[id].name +
+                                    "') is defined but has no event stream in the master control file");
+    for (std::uint32_t r = 0; r < top.size(); ++r) rankOf_[top[r]] = r;
+    ranks_ = static_cast<std::uint32_t>(top.size());
+    stacks_.assign(ranks_, {});
+    rankProcess_ = top;
+    if (!defs_.timerDefined || defs_.ticksPerSecond == 0) {
+      defs_.ticksPerSecond = 1'000'000'000;
+      warn("the archive defines no timer resolution; ticks are taken as nanoseconds");
+    }
+  }
+
+  std::int32_t rankOrMinus1(std::uint32_t proc) const {
+    auto it = rankOf_.find(proc);
+    return it == rankOf_.end() ? -1 : static_cast<std::int32_t>(it->second);
+  }
+
+  void defineModel() {
+    TraceHeader h;
+    h.ranks = ranks_;
+    for (std::uint32_t p : rankProcess_) h.rankNames.push_back(defs_.processes[p].name);
+    sink_.begin(h);
+    for (const auto& [id, f] : defs_.functions) {
+      Function fn;
+      fn.name = f.first;
+      auto g = defs_.functionGroups.find(f.second);
+      const bool mpiGroup = g != defs_.functionGroups.end() && g->second == "MPI";
+      if (mpiGroup || hasMpiPrefix(fn.name)) {
+        fn.kind = EventKind::MpiCall;
+        fn.op = classifyMpiName(fn.name);
+        if (fn.op == MpiOp::None) fn.op = MpiOp::OtherMpi;
+      }
+      functionIndex_[id] = sink_.defineFunction(fn);
+    }
+    for (const auto& [token, name] : defs_.markers) {
+      Function fn;
+      fn.name = name;
+      fn.kind = EventKind::Point;
+      markerIndex_[token] = sink_.defineFunction(fn);
+    }
+    // Communicators: the group of every rank in rank order is WORLD (index 0).
+    for (const auto& [id, g] : defs_.groups) {
+      Communicator c;
+      c.name = g.name;
+      bool ok = true;
+      for (std::uint32_t p : g.procs) {
+        const std::int32_t r = rankOrMinus1(p);
+        if (r < 0) ok = false;
+        else c.worldRanks.push_back(r);
+      }
+      if (!ok || c.worldRanks.empty()) {
+        ++nonRankGroups_;
+        continue;
+      }
+      bool world = c.worldRanks.size() == ranks_;
+      for (std::uint32_t r = 0; world && r < ranks_; ++r) world = c.worldRanks[r] == static_cast<std::int32_t>(r);
+      commIndex_[id] = world ? 0 : sink_.defineComm(c);
+    }
+  }
+
+  std::uint32_t commOf(std::uint32_t group) {
+    auto it = commIndex_.find(group);
+    if (it != commIndex_.end()) return it->second;
+    if (group != 0) ++unknownGroup_;
+    return 0;
+  }
+
+  // --- Times ---
+  void noteTime(std::uint64_t ticks) {
+    if (!haveOrigin_) {
+      origin_ = ticks;
+      haveOrigin_ = true;
+    }
+  }
+  TimeNs ns(std::uint64_t ticks) const {
+    // Exact: (ticks - origin) * 10^9 / resolution in 128 bits, truncated toward zero.
+    const __int128 d = static_cast<__int128>(ticks) - static_cast<__int128>(origin_);
+    const __int128 v = d * 1'000'000'000 / static_cast<__int128>(defs_.ticksPerSecond);
+    if (v > std::numeric_limits<TimeNs>::max() || v < std::numeric_limits<TimeNs>::min())
+      throw TraceError(path_, "a time of " + std::to_string(ticks) + " ticks is beyond the model's range");
+    return static_cast<TimeNs>(v);
+  }
+
+  // Markers live in their own file; they join the rank's records in time order.
+  struct PendingMarker {
+    std::uint64_t ticks;
+    std::uint32_t fn;
+    std::string text;
+  };
+  void readMarkers() {
+    OTF_HandlerArray* h = OTF_HandlerArray_open();
+    OTF_HandlerArray_setHandler(h, reinterpret_cast<OTF_FunctionPointer*>(+[](void* u, std::uint64_t time, std::uint32_t proc,
+                                                                                 std::uint32_t token, const char* text, OTF_KeyValueList*) {
+      Reader& r = self(u);
+      const std::int32_t rank = r.rankOrMinus1(proc);
+      auto fn = r.markerIndex_.find(token);
+      if (rank < 0 || fn == r.markerIndex_.end()) {
+        ++r.skippedMarkers_;
+        return static_cast<int>(OTF_RETURN_OK);
+      }
+      r.markers_[static_cast<std::uint32_t>(rank)].push_back({time, fn->second, text ? text : ""});
+      return static_cast<int>(OTF_RETURN_OK);
+    }), OTF_MARKER_RECORD);
+    OTF_HandlerArray_setFirstHandlerArg(h, this, OTF_MARKER_RECORD);
+    // Marker definitions live in the marker file too.
+    OTF_HandlerArray_setHandler(h, reinterpret_cast<OTF_FunctionPointer*>(+[](void* u, std::uint32_t, std::uint32_t token,
+                                                                                 const char* name, std::uint32_t, OTF_KeyValueList*) {
+      Reader& r = self(u);
+      Function fn;
+      fn.name = name ? name : "";
+      fn.kind = EventKind::Point;
+      r.markerIndex_[token] = r.sink_.defineFunction(fn);
+      return static_cast<int>(OTF_RETURN_OK);
+    }), OTF_DEFMARKER_RECORD);
+    OTF_HandlerArray_setFirstHandlerArg(h, this, OTF_DEFMARKER_RECORD);
+    const std::uint64_t n = OTF_Reader_readMarkers(reader_, h);
+    OTF_HandlerArray_close(h);
+    if (n == OTF_READ_ERROR) throw TraceError(path_, "cannot read the markers (" + stub_ + ".0.marker)");
+    markerCursor_.assign(ranks_, 0);
+    for (auto& [r, list] : markers_) {
+      std::stable_sort(list.begin(), list.end(), [](const PendingMarker& a, const PendingMarker& b) { return a.ticks < b.ticks; });
+      if (!list.empty()) minMarkerTicks_ = std::min(minMarkerTicks_, list.front().ticks);
+    }
+  }
+  // Delivers rank's markers up to `ticks` (all with `all`).
+  void flushMarkers(std::uint32_t rank, std::uint64_t ticks, bool all = false) {
+    auto it = markers_.find(rank);
+    if (it == markers_.end()) return;
+    auto& list = it->second;
+    std::size_t& c = markerCursor_[rank];
+    while (c < list.size() && (all || list[c].ticks <= ticks)) {
+      sink_.point(rank, ns(list[c].ticks), list[c].fn, list[c].text);
+      ++records_;
+      ++c;
+    }
+  }
+
+  // A record of process `proc` at `ticks`: its rank (after its markers), or -1 if it is a
+  // thread or unknown (counted).
+  std::int32_t at(std::uint64_t ticks, std::uint32_t proc) {
+    if (!haveOrigin_) noteTime(defs_.timeRangeDefined ? defs_.timeRangeMin : std::min(ticks, minMarkerTicks_));
+    const std::int32_t r = rankOrMinus1(proc);
+    if (r < 0) {
+      ++threadRecords_;
+      return -1;
+    }
+    if (!markers_.empty()) flushMarkers(static_cast<std::uint32_t>(r), ticks);
+    ++records_;
+    return r;
+  }
+
+  void readEvents() {
+    OTF_HandlerArray_close(handlers_);
+    handlers_ = OTF_HandlerArray_open();
+    set(OTF_ENTER_RECORD, +[](void* u, std::uint64_t t, std::uint32_t fn, std::uint32_t proc, std::uint32_t, OTF_KeyValueList*) {
+      Reader& r = self(u);
+      const std::int32_t rank = r.at(t, proc);
+      if (rank >= 0) {
+        const std::uint32_t f = r.function(fn);
+        r.stacks_[static_cast<std::uint32_t>(rank)].push_back(f);
+        r.sink_.enter(static_cast<std::uint32_t>(rank), r.ns(t), f);
+      }
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    set(OTF_LEAVE_RECORD, +[](void* u, std::uint64_t t, std::uint32_t fn, std::uint32_t proc, std::uint32_t, OTF_KeyValueList*) {
+      Reader& r = self(u);
+      const std::int32_t rank = r.at(t, proc);
+      if (rank < 0) return static_cast<int>(OTF_RETURN_OK);
+      // Leave with function 0 means "the innermost open one" (OTF allows it).
+      auto& stack = r.stacks_[static_cast<std::uint32_t>(rank)];
+      std::uint32_t f = kNone32;
+      if (fn == 0) {
+        if (stack.empty()) {
+          ++r.strayLeaves_;
+          return static_cast<int>(OTF_RETURN_OK);
+        }
+        f = stack.back();
+      } else {
+        f = r.function(fn);
+      }
+      auto it = std::find(stack.rbegin(), stack.rend(), f);
+      if (it != stack.rend()) stack.erase(std::next(it).base());
+      r.sink_.leave(static_cast<std::uint32_t>(rank), r.ns(t), f);
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    set(OTF_SEND_RECORD, +[](void* u, std::uint64_t t, std::uint32_t sender, std::uint32_t receiver, std::uint32_t group,
+                             std::uint32_t tag, std::uint32_t length, std::uint32_t, OTF_KeyValueList*) {
+      Reader& r = self(u);
+      const std::int32_t rank = r.at(t, sender);
+      if (rank >= 0)
+        r.sink_.send(static_cast<std::uint32_t>(rank), r.ns(t), r.rankOrMinus1(receiver), r.commOf(group),
+                     static_cast<std::int32_t>(tag), length, 0);
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    set(OTF_RECEIVE_RECORD, +[](void* u, std::uint64_t t, std::uint32_t receiver, std::uint32_t sender, std::uint32_t group,
+                                std::uint32_t tag, std::uint32_t length, std::uint32_t, OTF_KeyValueList*) {
+      Reader& r = self(u);
+      const std::int32_t rank = r.at(t, receiver);
+      if (rank >= 0)
+        r.sink_.recv(static_cast<std::uint32_t>(rank), r.ns(t), r.rankOrMinus1(sender), r.commOf(group),
+                     static_cast<std::int32_t>(tag), length, 0);
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    set(OTF_COLLOP_RECORD, +[](void* u, std::uint64_t t, std::uint32_t proc, std::uint32_t coll, std::uint32_t group,
+                               std::uint32_t root, std::uint32_t sent, std::uint32_t received, std::uint64_t,
+                               std::uint32_t, OTF_KeyValueList*) {
+      Reader& r = self(u);
+      const std::int32_t rank = r.at(t, proc);
+      if (rank >= 0)
+        r.sink_.collective(static_cast<std::uint32_t>(rank), r.ns(t), r.collectiveOp(coll), r.commOf(group),
+                           r.rankOrMinus1(root), sent, received);
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    set(OTF_BEGINCOLLOP_RECORD, +[](void* u, std::uint64_t t, std::uint32_t proc, std::uint32_t coll, std::uint64_t id,
+                                    std::uint32_t group, std::uint32_t root, std::uint64_t sent, std::uint64_t received,
+                                    std::uint32_t, OTF_KeyValueList*) {
+      Reader& r = self(u);
+      const std::int32_t rank = r.at(t, proc);
+      if (rank >= 0)
+        r.openCollectives_[{static_cast<std::uint32_t>(rank), id}] =
+            OpenCollective{r.collectiveOp(coll), r.commOf(group), r.rankOrMinus1(root), sent, received};
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    set(OTF_ENDCOLLOP_RECORD, +[](void* u, std::uint64_t t, std::uint32_t proc, std::uint64_t id, OTF_KeyValueList*) {
+      Reader& r = self(u);
+      const std::int32_t rank = r.at(t, proc);
+      if (rank < 0) return static_cast<int>(OTF_RETURN_OK);
+      auto it = r.openCollectives_.find({static_cast<std::uint32_t>(rank), id});
+      if (it == r.openCollectives_.end()) {
+        ++r.unmatchedCollectiveEnds_;
+        return static_cast<int>(OTF_RETURN_OK);
+      }
+      const OpenCollective c = it->second;
+      r.openCollectives_.erase(it);
+      r.sink_.collective(static_cast<std::uint32_t>(rank), r.ns(t), c.op, c.comm, c.root, c.sent, c.received);
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    set(OTF_EVENTCOMMENT_RECORD, +[](void* u, std::uint64_t t, std::uint32_t proc, const char* text, OTF_KeyValueList*) {
+      Reader& r = self(u);
+      const std::int32_t rank = r.at(t, proc);
+      if (rank >= 0) r.sink_.point(static_cast<std::uint32_t>(rank), r.ns(t), r.commentFunction(), text ? text : "");
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    // Records the model does not hold: counted per kind and reported.
+    set(OTF_COUNTER_RECORD, +[](void* u, std::uint64_t, std::uint32_t, std::uint32_t, std::uint64_t, OTF_KeyValueList*) {
+      ++self(u).skipped_["counter"];
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    set(OTF_FILEOPERATION_RECORD, +[](void* u, std::uint64_t, std::uint32_t, std::uint32_t, std::uint64_t, std::uint32_t,
+                                      std::uint64_t, std::uint64_t, std::uint32_t, OTF_KeyValueList*) {
+      ++self(u).skipped_["file operation"];
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    set(OTF_BEGINFILEOP_RECORD, +[](void* u, std::uint64_t, std::uint32_t, std::uint64_t, std::uint32_t, OTF_KeyValueList*) {
+      ++self(u).skipped_["file operation"];
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    set(OTF_ENDFILEOP_RECORD, +[](void* u, std::uint64_t, std::uint32_t, std::uint32_t, std::uint64_t, std::uint64_t,
+                                  std::uint32_t, std::uint64_t, std::uint32_t, OTF_KeyValueList*) {
+      ++self(u).skipped_["file operation"];
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    auto rma = +[](void* u, std::uint64_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t,
+                   std::uint64_t, std::uint32_t, OTF_KeyValueList*) {
+      ++self(u).skipped_["RMA"];
+      return static_cast<int>(OTF_RETURN_OK);
+    };
+    set(OTF_RMAPUT_RECORD, rma);
+    set(OTF_RMAPUTRE_RECORD, rma);
+    set(OTF_RMAGET_RECORD, rma);
+    set(OTF_RMAEND_RECORD, +[](void* u, std::uint64_t, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t,
+                               std::uint32_t, OTF_KeyValueList*) {
+      ++self(u).skipped_["RMA"];
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+    set(OTF_UNKNOWN_RECORD, +[](void* u, std::uint64_t, std::uint32_t, const char*) {
+      ++self(u).skipped_["unknown"];
+      return static_cast<int>(OTF_RETURN_OK);
+    });
+
+    std::uint64_t minBytes = 0, curBytes = 0, maxBytes = 0;
+    OTF_Reader_setRecordLimit(reader_, 1u << 20);
+    for (;;) {
+      const std::uint64_t n = OTF_Reader_readEvents(reader_, handlers_);
+      if (n == OTF_READ_ERROR)
+        throw TraceError(path_, "cannot read the event streams (a truncated or corrupt " + stub_ +
+                                    ".*.events file?)");
+      if (n == 0) break;
+      if (opts_.progress) {
+        OTF_Reader_eventBytesProgress(reader_, &minBytes, &curBytes, &maxBytes);
+        const double f = maxBytes > minBytes ? double(curBytes - minBytes) / double(maxBytes - minBytes) : 0.0;
+        if (!opts_.progress(std::clamp(f, 0.0, 1.0))) throw TraceError(path_, "cancelled");
+      }
+    }
+    if (!haveOrigin_ && minMarkerTicks_ != std::numeric_limits<std::uint64_t>::max())
+      noteTime(defs_.timeRangeDefined ? defs_.timeRangeMin : minMarkerTicks_);
+    for (std::uint32_t r = 0; r < ranks_; ++r) flushMarkers(r, 0, true);
+    sink_.addSourceRecords(records_);
+  }
+
+  std::uint32_t function(std::uint32_t id) {
+    auto it = functionIndex_.find(id);
+    if (it != functionIndex_.end()) return it->second;
+    // An event naming an undefined function: keep it under a name that says so.
+    Function fn;
+    fn.name = "OTF function " + std::to_string(id);
+    const std::uint32_t idx = sink_.defineFunction(fn);
+    functionIndex_[id] = idx;
+    ++undefinedFunctions_;
+    return idx;
+  }
+
+  MpiOp collectiveOp(std::uint32_t id) {
+    auto it = defs_.collectives.find(id);
+    if (it == defs_.collectives.end()) {
+      ++undefinedCollectives_;
+      return MpiOp::Allreduce;
+    }
+    return opOfCollective(it->second);
+  }
+
+  std::uint32_t commentFunction() {
+    if (commentFn_ == kNone32) {
+      Function fn;
+      fn.name = "OTF comment";
+      fn.kind = EventKind::Point;
+      commentFn_ = sink_.defineFunction(fn);
+    }
+    return commentFn_;
+  }
+
+  void warn(const std::string& message) { sink_.warn(Diagnostic{path_, -1, "", message}); }
+
+  void report() {
+    if (threads_ > 0)
+      warn(std::to_string(threads_) + " thread process(es) (OTF processes with a parent) and their " +
+           std::to_string(threadRecords_) + " record(s) are not modelled: PerWiz keeps one timeline per MPI rank");
+    else if (threadRecords_ > 0)
+      warn(std::to_string(threadRecords_) + " record(s) of undefined processes ignored");
+    for (const auto& [kind, n] : skipped_) {
+      if (kind == "unknown")
+        warn(std::to_string(n) + " record(s) the OTF library could not parse (a truncated or corrupt stream file?) were skipped");
+      else
+        warn(std::to_string(n) + " " + kind + " record(s) are not part of the model and were skipped");
+    }
+    if (nonRankGroups_ > 0)
+      warn(std::to_string(nonRankGroups_) + " process group(s) name threads or undefined processes; not used as communicators");
+    if (unknownGroup_ > 0)
+      warn(std::to_string(unknownGroup_) + " record(s) name an undefined process group; taken as MPI_COMM_WORLD");
+    if (undefinedFunctions_ > 0)
+      warn(std::to_string(undefinedFunctions_) + " function(s) used by events but not defined");
+    if (undefinedCollectives_ > 0)
+      warn(std::to_string(undefinedCollectives_) + " collective record(s) name an undefined collective operation; taken as Allreduce");
+    if (!openCollectives_.empty())
+      warn(std::to_string(openCollectives_.size()) + " BeginCollectiveOperation record(s) without an end; dropped");
+    if (unmatchedCollectiveEnds_ > 0)
+      warn(std::to_string(unmatchedCollectiveEnds_) + " EndCollectiveOperation record(s) without a begin; dropped");
+    if (strayLeaves_ > 0)
+      warn(std::to_string(strayLeaves_) + " Leave record(s) without function and with nothing open; ignored");
+    if (skippedMarkers_ > 0)
+      warn(std::to_string(skippedMarkers_) + " marker(s) of threads or with undefined tokens skipped");
+  }
+
+  struct OpenCollective {
+    MpiOp op;
+    std::uint32_t comm;
+    std::int32_t root;
+    std::uint64_t sent, received;
+  };
+
+  std::string path_, stub_;
+  TraceSink& sink_;
+  const LoadOptions& opts_;
+  OTF_FileManager* manager_ = nullptr;
+  OTF_Reader* reader_ = nullptr;
+  OTF_HandlerArray* handlers_ = nullptr;
+  Definitions defs_;
+  std::vector<std::uint32_t> streams_, mappedProcesses_, rankProcess_;
+  std::unordered_map<std::uint32_t, std::uint32_t> rankOf_, functionIndex_, markerIndex_, commIndex_;
+  std::uint32_t ranks_ = 0;
+  std::uint64_t origin_ = 0;
+  bool haveOrigin_ = false;
+  std::uint64_t minMarkerTicks_ = std::numeric_limits<std::uint64_t>::max();
+  std::map<std::uint32_t, std::vector<PendingMarker>> markers_;
+  std::vector<std::size_t> markerCursor_;
+  std::map<std::pair<std::uint32_t, std::uint64_t>, OpenCollective> openCollectives_;
+  std::map<std::string, std::uint64_t> skipped_;
+  std::uint64_t records_ = 0, threadRecords_ = 0, threads_ = 0, nonRankGroups_ = 0, unknownGroup_ = 0;
+  std::uint64_t undefinedFunctions_ = 0, undefinedCollectives_ = 0, unmatchedCollectiveEnds_ = 0, skippedMarkers_ = 0;
+  std::uint64_t strayLeaves_ = 0;
+  std::vector<std::vector<std::uint32_t>> stacks_;  // per rank: functions entered and not left
+  std::uint32_t commentFn_ = kNone32;
+};
+
+}  // namespace
+
+void readOtf(const std::string& path, TraceSink& sink, const LoadOptions& opts) {
+  Reader r(path, sink, opts);
+  r.run();
+}
+
+}  // namespace perwiz
