@@ -28,12 +28,16 @@ GeneratorSpec benchSpec(std::uint64_t events) {
 
 namespace {
 
+enum class Kind { Alog, Otf2, Otf };
+
 std::string generateOnce(const fs::path& target, const std::string& outPath,
-                         const GeneratorSpec& spec, bool alog) {
+                         const GeneratorSpec& spec, Kind kind) {
   if (fs::exists(target)) return target.string();
   fs::create_directories(fs::path(outPath).parent_path());
   fs::remove_all(outPath);
-  auto writer = alog ? makeAlogWriter(outPath) : makeOtf2Writer(outPath);
+  auto writer = kind == Kind::Alog ? makeAlogWriter(outPath)
+                : kind == Kind::Otf ? makeOtfWriter(outPath)
+                                    : makeOtf2Writer(outPath);
   generateTrace(spec, *writer);
   return target.string();
 }
@@ -47,12 +51,19 @@ std::uint64_t targetEvents(std::uint64_t fallback) {
 
 std::string otf2Archive(std::uint64_t events) {
   fs::path dir = fs::path(PERWIZ_BENCH_DATA) / ("otf2-" + std::to_string(events));
-  return generateOnce(dir / "traces.otf2", dir.string(), benchSpec(events), false);
+  return generateOnce(dir / "traces.otf2", dir.string(), benchSpec(events), Kind::Otf2);
 }
 
 std::string alogFile(std::uint64_t events) {
   fs::path file = fs::path(PERWIZ_BENCH_DATA) / ("trace-" + std::to_string(events) + ".alog");
-  return generateOnce(file, file.string(), benchSpec(events), true);
+  return generateOnce(file, file.string(), benchSpec(events), Kind::Alog);
+}
+
+std::string otfTrace(std::uint64_t events) {
+  fs::path dir = fs::path(PERWIZ_BENCH_DATA) / ("otf-" + std::to_string(events));
+  fs::create_directories(dir);
+  const fs::path anchor = dir / "trace.otf";
+  return generateOnce(anchor, anchor.string(), benchSpec(events), Kind::Otf);
 }
 
 std::uint64_t residentSetBytes() {

@@ -17,6 +17,8 @@ std::uint64_t targetEvents(std::uint64_t fallback);
 // Path of an OTF2 anchor / ALOG file generated with ~`events` model events (made if missing).
 std::string otf2Archive(std::uint64_t events);
 std::string alogFile(std::uint64_t events);
+// OTF (version 1) trace X.otf with its streams, uncompressed.
+std::string otfTrace(std::uint64_t events);
 // Resident set size of this process in bytes (/proc/self/statm).
 std::uint64_t residentSetBytes();
 

@@ -241,6 +241,44 @@ void BM_AlogLoad(benchmark::State& state) {
 }
 BENCHMARK(BM_AlogLoad)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
+// OTF (issue #17): the model load against the reference library's own tool on the same trace,
+// `otfprint` (every record decoded and printed; its output goes to /dev/null), in one run.
+// Target: records/s of the load >= 0.5 x otfprint's. 3.85·10^6 events are about 10^7 records.
+constexpr std::uint64_t kOtfEvents = 3'850'000;
+
+void BM_OtfLoad(benchmark::State& state) {
+  const std::string anchor = bench::otfTrace(kOtfEvents);
+  std::uint64_t events = 0, records = 0;
+  double bytesPerEvent = 0;
+  for (auto _ : state) {
+    Trace t = loadTrace(anchor);
+    events = t.eventCount();
+    records = t.sourceRecords;
+    bytesPerEvent = static_cast<double>(t.residentBytes()) / static_cast<double>(events);
+    state.PauseTiming();
+    { Trace gone = std::move(t); }
+    state.ResumeTiming();
+  }
+  state.counters["events"] = static_cast<double>(events);
+  state.counters["records"] = static_cast<double>(records);
+  state.counters["records_per_s"] =
+      benchmark::Counter(static_cast<double>(records) * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
+  state.counters["model_bytes_per_event"] = bytesPerEvent;
+}
+BENCHMARK(BM_OtfLoad)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+
+void BM_OtfprintReference(benchmark::State& state) {
+  if (!std::filesystem::exists("/usr/bin/otfprint")) {
+    state.SkipWithError("otfprint not installed (Debian package otf-trace)");
+    return;
+  }
+  const std::string anchor = bench::otfTrace(kOtfEvents);
+  const std::string cmd = "/usr/bin/otfprint '" + anchor + "' > /dev/null 2>&1";
+  for (auto _ : state)
+    if (std::system(cmd.c_str()) != 0) state.SkipWithError("otfprint failed");
+}
+BENCHMARK(BM_OtfprintReference)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+
 }  // namespace
 
 BENCHMARK_MAIN();

@@ -236,13 +236,33 @@ class Reader {
     while (std::getline(in, line)) {
       const auto colon = line.find(':');
       if (colon == std::string::npos) continue;
+      const std::string streamHex = line.substr(0, colon);
+      std::uint64_t streamBytes = 0;
+      bool z = false;
+      {
+        std::error_code ec;
+        const std::string e = stub_ + "." + streamHex + ".events";
+        if (fs::exists(e + ".z", ec)) {
+          z = true;
+          streamBytes = fs::file_size(e + ".z", ec);
+        } else {
+          streamBytes = fs::file_size(e, ec);
+        }
+        if (ec) streamBytes = 0;
+      }
       std::size_t i = colon + 1;
       while (i < line.size()) {
         std::size_t j = line.find(',', i);
         if (j == std::string::npos) j = line.size();
         std::string tok = line.substr(i, j - i);
         while (!tok.empty() && (tok.back() == '\r' || tok.back() == ' ')) tok.pop_back();
-        if (!tok.empty()) mappedProcesses_.push_back(static_cast<std::uint32_t>(std::stoul(tok, nullptr, 16)));
+        if (!tok.empty()) {
+          const auto proc = static_cast<std::uint32_t>(std::stoul(tok, nullptr, 16));
+          mappedProcesses_.push_back(proc);
+          // An upper bound of the process's records: no ASCII record is shorter than 4 bytes
+          // ("E1 1" style, hexadecimal), zlib shrinks them at most about 10 times.
+          recordBound_[proc] += (z ? streamBytes * 10 : streamBytes) / 4 + 1;
+        }
         i = j + 1;
       }
     }
@@ -334,6 +354,8 @@ class Reader {
     h.ranks = ranks_;
     for (std::uint32_t p : rankProcess_) h.rankNames.push_back(defs_.processes[p].name);
     sink_.begin(h);
+    // Storage sized once from the files (only address space until written).
+    for (std::uint32_t r = 0; r < ranks_; ++r) sink_.expectRecords(r, recordBound_[rankProcess_[r]]);
     for (const auto& [id, f] : defs_.functions) {
       Function fn;
       fn.name = f.first;
@@ -691,6 +713,7 @@ class Reader {
   Definitions defs_;
   std::vector<std::uint32_t> streams_, mappedProcesses_, rankProcess_;
   std::unordered_map<std::uint32_t, std::uint32_t> rankOf_, functionIndex_, markerIndex_, commIndex_;
+  std::unordered_map<std::uint32_t, std::uint64_t> recordBound_;  // per process, from its stream's size
   std::uint32_t ranks_ = 0;
   std::uint64_t origin_ = 0;
   bool haveOrigin_ = false;

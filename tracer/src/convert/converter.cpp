@@ -270,6 +270,11 @@ ConvertResult convertRawTrace(const ConvertOptions& options) {
     writers.push_back(makeAlogWriter(alog));
     result.outputs.push_back(alog);
   }
+  if (options.otf) {
+    const std::string otf = (dir / "traces.otf").string();
+    writers.push_back(makeOtfWriter(otf));
+    result.outputs.push_back(otf);
+  }
   std::vector<TraceSink*> targets;
   for (auto& w : writers) targets.push_back(w.get());
   TeeSink sink(targets);

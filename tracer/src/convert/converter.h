@@ -14,10 +14,30 @@
 
 namespace perwiz::trace {
 
+// PERWIZ_FORMAT / --format: a comma-separated list of otf2, alog and otf (each at most once, any
+// case). Returns false for anything else.
+inline bool parseFormats(std::string f, bool& otf2, bool& alog, bool& otf) {
+  otf2 = alog = otf = false;
+  for (char& c : f) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+  std::size_t i = 0;
+  if (f.empty()) return false;
+  while (i <= f.size()) {
+    std::size_t j = f.find(',', i);
+    if (j == std::string::npos) j = f.size();
+    const std::string t = f.substr(i, j - i);
+    bool* slot = t == "otf2" ? &otf2 : t == "alog" ? &alog : t == "otf" ? &otf : nullptr;
+    if (!slot || *slot) return false;
+    *slot = true;
+    i = j + 1;
+  }
+  return true;
+}
+
 struct ConvertOptions {
   std::string traceDir;  // DIR/NAME holding perwiz-raw/
   bool otf2 = true;      // DIR/NAME/traces.otf2 (+ traces.def, traces/)
   bool alog = false;     // DIR/NAME/traces.alog
+  bool otf = false;      // DIR/NAME/traces.otf (+ traces.0.def, traces.N.events): OTF version 1
   bool keepRaw = false;  // keep perwiz-raw/ after a complete conversion
 };
 

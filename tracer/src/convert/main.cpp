@@ -2,7 +2,7 @@
 // archive and/or ALOG file. libperwiz-trace runs it at MPI_Finalize; run it by hand on what an
 // aborted or killed run left behind.
 //
-//   perwiz-trace-convert [--format otf2|alog|otf2,alog] [--keep-raw] [--quiet] TRACE_DIR
+//   perwiz-trace-convert [--format otf2|alog|otf|otf2,alog,...] [--keep-raw] [--quiet] TRACE_DIR
 //
 // Exit status: 0 written (also for an incomplete run, which is reported), 1 bad input or an
 // output already exists, 2 bad usage.
@@ -26,14 +26,14 @@ bool envFlag(const char* name) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Converts the raw files of a run traced by libperwiz-trace into OTF2 and/or ALOG"};
+  CLI::App app{"Converts the raw files of a run traced by libperwiz-trace into OTF2, ALOG and/or OTF"};
   std::string dir;
   const char* envFormat = std::getenv("PERWIZ_FORMAT");
   std::string format = envFormat && *envFormat ? envFormat : "otf2";
   bool keepRaw = envFlag("PERWIZ_TRACE_KEEP_RAW");
   bool quiet = envFlag("PERWIZ_TRACE_QUIET");
   app.add_option("TRACE_DIR", dir, "the run's trace directory (holding perwiz-raw/)")->required();
-  app.add_option("--format", format, "otf2, alog or otf2,alog (default: $PERWIZ_FORMAT or otf2)");
+  app.add_option("--format", format, "otf2, alog, otf or a list such as otf2,alog (default: $PERWIZ_FORMAT or otf2)");
   app.add_flag("--keep-raw", keepRaw, "keep perwiz-raw/ after converting");
   app.add_flag("--quiet", quiet, "print nothing unless something is wrong");
   try {
@@ -45,17 +45,8 @@ int main(int argc, char** argv) {
   perwiz::trace::ConvertOptions options;
   options.traceDir = dir;
   options.keepRaw = keepRaw;
-  for (char& c : format) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  if (format == "otf2") {
-    options.otf2 = true;
-    options.alog = false;
-  } else if (format == "alog") {
-    options.otf2 = false;
-    options.alog = true;
-  } else if (format == "otf2,alog" || format == "alog,otf2") {
-    options.otf2 = options.alog = true;
-  } else {
-    std::fprintf(stderr, "perwiz-trace-convert: --format must be otf2, alog or otf2,alog, not '%s'\n",
+  if (!perwiz::trace::parseFormats(format, options.otf2, options.alog, options.otf)) {
+    std::fprintf(stderr, "perwiz-trace-convert: --format must list otf2, alog and/or otf (e.g. otf2,alog), not '%s'\n",
                  format.c_str());
     return 2;
   }

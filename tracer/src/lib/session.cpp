@@ -26,14 +26,30 @@ bool envFlag(const char* name, bool fallback) {
   return !(std::strcmp(v, "0") == 0 || std::strcmp(v, "no") == 0 || std::strcmp(v, "off") == 0);
 }
 
-// PERWIZ_FORMAT: otf2 (default), alog, or both ("otf2,alog").
+// PERWIZ_FORMAT: otf2 (default), alog, otf (OTF version 1), or a list ("otf2,alog"); the
+// converter (perwiz-trace-convert) parses it the same way.
+bool validFormatList(const std::string& f) {
+  bool seen[3] = {false, false, false};
+  std::size_t i = 0;
+  while (i <= f.size()) {
+    std::size_t j = f.find(',', i);
+    if (j == std::string::npos) j = f.size();
+    const std::string t = f.substr(i, j - i);
+    const int k = t == "otf2" ? 0 : t == "alog" ? 1 : t == "otf" ? 2 : -1;
+    if (k < 0 || seen[k]) return false;
+    seen[k] = true;
+    i = j + 1;
+  }
+  return true;
+}
+
 bool readFormat() {
   const char* v = std::getenv("PERWIZ_FORMAT");
   std::string f = v && *v ? v : "otf2";
   for (char& c : f) c = static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
-  if (f != "otf2" && f != "alog" && f != "otf2,alog" && f != "alog,otf2") {
+  if (f.size() >= sizeof g.format || !validFormatList(f)) {
     if (g.rank == 0)
-      std::fprintf(stderr, "perwiz-trace: PERWIZ_FORMAT='%s' is not otf2, alog or otf2,alog; this run is not traced\n",
+      std::fprintf(stderr, "perwiz-trace: PERWIZ_FORMAT='%s' is not a list of otf2, alog and otf; this run is not traced\n",
                    f.c_str());
     return false;
   }
