@@ -764,6 +764,36 @@ class TestGui : public QObject {
     QCOMPARE(w2.trace()->rankCount(), w.trace()->rankCount());
   }
 
+  // An OTF (version 1) trace opens like the others (issue #17): dropped on the window, then
+  // listed in the recent files under its anchor X.otf.
+  void dropOtfTrace() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString otf = dir.filePath(QStringLiteral("sample.otf"));
+    const Trace original = loadTrace(kSample.toStdString());
+    saveTrace(original, otf.toStdString());
+    QSettings().remove(QStringLiteral("recentFiles"));
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QMimeData mime;
+    mime.setUrls({QUrl::fromLocalFile(otf)});
+    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &enter);
+    QVERIFY(enter.isAccepted());
+    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+    QSignalSpy loaded(&w, &MainWindow::traceLoaded);
+    QApplication::sendEvent(&w, &drop);
+    QVERIFY(loaded.wait(10000));
+    QVERIFY(w.trace() != nullptr);
+    QCOMPARE(QString::fromStdString(w.trace()->format), QStringLiteral("otf"));
+    QCOMPARE(w.trace()->rankCount(), original.rankCount());
+    QCOMPARE(w.trace()->eventCount(), original.eventCount());
+    QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList().value(0),
+             QFileInfo(otf).absoluteFilePath());
+    QVERIFY(waitReady(w));
+  }
+
   // File > Export Image… and Export Predicted Trace…, answered like a user would: the range
   // question, then the file dialog. An existing trace is never overwritten.
   void exportDialogs() {
