@@ -4,7 +4,7 @@
 # directory's fuzz-work/; a summary (executions, CPU time, findings) is printed at the end and
 # appended to fuzz-work/runs.tsv. Exit status 1 if any target found something.
 #
-#   scripts/fuzz.sh [SECONDS] [TARGETS...]      targets: alog otf2 scenario network_model replay session
+#   scripts/fuzz.sh [SECONDS] [TARGETS...]      targets: alog otf2 otf scenario network_model replay session
 #   scripts/fuzz.sh --build-only                configure and build everything of the sanitizer
 #                                               build (core, CLI, tests, fuzzers); no fuzzing
 #
@@ -32,7 +32,7 @@ if [ "${1:-}" = --build-only ]; then
 fi
 seconds=${1:-60}
 shift || true
-all_targets=(alog otf2 scenario network_model replay session)
+all_targets=(alog otf2 otf scenario network_model replay session)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 
@@ -77,7 +77,7 @@ export TMPDIR="$work/tmp"
 seeds="$work/seeds.$$"  # per run: two runs in one build directory do not collide
 rm -rf "$seeds"
 trap 'rm -rf "$seeds"' EXIT
-mkdir -p "$seeds"/{alog,otf2,scenario,network_model,replay,session}
+mkdir -p "$seeds"/{alog,otf2,otf,scenario,network_model,replay,session}
 cli="$build/app/cli/perwiz-cli"
 pack="$build/fuzz/fuzz_pack"
 
@@ -117,6 +117,18 @@ if [ -d "$shared" ]; then  # small real OTF2 archives (at most 1 MiB)
     "$pack" pack "$d" "$seeds/otf2/shared-$(basename "$d").bin" 2>/dev/null || true
   done
 fi
+# OTF (version 1): small traces in their own directories, packed like OTF2 archives.
+otfseed() {  # otfseed NAME CLI-ARGS...: perwiz-cli writes DIR/trace.otf, packed as NAME.bin
+  local d="$seeds/otf-$1"
+  shift
+  mkdir -p "$d"
+  "$cli" "$@" "$d/trace.otf" >/dev/null && "$pack" pack "$d" "$seeds/otf/$(basename "$d").bin"
+  rm -rf "$d"
+}
+otfseed ring4 convert resources/samples/ring4.alog
+otfseed stencil convert resources/samples/stencil_8
+otfseed gen1 generate --ranks 2 --steps 1 --format otf
+otfseed gen2 generate --ranks 3 --steps 2 --pattern pairs --nonblocking --format otf
 "$pack" seeds "$seeds"
 
 # Per target: the binary's options (memory budget, input size).
@@ -124,7 +136,7 @@ options() {
   local common=(-rss_limit_mb=2048 -malloc_limit_mb=1024 -timeout=20 -print_final_stats=1 -print_funcs=0)
   case "$1" in
     alog) echo "${common[@]} -max_len=65536" ;;
-    otf2) echo "-rss_limit_mb=1024 -malloc_limit_mb=512 -timeout=20 -print_final_stats=1 -print_funcs=0 -max_len=131072" ;;
+    otf2 | otf) echo "-rss_limit_mb=1024 -malloc_limit_mb=512 -timeout=20 -print_final_stats=1 -print_funcs=0 -max_len=131072" ;;
     replay) echo "${common[@]} -max_len=32768" ;;
     *) echo "${common[@]} -max_len=8192" ;;
   esac

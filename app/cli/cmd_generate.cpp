@@ -84,7 +84,7 @@ Command addGenerateCommand(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand("generate", "Write a synthetic trace of a chosen shape");
   // A repeated option overrides the earlier one, so scripts can append to a base command line.
   app->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
-  app->add_option("OUT", opts->out, "output: .alog/.log file or OTF2 archive directory")
+  app->add_option("OUT", opts->out, "output: .alog/.log file, .otf (OTF, with its streams beside it) or OTF2 archive directory")
       ->required();
   app->add_option("--ranks", s.ranks, "number of ranks")
       ->capture_default_str()->check(CLI::Range(1u, 1u << 20));
