@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <limits>
 #include <random>
 #include <stdexcept>
@@ -117,8 +118,12 @@ TEST(TimeColumn, RandomValuesRoundTrip) {
     }
   }
   EXPECT_EQ(c.toVector(), want);
+  EXPECT_EQ(c.maxValue(), *std::max_element(want.begin(), want.end()));
   c.shrink_to_fit();
   EXPECT_EQ(c.toVector(), want);
+  EXPECT_EQ(c.maxValue(), *std::max_element(want.begin(), want.end()));
+  EXPECT_EQ(TimeColumn{}.maxValue(), std::numeric_limits<TimeNs>::min());
+  EXPECT_EQ((TimeColumn{-5, -9}).maxValue(), -5);
 }
 
 TEST(MessageTable, EndpointsComeBackAsStoredWithSharedSignatures) {

@@ -216,7 +216,25 @@ void expectIdentity(const fs::path& p) {
   EXPECT_EQ(moved, 0u) << p << ": identity replay moved calls";
 }
 
-// in -> mid -> back: every count equal; the OTF one(s) replay exactly.
+// Debian's otfprint and ViTE, where installed, read an OTF we wrote without error.
+void expectToolsRead(const fs::path& otf) {
+  const fs::path dir = otf.parent_path();
+  if (fs::exists("/usr/bin/otfprint")) {
+    test::CliResult r = test::runProgram("/usr/bin/otfprint", dir, {otf.string()});
+    EXPECT_EQ(r.status, 0) << otf << ": " << r.err;
+    EXPECT_EQ(r.err.find("ERROR"), std::string::npos) << otf << ": " << r.err;
+  }
+  if (fs::exists("/usr/bin/vite")) {
+    const fs::path svg = dir / (otf.stem().string() + ".vite.svg");
+    setenv("QT_QPA_PLATFORM", "offscreen", 1);
+    test::CliResult r = test::runProgram("/usr/bin/vite", dir, {otf.string(), "-e", svg.string()});
+    EXPECT_EQ(r.status, 0) << otf << ": " << r.err;
+    EXPECT_TRUE(fs::exists(svg) && fs::file_size(svg) > 0) << svg;
+  }
+}
+
+// in -> mid -> back: every count equal; the OTF one(s) replay exactly and the reference tools
+// read the ones we wrote.
 void expectRoundTrip(const fs::path& in, const fs::path& dir, const std::string& midName, const std::string& backName) {
   SCOPED_TRACE(in.string());
   const fs::path mid = dir / midName, back = dir / backName;
@@ -226,7 +244,10 @@ void expectRoundTrip(const fs::path& in, const fs::path& dir, const std::string&
   EXPECT_EQ(a, b) << "converted: " << json::diff(a, b).dump();
   EXPECT_EQ(a, c) << "converted back: " << json::diff(a, c).dump();
   for (const fs::path& p : {mid, back})
-    if (p.extension() == ".otf") expectIdentity(p);
+    if (p.extension() == ".otf") {
+      expectIdentity(p);
+      expectToolsRead(p);
+    }
 }
 
 const fs::path kSamples = PERWIZ_SAMPLE;
@@ -235,14 +256,19 @@ const fs::path kSamples = PERWIZ_SAMPLE;
 
 TEST(OtfRoundTrip, SampleOtf2ThroughOtfAndBack) {
   const fs::path dir = test::freshDir("otf_rt_otf2");
-  for (const char* a : {"binary_swap_8", "registration_8", "stencil_8"})
+  for (const char* a : {"binary_swap_8", "registration_8", "stencil_8"}) {
     expectRoundTrip(kSamples / a, dir, std::string(a) + ".otf", std::string(a) + "-back");
+    // and the OTF version through OTF2 and back to OTF
+    expectRoundTrip(dir / (std::string(a) + ".otf"), dir, std::string(a) + "-otf-otf2", std::string(a) + "-otf-back.otf");
+  }
 }
 
 TEST(OtfRoundTrip, SampleAlogThroughOtfAndBack) {
   const fs::path dir = test::freshDir("otf_rt_alog");
-  for (const char* f : {"ring4", "pipeline_8"})
+  for (const char* f : {"ring4", "pipeline_8"}) {
     expectRoundTrip(kSamples / (std::string(f) + ".alog"), dir, std::string(f) + ".otf", std::string(f) + "-back.alog");
+    expectRoundTrip(dir / (std::string(f) + ".otf"), dir, std::string(f) + "-otf-otf2", std::string(f) + "-otf-back.otf");
+  }
 }
 
 TEST(OtfRoundTrip, OtfThroughOtf2AndBack) {
@@ -262,10 +288,16 @@ TEST(OtfRoundTrip, SharedTracesThroughOtf) {
   const auto files = test::sharedAlogFiles();
   if (archives.empty() && files.empty()) GTEST_SKIP() << "shared traces absent (PERWIZ_SHARED_TRACES)";
   const fs::path dir = test::freshDir("otf_rt_shared");
-  for (const auto& a : archives)
-    expectRoundTrip(a, dir, a.filename().string() + ".otf", a.filename().string() + "-back");
-  for (const auto& f : files)
-    expectRoundTrip(f, dir, f.filename().string() + ".otf", f.filename().string() + "-back.alog");
+  for (const auto& a : archives) {
+    const std::string n = a.filename().string();
+    expectRoundTrip(a, dir, n + ".otf", n + "-back");
+    expectRoundTrip(dir / (n + ".otf"), dir, n + "-otf-otf2", n + "-otf-back.otf");
+  }
+  for (const auto& f : files) {
+    const std::string n = f.filename().string();
+    expectRoundTrip(f, dir, n + ".otf", n + "-back.alog");
+    expectRoundTrip(dir / (n + ".otf"), dir, n + "-otf-otf2", n + "-otf-back.otf");
+  }
 }
 
 // ---- 3. the reference tools read what we write --------------------------------------------

@@ -101,7 +101,8 @@ void PredictionWorker::process() {
         }
         std::vector<double> ends(req.trace->rankCount(), 0);
         for (std::uint32_t r = 0; r < req.trace->rankCount(); ++r)
-          for (TimeNs l : req.trace->ranks[r].leave) ends[r] = std::max(ends[r], double(l - req.trace->startTime));
+          if (!req.trace->ranks[r].leave.empty())
+            ends[r] = std::max(ends[r], double(req.trace->ranks[r].leave.maxValue() - req.trace->startTime));
         std::lock_guard lock(replayerMutex_);
         stepSigma_ = std::move(sigmas);
         measuredEnd_ = std::move(ends);

@@ -89,6 +89,9 @@ class TimeColumn {
   void shrink_to_fit();
 
   std::vector<TimeNs> toVector() const;
+  // The largest value (numeric_limits::min() when empty), block by block without decoding
+  // value by value.
+  TimeNs maxValue() const;
   // Bytes held (elements only, as Trace::residentBytes counts).
   std::size_t residentBytes() const;
   std::size_t escapes() const { return escapes_.size(); }

@@ -88,7 +88,7 @@ std::vector<RankInstrumentation> rankOverheads(const Trace& trace, const std::ve
     o.overheadNs = r < overheadPerRank.size() ? overheadPerRank[r] : 0;
     o.events = rt.size();
     o.ownOverhead = satMul(o.overheadNs, static_cast<TimeNs>(o.events));
-    for (TimeNs l : rt.leave) o.measuredEnd = std::max(o.measuredEnd, l);
+    if (!rt.leave.empty()) o.measuredEnd = std::max(o.measuredEnd, rt.leave.maxValue());
     o.localOnlyEnd = std::max<TimeNs>(0, satSub(o.measuredEnd, o.ownOverhead));
   }
   return out;

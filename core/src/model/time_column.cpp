@@ -111,6 +111,27 @@ void TimeColumn::shrink_to_fit() {
   escapes_.shrink_to_fit();
 }
 
+TimeNs TimeColumn::maxValue() const {
+  TimeNs best = std::numeric_limits<TimeNs>::min();
+  const std::size_t sealed = off_.size();
+  for (std::size_t b = 0; b * kBlock < sealed; ++b) {
+    const std::size_t first = b * kBlock, last = std::min(sealed, first + kBlock);
+    std::uint32_t hi = 0;
+    bool any = false;
+    for (std::size_t i = first; i < last; ++i) {
+      const std::uint32_t o = off_[i];
+      if (o != kEscape) {
+        hi = std::max(hi, o);
+        any = true;
+      }
+    }
+    if (any) best = std::max(best, base_[b] + static_cast<TimeNs>(hi));
+  }
+  for (const auto& e : escapes_) best = std::max(best, e.second);
+  for (TimeNs t : tail_) best = std::max(best, t);
+  return best;
+}
+
 std::vector<TimeNs> TimeColumn::toVector() const {
   std::vector<TimeNs> v;
   v.reserve(size());

@@ -563,7 +563,7 @@ void TraceBuilder::end() {
   d->t.startTime = 0;
   d->t.endTime = 0;
   for (const auto& r : d->t.ranks)
-    for (TimeNs l : r.leave) d->t.endTime = std::max(d->t.endTime, l);
+    if (!r.leave.empty()) d->t.endTime = std::max(d->t.endTime, r.leave.maxValue());
   // Summaries for diagnostics that were capped.
   for (const auto& [kind, n] : d->diagCounts)
     if (n > kMaxDiagnosticsPerKind)

@@ -145,7 +145,7 @@ class Builder {
         p_.measLeave[u] = rt.leave[e];
       }
       TimeNs end = lastTop[r];
-      for (TimeNs l : rt.leave) end = std::max(end, l);
+      if (!rt.leave.empty()) end = std::max(end, rt.leave.maxValue());
       p_.callOfUnit[sentinel] = kNone32;
       p_.measEnter[sentinel] = p_.measLeave[sentinel] = end;
       for (std::uint32_t u = base; u <= sentinel; ++u) {
