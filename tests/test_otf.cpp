@@ -96,12 +96,6 @@ bool hasWarning(const Trace& t, const std::string& text) {
   return false;
 }
 
-std::uint32_t fnIndex(const Trace& t, const std::string& name) {
-  for (std::uint32_t f = 0; f < t.functions.size(); ++f)
-    if (t.functions[f].name == name) return f;
-  return kNone32;
-}
-
 void expectLibraryTrace(const Trace& t) {
   ASSERT_EQ(t.format, "otf");
   ASSERT_EQ(t.rankCount(), 2u);

@@ -79,11 +79,39 @@ RunResult run(const std::vector<std::string>& argv, const std::vector<std::strin
   return result;
 }
 
+namespace {
+// Open MPI creates its session directory (/tmp/ompi.HOST.UID) at start-up and removes it at the
+// end of every run, so two runs starting at once (ctest -j) race on it: "mkdir ... File exists",
+// orte_init fails. Each test process gets a session base of its own (short: it holds Unix
+// sockets), removed when the process exits.
+std::string gOmpiBase;
+void removeOmpiBase() {
+  std::error_code ec;
+  if (!gOmpiBase.empty()) fs::remove_all(gOmpiBase, ec);
+}
+const std::string& ompiSessionBase() {
+  static const bool made = [] {
+    std::string t = "/tmp/pwz-ompi-XXXXXX";
+    if (::mkdtemp(t.data())) {
+      gOmpiBase = t;
+      std::atexit(removeOmpiBase);
+    }
+    return true;
+  }();
+  (void)made;
+  return gOmpiBase;
+}
+}  // namespace
+
 std::vector<std::string> mpirun(int ranks, const std::string& program,
                                 const std::vector<std::string>& args) {
   std::vector<std::string> v = {PERWIZ_TEST_MPIEXEC, "-np", std::to_string(ranks),
                                 "--oversubscribe", "--allow-run-as-root", "--mca", "btl",
-                                "self,vader", program};
+                                "self,vader"};
+  if (!ompiSessionBase().empty()) {
+    v.insert(v.end(), {"--mca", "orte_tmpdir_base", ompiSessionBase()});
+  }
+  v.push_back(program);
   v.insert(v.end(), args.begin(), args.end());
   return v;
 }

@@ -487,15 +487,18 @@ class Builder {
   // --- Schedule: every rank runs until a source it needs is not yet available. ---
   bool available(std::uint32_t src) const {
     if (src >= p_.units) return nodeMissing_[src - p_.units] == 0;
-    const std::uint32_t r = unitRank_[src];
+    const std::uint32_t r = p_.rankOf(src);
     return src - p_.rankBegin[r] <= cursor_[r];
   }
 
-  // Unit `u`'s enter time became available: count it for the nodes it belongs to.
-  void enterAvailable(std::uint32_t u) {
-    if (memberNodes_.empty()) return;
-    for (std::uint32_t i = memberBegin_[u]; i < memberBegin_[u + 1]; ++i) {
-      const std::uint32_t c = p_.units + memberNodes_[i];
+  // Unit `u` of rank `r`'s enter time became available: count it for the nodes it belongs to.
+  // A rank's units become available in order, so a cursor walks its (unit, node) list.
+  void enterAvailable(std::uint32_t r, std::uint32_t u) {
+    if (memberOf_.empty()) return;
+    const auto& list = memberOf_[r];
+    std::uint32_t& at = memberCursor_[r];
+    for (; at < list.size() && list[at].first == u; ++at) {
+      const std::uint32_t c = p_.units + list[at].second;
       if (--nodeMissing_[c - p_.units] == 0) {
         p_.schedule.push_back(c);
         for (std::uint32_t r : nodeWaiters_[c - p_.units]) wake(r);
@@ -523,14 +526,14 @@ class Builder {
         if (available(s)) continue;
         blocked_[r] = d;
         if (s >= p_.units) nodeWaiters_[s - p_.units].push_back(r);
-        else rankWaiters_[unitRank_[s]].push_back(r);
+        else rankWaiters_[p_.rankOf(s)].push_back(r);
         return;
       }
       blocked_[r] = kNone32;
       p_.schedule.push_back(u);
       ++cursor_[r];
       depCursor_[r] = p_.depBegin[u + 1];
-      if (!finished(r)) enterAvailable(u + 1);
+      if (!finished(r)) enterAvailable(r, u + 1);
       if (!rankWaiters_[r].empty()) {
         auto waiters = std::move(rankWaiters_[r]);
         rankWaiters_[r].clear();
@@ -542,10 +545,10 @@ class Builder {
   // The rank that must progress before `r` can: owner of the unavailable source.
   std::uint32_t blocker(std::uint32_t r) const {
     const std::uint32_t s = p_.depSrc[blocked_[r]];
-    if (s < p_.units) return unitRank_[s];
+    if (s < p_.units) return p_.rankOf(s);
     const std::uint32_t n = s - p_.units;
     for (std::uint32_t i = p_.nodeBegin[n]; i < p_.nodeBegin[n + 1]; ++i)
-      if (!available(p_.nodeMembers[i])) return unitRank_[p_.nodeMembers[i]];
+      if (!available(p_.nodeMembers[i])) return p_.rankOf(p_.nodeMembers[i]);
     return r;
   }
 
@@ -589,24 +592,23 @@ class Builder {
     nodeMissing_.resize(p_.nodes());
     for (std::uint32_t n = 0; n < p_.nodes(); ++n)
       nodeMissing_[n] = p_.nodeBegin[n + 1] - p_.nodeBegin[n];
-    // The gathers each unit is a member of, CSR by unit (for the schedule only).
+    // The gathers each unit is a member of: per rank, (unit, node) by unit (for the schedule
+    // only; memory per membership, not per unit).
     if (!p_.nodeMembers.empty()) {
-      memberBegin_.assign(p_.units + 1, 0);
-      for (std::uint32_t m : p_.nodeMembers) ++memberBegin_[m + 1];
-      std::partial_sum(memberBegin_.begin(), memberBegin_.end(), memberBegin_.begin());
-      memberNodes_.resize(p_.nodeMembers.size());
-      std::vector<std::uint32_t> fill(memberBegin_.begin(), memberBegin_.end() - 1);
+      memberOf_.assign(R, {});
+      memberCursor_.assign(R, 0);
       for (std::uint32_t n = 0; n < p_.nodes(); ++n)
-        for (std::uint32_t i = p_.nodeBegin[n]; i < p_.nodeBegin[n + 1]; ++i) memberNodes_[fill[p_.nodeMembers[i]]++] = n;
+        for (std::uint32_t i = p_.nodeBegin[n]; i < p_.nodeBegin[n + 1]; ++i)
+          memberOf_[p_.rankOf(p_.nodeMembers[i])].emplace_back(p_.nodeMembers[i], n);
+      forEachRank(R, events_, [&](std::uint32_t r) {
+        if (!std::is_sorted(memberOf_[r].begin(), memberOf_[r].end())) std::sort(memberOf_[r].begin(), memberOf_[r].end());
+      });
     }
-    unitRank_.resize(p_.units);
-    for (std::uint32_t r = 0; r < R; ++r)
-      std::fill(unitRank_.begin() + p_.rankBegin[r], unitRank_.begin() + p_.rankBegin[r + 1], r);
     p_.schedule.clear();
     p_.schedule.reserve(p_.items());
     for (std::uint32_t r = 0; r < R; ++r) {
       depCursor_[r] = p_.depBegin[p_.rankBegin[r]];
-      enterAvailable(p_.rankBegin[r]);
+      enterAvailable(r, p_.rankBegin[r]);
     }
     for (std::uint32_t r = 0; r < R; ++r) wake(r);
     std::uint32_t done = 0;
@@ -622,9 +624,8 @@ class Builder {
       if (done == R) break;
       breakCycle();
     }
-    memberBegin_ = {};
-    memberNodes_ = {};
-    unitRank_ = {};
+    memberOf_ = {};
+    memberCursor_ = {};
   }
 
   // --- Split every measured call into local cost and waiting time. ---
@@ -708,8 +709,8 @@ class Builder {
   std::vector<std::uint32_t> msgBase_, msgId_, postUnit_, doneUnit_;  // per endpoint (until finishDeps)
   std::vector<TimeNs> collectiveCost_;
   // schedule state
-  std::vector<std::uint32_t> cursor_, depCursor_, blocked_, nodeMissing_, memberBegin_, memberNodes_;
-  std::vector<std::uint32_t> unitRank_;  // the rank of each unit, while scheduling
+  std::vector<std::uint32_t> cursor_, depCursor_, blocked_, nodeMissing_, memberCursor_;
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> memberOf_;  // per rank, while scheduling
   std::vector<std::uint8_t> queued_;
   std::vector<std::vector<std::uint32_t>> rankWaiters_, nodeWaiters_;
   std::deque<std::uint32_t> queue_;
