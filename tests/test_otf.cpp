@@ -12,6 +12,7 @@
 // 4. Broken archives: missing stream or definition files, a process without a stream, a
 //    truncated stream, an anchor that is not OTF.
 #include "cli_runner.h"
+#include "info_counts.h"
 #include "model_invariants.h"
 #include "test_support.h"
 
@@ -180,18 +181,10 @@ test::CliResult cli(const fs::path& dir, const std::vector<std::string>& args) {
   return test::runProgram(PERWIZ_CLI, dir, args);
 }
 
-json infoCounts(const fs::path& dir, const fs::path& trace) {
-  test::CliResult r = cli(dir, {"info", trace.string(), "--json"});
-  EXPECT_EQ(r.status, 0) << trace << ": " << r.err;
-  json j = json::parse(r.out, nullptr, false);
-  if (j.is_discarded()) return json::object();
-  for (const char* key : {"file", "format", "records", "warnings"}) j.erase(key);
-  return j;
-}
+json infoCounts(const fs::path& dir, const fs::path& trace) { return test::infoCounts(PERWIZ_CLI, dir, trace); }
 
 void convert(const fs::path& dir, const fs::path& in, const fs::path& out) {
-  test::CliResult r = cli(dir, {"convert", in.string(), out.string()});
-  ASSERT_EQ(r.status, 0) << in << " -> " << out << ": " << r.err;
+  test::convertTrace(PERWIZ_CLI, dir, in, out);
 }
 
 void expectIdentity(const fs::path& p) {

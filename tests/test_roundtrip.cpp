@@ -16,6 +16,7 @@
 // 3. Writer regressions: models with nesting deeper than 255, 5,000 unclosed states, a clock
 //    going backwards and improper nesting are written to OTF2 and ALOG and read back.
 #include "cli_runner.h"
+#include "info_counts.h"
 #include "model_invariants.h"
 #include "test_support.h"
 
@@ -40,22 +41,10 @@ test::CliResult cli(const fs::path& dir, const std::vector<std::string>& args) {
   return test::runProgram(PERWIZ_CLI, dir, args);
 }
 
-// `info --json` without the keys that describe the file rather than the trace.
-json infoCounts(const fs::path& dir, const fs::path& trace) {
-  test::CliResult r = cli(dir, {"info", trace.string(), "--json"});
-  EXPECT_EQ(r.status, 0) << trace << ": " << r.err;
-  json j = json::parse(r.out, nullptr, false);
-  if (j.is_discarded()) {
-    ADD_FAILURE() << trace << ": info --json printed no JSON: " << r.out;
-    return json::object();
-  }
-  for (const char* key : {"file", "format", "records", "warnings"}) j.erase(key);
-  return j;
-}
+json infoCounts(const fs::path& dir, const fs::path& trace) { return test::infoCounts(PERWIZ_CLI, dir, trace); }
 
 void convert(const fs::path& dir, const fs::path& in, const fs::path& out) {
-  test::CliResult r = cli(dir, {"convert", in.string(), out.string()});
-  ASSERT_EQ(r.status, 0) << in << " -> " << out << ": " << r.err;
+  test::convertTrace(PERWIZ_CLI, dir, in, out);
 }
 
 // in -> mid -> back; every count equal, and the same model all the way.

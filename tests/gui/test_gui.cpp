@@ -65,6 +65,20 @@ namespace {
 
 const QString kSample = QStringLiteral(PERWIZ_SAMPLE);
 
+// Drags `path` onto the window and drops it, as a file manager does; true when the window
+// accepted the drag and loaded the trace.
+bool dropFile(MainWindow& w, const QString& path) {
+  QMimeData mime;
+  mime.setUrls({QUrl::fromLocalFile(path)});
+  QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QApplication::sendEvent(&w, &enter);
+  if (!enter.isAccepted()) return false;
+  QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
+  QSignalSpy loaded(&w, &MainWindow::traceLoaded);
+  QApplication::sendEvent(&w, &drop);
+  return loaded.wait(10000);
+}
+
 TimeNs corePrediction(const Trace& trace, std::vector<Hypothesis> hs) {
   Scenario s;
   s.hypotheses = std::move(hs);
@@ -728,15 +742,7 @@ class TestGui : public QObject {
     MainWindow w;
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QMimeData mime;
-    mime.setUrls({QUrl::fromLocalFile(kSample)});
-    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(&w, &enter);
-    QVERIFY(enter.isAccepted());
-    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QSignalSpy loaded(&w, &MainWindow::traceLoaded);
-    QApplication::sendEvent(&w, &drop);
-    QVERIFY(loaded.wait(10000));
+    QVERIFY(dropFile(w, kSample));
     QVERIFY(w.trace() != nullptr);
     const QString abs = QFileInfo(kSample).absoluteFilePath();
     QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList().value(0), abs);
@@ -776,15 +782,7 @@ class TestGui : public QObject {
     MainWindow w;
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QMimeData mime;
-    mime.setUrls({QUrl::fromLocalFile(otf)});
-    QDragEnterEvent enter(QPoint(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QApplication::sendEvent(&w, &enter);
-    QVERIFY(enter.isAccepted());
-    QDropEvent drop(QPointF(50, 50), Qt::CopyAction, &mime, Qt::LeftButton, Qt::NoModifier);
-    QSignalSpy loaded(&w, &MainWindow::traceLoaded);
-    QApplication::sendEvent(&w, &drop);
-    QVERIFY(loaded.wait(10000));
+    QVERIFY(dropFile(w, otf));
     QVERIFY(w.trace() != nullptr);
     QCOMPARE(QString::fromStdString(w.trace()->format), QStringLiteral("otf"));
     QCOMPARE(w.trace()->rankCount(), original.rankCount());

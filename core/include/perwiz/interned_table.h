@@ -12,6 +12,8 @@
 // builder calls it when the model is finished) and a later push_back rebuilds it.
 #pragma once
 
+#include "perwiz/index_iterator.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -109,37 +111,7 @@ class InternedTable {
     return true;
   }
 
-  class const_iterator {
-   public:
-    using iterator_category = std::random_access_iterator_tag;
-    using value_type = Value;
-    using difference_type = std::ptrdiff_t;
-    using pointer = void;
-    using reference = Value;
-    const_iterator() = default;
-    const_iterator(const InternedTable* t, std::size_t i) : t_(t), i_(i) {}
-    Value operator*() const { return (*t_)[i_]; }
-    Value operator[](difference_type n) const { return (*t_)[i_ + n]; }
-    const_iterator& operator++() { ++i_; return *this; }
-    const_iterator operator++(int) { auto c = *this; ++i_; return c; }
-    const_iterator& operator--() { --i_; return *this; }
-    const_iterator operator--(int) { auto c = *this; --i_; return c; }
-    const_iterator& operator+=(difference_type n) { i_ += n; return *this; }
-    const_iterator& operator-=(difference_type n) { i_ -= n; return *this; }
-    friend const_iterator operator+(const_iterator a, difference_type n) { return a += n; }
-    friend const_iterator operator+(difference_type n, const_iterator a) { return a += n; }
-    friend const_iterator operator-(const_iterator a, difference_type n) { return a -= n; }
-    friend difference_type operator-(const const_iterator& a, const const_iterator& b) {
-      return static_cast<difference_type>(a.i_) - static_cast<difference_type>(b.i_);
-    }
-    friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.i_ == b.i_; }
-    friend auto operator<=>(const const_iterator& a, const const_iterator& b) { return a.i_ <=> b.i_; }
-    std::size_t index() const { return i_; }
-
-   private:
-    const InternedTable* t_ = nullptr;
-    std::size_t i_ = 0;
-  };
+  using const_iterator = IndexIterator<InternedTable, Value>;
   using iterator = const_iterator;
   const_iterator begin() const { return {this, 0}; }
   const_iterator end() const { return {this, size()}; }

@@ -15,11 +15,14 @@
 // copyable and movable.
 #pragma once
 
+#include "perwiz/index_iterator.h"
+
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <iterator>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -101,37 +104,7 @@ class TimeColumn {
     return a.size() == b.size() && std::equal(b.begin(), b.end(), a.begin());
   }
 
-  class const_iterator {
-   public:
-    using iterator_category = std::random_access_iterator_tag;
-    using value_type = TimeNs;
-    using difference_type = std::ptrdiff_t;
-    using pointer = void;
-    using reference = TimeNs;
-    const_iterator() = default;
-    const_iterator(const TimeColumn* c, std::size_t i) : c_(c), i_(i) {}
-    TimeNs operator*() const { return (*c_)[i_]; }
-    TimeNs operator[](difference_type n) const { return (*c_)[i_ + n]; }
-    const_iterator& operator++() { ++i_; return *this; }
-    const_iterator operator++(int) { auto t = *this; ++i_; return t; }
-    const_iterator& operator--() { --i_; return *this; }
-    const_iterator operator--(int) { auto t = *this; --i_; return t; }
-    const_iterator& operator+=(difference_type n) { i_ += n; return *this; }
-    const_iterator& operator-=(difference_type n) { i_ -= n; return *this; }
-    friend const_iterator operator+(const_iterator a, difference_type n) { return a += n; }
-    friend const_iterator operator+(difference_type n, const_iterator a) { return a += n; }
-    friend const_iterator operator-(const_iterator a, difference_type n) { return a -= n; }
-    friend difference_type operator-(const const_iterator& a, const const_iterator& b) {
-      return static_cast<difference_type>(a.i_) - static_cast<difference_type>(b.i_);
-    }
-    friend bool operator==(const const_iterator& a, const const_iterator& b) { return a.i_ == b.i_; }
-    friend auto operator<=>(const const_iterator& a, const const_iterator& b) { return a.i_ <=> b.i_; }
-    std::size_t index() const { return i_; }
-
-   private:
-    const TimeColumn* c_ = nullptr;
-    std::size_t i_ = 0;
-  };
+  using const_iterator = IndexIterator<TimeColumn, TimeNs>;
   using iterator = const_iterator;
   const_iterator begin() const { return {this, 0}; }
   const_iterator end() const { return {this, size()}; }
