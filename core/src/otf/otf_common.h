@@ -6,7 +6,9 @@
 // markers. Everything is read and written through the reference library (libotf 1.12).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,8 +19,25 @@ std::string nameStub(const std::string& path);
 // True when `file` is an OTF master control file: every non-blank line of its start is
 // "hex:hex[,hex...]", at least one line, and the definition file of the same stub exists.
 bool looksLikeAnchor(const std::string& file);
-// Streams named by the master control file, in file order (empty if unreadable).
-std::vector<std::uint32_t> streamsOf(const std::string& anchor);
+// One line of the master control file: a stream and the processes it holds.
+struct StreamEntry {
+  std::uint32_t stream = 0;
+  std::vector<std::uint32_t> processes;
+};
+// The master control file's lines in file order; nothing if a non-blank line is not
+// "hex:hex[,hex...]" with 32-bit numbers (its 1-based number goes to *badLine).
+std::optional<std::vector<StreamEntry>> readMasterControl(const std::string& anchor,
+                                                          std::size_t* badLine = nullptr);
+// A stream's event file X.<hex>.events, or X.<hex>.events.z when that one exists.
+struct StreamFile {
+  std::string path;
+  bool compressed = false;
+  bool exists = false;
+  std::uint64_t bytes = 0;
+};
+StreamFile eventsFile(const std::string& stub, std::uint32_t stream);
+// X.<hex>.events (the name only; what writers create).
+std::string eventsFileName(const std::string& stub, std::uint32_t stream);
 // Bytes of the archive's event, definition and marker files (for the memory estimate).
 std::uint64_t archiveBytes(const std::string& anchor, bool* compressed = nullptr);
 

@@ -27,6 +27,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <optional>
 #include <unordered_map>
 
 namespace fs = std::filesystem;
@@ -42,55 +43,78 @@ std::string nameStub(const std::string& path) {
 namespace {
 bool isHex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
 
-// "stream:process[,process...]" in hexadecimal.
-bool parseLine(const std::string& line, std::uint32_t& stream) {
-  std::size_t i = 0, n = line.size();
-  while (n > 0 && (line[n - 1] == '\r' || line[n - 1] == ' ')) --n;
+// A hexadecimal number of at most 32 bits at line[i...]; advances i.
+bool hexNumber(const std::string& line, std::size_t& i, std::size_t n, std::uint32_t& value) {
   if (i == n || !isHex(line[i])) return false;
-  std::uint64_t s = 0;
+  std::uint64_t v = 0;
   for (; i < n && isHex(line[i]); ++i) {
     const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(line[i])));
-    s = s * 16 + static_cast<std::uint64_t>(c <= '9' ? c - '0' : c - 'a' + 10);
-    if (s > 0xFFFFFFFFu) return false;
+    v = v * 16 + static_cast<std::uint64_t>(c <= '9' ? c - '0' : c - 'a' + 10);
+    if (v > 0xFFFFFFFFu) return false;
   }
-  if (i == n || line[i] != ':') return false;
-  ++i;
-  bool any = false;
-  while (i < n) {
-    if (!isHex(line[i])) return false;
-    while (i < n && isHex(line[i])) ++i;
-    any = true;
-    if (i < n) {
-      if (line[i] != ',') return false;
-      ++i;
-      if (i == n) return false;
-    }
-  }
-  stream = static_cast<std::uint32_t>(s);
-  return any;
+  value = static_cast<std::uint32_t>(v);
+  return true;
 }
+
+// "stream:process[,process...]" in hexadecimal.
+bool parseLine(const std::string& line, StreamEntry& entry) {
+  std::size_t i = 0, n = line.size();
+  while (n > 0 && (line[n - 1] == '\r' || line[n - 1] == ' ')) --n;
+  entry.processes.clear();
+  if (!hexNumber(line, i, n, entry.stream) || i == n || line[i] != ':') return false;
+  ++i;
+  for (;;) {
+    std::uint32_t p = 0;
+    if (!hexNumber(line, i, n, p)) return false;
+    entry.processes.push_back(p);
+    if (i == n) return true;
+    if (line[i] != ',') return false;
+    ++i;
+  }
+}
+
+bool blank(const std::string& line) { return line.find_first_not_of(" \r\t") == std::string::npos; }
 
 bool exists(const std::string& p) {
   std::error_code ec;
   return fs::exists(p, ec);
 }
-
-std::string hex(std::uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%x", v);
-  return buf;
-}
 }  // namespace
 
-std::vector<std::uint32_t> streamsOf(const std::string& anchor) {
-  std::vector<std::uint32_t> out;
+std::optional<std::vector<StreamEntry>> readMasterControl(const std::string& anchor, std::size_t* badLine) {
+  std::vector<StreamEntry> out;
   std::ifstream in(anchor);
   std::string line;
-  while (std::getline(in, line)) {
-    std::uint32_t s = 0;
-    if (!line.empty() && parseLine(line, s)) out.push_back(s);
+  for (std::size_t number = 1; std::getline(in, line); ++number) {
+    if (blank(line)) continue;
+    StreamEntry e;
+    if (!parseLine(line, e)) {
+      if (badLine) *badLine = number;
+      return std::nullopt;
+    }
+    out.push_back(std::move(e));
   }
   return out;
+}
+
+std::string eventsFileName(const std::string& stub, std::uint32_t stream) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%x", stream);
+  return stub + "." + buf + ".events";
+}
+
+StreamFile eventsFile(const std::string& stub, std::uint32_t stream) {
+  StreamFile f;
+  f.path = eventsFileName(stub, stream);
+  std::error_code ec;
+  if (fs::exists(f.path + ".z", ec)) {
+    f.path += ".z";
+    f.compressed = true;
+  }
+  f.exists = fs::is_regular_file(f.path, ec);
+  f.bytes = f.exists ? fs::file_size(f.path, ec) : 0;
+  if (ec) f.bytes = 0;
+  return f;
 }
 
 bool looksLikeAnchor(const std::string& file) {
@@ -110,9 +134,9 @@ bool looksLikeAnchor(const std::string& file) {
     }
     const std::string line = text.substr(pos, nl - pos);
     pos = nl + 1;
-    if (line.find_first_not_of(" \r\t") == std::string::npos) continue;
-    std::uint32_t s = 0;
-    if (!parseLine(line, s)) return false;
+    if (blank(line)) continue;
+    StreamEntry e;
+    if (!parseLine(line, e)) return false;
     ++lines;
   }
   if (lines == 0) return false;
@@ -128,15 +152,12 @@ std::uint64_t archiveBytes(const std::string& anchor, bool* compressed) {
     std::error_code ec;
     if (fs::is_regular_file(p, ec)) total += fs::file_size(p, ec);
   };
-  for (std::uint32_t s : streamsOf(anchor)) {
-    const std::string e = stub + "." + hex(s) + ".events";
-    if (exists(e + ".z")) {
-      z = true;
-      add(e + ".z");
-    } else {
-      add(e);
+  if (const auto entries = readMasterControl(anchor))
+    for (const StreamEntry& e : *entries) {
+      const StreamFile f = eventsFile(stub, e.stream);
+      total += f.bytes;
+      z = z || f.compressed;
     }
-  }
   add(stub + ".0.def");
   add(stub + ".0.def.z");
   add(stub + ".0.marker");
@@ -221,59 +242,35 @@ class Reader {
     if (!otf::looksLikeAnchor(path_)) throw TraceError(path_, "not an OTF master control file (X.otf)");
     if (!fs::exists(stub_ + ".0.def") && !fs::exists(stub_ + ".0.def.z"))
       throw TraceError(path_, "the definition file " + stub_ + ".0.def is missing");
-    streams_ = otf::streamsOf(path_);
-    for (std::uint32_t s : streams_) {
-      char buf[16];
-      std::snprintf(buf, sizeof buf, "%x", s);
-      const std::string e = stub_ + "." + buf + ".events";
-      if (!fs::exists(e) && !fs::exists(e + ".z"))
-        throw TraceError(path_, "the event stream file " + e + " (stream " + std::to_string(s) +
+    std::size_t badLine = 0;
+    const auto entries = otf::readMasterControl(path_, &badLine);
+    if (!entries)
+      throw TraceError(path_, "line " + std::to_string(badLine) +
+                                  " of the master control file is not 'stream:process[,process...]' in hexadecimal");
+    for (const otf::StreamEntry& entry : *entries) {
+      const otf::StreamFile f = otf::eventsFile(stub_, entry.stream);
+      if (!f.exists)
+        throw TraceError(path_, "the event stream file " + f.path + " (stream " + std::to_string(entry.stream) +
                                     " in the master control file) is missing");
-    }
-    // Processes per stream, from the master control file.
-    std::ifstream in(path_);
-    std::string line;
-    while (std::getline(in, line)) {
-      const auto colon = line.find(':');
-      if (colon == std::string::npos) continue;
-      const std::string streamHex = line.substr(0, colon);
-      std::uint64_t streamBytes = 0;
-      bool z = false;
-      {
-        std::error_code ec;
-        const std::string e = stub_ + "." + streamHex + ".events";
-        if (fs::exists(e + ".z", ec)) {
-          z = true;
-          streamBytes = fs::file_size(e + ".z", ec);
-        } else {
-          streamBytes = fs::file_size(e, ec);
-        }
-        if (ec) streamBytes = 0;
-      }
-      std::size_t i = colon + 1;
-      while (i < line.size()) {
-        std::size_t j = line.find(',', i);
-        if (j == std::string::npos) j = line.size();
-        std::string tok = line.substr(i, j - i);
-        while (!tok.empty() && (tok.back() == '\r' || tok.back() == ' ')) tok.pop_back();
-        if (!tok.empty()) {
-          const auto proc = static_cast<std::uint32_t>(std::stoul(tok, nullptr, 16));
-          mappedProcesses_.push_back(proc);
-          // An upper bound of the process's records: no ASCII record is shorter than 4 bytes
-          // ("E1 1" style, hexadecimal), zlib shrinks them at most about 10 times.
-          recordBound_[proc] += (z ? streamBytes * 10 : streamBytes) / 4 + 1;
-        }
-        i = j + 1;
+      for (std::uint32_t proc : entry.processes) {
+        mappedProcesses_.push_back(proc);
+        // An upper bound of the process's records: no ASCII record is shorter than 4 bytes
+        // ("E1 1" style, hexadecimal), zlib shrinks them at most about 10 times.
+        recordBound_[proc] += (f.compressed ? f.bytes * 10 : f.bytes) / 4 + 1;
       }
     }
   }
 
   // --- Definitions ---
+  // libotf stores every handler as OTF_FunctionPointer and calls it with the record's own
+  // signature; the cast goes through void(*)(), the generic function pointer type.
   template <class F>
-  void set(std::uint32_t record, F* fn) {
-    OTF_HandlerArray_setHandler(handlers_, reinterpret_cast<OTF_FunctionPointer*>(fn), record);
-    OTF_HandlerArray_setFirstHandlerArg(handlers_, this, record);
+  void set(OTF_HandlerArray* h, std::uint32_t record, F* fn) {
+    OTF_HandlerArray_setHandler(h, reinterpret_cast<OTF_FunctionPointer*>(reinterpret_cast<void (*)()>(fn)), record);
+    OTF_HandlerArray_setFirstHandlerArg(h, this, record);
   }
+  template <class F>
+  void set(std::uint32_t record, F* fn) { set(handlers_, record, fn); }
 
   static Reader& self(void* p) { return *static_cast<Reader*>(p); }
 
@@ -425,8 +422,8 @@ class Reader {
   };
   void readMarkers() {
     OTF_HandlerArray* h = OTF_HandlerArray_open();
-    OTF_HandlerArray_setHandler(h, reinterpret_cast<OTF_FunctionPointer*>(+[](void* u, std::uint64_t time, std::uint32_t proc,
-                                                                                 std::uint32_t token, const char* text, OTF_KeyValueList*) {
+    set(h, OTF_MARKER_RECORD, +[](void* u, std::uint64_t time, std::uint32_t proc, std::uint32_t token,
+                                  const char* text, OTF_KeyValueList*) {
       Reader& r = self(u);
       const std::int32_t rank = r.rankOrMinus1(proc);
       auto fn = r.markerIndex_.find(token);
@@ -436,19 +433,17 @@ class Reader {
       }
       r.markers_[static_cast<std::uint32_t>(rank)].push_back({time, fn->second, text ? text : ""});
       return static_cast<int>(OTF_RETURN_OK);
-    }), OTF_MARKER_RECORD);
-    OTF_HandlerArray_setFirstHandlerArg(h, this, OTF_MARKER_RECORD);
+    });
     // Marker definitions live in the marker file too.
-    OTF_HandlerArray_setHandler(h, reinterpret_cast<OTF_FunctionPointer*>(+[](void* u, std::uint32_t, std::uint32_t token,
-                                                                                 const char* name, std::uint32_t, OTF_KeyValueList*) {
+    set(h, OTF_DEFMARKER_RECORD, +[](void* u, std::uint32_t, std::uint32_t token, const char* name, std::uint32_t,
+                                     OTF_KeyValueList*) {
       Reader& r = self(u);
       Function fn;
       fn.name = name ? name : "";
       fn.kind = EventKind::Point;
       r.markerIndex_[token] = r.sink_.defineFunction(fn);
       return static_cast<int>(OTF_RETURN_OK);
-    }), OTF_DEFMARKER_RECORD);
-    OTF_HandlerArray_setFirstHandlerArg(h, this, OTF_DEFMARKER_RECORD);
+    });
     const std::uint64_t n = OTF_Reader_readMarkers(reader_, h);
     OTF_HandlerArray_close(h);
     if (n == OTF_READ_ERROR) throw TraceError(path_, "cannot read the markers (" + stub_ + ".0.marker)");
@@ -711,7 +706,7 @@ class Reader {
   OTF_Reader* reader_ = nullptr;
   OTF_HandlerArray* handlers_ = nullptr;
   Definitions defs_;
-  std::vector<std::uint32_t> streams_, mappedProcesses_, rankProcess_;
+  std::vector<std::uint32_t> mappedProcesses_, rankProcess_;
   std::unordered_map<std::uint32_t, std::uint32_t> rankOf_, functionIndex_, markerIndex_, commIndex_;
   std::unordered_map<std::uint32_t, std::uint64_t> recordBound_;  // per process, from its stream's size
   std::uint32_t ranks_ = 0;

@@ -28,12 +28,6 @@ namespace {
 constexpr std::uint32_t kGroupMpi = 1;
 constexpr std::uint32_t kGroupApplication = 2;
 
-std::string hex(std::uint32_t v) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%x", v);
-  return buf;
-}
-
 class OtfWriter final : public TraceSink {
  public:
   explicit OtfWriter(std::string path) : path_(std::move(path)) {}
@@ -48,7 +42,7 @@ class OtfWriter final : public TraceSink {
     const std::string dir = target.parent_path().empty() ? "." : target.parent_path().string();
     const std::string stem = fs::path(otf::nameStub(target.filename().string())).string();
     std::vector<std::string> names;
-    for (std::uint32_t r = 0; r < ranks_; ++r) names.push_back(stem + "." + hex(r + 1) + ".events");
+    for (std::uint32_t r = 0; r < ranks_; ++r) names.push_back(otf::eventsFileName(stem, r + 1));
     names.push_back(stem + ".0.def");
     names.push_back(stem + ".0.marker");
     names.push_back(stem + ".otf");  // the anchor last: readers open it
