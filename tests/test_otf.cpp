@@ -393,6 +393,20 @@ TEST(OtfReader, TruncatedStreamIsAnErrorOrReported) {
   }
 }
 
+TEST(OtfReader, MalformedMasterControlLineBeyondTheDetectionWindow) {
+  const fs::path dir = test::freshDir("otf_bad_master");
+  writeLibraryTrace(dir / "lib", false);
+  // Detection judges the first 4 KiB only: 1100 valid lines (4400 bytes), then a bad one.
+  std::string text;
+  for (int i = 0; i < 1100; ++i) text += "1:1\n";
+  text += "2:zz\n";
+  test::writeFile(dir / "lib.otf", text);
+  EXPECT_EQ(detectFormat((dir / "lib.otf").string()), TraceFormat::Otf);
+  const std::string e = loadError(dir / "lib.otf");
+  EXPECT_NE(e.find("lib.otf"), std::string::npos) << e;
+  EXPECT_NE(e.find("line 1101 of the master control file"), std::string::npos) << e;
+}
+
 TEST(OtfReader, TextThatIsNotOtf) {
   const fs::path dir = test::freshDir("otf_not");
   // Looks like a master control file but has no definitions beside it.
