@@ -70,13 +70,14 @@ std::vector<RegionBounds> lowerBounds(const Replayer& base) {
       RegionBreakdown& b = rb.perRank[r];
       std::size_t k = 0;
       for (std::uint32_t u = p.rankBegin[r]; u < p.rankBegin[r + 1]; ++u) {
-        const TimeNs prev = p.isFirst(u) ? 0 : p.measLeave[u - 1];
-        b.calculation += overlap(spans, k, prev, p.measEnter[u]);
+        const TimeNs prev = p.isFirst(u) ? 0 : p.measLeave.in(r, u - 1);
+        const TimeNs enter = p.measEnter.in(r, u);
+        b.calculation += overlap(spans, k, prev, enter);
         if (p.isSentinel(u)) break;
         // The wait comes first in a call (the partner is late), its own cost after.
-        const TimeNs waitEnd = p.measEnter[u] + p.waitOf(u);
-        b.waiting += overlap(spans, k, p.measEnter[u], waitEnd);
-        const TimeNs local = overlap(spans, k, waitEnd, p.measLeave[u]);
+        const TimeNs waitEnd = enter + p.waitIn(r, u);
+        b.waiting += overlap(spans, k, enter, waitEnd);
+        const TimeNs local = overlap(spans, k, waitEnd, p.measLeave.in(r, u));
         std::uint32_t sends = 0, roles = 0;
         for (std::uint32_t i = p.roleBegin[u]; i < p.roleBegin[u + 1]; ++i, ++roles)
           sends += isSendRole(p.roleKind[i]);
@@ -85,7 +86,7 @@ std::vector<RegionBounds> lowerBounds(const Replayer& base) {
         b.sending += sending;
         b.receiving += local - sending;
       }
-      const TimeNs end = p.measLeave[p.rankBegin[r + 1] - 1];
+      const TimeNs end = p.rankEnd[r];
       const TimeNs inside = b.calculation + b.sending + b.receiving + b.waiting;
       b.outside = end - inside;
       if (!spans.empty()) {

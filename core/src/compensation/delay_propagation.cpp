@@ -16,13 +16,16 @@ DelayCompensation compensateByDelays(const Trace& trace, const std::vector<TimeN
   const Replayer rp(trace, Scenario{std::move(model), CostMode::Measured, {}});
   const Replayer::Program& p = rp.program();
   const OverheadCharges c = chargeOverhead(trace, p, overheadPerRank);
+  // The measured times per unit (a reference algorithm: plain arrays keep it readable).
+  const std::vector<TimeNs> mEnter(p.measEnter.begin(), p.measEnter.end());
+  const std::vector<TimeNs> mLeave(p.measLeave.begin(), p.measLeave.end());
 
   // Measured time of a dependency's source: a call's enter, or a gather's last arrival.
   std::vector<TimeNs> nodeTime(p.nodes(), 0);
   for (std::uint32_t n = 0; n < p.nodes(); ++n)
     for (std::uint32_t i = p.nodeBegin[n]; i < p.nodeBegin[n + 1]; ++i)
-      nodeTime[n] = std::max(nodeTime[n], p.measEnter[p.nodeMembers[i]]);
-  auto srcTime = [&](std::uint32_t s) { return s < p.units ? p.measEnter[s] : nodeTime[s - p.units]; };
+      nodeTime[n] = std::max(nodeTime[n], mEnter[p.nodeMembers[i]]);
+  auto srcTime = [&](std::uint32_t s) { return s < p.units ? mEnter[s] : nodeTime[s - p.units]; };
 
   // Overhead actually removed from a gap or a call: never more than its length.
   auto gapRemoved = [&](std::uint32_t u) { return std::min(p.gap0[u], c.gap[u]); };
@@ -38,7 +41,7 @@ DelayCompensation compensateByDelays(const Trace& trace, const std::vector<TimeN
       bool any = false;
       for (std::uint32_t i = p.nodeBegin[n]; i < p.nodeBegin[n + 1]; ++i) {
         const std::uint32_t m = p.nodeMembers[i];
-        const TimeNs candidate = xEnter[m] + (nodeTime[n] - p.measEnter[m]);
+        const TimeNs candidate = xEnter[m] + (nodeTime[n] - mEnter[m]);
         x = any ? std::min(x, candidate) : candidate;
         any = true;
       }
@@ -46,7 +49,7 @@ DelayCompensation compensateByDelays(const Trace& trace, const std::vector<TimeN
       continue;
     }
     const std::uint32_t u = item;
-    const TimeNs ready = p.measEnter[u] + p.waitOf(u);  // when the measured wait ended
+    const TimeNs ready = mEnter[u] + p.waitOf(u);  // when the measured wait ended
     // The receiver's own delay carried through its wait (x2 + w), against each partner's
     // piggybacked delay (x1), as late as the partner was binding (slack).
     TimeNs x = xEnter[u] + p.waitOf(u);
@@ -66,14 +69,13 @@ DelayCompensation compensateByDelays(const Trace& trace, const std::vector<TimeN
   out.rankEnd.resize(p.ranks);
   out.rankDelay.resize(p.ranks);
   for (std::uint32_t r = 0; r < p.ranks; ++r) {
-    const auto& units = p.unitOfCall[r];
-    out.calls[r].resize(units.size());
-    for (std::size_t i = 0; i < units.size(); ++i) {
-      const std::uint32_t u = units[i];
-      out.calls[r][i] = {p.measEnter[u] - xEnter[u], p.measLeave[u] - xLeave[u], waitC[u], xEnter[u], xLeave[u]};
+    out.calls[r].resize(p.callCount(r));
+    for (std::uint32_t i = 0; i < p.callCount(r); ++i) {
+      const std::uint32_t u = p.unitOfCall(r, i);
+      out.calls[r][i] = {mEnter[u] - xEnter[u], mLeave[u] - xLeave[u], waitC[u], xEnter[u], xLeave[u]};
     }
     const std::uint32_t s = p.rankBegin[r + 1] - 1;
-    out.rankEnd[r] = p.measLeave[s] - xLeave[s];
+    out.rankEnd[r] = mLeave[s] - xLeave[s];
     out.rankDelay[r] = xLeave[s];
     out.end = std::max(out.end, out.rankEnd[r]);
   }

@@ -24,7 +24,7 @@ class RankWalk {
       // Records come in nesting order: every open event at this depth or deeper has left.
       while (!open_.empty() && rt.depth[open_.back().event] >= rt.depth[e]) closeTop();
       const bool isCall = call < rt.mpiCalls.size() && rt.mpiCalls[call] == e;
-      if (isCall && !p_.nestedCall[rank_][call]) {
+      if (isCall && !p_.isNested(rank_, call)) {
         // The program decides which calls are units (replay_program.cpp: a call entered at or
         // after the previous unit's leave). The depths can say otherwise — a call left open
         // and closed at the trace's end is entered at the instant its open parent "leaves",
@@ -32,7 +32,7 @@ class RankWalk {
         // walk still holds open has returned by the program's account: close it (and what is
         // open inside it) first, so that one unit call at most is open and its unit is cur_.
         while (callOpen_) closeTop();
-        cur_ = p_.unitOfCall[rank_][call];
+        cur_ = p_.unitOfCall(rank_, call);
         inGap_ = false;
         out_.local[cur_] = satAdd(out_.local[cur_], enterShare_);
         open_.push_back({e, cur_});
@@ -92,7 +92,7 @@ class RankWalk {
   std::vector<Open> open_;
 };
 
-TimeNs gapStart(const Replayer::Program& p, std::uint32_t v) { return p.isFirst(v) ? 0 : p.measLeave[v - 1]; }
+TimeNs gapStart(const Replayer::Program& p, std::uint32_t r, std::uint32_t v) { return p.isFirst(v) ? 0 : p.measLeave.in(r, v - 1); }
 
 // Overhead spent at the very start of gap v: the leave share of the call before it.
 TimeNs gapLead(const OverheadCharges& c, const Replayer::Program& p, std::uint32_t v) {
@@ -124,7 +124,7 @@ OverheadCharges chargeOverhead(const Trace& trace, const Replayer::Program& p, c
       const bool first = i == 0 || g.unit[i - 1] != g.unit[i];
       const TimeNs before = first ? gapLead(c, p, g.unit[i]) : g.after[i - 1];
       const TimeNs floor = first ? 0 : g.offset[i - 1];
-      g.offset[i] = std::max(floor, satSub(satSub(g.time[i], gapStart(p, g.unit[i])), before));
+      g.offset[i] = std::max(floor, satSub(satSub(g.time[i], gapStart(p, r, g.unit[i])), before));
     }
   }
   return c;
@@ -145,7 +145,7 @@ TimeNs compensatedGapOffset(const OverheadCharges& c, const Replayer::Program& p
   const TimeNs spent = any ? g.after[next - 1] : gapLead(c, p, v);
   const TimeNs floor = any ? g.offset[next - 1] : 0;
   const TimeNs ceiling = next < hi ? g.offset[next] : end;
-  return std::clamp(satSub(satSub(t, gapStart(p, v)), spent), floor, std::max(floor, ceiling));
+  return std::clamp(satSub(satSub(t, gapStart(p, rank, v)), spent), floor, std::max(floor, ceiling));
 }
 
 }  // namespace perwiz

@@ -74,7 +74,7 @@ class Walk {
 
  private:
   std::uint32_t callIndex(std::uint32_t u) const {
-    return p_.isSentinel(u) ? static_cast<std::uint32_t>(p_.unitOfCall[p_.rankOf(u)].size()) : p_.callOfUnit[u];
+    return p_.indexIn(p_.rankOf(u), u);
   }
 
   TimeNs nodeTime(std::uint32_t n) const {
@@ -128,7 +128,7 @@ class Walk {
     if (kind != CriticalSegment::Kind::Computation) {
       ++t.calls;
       const RankTrace& rt = rp_.trace().ranks[r];
-      const std::uint32_t f = rt.function[rt.mpiCalls[p_.callOfUnit[u]]];
+      const std::uint32_t f = rt.function[rt.mpiCalls[p_.callIn(r, u)]];
       t.perFunction[f] = satAdd(t.perFunction[f], ns);
     }
     if (!list_) return;

@@ -114,7 +114,7 @@ CriticalPath ExecutionDag::criticalPath() const {
   if (endVertex == d->source) return cp;
   cp.length = dist[endVertex];
   auto callIndex = [&](std::uint32_t u) {
-    return p.isSentinel(u) ? static_cast<std::uint32_t>(p.unitOfCall[p.rankOf(u)].size()) : p.callOfUnit[u];
+    return p.indexIn(p.rankOf(u), u);
   };
   std::vector<CriticalSegment> rev;
   for (std::uint32_t v = endVertex; v != d->source && hasPred[v];) {
@@ -189,10 +189,10 @@ std::vector<TimeNs> zeroWaitTimes(const Replayer& replayer, const std::vector<Ev
   std::vector<std::uint32_t> units;
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const EventRef& e = calls[i];
-    if (e.computation || e.rank >= p.ranks || e.index >= p.unitOfCall[e.rank].size() ||
-        p.nestedCall[e.rank][e.index])
+    if (e.computation || e.rank >= p.ranks || e.index >= p.callCount(e.rank) ||
+        p.isNested(e.rank, e.index))
       continue;
-    callUnit[i] = p.unitOfCall[e.rank][e.index];
+    callUnit[i] = p.unitOfCall(e.rank, e.index);
     units.push_back(callUnit[i]);
   }
   if (units.empty()) return out;

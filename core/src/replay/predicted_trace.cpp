@@ -69,8 +69,8 @@ Replayer::EventTimes Replayer::predictedEventTimes() const {
     std::size_t call = 0;
     for (std::uint32_t e = 0; e < mt.size(); ++e) {
       const bool isCall = call < mt.mpiCalls.size() && mt.mpiCalls[call] == e;
-      if (isCall && !p.nestedCall[r][call]) {
-        const std::uint32_t u = p.unitOfCall[r][call];
+      if (isCall && !p.isNested(r, call)) {
+        const std::uint32_t u = p.unitOfCall(r, call);
         en[e] = enters[u];
         le[e] = leaves[u];
       } else {

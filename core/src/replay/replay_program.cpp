@@ -6,6 +6,9 @@
 #include "perwiz/checked_time.h"
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <numeric>
 #include <span>
@@ -40,18 +43,50 @@ CollectiveRule collectiveRule(MpiOp op, bool rootKnown) {
   }
 }
 
+// With PERWIZ_PHASES set, the builder prints each phase's wall time and the process's resident
+// set after it to stderr (how the phase numbers in docs/performance.md were measured).
+class PhaseLog {
+ public:
+  PhaseLog() : on_(std::getenv("PERWIZ_PHASES") != nullptr) {}
+  void operator()(const char* phase) {
+    if (!on_) return;
+    const auto now = std::chrono::steady_clock::now();
+    long pages = 0, resident = 0;
+    if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+      if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+      std::fclose(f);
+    }
+    std::fprintf(stderr, "replay program: %-13s %8.1f ms, resident %8.1f MB\n", phase,
+                 std::chrono::duration<double, std::milli>(now - last_).count(), static_cast<double>(resident) * 4096 / 1e6);
+    last_ = now;
+  }
+
+ private:
+  bool on_;
+  std::chrono::steady_clock::time_point last_ = std::chrono::steady_clock::now();
+};
+
 class Builder {
  public:
   Builder(const Trace& t, const NetworkModel& m, CostMode c, Replayer::Program& p, ReplayReport& r)
       : trace_(t), model_(m), costs_(c), p_(p), report_(r) {}
 
   void run() {
+    PhaseLog log;  // PERWIZ_PHASES=1: time and resident memory per phase
     buildUnits();
+    log("units");
     buildMessages();
+    log("messages");
     buildCollectives();
+    log("collectives");
     finishDeps();
+    log("dependencies");
     buildSchedule();
+    log("schedule");
     decompose();
+    log("decompose");
+    enter_ = {};
+    leave_ = {};
     summarize();
   }
 
@@ -83,39 +118,36 @@ class Builder {
 
   // Unit of MPI call `index` of `rank`, kNone32 for kNone32.
   std::uint32_t unitOfCall(std::uint32_t rank, std::uint32_t index) const {
-    return index == kNone32 ? kNone32 : p_.unitOfCall[rank][index];
+    return index == kNone32 ? kNone32 : p_.unitOfCall(rank, index);
   }
 
   void buildUnits() {
     const std::uint32_t R = static_cast<std::uint32_t>(trace_.rankCount());
+    p_.trace = &trace_;
     p_.ranks = R;
-    p_.unitOfCall.resize(R);
-    p_.nestedCall.resize(R);
-    std::vector<std::uint64_t> count(R, 0), nested(R, 0);
-    std::vector<TimeNs> lastTop(R, 0);
-    // Per rank: which calls are top-level (units) and their rank-local numbers; a call that
-    // starts before the previous top-level call returned lies inside it and follows it.
+    p_.nested.assign(R, {});
+    p_.rankEnd.assign(R, 0);
+    std::vector<std::uint64_t> count(R, 0);
+    // Per rank: which calls are top-level (units); a call that starts before the previous
+    // top-level call returned lies inside it and follows it.
     forEachRank(R, events_, [&](std::uint32_t r) {
       const RankTrace& rt = trace_.ranks[r];
-      auto& ofCall = p_.unitOfCall[r];
-      auto& nest = p_.nestedCall[r];
-      ofCall.resize(rt.mpiCalls.size());
-      nest.assign(rt.mpiCalls.size(), 0);
       TimeNs lastLeave = 0;
       std::uint32_t n = 0;
       for (std::uint32_t i = 0; i < rt.mpiCalls.size(); ++i) {
         const std::uint32_t e = rt.mpiCalls[i];
-        if (n > 0 && rt.enter[e] < lastLeave) {  // inside the previous top-level call
-          ofCall[i] = n - 1;
-          nest[i] = 1;
-          ++nested[r];
+        const TimeNs en = rt.enter[e];
+        if (n > 0 && en < lastLeave) {  // inside the previous top-level call
+          p_.nested[r].push_back(i);
           continue;
         }
-        ofCall[i] = n++;
+        ++n;
         lastLeave = rt.leave[e];
       }
       count[r] = std::uint64_t{n} + 1;  // and the rank's end sentinel
-      lastTop[r] = lastLeave;
+      TimeNs end = lastLeave;
+      if (!rt.leave.empty()) end = std::max(end, rt.leave.maxValue());
+      p_.rankEnd[r] = end;
     });
     p_.rankBegin.assign(R + 1, 0);
     std::uint64_t total = 0;
@@ -124,33 +156,38 @@ class Builder {
       if (total >= kNone32)
         throw std::length_error("the trace has more than 2^32 - 2 MPI calls: too many for one replay");
       p_.rankBegin[r + 1] = static_cast<std::uint32_t>(total);
-      report_.nestedCalls += nested[r];
+      report_.nestedCalls += p_.nested[r].size();
     }
     p_.units = static_cast<std::uint32_t>(total);
-    p_.callOfUnit.resize(p_.units);
-    p_.measEnter.resize(p_.units);
-    p_.measLeave.resize(p_.units);
+    p_.sentinelBits.assign((std::size_t{p_.units} + 63) / 64, 0);
+    for (std::uint32_t r = 0; r < R; ++r) {
+      const std::uint32_t s = p_.rankBegin[r + 1] - 1;
+      p_.sentinelBits[s >> 6] |= std::uint64_t{1} << (s & 63);
+    }
+    // The measured times, for the builder only (the program reads them from the trace).
+    enter_.resize(p_.units);
+    leave_.resize(p_.units);
     p_.gap0.resize(p_.units);
     forEachRank(R, events_, [&](std::uint32_t r) {
       const RankTrace& rt = trace_.ranks[r];
       const std::uint32_t base = p_.rankBegin[r], sentinel = p_.rankBegin[r + 1] - 1;
-      auto& ofCall = p_.unitOfCall[r];
-      const auto& nest = p_.nestedCall[r];
-      for (std::uint32_t i = 0; i < ofCall.size(); ++i) {
-        ofCall[i] += base;
-        if (nest[i]) continue;
-        const std::uint32_t u = ofCall[i], e = rt.mpiCalls[i];
-        p_.callOfUnit[u] = i;
-        p_.measEnter[u] = rt.enter[e];
-        p_.measLeave[u] = rt.leave[e];
+      const auto& nest = p_.nested[r];
+      std::size_t skip = 0;
+      std::uint32_t u = base;
+      for (std::uint32_t i = 0; i < rt.mpiCalls.size(); ++i) {
+        if (skip < nest.size() && nest[skip] == i) {
+          ++skip;
+          continue;
+        }
+        const std::uint32_t e = rt.mpiCalls[i];
+        enter_[u] = rt.enter[e];
+        leave_[u] = rt.leave[e];
+        ++u;
       }
-      TimeNs end = lastTop[r];
-      if (!rt.leave.empty()) end = std::max(end, rt.leave.maxValue());
-      p_.callOfUnit[sentinel] = kNone32;
-      p_.measEnter[sentinel] = p_.measLeave[sentinel] = end;
-      for (std::uint32_t u = base; u <= sentinel; ++u) {
-        const TimeNs prev = u == base ? 0 : p_.measLeave[u - 1];
-        p_.gap0[u] = std::max<TimeNs>(0, p_.measEnter[u] - prev);
+      enter_[sentinel] = leave_[sentinel] = p_.rankEnd[r];
+      for (u = base; u <= sentinel; ++u) {
+        const TimeNs prev = u == base ? 0 : leave_[u - 1];
+        p_.gap0[u] = std::max<TimeNs>(0, enter_[u] - prev);
       }
     });
   }
@@ -634,10 +671,10 @@ class Builder {
     for (std::uint32_t n = 0; n < p_.nodes(); ++n) {
       TimeNs t = 0;
       for (std::uint32_t i = p_.nodeBegin[n]; i < p_.nodeBegin[n + 1]; ++i)
-        t = std::max(t, p_.measEnter[p_.nodeMembers[i]]);
+        t = std::max(t, enter_[p_.nodeMembers[i]]);
       nodeTime[n] = t;
     }
-    auto srcTime = [&](std::uint32_t s) { return s < p_.units ? p_.measEnter[s] : nodeTime[s - p_.units]; };
+    auto srcTime = [&](std::uint32_t s) { return s < p_.units ? enter_[s] : nodeTime[s - p_.units]; };
     p_.local0.assign(p_.units, 0);
     if (costs_ == CostMode::Model) p_.wait0.assign(p_.units, 0);
     if (costs_ == CostMode::Model) p_.modelLocal.assign(p_.units, 0);
@@ -645,7 +682,7 @@ class Builder {
     std::vector<std::uint64_t> skewed(p_.ranks, 0);
     forEachRank(p_.ranks, events_, [&](std::uint32_t r) {
       for (std::uint32_t u = p_.rankBegin[r]; u < p_.rankBegin[r + 1]; ++u) {
-        const TimeNs E = p_.measEnter[u], X = p_.measLeave[u];
+        const TimeNs E = enter_[u], X = leave_[u];
         TimeNs ready = E;
         for (std::uint32_t d = p_.depBegin[u]; d < p_.depBegin[u + 1]; ++d)
           if ((p_.depFlags0[d] & dep::kUse) == dep::kUse) ready = std::max(ready, satAdd(srcTime(p_.depSrc[d]), p_.depOff0[d]));
@@ -708,6 +745,7 @@ class Builder {
   std::vector<PendingDep> deps_;  // collective dependencies, in instance order
   std::vector<std::uint32_t> msgBase_, msgId_, postUnit_, doneUnit_;  // per endpoint (until finishDeps)
   std::vector<TimeNs> collectiveCost_;
+  std::vector<TimeNs> enter_, leave_;  // measured times per unit (until the end of run())
   // schedule state
   std::vector<std::uint32_t> cursor_, depCursor_, blocked_, nodeMissing_, memberCursor_;
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> memberOf_;  // per rank, while scheduling

@@ -9,6 +9,7 @@
 // that respects every dependency the replay may ever activate.
 #pragma once
 
+#include "perwiz/index_iterator.h"
 #include "perwiz/replay.h"
 
 #include <algorithm>
@@ -35,22 +36,105 @@ struct ReplayMessage {
 };
 
 struct Replayer::Program {
+  const Trace* trace = nullptr;  // the measured trace (outlives the program)
   std::uint32_t ranks = 0;
   std::uint32_t units = 0;
   std::vector<std::uint32_t> rankBegin;  // size ranks+1; last unit of a rank = its sentinel
-  std::vector<std::uint32_t> callOfUnit;  // MPI index of the unit's call, kNone32 = sentinel
-  std::vector<std::vector<std::uint32_t>> unitOfCall;  // per rank: MPI index -> unit
-  std::vector<std::vector<std::uint8_t>> nestedCall;   // per rank: MPI index is nested
-  std::vector<TimeNs> measEnter, measLeave;  // per unit; sentinel: rank end
+  std::vector<TimeNs> rankEnd;           // per rank: the measured end (its sentinel's times)
+  // Units and MPI calls map onto each other by arithmetic (no array per unit or per call): the
+  // k-th top-level call of a rank is unit rankBegin[r] + k, and a call nested inside another
+  // one follows its parent. Per rank, the MPI indices of its nested calls, sorted (empty in
+  // almost every trace).
+  std::vector<std::vector<std::uint32_t>> nested;
+  std::vector<std::uint64_t> sentinelBits;  // bit u: unit u is a rank's end sentinel
+
+  // Measured enter or leave of every unit, read from the trace (the sentinel's: the rank's end).
+  class MeasuredColumn {
+   public:
+    MeasuredColumn(const Program* p, bool leave) : p_(p), leave_(leave) {}
+    TimeNs operator[](std::size_t u) const { return in(p_->rankOf(static_cast<std::uint32_t>(u)), static_cast<std::uint32_t>(u)); }
+    // The same for a unit known to be rank r's (no search for the rank).
+    TimeNs in(std::uint32_t r, std::uint32_t u) const {
+      if (p_->isSentinel(u)) return p_->rankEnd[r];
+      const RankTrace& rt = p_->trace->ranks[r];
+      const std::uint32_t e = rt.mpiCalls[p_->callIn(r, u)];
+      return leave_ ? rt.leave[e] : rt.enter[e];
+    }
+    using iterator = IndexIterator<MeasuredColumn, TimeNs>;
+    iterator begin() const { return {this, 0}; }
+    iterator end() const { return {this, p_->units}; }
+
+   private:
+    const Program* p_;
+    bool leave_;
+  };
+  const MeasuredColumn measEnter{this, false}, measLeave{this, true};
+
   std::vector<TimeNs> gap0;    // measured computation before the unit
   std::vector<TimeNs> local0;  // local cost in the program's cost mode
   // Measured waiting time: kept in cost mode "model" only; in "measured" the local cost is
   // what is left of the call beside it (local0 = leave − enter − wait), so it is derived.
   std::vector<TimeNs> wait0;
   TimeNs waitOf(std::uint32_t u) const { return wait0.empty() ? measLeave[u] - measEnter[u] - local0[u] : wait0[u]; }
+  TimeNs waitIn(std::uint32_t r, std::uint32_t u) const {
+    return wait0.empty() ? measLeave.in(r, u) - measEnter.in(r, u) - local0[u] : wait0[u];
+  }
   // Cost mode "model" only: 1 where local0 is the network model's price, not a measurement
   // (compensation leaves those alone: they hold no instrumentation). Empty in "measured".
   std::vector<std::uint8_t> modelLocal;
+
+  // MPI calls of rank r (nested ones included).
+  std::uint32_t callCount(std::uint32_t r) const { return static_cast<std::uint32_t>(trace->ranks[r].mpiCalls.size()); }
+  bool isNested(std::uint32_t r, std::uint32_t call) const {
+    return !nested[r].empty() && std::binary_search(nested[r].begin(), nested[r].end(), call);
+  }
+  // The unit of MPI call `call` of rank r (its parent's for a nested call).
+  std::uint32_t unitOfCall(std::uint32_t r, std::uint32_t call) const {
+    const auto& n = nested[r];
+    if (n.empty()) return rankBegin[r] + call;
+    const auto it = std::lower_bound(n.begin(), n.end(), call);
+    const std::uint32_t before = static_cast<std::uint32_t>(it - n.begin());  // nested calls before it
+    const bool self = it != n.end() && *it == call;
+    return rankBegin[r] + call - before - (self ? 1 : 0);
+  }
+  // The MPI index of unit u of rank r; kNone32 for the sentinel.
+  std::uint32_t callIn(std::uint32_t r, std::uint32_t u) const {
+    if (isSentinel(u)) return kNone32;
+    const std::uint32_t k = u - rankBegin[r];
+    const auto& n = nested[r];
+    if (n.empty()) return k;
+    // The j-th nested call (0-based) has n[j] - j top-level calls before it: those with
+    // n[j] - j <= k come before the k-th top-level call (n[j] - j never decreases).
+    std::uint32_t lo = 0, hi = static_cast<std::uint32_t>(n.size());
+    while (lo < hi) {
+      const std::uint32_t mid = lo + (hi - lo) / 2;
+      if (n[mid] - mid <= k) lo = mid + 1;
+      else hi = mid;
+    }
+    return k + lo;
+  }
+  std::uint32_t callOf(std::uint32_t u) const { return callIn(rankOf(u), u); }
+  // The first unit of rank r whose measured enter is after t (upper) or at or after t (lower);
+  // the rank's end is its sentinel's enter, so the sentinel is found for any t up to the end.
+  std::uint32_t firstEnteredAfter(std::uint32_t r, TimeNs t) const {
+    return search(r, [&](std::uint32_t u) { return measEnter.in(r, u) <= t; });
+  }
+  std::uint32_t firstEnteredAtOrAfter(std::uint32_t r, TimeNs t) const {
+    return search(r, [&](std::uint32_t u) { return measEnter.in(r, u) < t; });
+  }
+  template <class Before>
+  std::uint32_t search(std::uint32_t r, Before before) const {
+    std::uint32_t lo = rankBegin[r], hi = rankBegin[r + 1];
+    while (lo < hi) {
+      const std::uint32_t mid = lo + (hi - lo) / 2;
+      if (before(mid)) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+  // The MPI index a unit stands for in "RANK:INDEX" names: the sentinel's is the call count
+  // (its gap is "RANK:cINDEX", the computation after the last call).
+  std::uint32_t indexIn(std::uint32_t r, std::uint32_t u) const { return isSentinel(u) ? callCount(r) : callIn(r, u); }
 
   // Dependencies, CSR by unit.
   std::vector<std::uint32_t> depBegin;  // size units+1
@@ -84,9 +168,9 @@ struct Replayer::Program {
 
   std::uint32_t nodes() const { return static_cast<std::uint32_t>(nodeBegin.size()) - 1; }
   std::uint32_t items() const { return units + nodes(); }
-  bool isSentinel(std::uint32_t u) const { return callOfUnit[u] == kNone32; }
+  bool isSentinel(std::uint32_t u) const { return (sentinelBits[u >> 6] >> (u & 63)) & 1; }
   // The first unit of a rank follows the previous rank's end sentinel.
-  bool isFirst(std::uint32_t u) const { return u == 0 || callOfUnit[u - 1] == kNone32; }
+  bool isFirst(std::uint32_t u) const { return u == 0 || isSentinel(u - 1); }
   // The rank of unit u (a binary search of rankBegin: the program keeps no rank per unit).
   std::uint32_t rankOf(std::uint32_t u) const {
     return static_cast<std::uint32_t>(std::upper_bound(rankBegin.begin(), rankBegin.end(), u) - rankBegin.begin()) - 1;

@@ -76,14 +76,14 @@ struct Replayer::Impl {
   // ---- hypothesis bookkeeping ----
   std::uint32_t unitOf(const EventRef& e) const {
     if (e.rank >= p.ranks) return kNone32;
-    const auto& calls = p.unitOfCall[e.rank];
+    const std::uint32_t calls = p.callCount(e.rank);
     if (e.computation) {
-      if (e.index > calls.size()) return kNone32;
-      if (e.index == calls.size()) return p.rankBegin[e.rank + 1] - 1;  // the sentinel's gap
-      return p.nestedCall[e.rank][e.index] ? kNone32 : calls[e.index];
+      if (e.index > calls) return kNone32;
+      if (e.index == calls) return p.rankBegin[e.rank + 1] - 1;  // the sentinel's gap
+      return p.isNested(e.rank, e.index) ? kNone32 : p.unitOfCall(e.rank, e.index);
     }
-    if (e.index >= calls.size() || p.nestedCall[e.rank][e.index]) return kNone32;
-    return calls[e.index];
+    if (e.index >= calls || p.isNested(e.rank, e.index)) return kNone32;
+    return p.unitOfCall(e.rank, e.index);
   }
 
   std::string validate(const Hypothesis& h) const {
@@ -93,7 +93,7 @@ struct Replayer::Impl {
         const EventRef& e = h.event;
         if (e.rank >= p.ranks)
           return "event " + e.toString() + ": the trace has " + std::to_string(p.ranks) + " ranks";
-        const std::size_t calls = p.unitOfCall[e.rank].size();
+        const std::size_t calls = p.callCount(e.rank);
         if (e.index > calls || (!e.computation && e.index == calls))
           return "event " + e.toString() + ": rank " + std::to_string(e.rank) + " has " +
                  std::to_string(calls) + " MPI calls";
@@ -139,13 +139,11 @@ struct Replayer::Impl {
       ++present;
       in[r] = 1;
       const TimeNs sBegin = trace.ranks[r].enter[s.marker], sEnd = trace.ranks[r].leave[s.marker];
-      const auto first = p.measEnter.begin() + p.rankBegin[r];
-      const auto last = p.measEnter.begin() + p.rankBegin[r + 1];
-      std::uint32_t u = static_cast<std::uint32_t>(std::lower_bound(first, last, sBegin) - p.measEnter.begin());
+      std::uint32_t u = p.firstEnteredAtOrAfter(r, sBegin);
       for (; u < p.rankBegin[r + 1]; ++u) {
-        const TimeNs prev = p.isFirst(u) ? 0 : p.measLeave[u - 1];
+        const TimeNs prev = p.isFirst(u) ? 0 : p.measLeave.in(r, u - 1);
         if (prev >= sEnd && !parts[r].empty()) break;
-        const TimeNs inside = std::max<TimeNs>(0, std::min(p.measEnter[u], sEnd) - std::max(prev, sBegin));
+        const TimeNs inside = std::max<TimeNs>(0, std::min(p.measEnter.in(r, u), sEnd) - std::max(prev, sBegin));
         parts[r].push_back({u, inside});
         total[r] += inside;  // parts of one rank's measured time: they fit
         if (prev >= sEnd) break;
@@ -388,7 +386,7 @@ struct Replayer::Impl {
   std::string callLabel(std::uint32_t u) const {
     const std::uint32_t r = p.rankOf(u);
     if (p.isSentinel(u)) return "the end of rank " + std::to_string(r);
-    const std::uint32_t i = p.callOfUnit[u];
+    const std::uint32_t i = p.callOf(u);
     return "call " + std::to_string(r) + ":" + std::to_string(i) + " (" +
            trace.fn(r, trace.ranks[r].mpiCalls[i]).name + ")";
   }
@@ -478,8 +476,9 @@ struct Replayer::Impl {
   void refreshNoWait(std::uint32_t u) {
     bool nw = zeroLocal[u] != 0;
     const auto& hs = scenario.hypotheses;
-    if (!nw && p.callOfUnit[u] != kNone32) {
-      const Hypothesis probe{HypothesisKind::ZeroWait, EventRef{p.rankOf(u), p.callOfUnit[u], false}, 0};
+    if (!nw && !p.isSentinel(u) && !hs.empty()) {
+      const std::uint32_t r = p.rankOf(u);
+      const Hypothesis probe{HypothesisKind::ZeroWait, EventRef{r, p.callIn(r, u), false}, 0};
       nw = std::binary_search(hs.begin(), hs.end(), probe);
     }
     noWait[u] = nw;
@@ -576,7 +575,7 @@ Replayer::Replayer(const Trace& trace, Scenario scenario) : d(std::make_unique<I
   d->nodeVal.assign(d->p.nodes(), 0);
   d->dirty.assign((items + 63) / 64, 0);
   for (std::uint32_t r = 0; r < d->p.ranks; ++r)
-    d->measuredT = std::max(d->measuredT, d->p.measLeave[d->p.rankBegin[r + 1] - 1]);
+    d->measuredT = std::max(d->measuredT, d->p.rankEnd[r]);
   // Hypotheses that do not fit this trace are dropped by setHypotheses' validation.
   auto hs = std::move(d->scenario.hypotheses);
   d->scenario.hypotheses.clear();
@@ -681,13 +680,13 @@ std::string Replayer::overflow() const { return d->overflowProblem(); }
 
 TimeNs Replayer::measuredTime() const { return d->measuredT; }
 TimeNs Replayer::predictedTime() const { return d->predictedT; }
-TimeNs Replayer::measuredRankEnd(std::uint32_t rank) const { return d->p.measLeave[d->p.rankBegin[rank + 1] - 1]; }
+TimeNs Replayer::measuredRankEnd(std::uint32_t rank) const { return d->p.rankEnd[rank]; }
 TimeNs Replayer::predictedRankEnd(std::uint32_t rank) const { return d->leave[d->p.rankBegin[rank + 1] - 1]; }
 
 PredictedCall Replayer::predicted(std::uint32_t rank, std::uint32_t mpiIndex) const {
   const auto& p = d->p;
-  const std::uint32_t u = p.unitOfCall[rank][mpiIndex];
-  if (p.nestedCall[rank][mpiIndex]) {  // follows its parent call
+  const std::uint32_t u = p.unitOfCall(rank, mpiIndex);
+  if (p.isNested(rank, mpiIndex)) {  // follows its parent call
     const std::uint32_t e = d->trace.ranks[rank].mpiCalls[mpiIndex];
     const TimeNs a = mapTime(rank, d->trace.ranks[rank].enter[e]);
     const TimeNs b = mapTime(rank, d->trace.ranks[rank].leave[e]);
@@ -699,36 +698,36 @@ PredictedCall Replayer::predicted(std::uint32_t rank, std::uint32_t mpiIndex) co
 
 TimeNs Replayer::measuredWait(std::uint32_t rank, std::uint32_t mpiIndex) const {
   const auto& p = d->p;
-  if (p.nestedCall[rank][mpiIndex]) return 0;
-  return p.waitOf(p.unitOfCall[rank][mpiIndex]);
+  if (p.isNested(rank, mpiIndex)) return 0;
+  return p.waitIn(rank, p.unitOfCall(rank, mpiIndex));
 }
 
 std::uint64_t Replayer::callCount() const { return d->trace.mpiCallCount(); }
 
 TimeNs Replayer::mapTime(std::uint32_t rank, TimeNs t) const {
   const auto& p = d->p;
-  const auto first = p.measEnter.begin() + p.rankBegin[rank];
-  const auto last = p.measEnter.begin() + p.rankBegin[rank + 1];
-  auto it = std::upper_bound(first, last, t);  // first unit entered after t
-  if (it != first) {
-    const std::uint32_t u = static_cast<std::uint32_t>(it - p.measEnter.begin()) - 1;
-    if (p.isSentinel(u)) return satAdd(d->enter[u], t - p.measEnter[u]);  // after the rank's end
-    if (t <= p.measLeave[u]) {
+  // The first unit entered after t; the unit before it (if of this rank) may contain t.
+  const std::uint32_t v = p.firstEnteredAfter(rank, t);
+  if (v > p.rankBegin[rank]) {
+    const std::uint32_t u = v - 1;
+    const TimeNs uEnter = p.measEnter.in(rank, u);
+    if (p.isSentinel(u)) return satAdd(d->enter[u], t - uEnter);  // after the rank's end
+    const TimeNs uLeave = p.measLeave.in(rank, u);
+    if (t <= uLeave) {
       // Inside call u: scaled to its predicted length, so that its start and its end map to the
       // predicted ones. (Keeping the offset from the start put an instant at the call's end —
       // a state entered right after it — inside the call when the prediction made it longer,
       // and the predicted trace went backwards in time.)
-      const TimeNs m0 = t - p.measEnter[u], mLen = p.measLeave[u] - p.measEnter[u];
+      const TimeNs m0 = t - uEnter, mLen = uLeave - uEnter;
       const TimeNs pLen = d->leave[u] - d->enter[u];
       if (mLen <= 0) return d->enter[u];
       return satAdd(d->enter[u], static_cast<TimeNs>((static_cast<__int128>(m0) * pLen * 2 + mLen) / (2 * mLen)));
     }
   }
   // In the computation gap before unit v: scale the gap to its predicted length.
-  const std::uint32_t v = static_cast<std::uint32_t>(it - p.measEnter.begin());
-  const TimeNs base = p.isFirst(v) ? 0 : p.measLeave[v - 1];
+  const TimeNs base = p.isFirst(v) ? 0 : p.measLeave.in(rank, v - 1);
   const TimeNs baseP = p.isFirst(v) ? 0 : d->leave[v - 1];
-  const TimeNs g0 = p.measEnter[v] - base;
+  const TimeNs g0 = p.measEnter.in(rank, v) - base;
   const TimeNs g1 = d->enter[v] - baseP;
   if (!d->charges.empty()) {
     // Compensated: each record's overhead collapses, the rest is scaled to the predicted gap
