@@ -45,6 +45,7 @@ std::string BoundRow::assumptions() const {
 std::vector<RegionBounds> lowerBounds(const Replayer& base) {
   const Trace& t = base.trace();
   const Replayer::Program& p = base.program();
+  p.prepareLinks();  // the roles of each call (sending vs receiving)
   // Group the parallel steps by the state that marks them: one region per state name.
   std::map<std::string, std::vector<std::vector<std::pair<TimeNs, TimeNs>>>> regions;
   for (std::size_t k = 0; k < t.steps.size(); ++k)

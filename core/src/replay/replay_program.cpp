@@ -69,7 +69,9 @@ class PhaseLog {
 class Builder {
  public:
   Builder(const Trace& t, const NetworkModel& m, CostMode c, Replayer::Program& p, ReplayReport& r)
-      : trace_(t), model_(m), costs_(c), p_(p), report_(r) {}
+      : trace_(t), model_(&m), costs_(c), p_(p), report_(r) {}
+  // For the links only (Program::prepareLinks): no network model, no report.
+  Builder(const Trace& t, Replayer::Program& p) : trace_(t), model_(nullptr), costs_(CostMode::Measured), p_(p), report_(ignored_) {}
 
   void run() {
     PhaseLog log;  // PERWIZ_PHASES=1: time and resident memory per phase
@@ -193,8 +195,10 @@ class Builder {
   }
 
   // Messages: one per send and per unmatched endpoint (a matched receive shares its send's),
-  // numbered rank after rank in endpoint order.
-  void buildMessages() {
+  // numbered rank after rank in endpoint order. With `full` false only the per-endpoint links
+  // (units that post and complete it, the message it owns) for a walk over the links: the same
+  // numbering as at construction (Program::prepareLinks).
+  void buildMessages(bool full = true) {
     const std::uint32_t R = p_.ranks;
     std::vector<std::uint32_t> base(R + 1, 0);
     for (std::uint32_t r = 0; r < R; ++r) {
@@ -214,10 +218,12 @@ class Builder {
       own[r + 1] = n;
     });
     std::partial_sum(own.begin(), own.end(), own.begin());
-    p_.messages.assign(own[R], ReplayMessage{});
-    p_.messageBytes.assign(own[R], 0);
+    if (full) {
+      p_.messages.assign(own[R], ReplayMessage{});
+      p_.messageBytes.assign(own[R], 0);
+    }
     std::vector<std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>>> spans(R);
-    for (std::uint32_t k = 0; k < trace_.steps.size(); ++k)
+    for (std::uint32_t k = 0; k < (full ? trace_.steps.size() : 0); ++k)
       for (std::uint32_t r = 0; r < R && r < trace_.steps[k].ranks.size(); ++r) {
         const StepSpan& s = trace_.steps[k].ranks[r];
         if (s.present()) spans[r].emplace_back(s.firstEvent(), s.lastEvent, k);
@@ -243,6 +249,7 @@ class Builder {
         if (!owns(m)) continue;
         const std::uint32_t id = next++;
         msgId[base[r] + j] = id;
+        if (!full) continue;
         p_.messageBytes[id] = m.bytes;
         if (!m.isSend || sp.empty() || m.postEvent == kNone32) continue;
         if (span >= sp.size() || std::get<0>(sp[span]) > m.postEvent) span = 0;
@@ -289,7 +296,8 @@ class Builder {
   // message, slot) and each message dependency (unit, source, offset, flags, message): the
   // same walk counts them and then fills them in, so both agree by construction.
   template <class OnRole, class OnDep>
-  std::uint64_t walkLinks(std::uint32_t r, Delays& delays, OnRole&& onRole, OnDep&& onDep) const {
+  // Without `delays` (a walk for the links only) every offset is 0.
+  std::uint64_t walkLinks(std::uint32_t r, Delays* delays, OnRole&& onRole, OnDep&& onDep) const {
     const std::uint32_t R = p_.ranks;
     const auto& msgs = trace_.ranks[r].messages;
     std::uint64_t unmatched = 0;
@@ -317,7 +325,8 @@ class Builder {
       const std::uint32_t src = postUnit_[msgBase_[m.matchRank] + m.matchIndex];
       if (done == kNone32 || src == kNone32) continue;
       // The message's size: the send's own (a receive reads it from the sender's slot).
-      const Delays::Entry& d = delays.of(m.isSend ? m.bytes : p_.messageBytes[id]);
+      static const Delays::Entry none{};
+      const Delays::Entry& d = delays ? delays->of(m.isSend ? m.bytes : p_.messageBytes[id]) : none;
       if (m.isSend) {
         onDep(done, src, -d.arrival, static_cast<std::uint8_t>(dep::kSyncSend | (d.sync ? dep::kActive : 0)), id);
       } else {
@@ -329,71 +338,105 @@ class Builder {
     return unmatched;
   }
 
-  // Dependencies and roles in CSR by unit. A unit's dependencies: its message dependencies in
-  // endpoint order, then its collective ones in instance order. Counted per rank in parallel,
-  // then filled per rank in parallel (every unit belongs to one rank; a receive writes the
-  // receiver's fields of the sender's message slot, never the sender's).
+  // Dependencies in CSR by unit, and the units of each message. A unit's dependencies: its
+  // message dependencies in endpoint order, then its collective ones in instance order.
+  // Counted per rank in parallel, then filled per rank in parallel (every unit belongs to one
+  // rank; a receive writes the receiver's slots of the sender's message, never the sender's).
   void finishDeps() {
     const std::uint32_t R = p_.ranks, U = p_.units;
     p_.depBegin.assign(U + 1, 0);
-    p_.roleBegin.assign(U + 1, 0);
     std::vector<std::uint64_t> unmatched(R, 0);
     forEachRank(R, events_, [&](std::uint32_t r) {
-      Delays delays(model_);
       unmatched[r] = walkLinks(
-          r, delays, [&](std::uint32_t u, CommRole, std::uint32_t, int) { ++p_.roleBegin[u + 1]; },
+          r, nullptr, [](std::uint32_t, CommRole, std::uint32_t, int) {},
           [&](std::uint32_t u, std::uint32_t, TimeNs, std::uint8_t, std::uint32_t) { ++p_.depBegin[u + 1]; });
     });
     for (std::uint64_t n : unmatched) report_.unmatchedEndpoints += n;
     for (const PendingDep& d : deps_) ++p_.depBegin[d.unit + 1];
-    std::uint64_t deps = 0, roles = 0;
+    std::uint64_t deps = 0;
     for (std::uint32_t u = 0; u <= U; ++u) {
       deps += p_.depBegin[u];
-      roles += p_.roleBegin[u];
-      if (deps >= kNone32 || roles >= kNone32)
+      if (deps >= kNone32)
         throw std::length_error("the trace has more than 2^32 - 2 message dependencies: too many for one replay");
       p_.depBegin[u] = static_cast<std::uint32_t>(deps);
-      p_.roleBegin[u] = static_cast<std::uint32_t>(roles);
     }
     p_.depSrc.resize(deps);
     p_.depOff0.resize(deps);
     p_.depFlags0.resize(deps);
-    p_.depMsg.resize(deps);
-    p_.roleKind.resize(roles);
-    p_.roleMsg.resize(roles);
-    // The begin arrays serve as fill cursors (begin[u] moves to u's end, which is begin[u + 1]);
+    // The begin array serves as fill cursors (begin[u] moves to u's end, which is begin[u + 1]);
     // shifted back afterwards: no second array of cursors per unit.
-    auto putDep = [&](std::uint32_t u, std::uint32_t src, TimeNs off, std::uint8_t flags, std::uint32_t msg) {
+    auto putDep = [&](std::uint32_t u, std::uint32_t src, TimeNs off, std::uint8_t flags, std::uint32_t) {
       const std::uint32_t i = p_.depBegin[u]++;
       p_.depSrc[i] = src;
       p_.depOff0[i] = off;
       p_.depFlags0[i] = static_cast<std::uint8_t>(flags | dep::kScheduled);
-      p_.depMsg[i] = msg;
     };
     forEachRank(R, events_, [&](std::uint32_t r) {
-      Delays delays(model_);
+      Delays delays(*model_);
       walkLinks(
-          r, delays,
-          [&](std::uint32_t u, CommRole role, std::uint32_t msg, int slot) {
-            const std::uint32_t i = p_.roleBegin[u]++;
-            p_.roleKind[i] = role;
-            p_.roleMsg[i] = msg;
-            p_.messages[msg].units[slot] = u;
-          },
+          r, &delays, [&](std::uint32_t u, CommRole, std::uint32_t msg, int slot) { p_.messages[msg].units[slot] = u; },
           putDep);
     });
     for (const PendingDep& d : deps_) putDep(d.unit, d.src, d.off, d.flags, d.msg);
-    for (std::uint32_t u = U; u > 0; --u) {
-      p_.depBegin[u] = p_.depBegin[u - 1];
-      p_.roleBegin[u] = p_.roleBegin[u - 1];
-    }
-    p_.depBegin[0] = p_.roleBegin[0] = 0;
+    for (std::uint32_t u = U; u > 0; --u) p_.depBegin[u] = p_.depBegin[u - 1];
+    p_.depBegin[0] = 0;
     deps_ = {};
+    // Cost mode "model" prices each unit's roles in decompose(): the links now, while the
+    // endpoints' units are at hand (otherwise built on first need, Program::prepareLinks).
+    if (costs_ == CostMode::Model) std::call_once(p_.linksOnce_, [&] { buildLinks(); });
+    releaseEndpoints();
+  }
+
+  void releaseEndpoints() {
+    msgBase_ = {};
     msgId_ = {};
     postUnit_ = {};
     doneUnit_ = {};
   }
 
+ public:
+  // The communication roles of each unit (CSR) and the message behind each message dependency,
+  // from the same walk over the endpoints as the dependencies themselves (so a unit's message
+  // dependencies come in the same order).
+  void buildLinks() {
+    const std::uint32_t R = p_.ranks, U = p_.units;
+    if (msgBase_.empty()) buildMessages(false);  // on first need, after construction
+    std::vector<std::uint32_t> roleBegin(std::size_t{U} + 1, 0);
+    forEachRank(R, events_, [&](std::uint32_t r) {
+      walkLinks(
+          r, nullptr, [&](std::uint32_t u, CommRole, std::uint32_t, int) { ++roleBegin[u + 1]; },
+          [](std::uint32_t, std::uint32_t, TimeNs, std::uint8_t, std::uint32_t) {});
+    });
+    std::uint64_t roles = 0;
+    for (std::uint32_t u = 0; u <= U; ++u) {
+      roles += roleBegin[u];
+      if (roles >= kNone32)
+        throw std::length_error("the trace has more than 2^32 - 2 communication roles: too many for one replay");
+      roleBegin[u] = static_cast<std::uint32_t>(roles);
+    }
+    std::vector<CommRole> roleKind(roles);
+    std::vector<std::uint32_t> roleMsg(roles);
+    std::vector<std::uint32_t> depMsg(p_.depSrc.size(), kNone32);
+    std::vector<std::uint32_t> depFill(p_.depBegin.begin(), p_.depBegin.end() - 1);
+    forEachRank(R, events_, [&](std::uint32_t r) {
+      walkLinks(
+          r, nullptr,
+          [&](std::uint32_t u, CommRole role, std::uint32_t msg, int) {
+            const std::uint32_t i = roleBegin[u]++;
+            roleKind[i] = role;
+            roleMsg[i] = msg;
+          },
+          [&](std::uint32_t u, std::uint32_t, TimeNs, std::uint8_t, std::uint32_t msg) { depMsg[depFill[u]++] = msg; });
+    });
+    for (std::uint32_t u = U; u > 0; --u) roleBegin[u] = roleBegin[u - 1];
+    roleBegin[0] = 0;
+    p_.roleBegin = std::move(roleBegin);
+    p_.roleKind = std::move(roleKind);
+    p_.roleMsg = std::move(roleMsg);
+    p_.depMsg = std::move(depMsg);
+  }
+
+ private:
   std::size_t collectiveMembers() const {
     std::size_t n = 0;
     for (const RankTrace& rt : trace_.ranks) n += rt.collectives.size();
@@ -482,7 +525,7 @@ class Builder {
       for (const Member& m : ms) {  // the model's price, asked once per (operation, size, members)
         if (!priced) break;
         if (m.bytes != lastCost.bytes || ci.op != lastCost.op || P != lastCost.members)
-          lastCost = {ci.op, m.bytes, P, model_.collectiveCost(ci.op, m.bytes, P)};
+          lastCost = {ci.op, m.bytes, P, model_->collectiveCost(ci.op, m.bytes, P)};
         collectiveCost_[m.unit] = lastCost.cost;
       }
       const std::int32_t root = ms.front().root;
@@ -712,7 +755,7 @@ class Builder {
         p_.modelLocal[u] = 1;
         TimeNs cost = std::max<TimeNs>(collectiveCost_[u], 0);
         for (std::uint32_t i = p_.roleBegin[u]; i < p_.roleBegin[u + 1]; ++i)
-          cost = satAdd(cost, model_.roleCost(p_.roleKind[i], p_.messageBytes[p_.roleMsg[i]]));
+          cost = satAdd(cost, model_->roleCost(p_.roleKind[i], p_.messageBytes[p_.roleMsg[i]]));
         p_.local0[u] = cost;
       }
     });
@@ -738,10 +781,11 @@ class Builder {
 
   const Trace& trace_;
   const std::uint64_t events_ = trace_.eventCount();
-  const NetworkModel& model_;
+  const NetworkModel* model_;  // null for a walk over the links only
   CostMode costs_;
   Replayer::Program& p_;
   ReplayReport& report_;
+  ReplayReport ignored_;
   std::vector<PendingDep> deps_;  // collective dependencies, in instance order
   std::vector<std::uint32_t> msgBase_, msgId_, postUnit_, doneUnit_;  // per endpoint (until finishDeps)
   std::vector<TimeNs> collectiveCost_;
@@ -775,6 +819,13 @@ void Replayer::Program::prepareIncremental() const {
     consumerBegin = std::move(begin);
     consumers = std::move(list);
     position = std::move(pos);
+  });
+}
+
+void Replayer::Program::prepareLinks() const {
+  std::call_once(linksOnce_, [this] {
+    // Only the mutable link fields are written (the walk reads the rest).
+    Builder(*trace, const_cast<Program&>(*this)).buildLinks();
   });
 }
 

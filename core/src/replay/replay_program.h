@@ -141,7 +141,6 @@ struct Replayer::Program {
   std::vector<std::uint32_t> depSrc;    // < units: unit enter; else gather node units+n
   std::vector<TimeNs> depOff0;
   std::vector<std::uint8_t> depFlags0;
-  std::vector<std::uint32_t> depMsg;    // message that prices the offset, kNone32 for nodes
 
   // Gather nodes (collective instances), CSR.
   std::vector<std::uint32_t> nodeBegin;
@@ -159,10 +158,16 @@ struct Replayer::Program {
   mutable std::vector<std::uint32_t> position;
   mutable std::once_flag incrementalOnce_;
 
-  // Communication roles, CSR by unit (used when message sizes change).
-  std::vector<std::uint32_t> roleBegin;
-  std::vector<CommRole> roleKind;
-  std::vector<std::uint32_t> roleMsg;
+  // The links between units and messages, built on first need (prepareLinks(); thread-safe;
+  // at construction in cost mode "model", which prices each unit's roles): the communication
+  // roles of each unit (CSR) and the message behind each dependency (kNone32 for collective
+  // ones). A prediction whose message sizes never change (the CLI's) never needs them.
+  void prepareLinks() const;
+  mutable std::vector<std::uint32_t> roleBegin;
+  mutable std::vector<CommRole> roleKind;
+  mutable std::vector<std::uint32_t> roleMsg;
+  mutable std::vector<std::uint32_t> depMsg;
+  mutable std::once_flag linksOnce_;
   std::vector<ReplayMessage> messages;
   std::vector<std::uint64_t> messageBytes;  // per message: its size (the effective sizes' base)
 

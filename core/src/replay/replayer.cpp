@@ -211,15 +211,21 @@ struct Replayer::Impl {
     const bool comp = !charges.empty();
     gap.set(u, zeroGap[u] ? 0 : std::max<TimeNs>(0, satSub(satAdd(p.gap0[u], gapDeltaOf(u)), comp ? charges.gap[u] : 0)));
     TimeNs l = p.local0[u];
-    for (std::uint32_t i = p.roleBegin[u]; i < p.roleBegin[u + 1]; ++i) {
-      const std::uint32_t m = p.roleMsg[i];
-      if (bytes[m] != p.messageBytes[m])
-        l = satAdd(l, satSub(model().roleCost(p.roleKind[i], bytes[m]), model().roleCost(p.roleKind[i], p.messageBytes[m])));
+    // Message sizes differ from the measured ones only under balance-volume hypotheses; then
+    // the changed sizes reprice the unit's roles and its dependencies' offsets.
+    const bool resized = bytes.copied();
+    if (resized) {
+      p.prepareLinks();
+      for (std::uint32_t i = p.roleBegin[u]; i < p.roleBegin[u + 1]; ++i) {
+        const std::uint32_t m = p.roleMsg[i];
+        if (bytes[m] != p.messageBytes[m])
+          l = satAdd(l, satSub(model().roleCost(p.roleKind[i], bytes[m]), model().roleCost(p.roleKind[i], p.messageBytes[m])));
+      }
     }
     if (comp && !(p.modelLocal.size() > u && p.modelLocal[u])) l = satSub(l, charges.local[u]);
     local.set(u, zeroLocal[u] ? 0 : std::max<TimeNs>(0, l));
     for (std::uint32_t d = p.depBegin[u]; d < p.depBegin[u + 1]; ++d) {
-      const std::uint32_t m = p.depMsg[d];
+      const std::uint32_t m = resized ? p.depMsg[d] : kNone32;
       std::uint8_t f = p.depFlags0[d];
       TimeNs off = p.depOff0[d];
       if (m != kNone32 && bytes[m] != p.messageBytes[m]) {
@@ -407,6 +413,7 @@ struct Replayer::Impl {
   std::string overflowAt(std::uint32_t u, bool gapOnly) const {
     const std::string where = "the predicted time exceeds the int64 range (2^63 ns, 292 years) at " + callLabel(u) + ": ";
     if (gapOnly) return where + "the computation of " + ns(gap[u]) + " before it passes the limit";
+    p.prepareLinks();
     if (!noWait[u])
       for (std::uint32_t d = p.depBegin[u]; d < p.depBegin[u + 1]; ++d) {
         if ((depFlags[d] & dep::kUse) != dep::kUse || !overflowed(satAdd(srcValue(p.depSrc[d]), depOff[d]))) continue;
