@@ -13,6 +13,7 @@
 #pragma once
 
 #include "perwiz/index_iterator.h"
+#include "perwiz/release.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -83,11 +84,11 @@ class InternedTable {
     index_.clear();
   }
   // Drops the interning index (end of building).
-  void seal() { index_ = {}; }
+  void seal() { releaseMemory(index_); }
   void shrink_to_fit() {
     rows_.shrink_to_fit();
     sigs_.shrink_to_fit();
-    index_ = {};
+    releaseMemory(index_);
   }
   std::vector<Value> toVector() const {
     std::vector<Value> v;

@@ -1,5 +1,7 @@
 #include "perwiz/time_column.h"
 
+#include "perwiz/release.h"
+
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -101,7 +103,7 @@ void TimeColumn::clear() {
 
 void TimeColumn::seal() {
   if (!tail_.empty()) encodeBlock(base_.size(), tail_.data(), tail_.size());
-  tail_ = {};
+  releaseMemory(tail_);
 }
 
 void TimeColumn::shrink_to_fit() {

@@ -7,6 +7,8 @@
 // fork or per scenario). Without a base it reads as zeros until first written.
 #pragma once
 
+#include "perwiz/release.h"
+
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -20,9 +22,9 @@ class Overlay {
   void init(const std::vector<T>* base, std::size_t size) {
     base_ = base;
     size_ = size;
-    own_ = {};
+    releaseMemory(own_);
   }
-  void reset() { own_ = {}; }  // back to the base
+  void reset() { releaseMemory(own_); }  // back to the base
   bool copied() const { return !own_.empty(); }
   std::size_t size() const { return size_; }
 

@@ -2,6 +2,7 @@
 // scenario that produced it recorded as a point event, so L' can be loaded and predicted again.
 #include "replay_program.h"
 
+#include "perwiz/release.h"
 #include "perwiz/trace_builder.h"
 
 #include <nlohmann/json.hpp>
@@ -91,8 +92,8 @@ Trace Replayer::predictedTrace() const {
     RankTrace& rt = t.ranks[r];
     rt.enter = times.enter[r];
     rt.leave = times.leave[r];
-    times.enter[r] = {};
-    times.leave[r] = {};
+    releaseMemory(times.enter[r]);
+    releaseMemory(times.leave[r]);
     for (std::size_t i = 0; i < rt.messages.size(); ++i)
       rt.messages.setTime(i, mapTime(r, rt.messages.row(i).time));
   }

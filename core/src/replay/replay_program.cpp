@@ -4,6 +4,7 @@
 #include "rank_parallel.h"
 
 #include "perwiz/checked_time.h"
+#include "perwiz/release.h"
 
 #include <algorithm>
 #include <chrono>
@@ -87,8 +88,6 @@ class Builder {
     log("schedule");
     decompose();
     log("decompose");
-    enter_ = {};
-    leave_ = {};
     summarize();
   }
 
@@ -380,7 +379,7 @@ class Builder {
     for (const PendingDep& d : deps_) putDep(d.unit, d.src, d.off, d.flags, d.msg);
     for (std::uint32_t u = U; u > 0; --u) p_.depBegin[u] = p_.depBegin[u - 1];
     p_.depBegin[0] = 0;
-    deps_ = {};
+    releaseMemory(deps_);
     // Cost mode "model" prices each unit's roles in decompose(): the links now, while the
     // endpoints' units are at hand (otherwise built on first need, Program::prepareLinks).
     if (costs_ == CostMode::Model) std::call_once(p_.linksOnce_, [&] { buildLinks(); });
@@ -388,13 +387,23 @@ class Builder {
   }
 
   void releaseEndpoints() {
-    msgBase_ = {};
-    msgId_ = {};
-    postUnit_ = {};
-    doneUnit_ = {};
+    releaseMemory(msgBase_);
+    releaseMemory(msgId_);
+    releaseMemory(postUnit_);
+    releaseMemory(doneUnit_);
   }
 
  public:
+  // The builder's per-unit measured times become the storage of the first replay's results
+  // (the same size): the results then cost no memory beyond the builder's peak. Freed if not
+  // wanted.
+  void giveTimes(std::vector<TimeNs>* enter, std::vector<TimeNs>* leave) {
+    if (enter) *enter = std::move(enter_);
+    if (leave) *leave = std::move(leave_);
+    releaseMemory(enter_);
+    releaseMemory(leave_);
+  }
+
   // The communication roles of each unit (CSR) and the message behind each message dependency,
   // from the same walk over the endpoints as the dependencies themselves (so a unit's message
   // dependencies come in the same order).
@@ -480,7 +489,7 @@ class Builder {
           members[fill[c.instance]++] = {r, unitOfColl[collBase[r] + j], c.root, std::max(c.bytesSent, c.bytesReceived)};
         }
     }
-    unitOfColl = {};
+    releaseMemory(unitOfColl);
     // Position of each world rank in a communicator (ranks outside it after the members, in
     // rank order), built once per communicator that has collectives.
     std::vector<std::vector<std::uint32_t>> commPos(trace_.comms.size());
@@ -704,8 +713,8 @@ class Builder {
       if (done == R) break;
       breakCycle();
     }
-    memberOf_ = {};
-    memberCursor_ = {};
+    releaseMemory(memberOf_);
+    releaseMemory(memberCursor_);
   }
 
   // --- Split every measured call into local cost and waiting time. ---
@@ -789,7 +798,7 @@ class Builder {
   std::vector<PendingDep> deps_;  // collective dependencies, in instance order
   std::vector<std::uint32_t> msgBase_, msgId_, postUnit_, doneUnit_;  // per endpoint (until finishDeps)
   std::vector<TimeNs> collectiveCost_;
-  std::vector<TimeNs> enter_, leave_;  // measured times per unit (until the end of run())
+  std::vector<TimeNs> enter_, leave_;  // measured times per unit (then the results' storage)
   // schedule state
   std::vector<std::uint32_t> cursor_, depCursor_, blocked_, nodeMissing_, memberCursor_;
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> memberOf_;  // per rank, while scheduling
@@ -830,8 +839,11 @@ void Replayer::Program::prepareLinks() const {
 }
 
 void buildReplayProgram(const Trace& trace, const NetworkModel& model, CostMode costs,
-                        Replayer::Program& program, ReplayReport& report) {
-  Builder(trace, model, costs, program, report).run();
+                        Replayer::Program& program, ReplayReport& report, std::vector<TimeNs>* enter,
+                        std::vector<TimeNs>* leave) {
+  Builder b(trace, model, costs, program, report);
+  b.run();
+  b.giveTimes(enter, leave);
 }
 
 }  // namespace perwiz

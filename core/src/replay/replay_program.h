@@ -190,8 +190,11 @@ struct Replayer::Effective {
   std::span<const std::uint8_t> noWait;
 };
 
-// Compiles `trace` for `model` in cost mode `costs`; fills `report`.
+// Compiles `trace` for `model` in cost mode `costs`; fills `report`. `enter` and `leave` (if
+// given) receive arrays of one value per unit to hold the replay's results (their values are
+// the measured times; a full replay overwrites them).
 void buildReplayProgram(const Trace& trace, const NetworkModel& model, CostMode costs,
-                        Replayer::Program& program, ReplayReport& report);
+                        Replayer::Program& program, ReplayReport& report, std::vector<TimeNs>* enter = nullptr,
+                        std::vector<TimeNs>* leave = nullptr);
 
 }  // namespace perwiz

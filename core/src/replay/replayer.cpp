@@ -4,6 +4,7 @@
 #include "../compensation/overhead_charges.h"
 #include "perwiz/checked_time.h"
 #include "perwiz/compensation.h"
+#include "perwiz/release.h"
 #include "overlay.h"
 
 #include <algorithm>
@@ -52,12 +53,12 @@ struct Replayer::Impl {
       if (few.size() > units / 16 + 64) {  // a map entry costs ~40 bytes: switch to the array
         many.assign(units, 0);
         for (const auto& [k, x] : few) many[k] = x;
-        few = {};
+        releaseMemory(few);
       }
     }
     void clear() {
-      few = {};
-      many = {};
+      releaseMemory(few);
+      releaseMemory(many);
     }
   } gapDelta;
   TimeNs gapDeltaOf(std::uint32_t u) const { return gapDelta[u]; }
@@ -515,7 +516,7 @@ struct Replayer::Impl {
       if (!all) touched.insert(touched.end(), t.begin(), t.end());
       if (touched.size() > p.units / 4) {
         all = true;
-        touched = {};
+        releaseMemory(touched);
       }
     }
     if (!charges.empty() || all) {
@@ -575,10 +576,8 @@ std::uint64_t estimateReplayMemory(const Trace& trace) {
 Replayer::Replayer(const Trace& trace, Scenario scenario) : d(std::make_unique<Impl>(trace, std::move(scenario))) {
   if (!d->scenario.model) d->scenario.model = defaultNetworkModel();
   d->scenario.normalize();
-  buildReplayProgram(trace, d->model(), d->scenario.costs, d->p, d->report);
+  buildReplayProgram(trace, d->model(), d->scenario.costs, d->p, d->report, &d->enter, &d->leave);
   const std::uint32_t items = d->p.items();
-  d->enter.assign(d->p.units, 0);
-  d->leave.assign(d->p.units, 0);
   d->nodeVal.assign(d->p.nodes(), 0);
   d->dirty.assign((items + 63) / 64, 0);
   for (std::uint32_t r = 0; r < d->p.ranks; ++r)
