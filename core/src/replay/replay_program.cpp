@@ -194,10 +194,10 @@ class Builder {
   }
 
   // Messages: one per send and per unmatched endpoint (a matched receive shares its send's),
-  // numbered rank after rank in endpoint order. With `full` false only the per-endpoint links
-  // (units that post and complete it, the message it owns) for a walk over the links: the same
-  // numbering as at construction (Program::prepareLinks).
-  void buildMessages(bool full = true) {
+  // numbered rank after rank in endpoint order: per endpoint the units that post and complete
+  // it and the message it owns. At construction (`links` false) each message's size; for the
+  // links (Program::prepareLinks: the same numbering) each message's parallel step.
+  void buildMessages(bool links = false) {
     const std::uint32_t R = p_.ranks;
     std::vector<std::uint32_t> base(R + 1, 0);
     for (std::uint32_t r = 0; r < R; ++r) {
@@ -217,12 +217,10 @@ class Builder {
       own[r + 1] = n;
     });
     std::partial_sum(own.begin(), own.end(), own.begin());
-    if (full) {
-      p_.messages.assign(own[R], ReplayMessage{});
-      p_.messageBytes.assign(own[R], 0);
-    }
+    if (links) p_.messages.assign(own[R], ReplayMessage{});
+    else p_.messageBytes.assign(own[R], 0);
     std::vector<std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>>> spans(R);
-    for (std::uint32_t k = 0; k < (full ? trace_.steps.size() : 0); ++k)
+    for (std::uint32_t k = 0; k < (links ? trace_.steps.size() : 0); ++k)
       for (std::uint32_t r = 0; r < R && r < trace_.steps[k].ranks.size(); ++r) {
         const StepSpan& s = trace_.steps[k].ranks[r];
         if (s.present()) spans[r].emplace_back(s.firstEvent(), s.lastEvent, k);
@@ -248,8 +246,10 @@ class Builder {
         if (!owns(m)) continue;
         const std::uint32_t id = next++;
         msgId[base[r] + j] = id;
-        if (!full) continue;
-        p_.messageBytes[id] = m.bytes;
+        if (!links) {
+          p_.messageBytes[id] = m.bytes;
+          continue;
+        }
         if (!m.isSend || sp.empty() || m.postEvent == kNone32) continue;
         if (span >= sp.size() || std::get<0>(sp[span]) > m.postEvent) span = 0;
         while (span + 1 < sp.size() && std::get<0>(sp[span + 1]) <= m.postEvent) ++span;
@@ -337,7 +337,7 @@ class Builder {
     return unmatched;
   }
 
-  // Dependencies in CSR by unit, and the units of each message. A unit's dependencies: its
+  // Dependencies in CSR by unit. A unit's dependencies: its
   // message dependencies in endpoint order, then its collective ones in instance order.
   // Counted per rank in parallel, then filled per rank in parallel (every unit belongs to one
   // rank; a receive writes the receiver's slots of the sender's message, never the sender's).
@@ -373,15 +373,14 @@ class Builder {
     forEachRank(R, events_, [&](std::uint32_t r) {
       Delays delays(*model_);
       walkLinks(
-          r, &delays, [&](std::uint32_t u, CommRole, std::uint32_t msg, int slot) { p_.messages[msg].units[slot] = u; },
-          putDep);
+          r, &delays, [](std::uint32_t, CommRole, std::uint32_t, int) {}, putDep);
     });
     for (const PendingDep& d : deps_) putDep(d.unit, d.src, d.off, d.flags, d.msg);
     for (std::uint32_t u = U; u > 0; --u) p_.depBegin[u] = p_.depBegin[u - 1];
     p_.depBegin[0] = 0;
     releaseMemory(deps_);
-    // Cost mode "model" prices each unit's roles in decompose(): the links now, while the
-    // endpoints' units are at hand (otherwise built on first need, Program::prepareLinks).
+    // Cost mode "model" prices each unit's roles in decompose(): the links now (otherwise
+    // built on first need, Program::prepareLinks).
     if (costs_ == CostMode::Model) std::call_once(p_.linksOnce_, [&] { buildLinks(); });
     releaseEndpoints();
   }
@@ -404,12 +403,13 @@ class Builder {
     releaseMemory(leave_);
   }
 
-  // The communication roles of each unit (CSR) and the message behind each message dependency,
-  // from the same walk over the endpoints as the dependencies themselves (so a unit's message
-  // dependencies come in the same order).
+  // The communication roles of each unit (CSR), the message behind each message dependency
+  // and each message's units and parallel step, from the same walk over the endpoints as the
+  // dependencies themselves (so a unit's message dependencies come in the same order).
   void buildLinks() {
     const std::uint32_t R = p_.ranks, U = p_.units;
-    if (msgBase_.empty()) buildMessages(false);  // on first need, after construction
+    releaseEndpoints();
+    buildMessages(true);
     std::vector<std::uint32_t> roleBegin(std::size_t{U} + 1, 0);
     forEachRank(R, events_, [&](std::uint32_t r) {
       walkLinks(
@@ -430,10 +430,11 @@ class Builder {
     forEachRank(R, events_, [&](std::uint32_t r) {
       walkLinks(
           r, nullptr,
-          [&](std::uint32_t u, CommRole role, std::uint32_t msg, int) {
+          [&](std::uint32_t u, CommRole role, std::uint32_t msg, int slot) {
             const std::uint32_t i = roleBegin[u]++;
             roleKind[i] = role;
             roleMsg[i] = msg;
+            p_.messages[msg].units[slot] = u;
           },
           [&](std::uint32_t u, std::uint32_t, TimeNs, std::uint8_t, std::uint32_t msg) { depMsg[depFill[u]++] = msg; });
     });
@@ -443,6 +444,7 @@ class Builder {
     p_.roleKind = std::move(roleKind);
     p_.roleMsg = std::move(roleMsg);
     p_.depMsg = std::move(depMsg);
+    releaseEndpoints();
   }
 
  private:

@@ -167,8 +167,8 @@ struct Replayer::Program {
   mutable std::vector<CommRole> roleKind;
   mutable std::vector<std::uint32_t> roleMsg;
   mutable std::vector<std::uint32_t> depMsg;
+  mutable std::vector<ReplayMessage> messages;  // per message: its parallel step and units
   mutable std::once_flag linksOnce_;
-  std::vector<ReplayMessage> messages;
   std::vector<std::uint64_t> messageBytes;  // per message: its size (the effective sizes' base)
 
   std::uint32_t nodes() const { return static_cast<std::uint32_t>(nodeBegin.size()) - 1; }

@@ -186,6 +186,7 @@ struct Replayer::Impl {
 
   std::vector<std::uint32_t> stepMessages(std::uint32_t k) const {
     std::vector<std::uint32_t> ids;
+    p.prepareLinks();
     for (std::uint32_t m = 0; m < p.messages.size(); ++m)
       if (p.messages[m].step == k && p.messages[m].units[0] != kNone32) ids.push_back(m);
     return ids;
@@ -501,7 +502,7 @@ struct Replayer::Impl {
     zeroGap.init(nullptr, p.units);
     zeroLocal.init(nullptr, p.units);
     gapDelta.clear();
-    bytes.init(&p.messageBytes, p.messages.size());
+    bytes.init(&p.messageBytes, p.messageBytes.size());
   }
 
   void rebuildFromHypotheses() {
