@@ -88,6 +88,9 @@ class Builder {
     log("schedule");
     decompose();
     log("decompose");
+    p_.gap0.seal();
+    p_.local0.seal();
+    p_.depOff0.seal();
     summarize();
   }
 
@@ -188,7 +191,7 @@ class Builder {
       enter_[sentinel] = leave_[sentinel] = p_.rankEnd[r];
       for (u = base; u <= sentinel; ++u) {
         const TimeNs prev = u == base ? 0 : leave_[u - 1];
-        p_.gap0[u] = std::max<TimeNs>(0, enter_[u] - prev);
+        p_.gap0.set(u, std::max<TimeNs>(0, enter_[u] - prev));
       }
     });
   }
@@ -367,7 +370,7 @@ class Builder {
     auto putDep = [&](std::uint32_t u, std::uint32_t src, TimeNs off, std::uint8_t flags, std::uint32_t) {
       const std::uint32_t i = p_.depBegin[u]++;
       p_.depSrc[i] = src;
-      p_.depOff0[i] = off;
+      p_.depOff0.set(i, off);
       p_.depFlags0[i] = static_cast<std::uint8_t>(flags | dep::kScheduled);
     };
     forEachRank(R, events_, [&](std::uint32_t r) {
@@ -744,7 +747,7 @@ class Builder {
           for (std::uint32_t d = p_.depBegin[u]; d < p_.depBegin[u + 1]; ++d) {
             const TimeNs t = srcTime(p_.depSrc[d]);
             if ((p_.depFlags0[d] & dep::kUse) == dep::kUse && satAdd(t, p_.depOff0[d]) > X) {
-              p_.depOff0[d] = X - t;
+              p_.depOff0.set(d, X - t);
               p_.depFlags0[d] |= dep::kSkewed;
               ++skewed[r];
             }
@@ -755,19 +758,19 @@ class Builder {
         if (costs_ == CostMode::Model) p_.wait0[u] = wait;
         const TimeNs measuredLocal = X - E - wait;
         if (costs_ == CostMode::Measured || p_.isSentinel(u)) {
-          p_.local0[u] = measuredLocal;
+          p_.local0.set(u, measuredLocal);
           continue;
         }
         const bool comm = p_.roleBegin[u + 1] > p_.roleBegin[u] || collectiveCost_[u] >= 0;
         if (!comm) {
-          p_.local0[u] = measuredLocal;  // not communication: keeps its measured cost
+          p_.local0.set(u, measuredLocal);  // not communication: keeps its measured cost
           continue;
         }
         p_.modelLocal[u] = 1;
         TimeNs cost = std::max<TimeNs>(collectiveCost_[u], 0);
         for (std::uint32_t i = p_.roleBegin[u]; i < p_.roleBegin[u + 1]; ++i)
           cost = satAdd(cost, model_->roleCost(p_.roleKind[i], p_.messageBytes[p_.roleMsg[i]]));
-        p_.local0[u] = cost;
+        p_.local0.set(u, cost);
       }
     });
     for (std::uint64_t n : skewed) report_.skewedDependencies += n;

@@ -11,6 +11,8 @@
 
 #include "perwiz/index_iterator.h"
 #include "perwiz/replay.h"
+#include "overlay.h"
+#include "small_times.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -70,8 +72,8 @@ struct Replayer::Program {
   };
   const MeasuredColumn measEnter{this, false}, measLeave{this, true};
 
-  std::vector<TimeNs> gap0;    // measured computation before the unit
-  std::vector<TimeNs> local0;  // local cost in the program's cost mode
+  SmallTimes gap0;    // measured computation before the unit
+  SmallTimes local0;  // local cost in the program's cost mode
   // Measured waiting time: kept in cost mode "model" only; in "measured" the local cost is
   // what is left of the call beside it (local0 = leave − enter − wait), so it is derived.
   std::vector<TimeNs> wait0;
@@ -139,7 +141,7 @@ struct Replayer::Program {
   // Dependencies, CSR by unit.
   std::vector<std::uint32_t> depBegin;  // size units+1
   std::vector<std::uint32_t> depSrc;    // < units: unit enter; else gather node units+n
-  std::vector<TimeNs> depOff0;
+  SmallTimes depOff0;
   std::vector<std::uint8_t> depFlags0;
 
   // Gather nodes (collective instances), CSR.
@@ -183,9 +185,9 @@ struct Replayer::Program {
 };
 
 struct Replayer::Effective {
-  std::span<const TimeNs> gap;
-  std::span<const TimeNs> local;
-  std::span<const TimeNs> depOff;
+  Overlay<TimeNs, SmallTimes>::Reader gap;
+  Overlay<TimeNs, SmallTimes>::Reader local;
+  Overlay<TimeNs, SmallTimes>::Reader depOff;
   std::span<const std::uint8_t> depFlags;
   std::span<const std::uint8_t> noWait;
 };

@@ -26,7 +26,7 @@ struct Replayer::Impl {
 
   // Effective (scenario-applied) program values: the program's own until a hypothesis
   // changes one (overlay.h). noWait is read by every sweep and kept whole (1 byte per unit).
-  Overlay<TimeNs> gap, local, depOff;
+  Overlay<TimeNs, SmallTimes> gap, local, depOff;
   Overlay<std::uint8_t> depFlags, zeroGap, zeroLocal;
   std::vector<std::uint8_t> noWait;
   // From balance-compute hypotheses: a map of the units of the balanced steps while they are
@@ -249,12 +249,19 @@ struct Replayer::Impl {
 
   // The effective values as plain arrays for the sweeps (taken once per sweep).
   struct Values {
-    const TimeNs *gap, *local, *depOff;
+    Overlay<TimeNs, SmallTimes>::Reader gap, local, depOff;
     const std::uint8_t* depFlags;
   };
-  Values values() const { return {gap.data(), local.data(), depOff.data(), depFlags.data()}; }
+  Values values() const { return {gap.reader(), local.reader(), depOff.reader(), depFlags.data()}; }
+  // The program's own values, read directly: no hypothesis changed a gap, a local cost or an
+  // offset (every prediction without hypotheses, and zero-wait ones). One branch less per read.
+  struct BaseValues {
+    const SmallTimes &gap, &local, &depOff;
+    const std::uint8_t* depFlags;
+  };
 
-  TimeNs computeLeave(std::uint32_t u, const Values& v) const {
+  template <class V>
+  TimeNs computeLeave(std::uint32_t u, const V& v) const {
     TimeNs ready = enter[u];
     if (!noWait[u])
       for (std::uint32_t d = p.depBegin[u]; d < p.depBegin[u + 1]; ++d)
@@ -273,7 +280,14 @@ struct Replayer::Impl {
   // Recomputes every schedule item from position `from` on, in schedule order. The enter
   // times of first units and of units whose predecessor lies before `from` must be current.
   void sweep(std::size_t from) {
-    const Values v = values();
+    if (!gap.copied() && !local.copied() && !depOff.copied())
+      sweepWith(from, BaseValues{p.gap0, p.local0, p.depOff0, depFlags.data()});
+    else
+      sweepWith(from, values());
+  }
+
+  template <class V>
+  void sweepWith(std::size_t from, const V& v) {
     for (std::size_t i = from; i < p.schedule.size(); ++i) {
       const std::uint32_t item = p.schedule[i];
       if (item < p.units) {
@@ -751,7 +765,7 @@ TimeNs Replayer::mapTime(std::uint32_t rank, TimeNs t) const {
 
 const Replayer::Program& Replayer::program() const { return d->p; }
 Replayer::Effective Replayer::effective() const {
-  return Effective{d->gap.view(), d->local.view(), d->depOff.view(), d->depFlags.view(), d->noWait};
+  return Effective{d->gap.reader(), d->local.reader(), d->depOff.reader(), d->depFlags.view(), d->noWait};
 }
 const std::vector<TimeNs>& Replayer::predictedEnters() const { return d->enter; }
 const std::vector<TimeNs>& Replayer::predictedLeaves() const { return d->leave; }
