@@ -405,9 +405,12 @@ TEST(ResourceLimits, ReplayEstimateCoversTheReplayerAndRefusesWhatDoesNotFit) {
     endpoints += rt.messages.size();
     members += rt.collectives.size();
   }
-  // 1 MiB + 85 B per call (and per rank's end) + 60 B per endpoint + 35 B per member.
+  // 1 MiB + 26 B per call (and per rank's end) + 20 B per endpoint + 30 B per member; cost
+  // mode "model" 26 B more per call and 24 B more per endpoint.
   const std::uint64_t estimate = estimateReplayMemory(t);
-  EXPECT_EQ(estimate, (1u << 20) + 85 * calls + 60 * endpoints + 35 * members);
+  EXPECT_EQ(estimate, (1u << 20) + 26 * calls + 20 * endpoints + 30 * members);
+  const std::uint64_t modelEstimate = estimateReplayMemory(t, CostMode::Model);
+  EXPECT_EQ(modelEstimate, (1u << 20) + 52 * calls + 44 * endpoints + 30 * members);
   // What the constructor keeps allocated (mallinfo2: the heap in use, small and mmapped).
   auto inUse = [] {
     const struct mallinfo2 m = mallinfo2();
@@ -420,6 +423,12 @@ TEST(ResourceLimits, ReplayEstimateCoversTheReplayerAndRefusesWhatDoesNotFit) {
     const std::uint64_t kept = inUse() - before;
     EXPECT_GT(kept, estimate / 4) << "the estimate is far off what the replay holds";
     EXPECT_LE(kept, estimate);
+    rp.reset();
+    const std::uint64_t beforeModel = inUse();
+    auto model = std::make_unique<Replayer>(t, Scenario{nullptr, CostMode::Model, {}});
+    const std::uint64_t keptModel = inUse() - beforeModel;
+    EXPECT_GT(keptModel, kept) << "cost mode model keeps more (its links, prices and waits)";
+    EXPECT_LE(keptModel, modelEstimate);
   }
   try {
     requireMemory("t.otf2", estimate, "replay it", estimate - 1);

@@ -55,7 +55,7 @@ Scenario scenarioFromOptions(const ReplayOptions& o) {
 std::unique_ptr<Replayer> replayerFor(const Trace& trace, Scenario scenario, const std::string& path) {
   // Built without hypotheses first so that one that does not fit is reported, not dropped.
   // Refused before it starts, with the estimate, rather than killed by the kernel part-way.
-  requireMemory(path, estimateReplayMemory(trace), "replay it (" + std::to_string(trace.mpiCallCount()) + " MPI calls)");
+  requireMemory(path, estimateReplayMemory(trace, scenario.costs), "replay it (" + std::to_string(trace.mpiCallCount()) + " MPI calls)");
   auto hypotheses = std::move(scenario.hypotheses);
   scenario.hypotheses.clear();
   auto rp = std::make_unique<Replayer>(trace, std::move(scenario));

@@ -109,7 +109,11 @@ class Replayer {
   struct Effective;  // the program with the scenario applied (same header)
   const Program& program() const;
   Effective effective() const;
-  const std::vector<TimeNs>& predictedEnters() const;  // per replay unit
+  // Per replay unit. The replay keeps the leaves; an enter is derived (the rank's previous
+  // leave plus the effective gap), so predictedEnters() builds a copy: for tests and tools,
+  // predictedEnter() for one unit.
+  std::vector<TimeNs> predictedEnters() const;
+  TimeNs predictedEnter(std::uint32_t unit) const;
   const std::vector<TimeNs>& predictedLeaves() const;
 
  private:
@@ -121,8 +125,9 @@ class Replayer {
 // Peak memory a Replayer of `trace` needs beyond the trace itself, in bytes: its compiled
 // program, results and construction temporaries, from the trace's counts (MPI calls, message
 // endpoints, collective members) and the bytes per item measured in docs/performance.md. The
-// index for incremental updates and the copies that hypotheses make are not included.
-std::uint64_t estimateReplayMemory(const Trace& trace);
+// index for incremental updates, the links built on first need (balance-volume) and the copies
+// that hypotheses make are not included; cost mode "model" builds the links at once.
+std::uint64_t estimateReplayMemory(const Trace& trace, CostMode costs = CostMode::Measured);
 
 // Name of the point event that records the scenario in a predicted trace.
 inline constexpr const char* kScenarioEventName = "PerWiz scenario";

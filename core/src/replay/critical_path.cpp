@@ -19,7 +19,7 @@ namespace {
 class Walk {
  public:
   Walk(const Replayer& rp, CriticalPathListing listing, std::size_t first)
-      : first_(first), rp_(rp), p_(rp.program()), eff_(rp.effective()), enter_(rp.predictedEnters()),
+      : first_(first), rp_(rp), p_(rp.program()), eff_(rp.effective()), enter_{rp},
         leave_(rp.predictedLeaves()), list_(listing != CriticalPathListing::TotalsOnly && first > 0),
         ids_(listing == CriticalPathListing::Full && first == static_cast<std::size_t>(-1)) {}
 
@@ -154,7 +154,11 @@ class Walk {
   const Replayer& rp_;
   const Replayer::Program& p_;
   const Replayer::Effective eff_;
-  const std::vector<TimeNs>& enter_;
+  // Predicted enters, derived by the replayer on demand (it keeps the leaves only).
+  struct Enters {
+    const Replayer& rp;
+    TimeNs operator[](std::uint32_t u) const { return rp.predictedEnter(u); }
+  } enter_;
   const std::vector<TimeNs>& leave_;
   const bool list_, ids_;
   CriticalPath* cp_ = nullptr;

@@ -178,7 +178,7 @@ CriticalPath ExecutionDag::criticalPath() const {
 std::vector<TimeNs> zeroWaitTimes(const Replayer& replayer, const std::vector<EventRef>& calls) {
   const auto& p = replayer.program();
   const auto eff = replayer.effective();
-  const std::vector<TimeNs>& enter = replayer.predictedEnters();
+  auto enter = [&](std::uint32_t u) { return replayer.predictedEnter(u); };  // derived on demand
   const std::vector<TimeNs>& leave = replayer.predictedLeaves();
   const TimeNs t0 = replayer.predictedTime();
   const std::uint32_t U = p.units, N = p.nodes();
@@ -204,7 +204,7 @@ std::vector<TimeNs> zeroWaitTimes(const Replayer& replayer, const std::vector<Ev
   std::vector<TimeNs> nodeDist(N, 0);
   for (std::uint32_t n = 0; n < N; ++n)
     for (std::uint32_t i = p.nodeBegin[n]; i < p.nodeBegin[n + 1]; ++i)
-      nodeDist[n] = std::max(nodeDist[n], enter[p.nodeMembers[i]]);
+      nodeDist[n] = std::max(nodeDist[n], enter(p.nodeMembers[i]));
 
   // A topological order of the DAG's vertices: the order in which a forward sweep fixes them
   // (first enters; then per schedule item a unit's return and its successor's enter, or a
@@ -271,12 +271,12 @@ std::vector<TimeNs> zeroWaitTimes(const Replayer& replayer, const std::vector<Ev
   for (std::uint32_t u = 0; u < U; ++u) {
     if (tailL[u] == kNo) continue;
     // (The gap edge into E(u) joins neighbouring positions and jumps over nothing.)
-    jump(posE[u], posL[u], satAdd(satAdd(enter[u], eff.local[u]), tailL[u]));
+    jump(posE[u], posL[u], satAdd(satAdd(enter(u), eff.local[u]), tailL[u]));
     if (!eff.noWait[u])
       for (std::uint32_t k = p.depBegin[u]; k < p.depBegin[u + 1]; ++k) {
         if (!used(k)) continue;
         const std::uint32_t s = p.depSrc[k];
-        const TimeNs from = s < U ? enter[s] : nodeDist[s - U];
+        const TimeNs from = s < U ? enter(s) : nodeDist[s - U];
         jump(posOf(s), posL[u], satAdd(satAdd(satAdd(from, eff.depOff[k]), eff.local[u]), tailL[u]));
       }
   }
@@ -284,7 +284,7 @@ std::vector<TimeNs> zeroWaitTimes(const Replayer& replayer, const std::vector<Ev
     if (tailN[n] == kNo) continue;
     for (std::uint32_t j = p.nodeBegin[n]; j < p.nodeBegin[n + 1]; ++j) {
       const std::uint32_t m = p.nodeMembers[j];
-      jump(posE[m], posN[n], satAdd(enter[m], tailN[n]));
+      jump(posE[m], posN[n], satAdd(enter(m), tailN[n]));
     }
   }
   for (std::uint32_t r = 0; r < p.ranks; ++r) {
@@ -304,7 +304,7 @@ std::vector<TimeNs> zeroWaitTimes(const Replayer& replayer, const std::vector<Ev
     const std::uint32_t u = callUnit[i];
     if (u == kNone32) continue;
     const std::size_t q = below[posL[u]];  // u's place among the sorted queries
-    out[i] = std::max(satAdd(satAdd(enter[u], eff.local[u]), tailL[u]), table[0][q]);
+    out[i] = std::max(satAdd(satAdd(enter(u), eff.local[u]), tailL[u]), table[0][q]);
   }
   return out;
 }

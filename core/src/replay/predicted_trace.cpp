@@ -56,7 +56,6 @@ class ScenarioInjector final : public TraceSink {
 
 Replayer::EventTimes Replayer::predictedEventTimes() const {
   const Program& p = program();
-  const auto& enters = predictedEnters();
   const auto& leaves = predictedLeaves();
   EventTimes out;
   out.enter.resize(trace().rankCount());
@@ -72,7 +71,7 @@ Replayer::EventTimes Replayer::predictedEventTimes() const {
       const bool isCall = call < mt.mpiCalls.size() && mt.mpiCalls[call] == e;
       if (isCall && !p.isNested(r, call)) {
         const std::uint32_t u = p.unitOfCall(r, call);
-        en[e] = enters[u];
+        en[e] = predictedEnter(u);
         le[e] = leaves[u];
       } else {
         en[e] = mapTime(r, mt.enter[e]);

@@ -163,36 +163,41 @@ class Builder {
       report_.nestedCalls += p_.nested[r].size();
     }
     p_.units = static_cast<std::uint32_t>(total);
+    p_.rankOfBlock.resize((std::size_t{p_.units} >> Replayer::Program::kRankBlockBits) + 1);
+    for (std::uint32_t r = 0, b = 0; b < p_.rankOfBlock.size(); ++b) {
+      const std::uint64_t first = std::uint64_t{b} << Replayer::Program::kRankBlockBits;
+      while (r + 1 < R && p_.rankBegin[r + 1] <= first) ++r;
+      p_.rankOfBlock[b] = r;
+    }
     p_.sentinelBits.assign((std::size_t{p_.units} + 63) / 64, 0);
     for (std::uint32_t r = 0; r < R; ++r) {
       const std::uint32_t s = p_.rankBegin[r + 1] - 1;
       p_.sentinelBits[s >> 6] |= std::uint64_t{1} << (s & 63);
     }
-    // The measured times, for the builder only (the program reads them from the trace).
-    enter_.resize(p_.units);
+    // The computation before each unit, and the measured leaves: for decompose(), then the
+    // storage of the first replay's results (giveTimes). Measured enters are read from the
+    // trace where needed (Program::measEnter), not copied.
     leave_.resize(p_.units);
     p_.gap0.resize(p_.units);
     forEachRank(R, events_, [&](std::uint32_t r) {
       const RankTrace& rt = trace_.ranks[r];
-      const std::uint32_t base = p_.rankBegin[r], sentinel = p_.rankBegin[r + 1] - 1;
+      const std::uint32_t sentinel = p_.rankBegin[r + 1] - 1;
       const auto& nest = p_.nested[r];
       std::size_t skip = 0;
-      std::uint32_t u = base;
+      std::uint32_t u = p_.rankBegin[r];
+      TimeNs prev = 0;
       for (std::uint32_t i = 0; i < rt.mpiCalls.size(); ++i) {
         if (skip < nest.size() && nest[skip] == i) {
           ++skip;
           continue;
         }
         const std::uint32_t e = rt.mpiCalls[i];
-        enter_[u] = rt.enter[e];
-        leave_[u] = rt.leave[e];
+        p_.gap0.set(u, std::max<TimeNs>(0, rt.enter[e] - prev));
+        prev = leave_[u] = rt.leave[e];
         ++u;
       }
-      enter_[sentinel] = leave_[sentinel] = p_.rankEnd[r];
-      for (u = base; u <= sentinel; ++u) {
-        const TimeNs prev = u == base ? 0 : leave_[u - 1];
-        p_.gap0.set(u, std::max<TimeNs>(0, enter_[u] - prev));
-      }
+      p_.gap0.set(sentinel, std::max<TimeNs>(0, p_.rankEnd[r] - prev));
+      leave_[sentinel] = p_.rankEnd[r];
     });
   }
 
@@ -396,13 +401,11 @@ class Builder {
   }
 
  public:
-  // The builder's per-unit measured times become the storage of the first replay's results
+  // The builder's per-unit measured leaves become the storage of the first replay's results
   // (the same size): the results then cost no memory beyond the builder's peak. Freed if not
   // wanted.
-  void giveTimes(std::vector<TimeNs>* enter, std::vector<TimeNs>* leave) {
-    if (enter) *enter = std::move(enter_);
+  void giveTimes(std::vector<TimeNs>* leave) {
     if (leave) *leave = std::move(leave_);
-    releaseMemory(enter_);
     releaseMemory(leave_);
   }
 
@@ -724,14 +727,18 @@ class Builder {
 
   // --- Split every measured call into local cost and waiting time. ---
   void decompose() {
+    // Each gather's measured time (its members' latest enter), in parallel over 64 chunks.
     std::vector<TimeNs> nodeTime(p_.nodes(), 0);
-    for (std::uint32_t n = 0; n < p_.nodes(); ++n) {
-      TimeNs t = 0;
-      for (std::uint32_t i = p_.nodeBegin[n]; i < p_.nodeBegin[n + 1]; ++i)
-        t = std::max(t, enter_[p_.nodeMembers[i]]);
-      nodeTime[n] = t;
-    }
-    auto srcTime = [&](std::uint32_t s) { return s < p_.units ? enter_[s] : nodeTime[s - p_.units]; };
+    const std::uint32_t chunks = 64, per = (p_.nodes() + chunks - 1) / chunks;
+    forEachRank(chunks, p_.nodeMembers.size(), [&](std::uint32_t c) {
+      for (std::uint32_t n = c * per; n < std::min(p_.nodes(), (c + 1) * per); ++n) {
+        TimeNs t = 0;
+        for (std::uint32_t i = p_.nodeBegin[n]; i < p_.nodeBegin[n + 1]; ++i)
+          t = std::max(t, p_.measEnter[p_.nodeMembers[i]]);
+        nodeTime[n] = t;
+      }
+    });
+    auto srcTime = [&](std::uint32_t s) { return s < p_.units ? p_.measEnter[s] : nodeTime[s - p_.units]; };
     p_.local0.assign(p_.units, 0);
     if (costs_ == CostMode::Model) p_.wait0.assign(p_.units, 0);
     if (costs_ == CostMode::Model) p_.modelLocal.assign(p_.units, 0);
@@ -739,7 +746,7 @@ class Builder {
     std::vector<std::uint64_t> skewed(p_.ranks, 0);
     forEachRank(p_.ranks, events_, [&](std::uint32_t r) {
       for (std::uint32_t u = p_.rankBegin[r]; u < p_.rankBegin[r + 1]; ++u) {
-        const TimeNs E = enter_[u], X = leave_[u];
+        const TimeNs E = p_.measEnter.in(r, u), X = leave_[u];
         TimeNs ready = E;
         for (std::uint32_t d = p_.depBegin[u]; d < p_.depBegin[u + 1]; ++d)
           if ((p_.depFlags0[d] & dep::kUse) == dep::kUse) ready = std::max(ready, satAdd(srcTime(p_.depSrc[d]), p_.depOff0[d]));
@@ -803,7 +810,7 @@ class Builder {
   std::vector<PendingDep> deps_;  // collective dependencies, in instance order
   std::vector<std::uint32_t> msgBase_, msgId_, postUnit_, doneUnit_;  // per endpoint (until finishDeps)
   std::vector<TimeNs> collectiveCost_;
-  std::vector<TimeNs> enter_, leave_;  // measured times per unit (then the results' storage)
+  std::vector<TimeNs> leave_;  // measured leave per unit (then the results' storage)
   // schedule state
   std::vector<std::uint32_t> cursor_, depCursor_, blocked_, nodeMissing_, memberCursor_;
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> memberOf_;  // per rank, while scheduling
@@ -844,11 +851,10 @@ void Replayer::Program::prepareLinks() const {
 }
 
 void buildReplayProgram(const Trace& trace, const NetworkModel& model, CostMode costs,
-                        Replayer::Program& program, ReplayReport& report, std::vector<TimeNs>* enter,
-                        std::vector<TimeNs>* leave) {
+                        Replayer::Program& program, ReplayReport& report, std::vector<TimeNs>* leave) {
   Builder b(trace, model, costs, program, report);
   b.run();
-  b.giveTimes(enter, leave);
+  b.giveTimes(leave);
 }
 
 }  // namespace perwiz

@@ -178,9 +178,14 @@ struct Replayer::Program {
   bool isSentinel(std::uint32_t u) const { return (sentinelBits[u >> 6] >> (u & 63)) & 1; }
   // The first unit of a rank follows the previous rank's end sentinel.
   bool isFirst(std::uint32_t u) const { return u == 0 || isSentinel(u - 1); }
-  // The rank of unit u (a binary search of rankBegin: the program keeps no rank per unit).
+  // The rank of unit u: the rank holding the first unit of u's block of 2^kRankBlockBits units,
+  // then forward (a step or two: ranks hold thousands of units; a rank of fewer is skipped).
+  static constexpr unsigned kRankBlockBits = 12;
+  std::vector<std::uint32_t> rankOfBlock;
   std::uint32_t rankOf(std::uint32_t u) const {
-    return static_cast<std::uint32_t>(std::upper_bound(rankBegin.begin(), rankBegin.end(), u) - rankBegin.begin()) - 1;
+    std::uint32_t r = rankOfBlock[u >> kRankBlockBits];
+    while (rankBegin[r + 1] <= u) ++r;
+    return r;
   }
 };
 
@@ -192,11 +197,10 @@ struct Replayer::Effective {
   std::span<const std::uint8_t> noWait;
 };
 
-// Compiles `trace` for `model` in cost mode `costs`; fills `report`. `enter` and `leave` (if
-// given) receive arrays of one value per unit to hold the replay's results (their values are
-// the measured times; a full replay overwrites them).
+// Compiles `trace` for `model` in cost mode `costs`; fills `report`. `leave` (if given)
+// receives an array of one value per unit to hold the replay's results (its values are the
+// measured leaves; a full replay overwrites them).
 void buildReplayProgram(const Trace& trace, const NetworkModel& model, CostMode costs,
-                        Replayer::Program& program, ReplayReport& report, std::vector<TimeNs>* enter = nullptr,
-                        std::vector<TimeNs>* leave = nullptr);
+                        Replayer::Program& program, ReplayReport& report, std::vector<TimeNs>* leave = nullptr);
 
 }  // namespace perwiz

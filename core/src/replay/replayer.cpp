@@ -66,7 +66,9 @@ struct Replayer::Impl {
   // Overhead removed by a Compensate hypothesis; empty without one (docs/compensation.md).
   OverheadCharges charges;
   // Results.
-  std::vector<TimeNs> enter, leave, nodeVal;
+  // Results: the predicted leave of every unit and the value of every gather node. A unit's
+  // predicted enter is derived: its rank's previous leave plus its effective gap (enterOf).
+  std::vector<TimeNs> leave, nodeVal;
   TimeNs predictedT = 0, measuredT = 0;
   std::vector<std::uint64_t> dirty;  // by schedule position
 
@@ -245,7 +247,14 @@ struct Replayer::Impl {
   }
 
   // ---- sweeps ----
-  TimeNs srcValue(std::uint32_t s) const { return s < p.units ? enter[s] : nodeVal[s - p.units]; }
+  template <class V>
+  TimeNs enterWith(std::uint32_t u, const V& v) const {
+    return p.isFirst(u) ? v.gap[u] : satAdd(leave[u - 1], v.gap[u]);
+  }
+  TimeNs enterOf(std::uint32_t u) const { return p.isFirst(u) ? gap[u] : satAdd(leave[u - 1], gap[u]); }
+  template <class V>
+  TimeNs srcValue(std::uint32_t s, const V& v) const { return s < p.units ? enterWith(s, v) : nodeVal[s - p.units]; }
+  TimeNs srcValue(std::uint32_t s) const { return s < p.units ? enterOf(s) : nodeVal[s - p.units]; }
 
   // The effective values as plain arrays for the sweeps (taken once per sweep).
   struct Values {
@@ -262,23 +271,24 @@ struct Replayer::Impl {
 
   template <class V>
   TimeNs computeLeave(std::uint32_t u, const V& v) const {
-    TimeNs ready = enter[u];
+    TimeNs ready = enterWith(u, v);
     if (!noWait[u])
       for (std::uint32_t d = p.depBegin[u]; d < p.depBegin[u + 1]; ++d)
-        if ((v.depFlags[d] & dep::kUse) == dep::kUse) ready = std::max(ready, satAdd(srcValue(p.depSrc[d]), v.depOff[d]));
+        if ((v.depFlags[d] & dep::kUse) == dep::kUse) ready = std::max(ready, satAdd(srcValue(p.depSrc[d], v), v.depOff[d]));
     return satAdd(ready, v.local[u]);
   }
 
-  TimeNs computeNode(std::uint32_t n) const {
+  template <class V>
+  TimeNs computeNode(std::uint32_t n, const V& v) const {
     TimeNs t = 0;
-    for (std::uint32_t i = p.nodeBegin[n]; i < p.nodeBegin[n + 1]; ++i) t = std::max(t, enter[p.nodeMembers[i]]);
+    for (std::uint32_t i = p.nodeBegin[n]; i < p.nodeBegin[n + 1]; ++i) t = std::max(t, enterWith(p.nodeMembers[i], v));
     return t;
   }
 
   bool isLastOfRank(std::uint32_t u) const { return p.isSentinel(u); }  // a rank ends with its sentinel
 
-  // Recomputes every schedule item from position `from` on, in schedule order. The enter
-  // times of first units and of units whose predecessor lies before `from` must be current.
+  // Recomputes every schedule item from position `from` on, in schedule order. The results
+  // of the items before `from` must be current.
   void sweep(std::size_t from) {
     if (!gap.copied() && !local.copied() && !depOff.copied())
       sweepWith(from, BaseValues{p.gap0, p.local0, p.depOff0, depFlags.data()});
@@ -293,15 +303,13 @@ struct Replayer::Impl {
       if (item < p.units) {
         const std::uint32_t u = item;
         leave[u] = computeLeave(u, v);
-        if (!isLastOfRank(u)) enter[u + 1] = satAdd(leave[u], v.gap[u + 1]);
       } else {
-        nodeVal[item - p.units] = computeNode(item - p.units);
+        nodeVal[item - p.units] = computeNode(item - p.units, v);
       }
     }
   }
 
   void full() {
-    for (std::uint32_t r = 0; r < p.ranks; ++r) enter[p.rankBegin[r]] = gap[p.rankBegin[r]];
     sweep(0);
     stats = {p.items(), true};
     finishT();
@@ -333,16 +341,8 @@ struct Replayer::Impl {
     const Values v = values();
     std::uint64_t recomputed = 0;
     for (std::uint32_t u : changed) {
-      markItem(u);  // its local cost, waits or dependencies may have changed
-      if (p.isFirst(u)) {
-        const TimeNs e = gap[u];
-        if (e != enter[u]) {
-          enter[u] = e;
-          markConsumers(u);
-        }
-      } else {
-        markItem(u - 1);  // recomputes enter[u] from the (possibly new) gap
-      }
+      markItem(u);       // its gap, local cost, waits or dependencies may have changed
+      markConsumers(u);  // and with its gap its enter, which they read
     }
     // Marks that fall into the word being processed go to `bits`, a register, so that finding
     // the next item does not wait for the stores of the marks (their addresses come from
@@ -376,20 +376,19 @@ struct Replayer::Impl {
         ++recomputed;
         if (item < p.units) {
           const std::uint32_t u = item;
-          leave[u] = computeLeave(u, v);
-          if (!isLastOfRank(u)) {
-            const TimeNs e = satAdd(leave[u], v.gap[u + 1]);
-            if (e != enter[u + 1]) {
-              enter[u + 1] = e;
+          const TimeNs l = computeLeave(u, v);
+          if (l != leave[u]) {
+            leave[u] = l;
+            if (!isLastOfRank(u)) {  // the next unit's enter moved
               mark(u + 1);
               markAll(u + 1);
             }
           }
         } else {
           const std::uint32_t n = item - p.units;
-          const TimeNs v = computeNode(n);
-          if (v != nodeVal[n]) {
-            nodeVal[n] = v;
+          const TimeNs t = computeNode(n, v);
+          if (t != nodeVal[n]) {
+            nodeVal[n] = t;
             markAll(item);
           }
         }
@@ -453,11 +452,11 @@ struct Replayer::Impl {
   std::string overflowProblem() const {
     if (!overflowed(predictedT)) return "";
     for (std::uint32_t r = 0; r < p.ranks; ++r)
-      if (overflowed(enter[p.rankBegin[r]])) return overflowAt(p.rankBegin[r], true);
+      if (overflowed(enterOf(p.rankBegin[r]))) return overflowAt(p.rankBegin[r], true);
     for (const std::uint32_t item : p.schedule) {
       if (item >= p.units) continue;  // a gather takes its members' times: never the first
       if (overflowed(leave[item])) return overflowAt(item, false);
-      if (!isLastOfRank(item) && overflowed(enter[item + 1])) return overflowAt(item + 1, true);
+      if (!isLastOfRank(item) && overflowed(enterOf(item + 1))) return overflowAt(item + 1, true);
     }
     return "the predicted time exceeds the int64 range (2^63 ns, 292 years)";
   }
@@ -572,26 +571,33 @@ struct Replayer::Impl {
   }
 };
 
-std::uint64_t estimateReplayMemory(const Trace& trace) {
-  // Per item, from bench_replay's heap counter (peak_heap_bytes_per_event 87.2 B on its
-  // trace of 0.8 calls, 0.4 endpoints and 0.2 collective members per event; docs/
-  // performance.md) with about 15 % to spare: a call 85 B (its unit's times, costs, schedule
-  // entry, results and the builder's temporaries), an endpoint 60 B (its share of a message,
-  // role and dependency), a collective member 35 B (its dependency and gather membership).
-  constexpr std::uint64_t kPerCall = 85, kPerEndpoint = 60, kPerMember = 35, kBase = 1 << 20;
+std::uint64_t estimateReplayMemory(const Trace& trace, CostMode costs) {
+  // Per item, from bench_replay's heap counter (peak_heap_bytes_per_event 30.4 B on its trace
+  // of 0.8 calls, 0.4 endpoints and 0.2 collective members per event; docs/performance.md)
+  // with about 15 % to spare: a call 26 B (gap, local cost and offsets in 4 B each, schedule
+  // entry, dependency index, predicted leave, the builder's share), an endpoint 20 B (its
+  // dependency, its message's size, the builder's per-endpoint links), a collective member
+  // 30 B (its dependency, gather membership and the builder's member list). Cost mode "model"
+  // adds the links built at once (roles, the message of each dependency, message units and
+  // steps: 24 B per endpoint) and per call the model's price, the measured wait and its flag
+  // (26 B): `predict --costs model` at 10^7 events peaks 26.5 B/event above measured mode.
+  constexpr std::uint64_t kPerCall = 26, kPerEndpoint = 20, kPerMember = 30, kBase = 1 << 20;
+  constexpr std::uint64_t kModelPerCall = 26, kModelPerEndpoint = 24;
   std::uint64_t calls = 0, endpoints = 0, members = 0;
   for (const RankTrace& rt : trace.ranks) {
     calls += rt.mpiCalls.size() + 1;
     endpoints += rt.messages.size();
     members += rt.collectives.size();
   }
-  return kBase + kPerCall * calls + kPerEndpoint * endpoints + kPerMember * members;
+  const bool model = costs == CostMode::Model;
+  return kBase + (kPerCall + (model ? kModelPerCall : 0)) * calls +
+         (kPerEndpoint + (model ? kModelPerEndpoint : 0)) * endpoints + kPerMember * members;
 }
 
 Replayer::Replayer(const Trace& trace, Scenario scenario) : d(std::make_unique<Impl>(trace, std::move(scenario))) {
   if (!d->scenario.model) d->scenario.model = defaultNetworkModel();
   d->scenario.normalize();
-  buildReplayProgram(trace, d->model(), d->scenario.costs, d->p, d->report, &d->enter, &d->leave);
+  buildReplayProgram(trace, d->model(), d->scenario.costs, d->p, d->report, &d->leave);
   const std::uint32_t items = d->p.items();
   d->nodeVal.assign(d->p.nodes(), 0);
   d->dirty.assign((items + 63) / 64, 0);
@@ -713,8 +719,9 @@ PredictedCall Replayer::predicted(std::uint32_t rank, std::uint32_t mpiIndex) co
     const TimeNs b = mapTime(rank, d->trace.ranks[rank].leave[e]);
     return {a, b, 0};
   }
-  const TimeNs wait = satSub(satSub(d->leave[u], d->enter[u]), d->local[u]);
-  return {d->enter[u], d->leave[u], std::max<TimeNs>(0, wait)};
+  const TimeNs enter = d->enterOf(u);
+  const TimeNs wait = satSub(satSub(d->leave[u], enter), d->local[u]);
+  return {enter, d->leave[u], std::max<TimeNs>(0, wait)};
 }
 
 TimeNs Replayer::measuredWait(std::uint32_t rank, std::uint32_t mpiIndex) const {
@@ -732,7 +739,8 @@ TimeNs Replayer::mapTime(std::uint32_t rank, TimeNs t) const {
   if (v > p.rankBegin[rank]) {
     const std::uint32_t u = v - 1;
     const TimeNs uEnter = p.measEnter.in(rank, u);
-    if (p.isSentinel(u)) return satAdd(d->enter[u], t - uEnter);  // after the rank's end
+    const TimeNs pEnter = d->enterOf(u);
+    if (p.isSentinel(u)) return satAdd(pEnter, t - uEnter);  // after the rank's end
     const TimeNs uLeave = p.measLeave.in(rank, u);
     if (t <= uLeave) {
       // Inside call u: scaled to its predicted length, so that its start and its end map to the
@@ -740,16 +748,16 @@ TimeNs Replayer::mapTime(std::uint32_t rank, TimeNs t) const {
       // a state entered right after it — inside the call when the prediction made it longer,
       // and the predicted trace went backwards in time.)
       const TimeNs m0 = t - uEnter, mLen = uLeave - uEnter;
-      const TimeNs pLen = d->leave[u] - d->enter[u];
-      if (mLen <= 0) return d->enter[u];
-      return satAdd(d->enter[u], static_cast<TimeNs>((static_cast<__int128>(m0) * pLen * 2 + mLen) / (2 * mLen)));
+      const TimeNs pLen = d->leave[u] - pEnter;
+      if (mLen <= 0) return pEnter;
+      return satAdd(pEnter, static_cast<TimeNs>((static_cast<__int128>(m0) * pLen * 2 + mLen) / (2 * mLen)));
     }
   }
   // In the computation gap before unit v: scale the gap to its predicted length.
   const TimeNs base = p.isFirst(v) ? 0 : p.measLeave.in(rank, v - 1);
   const TimeNs baseP = p.isFirst(v) ? 0 : d->leave[v - 1];
   const TimeNs g0 = p.measEnter.in(rank, v) - base;
-  const TimeNs g1 = d->enter[v] - baseP;
+  const TimeNs g1 = d->enterOf(v) - baseP;
   if (!d->charges.empty()) {
     // Compensated: each record's overhead collapses, the rest is scaled to the predicted gap
     // (the same length unless another hypothesis changed the gap or the overhead was clamped).
@@ -767,7 +775,12 @@ const Replayer::Program& Replayer::program() const { return d->p; }
 Replayer::Effective Replayer::effective() const {
   return Effective{d->gap.reader(), d->local.reader(), d->depOff.reader(), d->depFlags.view(), d->noWait};
 }
-const std::vector<TimeNs>& Replayer::predictedEnters() const { return d->enter; }
+std::vector<TimeNs> Replayer::predictedEnters() const {
+  std::vector<TimeNs> out(d->p.units);
+  for (std::uint32_t u = 0; u < d->p.units; ++u) out[u] = d->enterOf(u);
+  return out;
+}
+TimeNs Replayer::predictedEnter(std::uint32_t unit) const { return d->enterOf(unit); }
 const std::vector<TimeNs>& Replayer::predictedLeaves() const { return d->leave; }
 
 }  // namespace perwiz
