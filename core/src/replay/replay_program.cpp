@@ -582,10 +582,13 @@ class Builder {
   }
 
   // --- Schedule: every rank runs until a source it needs is not yet available. ---
+  // A unit's enter is known once the unit before it on its rank is scheduled; a rank's first
+  // unit's at once. `entered_` has bit u - 1 set when unit u's enter is known: the sentinels'
+  // bits from the start (the unit after a sentinel is the next rank's first), the other units'
+  // when they are scheduled.
   bool available(std::uint32_t src) const {
     if (src >= p_.units) return nodeMissing_[src - p_.units] == 0;
-    const std::uint32_t r = p_.rankOf(src);
-    return src - p_.rankBegin[r] <= cursor_[r];
+    return src == 0 || ((entered_[(src - 1) >> 6] >> ((src - 1) & 63)) & 1);
   }
 
   // Unit `u` of rank `r`'s enter time became available: count it for the nodes it belongs to.
@@ -597,7 +600,7 @@ class Builder {
     for (; at < list.size() && list[at].first == u; ++at) {
       const std::uint32_t c = p_.units + list[at].second;
       if (--nodeMissing_[c - p_.units] == 0) {
-        p_.schedule.push_back(c);
+        p_.schedule[scheduled_++] = c;
         for (std::uint32_t r : nodeWaiters_[c - p_.units]) wake(r);
         nodeWaiters_[c - p_.units].clear();
       }
@@ -614,29 +617,36 @@ class Builder {
   bool finished(std::uint32_t r) const { return cursor_[r] == p_.rankBegin[r + 1] - p_.rankBegin[r]; }
 
   void runRank(std::uint32_t r) {
-    while (!finished(r)) {
-      const std::uint32_t u = p_.rankBegin[r] + cursor_[r];
-      for (; depCursor_[r] < p_.depBegin[u + 1]; ++depCursor_[r]) {
-        const std::uint32_t d = depCursor_[r];
-        if (!(p_.depFlags0[d] & dep::kScheduled)) continue;
-        const std::uint32_t s = p_.depSrc[d];
+    const std::uint32_t base = p_.rankBegin[r], end = p_.rankBegin[r + 1];
+    const std::uint32_t* const depBegin = p_.depBegin.data();
+    const std::uint32_t* const depSrc = p_.depSrc.data();
+    const std::uint8_t* const flags = p_.depFlags0.data();
+    std::uint32_t u = base + cursor_[r], d = depCursor_[r];
+    while (u < end) {
+      for (const std::uint32_t last = depBegin[u + 1]; d < last; ++d) {
+        if (!(flags[d] & dep::kScheduled)) continue;
+        const std::uint32_t s = depSrc[d];
         if (available(s)) continue;
+        cursor_[r] = u - base;
+        depCursor_[r] = d;
         blocked_[r] = d;
         if (s >= p_.units) nodeWaiters_[s - p_.units].push_back(r);
         else rankWaiters_[p_.rankOf(s)].push_back(r);
         return;
       }
-      blocked_[r] = kNone32;
-      p_.schedule.push_back(u);
-      ++cursor_[r];
-      depCursor_[r] = p_.depBegin[u + 1];
-      if (!finished(r)) enterAvailable(r, u + 1);
+      p_.schedule[scheduled_++] = u;
+      entered_[u >> 6] |= std::uint64_t{1} << (u & 63);
+      ++u;
+      cursor_[r] = u - base;
+      if (u < end) enterAvailable(r, u);
       if (!rankWaiters_[r].empty()) {
-        auto waiters = std::move(rankWaiters_[r]);
-        rankWaiters_[r].clear();
-        for (std::uint32_t w : waiters) wake(w);
+        waking_.swap(rankWaiters_[r]);
+        for (std::uint32_t w : waking_) wake(w);
+        waking_.clear();
       }
     }
+    depCursor_[r] = d;
+    blocked_[r] = kNone32;
   }
 
   // The rank that must progress before `r` can: owner of the unavailable source.
@@ -701,8 +711,9 @@ class Builder {
         if (!std::is_sorted(memberOf_[r].begin(), memberOf_[r].end())) std::sort(memberOf_[r].begin(), memberOf_[r].end());
       });
     }
-    p_.schedule.clear();
-    p_.schedule.reserve(p_.items());
+    p_.schedule.assign(p_.items(), 0);
+    scheduled_ = 0;
+    entered_ = p_.sentinelBits;
     for (std::uint32_t r = 0; r < R; ++r) {
       depCursor_[r] = p_.depBegin[p_.rankBegin[r]];
       enterAvailable(r, p_.rankBegin[r]);
@@ -721,8 +732,10 @@ class Builder {
       if (done == R) break;
       breakCycle();
     }
+    if (scheduled_ != p_.items()) throw std::logic_error("replay schedule incomplete");
     releaseMemory(memberOf_);
     releaseMemory(memberCursor_);
+    releaseMemory(entered_);
   }
 
   // --- Split every measured call into local cost and waiting time. ---
@@ -815,6 +828,9 @@ class Builder {
   std::vector<std::uint32_t> cursor_, depCursor_, blocked_, nodeMissing_, memberCursor_;
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> memberOf_;  // per rank, while scheduling
   std::vector<std::uint8_t> queued_;
+  std::vector<std::uint64_t> entered_;  // bit u - 1: unit u's enter is known (see available())
+  std::vector<std::uint32_t> waking_;   // the waiters being woken (reused)
+  std::uint32_t scheduled_ = 0;         // items in the schedule so far
   std::vector<std::vector<std::uint32_t>> rankWaiters_, nodeWaiters_;
   std::deque<std::uint32_t> queue_;
 };

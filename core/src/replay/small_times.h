@@ -53,16 +53,7 @@ class SmallTimes {
       values_[i] = static_cast<std::int32_t>(v);
       return;
     }
-    std::lock_guard<std::mutex> lock(mutex_);
-    const std::int32_t x = values_[i];
-    if (x < kMinDirect) {  // already wide: its entry takes the new value
-      wide_[static_cast<std::size_t>(static_cast<std::int64_t>(x) - INT32_MIN)] = v;
-      return;
-    }
-    if (wide_.size() >= (std::size_t{1} << 30))
-      throw std::length_error("more than 2^30 durations beyond 1 s in one replay program");
-    values_[i] = static_cast<std::int32_t>(INT32_MIN + static_cast<std::int64_t>(wide_.size()));
-    wide_.push_back(v);
+    setWide(i, v);
   }
 
   // No more writes: reads of wide values need no lock from now on.
@@ -78,7 +69,20 @@ class SmallTimes {
   }
 
  private:
-  TimeNs wide(std::size_t k) const {
+  [[gnu::noinline]] void setWide(std::size_t i, TimeNs v) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const std::int32_t x = values_[i];
+    if (x < kMinDirect) {  // already wide: its entry takes the new value
+      wide_[static_cast<std::size_t>(static_cast<std::int64_t>(x) - INT32_MIN)] = v;
+      return;
+    }
+    if (wide_.size() >= (std::size_t{1} << 30))
+      throw std::length_error("more than 2^30 durations beyond 1 s in one replay program");
+    values_[i] = static_cast<std::int32_t>(INT32_MIN + static_cast<std::int64_t>(wide_.size()));
+    wide_.push_back(v);
+  }
+
+  [[gnu::noinline]] TimeNs wide(std::size_t k) const {
     if (sealed_) return wide_[k];
     std::lock_guard<std::mutex> lock(mutex_);
     return wide_[k];
