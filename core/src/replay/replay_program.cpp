@@ -20,14 +20,6 @@
 namespace perwiz {
 namespace {
 
-struct PendingDep {
-  std::uint32_t unit;
-  std::uint32_t src;
-  TimeNs off;
-  std::uint8_t flags;
-  std::uint32_t msg;
-};
-
 // Which members of a collective wait for whom (docs/model.md, "Collectives").
 enum class CollectiveRule { AllWaitForAll, MembersWaitForRoot, RootWaitsForMembers, Prefix };
 
@@ -357,9 +349,9 @@ class Builder {
       unmatched[r] = walkLinks(
           r, nullptr, [](std::uint32_t, CommRole, std::uint32_t, int) {},
           [&](std::uint32_t u, std::uint32_t, TimeNs, std::uint8_t, std::uint32_t) { ++p_.depBegin[u + 1]; });
+      for (const auto& [u, src] : collDeps_[r]) ++p_.depBegin[u + 1];
     });
     for (std::uint64_t n : unmatched) report_.unmatchedEndpoints += n;
-    for (const PendingDep& d : deps_) ++p_.depBegin[d.unit + 1];
     std::uint64_t deps = 0;
     for (std::uint32_t u = 0; u <= U; ++u) {
       deps += p_.depBegin[u];
@@ -382,11 +374,12 @@ class Builder {
       Delays delays(*model_);
       walkLinks(
           r, &delays, [](std::uint32_t, CommRole, std::uint32_t, int) {}, putDep);
+      for (const auto& [u, src] : collDeps_[r]) putDep(u, src, 0, dep::kActive, kNone32);
+      releaseMemory(collDeps_[r]);
     });
-    for (const PendingDep& d : deps_) putDep(d.unit, d.src, d.off, d.flags, d.msg);
     for (std::uint32_t u = U; u > 0; --u) p_.depBegin[u] = p_.depBegin[u - 1];
     p_.depBegin[0] = 0;
-    releaseMemory(deps_);
+    releaseMemory(collDeps_);
     // Cost mode "model" prices each unit's roles in decompose(): the links now (otherwise
     // built on first need, Program::prepareLinks).
     if (costs_ == CostMode::Model) std::call_once(p_.linksOnce_, [&] { buildLinks(); });
@@ -468,36 +461,41 @@ class Builder {
       std::int32_t root;
       std::uint64_t bytes;
     };
-    // Members of every instance, flat (CSR by instance), in rank order.
-    std::vector<std::uint32_t> unitOfColl(collectiveMembers(), kNone32);
+    // Each rank's collective calls, decoded once (per rank in parallel): the unit, instance,
+    // root and size of each.
+    struct Call {
+      std::uint32_t unit, instance;
+      std::int32_t root;
+      std::uint64_t bytes;
+    };
+    std::vector<Call> calls(collectiveMembers());
     std::vector<std::size_t> collBase(R + 1, 0);
     for (std::uint32_t r = 0; r < R; ++r) collBase[r + 1] = collBase[r] + trace_.ranks[r].collectives.size();
     forEachRank(R, events_, [&](std::uint32_t r) {
       const RankTrace& rt = trace_.ranks[r];
       std::uint32_t hint = 0;
-      for (std::size_t j = 0; j < rt.collectives.size(); ++j)
-        unitOfColl[collBase[r] + j] = unitOfCall(r, findCall(rt.mpiCalls, rt.collectives[j].event, hint));
+      for (std::size_t j = 0; j < rt.collectives.size(); ++j) {
+        const CollectiveCall c = rt.collectives[j];
+        const std::uint32_t unit = unitOfCall(r, findCall(rt.mpiCalls, c.event, hint));
+        const bool valid = unit != kNone32 && c.instance != kNone32 && c.instance < I;
+        calls[collBase[r] + j] = {unit, valid ? c.instance : kNone32, c.root, std::max(c.bytesSent, c.bytesReceived)};
+      }
     });
+    // Members of every instance, flat (CSR by instance), in rank order.
     std::vector<std::uint32_t> instBegin(I + 1, 0);
-    auto valid = [&](std::uint32_t r, std::size_t j) {
-      const CollectiveCall& c = trace_.ranks[r].collectives[j];
-      return unitOfColl[collBase[r] + j] != kNone32 && c.instance != kNone32 && c.instance < I;
-    };
-    for (std::uint32_t r = 0; r < R; ++r)
-      for (std::size_t j = 0; j < trace_.ranks[r].collectives.size(); ++j)
-        if (valid(r, j)) ++instBegin[trace_.ranks[r].collectives[j].instance + 1];
+    for (const Call& c : calls)
+      if (c.instance != kNone32) ++instBegin[c.instance + 1];
     std::partial_sum(instBegin.begin(), instBegin.end(), instBegin.begin());
     std::vector<Member> members(instBegin[I]);
     {
       std::vector<std::uint32_t> fill(instBegin.begin(), instBegin.end() - 1);
       for (std::uint32_t r = 0; r < R; ++r)
-        for (std::size_t j = 0; j < trace_.ranks[r].collectives.size(); ++j) {
-          if (!valid(r, j)) continue;
-          const CollectiveCall& c = trace_.ranks[r].collectives[j];
-          members[fill[c.instance]++] = {r, unitOfColl[collBase[r] + j], c.root, std::max(c.bytesSent, c.bytesReceived)};
+        for (std::size_t j = collBase[r]; j < collBase[r + 1]; ++j) {
+          const Call& c = calls[j];
+          if (c.instance != kNone32) members[fill[c.instance]++] = {r, c.unit, c.root, c.bytes};
         }
     }
-    releaseMemory(unitOfColl);
+    releaseMemory(calls);
     // Position of each world rank in a communicator (ranks outside it after the members, in
     // rank order), built once per communicator that has collectives.
     std::vector<std::vector<std::uint32_t>> commPos(trace_.comms.size());
@@ -526,7 +524,8 @@ class Builder {
       std::uint32_t members = 0;
       TimeNs cost = 0;
     } lastCost;
-    deps_.reserve(members.size());
+    collDeps_.assign(R, {});
+    p_.nodeMembers.reserve(members.size());
     for (std::uint32_t i = 0; i < I; ++i) {
       const auto first = members.begin() + instBegin[i], last = members.begin() + instBegin[i + 1];
       if (first == last) continue;
@@ -552,23 +551,23 @@ class Builder {
       switch (collectiveRule(ci.op, rootMember != nullptr)) {
         case CollectiveRule::AllWaitForAll: {
           const std::uint32_t node = addNode(ms);
-          for (const Member& m : ms) deps_.push_back({m.unit, node, 0, dep::kActive, kNone32});
+          for (const Member& m : ms) collDeps_[m.rank].emplace_back(m.unit, node);
           break;
         }
         case CollectiveRule::MembersWaitForRoot:
           for (const Member& m : ms)
             if (&m != rootMember)
-              deps_.push_back({m.unit, rootMember->unit, 0, dep::kActive, kNone32});
+              collDeps_[m.rank].emplace_back(m.unit, rootMember->unit);
           break;
         case CollectiveRule::RootWaitsForMembers: {
           const std::uint32_t node = addNode(ms);
-          deps_.push_back({rootMember->unit, node, 0, dep::kActive, kNone32});
+          collDeps_[rootMember->rank].emplace_back(rootMember->unit, node);
           break;
         }
         case CollectiveRule::Prefix:
           for (std::uint32_t a = 1; a < P; ++a)
             for (std::uint32_t b = 0; b < a; ++b)
-              deps_.push_back({ms[a].unit, ms[b].unit, 0, dep::kActive, kNone32});
+              collDeps_[ms[a].rank].emplace_back(ms[a].unit, ms[b].unit);
           break;
       }
     }
@@ -820,7 +819,9 @@ class Builder {
   Replayer::Program& p_;
   ReplayReport& report_;
   ReplayReport ignored_;
-  std::vector<PendingDep> deps_;  // collective dependencies, in instance order
+  // Collective dependencies (unit, source) of each rank's units, in instance order (until
+  // finishDeps puts them after each unit's message dependencies).
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> collDeps_;
   std::vector<std::uint32_t> msgBase_, msgId_, postUnit_, doneUnit_;  // per endpoint (until finishDeps)
   std::vector<TimeNs> collectiveCost_;
   std::vector<TimeNs> leave_;  // measured leave per unit (then the results' storage)
