@@ -94,6 +94,9 @@ class Replayer {
 
   // Predicted time of any measured instant on a rank (for user states, points, endpoints).
   TimeNs mapTime(std::uint32_t rank, TimeNs measured) const;
+  // The same for instants visited in (mostly) increasing time order on one rank: `hint` (start
+  // it at 0) keeps where the last search ended, so a walk over a rank costs O(1) per instant.
+  TimeNs mapTimeFrom(std::uint32_t rank, TimeNs measured, std::uint32_t& hint) const;
   // Predicted enter and leave of every event of the measured trace (same indices), e.g. for
   // drawing the predicted timeline over the measured one.
   struct EventTimes {

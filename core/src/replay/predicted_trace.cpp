@@ -2,6 +2,8 @@
 // scenario that produced it recorded as a point event, so L' can be loaded and predicted again.
 #include "replay_program.h"
 
+#include "rank_parallel.h"
+
 #include "perwiz/release.h"
 #include "perwiz/trace_builder.h"
 
@@ -60,13 +62,19 @@ Replayer::EventTimes Replayer::predictedEventTimes() const {
   EventTimes out;
   out.enter.resize(trace().rankCount());
   out.leave.resize(trace().rankCount());
-  for (std::uint32_t r = 0; r < trace().rankCount(); ++r) {
+  std::vector<TimeNs> ends(trace().rankCount(), 0);
+  // Per rank in parallel, in event order: an MPI call takes its unit's times, any other instant
+  // is mapped with a search that starts where the previous one ended (events come in enter
+  // order; a leave lies at or after its enter).
+  forEachRank(trace().rankCount(), trace().eventCount(), [&](std::uint32_t r) {
     const RankTrace& mt = trace().ranks[r];
     auto& en = out.enter[r];
     auto& le = out.leave[r];
     en.resize(mt.size());
     le.resize(mt.size());
     std::size_t call = 0;
+    std::uint32_t hint = p.rankBegin[r];
+    TimeNs end = 0;
     for (std::uint32_t e = 0; e < mt.size(); ++e) {
       const bool isCall = call < mt.mpiCalls.size() && mt.mpiCalls[call] == e;
       if (isCall && !p.isNested(r, call)) {
@@ -74,13 +82,16 @@ Replayer::EventTimes Replayer::predictedEventTimes() const {
         en[e] = predictedEnter(u);
         le[e] = leaves[u];
       } else {
-        en[e] = mapTime(r, mt.enter[e]);
-        le[e] = mapTime(r, mt.leave[e]);
+        en[e] = mapTimeFrom(r, mt.enter[e], hint);
+        std::uint32_t leaveHint = hint;
+        le[e] = mapTimeFrom(r, mt.leave[e], leaveHint);
       }
       if (isCall) ++call;
-      out.end = std::max(out.end, le[e]);
+      end = std::max(end, le[e]);
     }
-  }
+    ends[r] = end;
+  });
+  for (TimeNs e : ends) out.end = std::max(out.end, e);
   return out;
 }
 

@@ -733,9 +733,34 @@ TimeNs Replayer::measuredWait(std::uint32_t rank, std::uint32_t mpiIndex) const 
 std::uint64_t Replayer::callCount() const { return d->trace.mpiCallCount(); }
 
 TimeNs Replayer::mapTime(std::uint32_t rank, TimeNs t) const {
+  std::uint32_t hint = d->p.rankBegin[rank];
+  return mapTimeFrom(rank, t, hint);
+}
+
+TimeNs Replayer::mapTimeFrom(std::uint32_t rank, TimeNs t, std::uint32_t& hint) const {
   const auto& p = d->p;
-  // The first unit entered after t; the unit before it (if of this rank) may contain t.
-  const std::uint32_t v = p.firstEnteredAfter(rank, t);
+  // The first unit entered after t (galloping forward from the hint when the hint lies at or
+  // before it, else a search of the whole rank); the unit before it may contain t.
+  const std::uint32_t first = p.rankBegin[rank], end = p.rankBegin[rank + 1];
+  std::uint32_t v;
+  if (hint >= first && hint < end && (hint == first || p.measEnter.in(rank, hint - 1) <= t)) {
+    std::uint32_t lo = hint, step = 1, hi = hint;
+    while (hi < end && p.measEnter.in(rank, hi) <= t) {
+      lo = hi + 1;
+      hi = std::min<std::uint64_t>(end, std::uint64_t{hi} + step);
+      step *= 2;
+    }
+    // Answer in [lo, hi]: the first unit of [lo, hi) entered after t, else hi.
+    while (lo < hi) {
+      const std::uint32_t mid = lo + (hi - lo) / 2;
+      if (p.measEnter.in(rank, mid) <= t) lo = mid + 1;
+      else hi = mid;
+    }
+    v = lo;
+  } else {
+    v = p.firstEnteredAfter(rank, t);
+  }
+  hint = v;
   if (v > p.rankBegin[rank]) {
     const std::uint32_t u = v - 1;
     const TimeNs uEnter = p.measEnter.in(rank, u);

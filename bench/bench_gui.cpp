@@ -1,0 +1,189 @@
+// The GUI end to end (issue #18): the real MainWindow offscreen, on a generated OTF2 trace
+// (ring Isend/Irecv/Waitall, an Allreduce and a PRGN_step per step, 30 % compute imbalance):
+//
+//   first_paint_s        openTrace() until the loaded trace's first frame is painted
+//   predictions_ready_s  openTrace() until the first prediction is shown
+//   toggle_worst_ms      a hypothesis key (Z on an early call, so that everything downstream
+//   toggle_median_ms     moves, and on a late one) or its undo, until the prediction of the new
+//                        scenario is shown and the timeline has painted it; 20 toggles each
+//   zoom_worst_ms        one wheel step (zoom in or out) until the frame is painted; 20 steps
+//   peak_rss_mb          the process's peak resident set so far (getrusage)
+//
+// Frames are painted with QWidget::repaint() right after the change is visible to the window
+// (offscreen there is no vsync; on a screen the frame would follow at the next one). Undo goes
+// through the window's undo stack (Ctrl+Z's action). One iteration per size; sizes are
+// 64 ranks x 10^6 events and 256 ranks x 10^7 (PERWIZ_BENCH_EVENTS scales the first).
+//
+//   QT_QPA_PLATFORM=offscreen build/bench/bench_gui [--benchmark_filter=64x]
+#include "bench_data.h"
+#include "main_window.h"
+
+#include "perwiz/generator.h"
+#include "perwiz/trace_builder.h"
+#include "perwiz/trace_io.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QTest>
+#include <QTimer>
+#include <QUndoStack>
+#include <QWheelEvent>
+
+#include <benchmark/benchmark.h>
+
+#include <sys/resource.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <vector>
+
+namespace {
+
+using namespace perwiz;
+using perwiz::gui::MainWindow;
+
+std::string guiTrace(std::uint32_t ranks, std::uint64_t events) {
+  const std::string path = std::string(PERWIZ_BENCH_DATA) + "/gui-" + std::to_string(ranks) + "x" +
+                           std::to_string(events) + ".otf2";
+  if (std::filesystem::exists(path)) return path;
+  std::filesystem::create_directories(PERWIZ_BENCH_DATA);
+  GeneratorSpec s = bench::benchSpec(events);
+  s.ranks = ranks;
+  s.imbalance = 0.3;
+  s = specForEventCount(s, events);
+  TraceBuilder b("gui", "generated");
+  generateTrace(s, b);
+  saveTrace(b.take(), path);
+  return path;
+}
+
+// Runs the event loop until `done` or `ms` passed; false on timeout. It sleeps until an event
+// arrives (a result from the worker thread is a queued call); a 50 ms timer bounds the wait
+// between checks of the timeout.
+template <class Done>
+bool spin(Done done, int ms) {
+  QElapsedTimer t;
+  t.start();
+  QTimer wake;
+  wake.start(50);
+  while (!done()) {
+    if (t.elapsed() > ms) return false;
+    QCoreApplication::processEvents(QEventLoop::AllEvents | QEventLoop::WaitForMoreEvents);
+  }
+  return true;
+}
+
+double peakRssMb() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return static_cast<double>(u.ru_maxrss) * 1024 / 1e6;
+}
+
+double percentile(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[static_cast<std::size_t>(q * static_cast<double>(v.size() - 1) + 0.5)];
+}
+
+// The timeline item of MPI call `index` of `rank`.
+ui::TimelineItem callItem(const Trace& t, std::uint32_t rank, std::uint32_t index) {
+  ui::TimelineItem it;
+  it.kind = ui::TimelineItem::Kind::Event;
+  it.rank = rank;
+  it.event = t.ranks[rank].mpiCalls[std::min<std::size_t>(index, t.ranks[rank].mpiCalls.size() - 1)];
+  return it;
+}
+
+void BM_GuiSession(benchmark::State& state) {
+  const auto ranks = static_cast<std::uint32_t>(state.range(0));
+  const auto events = static_cast<std::uint64_t>(state.range(1));
+  const std::string path = guiTrace(ranks, events);
+  for (auto _ : state) {
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    QElapsedTimer clock;
+    clock.start();
+    w.openTrace(QString::fromStdString(path));
+    if (!spin([&] { return w.trace() != nullptr && !w.isLoading(); }, 600000)) {
+      state.SkipWithError("the trace did not load");
+      return;
+    }
+    w.timeline()->repaint();
+    const double firstPaint = static_cast<double>(clock.nsecsElapsed()) / 1e9;
+    if (!spin([&] { return w.isPredictionCurrent(); }, 1800000)) {
+      state.SkipWithError("no first prediction");
+      return;
+    }
+    w.timeline()->repaint();
+    const double ready = static_cast<double>(clock.nsecsElapsed()) / 1e9;
+
+    // Toggles: Z on the selected call, then its undo.
+    const Trace& t = *w.trace();
+    std::vector<double> toggles;
+    bool ok = true;
+    auto toggleOn = [&](const ui::TimelineItem& item) {
+      w.timeline()->setSelection(item);
+      for (int i = 0; i < 10 && ok; ++i) {
+        QElapsedTimer k;
+        k.start();
+        QTest::keyClick(w.timeline(), Qt::Key_Z);
+        ok = spin([&] { return w.isPredictionCurrent(); }, 600000);
+        w.timeline()->repaint();
+        toggles.push_back(static_cast<double>(k.nsecsElapsed()) / 1e6);
+        k.restart();
+        w.undoStack()->undo();
+        ok = ok && spin([&] { return w.isPredictionCurrent(); }, 600000);
+        w.timeline()->repaint();
+        toggles.push_back(static_cast<double>(k.nsecsElapsed()) / 1e6);
+      }
+    };
+    toggleOn(callItem(t, 0, 2));                                                      // early: everything moves
+    toggleOn(callItem(t, ranks - 1, static_cast<std::uint32_t>(t.ranks[ranks - 1].mpiCalls.size() - 3)));  // late
+    if (!ok) {
+      state.SkipWithError("a toggle's prediction did not arrive");
+      return;
+    }
+
+    // Wheel zoom at the middle of the plot: 10 steps in, 10 out.
+    std::vector<double> zooms;
+    const QPointF at(w.timeline()->width() * 0.6, w.timeline()->height() * 0.5);
+    for (int i = 0; i < 20; ++i) {
+      const int delta = i < 10 ? 120 : -120;
+      QWheelEvent wheel(at, w.timeline()->mapToGlobal(at), QPoint(), QPoint(0, delta), Qt::NoButton,
+                        Qt::NoModifier, Qt::NoScrollPhase, false);
+      QElapsedTimer k;
+      k.start();
+      QCoreApplication::sendEvent(w.timeline(), &wheel);
+      w.timeline()->repaint();
+      zooms.push_back(static_cast<double>(k.nsecsElapsed()) / 1e6);
+    }
+
+    state.counters["first_paint_s"] = firstPaint;
+    state.counters["predictions_ready_s"] = ready;
+    state.counters["toggle_worst_ms"] = *std::max_element(toggles.begin(), toggles.end());
+    state.counters["toggle_median_ms"] = percentile(toggles, 0.5);
+    state.counters["zoom_worst_ms"] = *std::max_element(zooms.begin(), zooms.end());
+    state.counters["zoom_median_ms"] = percentile(zooms, 0.5);
+    state.counters["peak_rss_mb"] = peakRssMb();
+    state.counters["events"] = static_cast<double>(t.eventCount());
+  }
+}
+BENCHMARK(BM_GuiSession)
+    ->Name("BM_GuiSession/64x1e6")
+    ->Args({64, static_cast<std::int64_t>(bench::targetEvents(1000000))})
+    ->Iterations(1)
+    ->Unit(benchmark::kSecond);
+BENCHMARK(BM_GuiSession)->Name("BM_GuiSession/256x1e7")->Args({256, 10000000})->Iterations(1)->Unit(benchmark::kSecond);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
+  QApplication app(argc, argv);
+  QCoreApplication::setOrganizationName(QStringLiteral("PerWiz-bench"));
+  benchmark::Initialize(&argc, argv);
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
