@@ -736,6 +736,37 @@
     </message>
 </context>
 <context>
+    <name>perwiz::gui::AnalysisSession</name>
+    <message>
+        <source>No trace loaded</source>
+        <translation>トレースが読み込まれていません</translation>
+    </message>
+    <message>
+        <source>%1 is already applied</source>
+        <translation>%1 は既に適用されています</translation>
+    </message>
+    <message>
+        <source>Cannot open session</source>
+        <translation>セッションを開けません</translation>
+    </message>
+    <message numerus="yes">
+        <source>Apply %n hypothesis(es)</source>
+        <translation>
+            <numerusform>仮説 %n 件を適用</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Parallel region &apos;%1&apos;: %n step(s)</source>
+        <translation>
+            <numerusform>並列領域 &apos;%1&apos;: %n ステップ</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Compensate</source>
+        <translation>補正</translation>
+    </message>
+</context>
+<context>
     <name>perwiz::gui::MainWindow</name>
     <message>
         <source>&amp;Open Trace…</source>
@@ -960,10 +991,6 @@
         <translation>先に並列ステップを選択してください</translation>
     </message>
     <message>
-        <source>%1 is already applied</source>
-        <translation>%1 は既に適用されています</translation>
-    </message>
-    <message>
         <source>Open Trace</source>
         <translation>トレースを開く</translation>
     </message>
@@ -1105,12 +1132,6 @@
         <source>waiting for the prediction</source>
         <translation>予測を待っています</translation>
     </message>
-    <message numerus="yes">
-        <source>Apply %n hypothesis(es)</source>
-        <translation>
-            <numerusform>仮説 %n 件を適用</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Network &amp;Model…</source>
         <translation>ネットワークモデル(&amp;M)…</translation>
@@ -1143,12 +1164,6 @@
         <source>Parallel Region</source>
         <translation>並列領域</translation>
     </message>
-    <message numerus="yes">
-        <source>Parallel region &apos;%1&apos;: %n step(s)</source>
-        <translation>
-            <numerusform>並列領域 &apos;%1&apos;: %n ステップ</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Compensate Measurement &amp;Overhead…</source>
         <translation>計測オーバーヘッドの補正(&amp;O)…</translation>
@@ -1160,10 +1175,6 @@
     <message>
         <source>overhead</source>
         <translation>オーバーヘッド</translation>
-    </message>
-    <message>
-        <source>Compensate</source>
-        <translation>補正</translation>
     </message>
     <message>
         <source>Compensate Measurement Overhead</source>

@@ -1,12 +1,11 @@
-// The PerWiz main window: the timeline in the middle, inspector, hypotheses and warnings
-// docks, background loading and background re-simulation, undo, sessions and export.
+// The PerWiz main window: the timeline in the middle, the docks around it, menus and the status
+// bar. The model side (trace, scenario, undo, loading, prediction, advisor) is the
+// AnalysisSession's; the window lays out views, turns actions into requests to the session and
+// shows what it answers. Actions and menus: main_window_actions.cpp; file dialogs, export and
+// recent files: main_window_files.cpp.
 #pragma once
 
-#include "prediction_worker.h"
-#include "scenario_document.h"
-#include "scenario_history.h"
-#include "session_file.h"
-#include "trace_loader.h"
+#include "analysis_session.h"
 
 #include "perwiz/widgets/timeline_view.h"
 
@@ -19,7 +18,6 @@ class QActionGroup;
 class QLabel;
 class QMenu;
 class QProgressBar;
-class QThread;
 class QToolButton;
 class QUndoStack;
 
@@ -47,13 +45,14 @@ class MainWindow : public QMainWindow {
   bool saveSessionTo(const QString& path, QString* error = nullptr);
 
   // For tests and scripting.
+  AnalysisSession* session() const { return session_; }
   ui::TimelineView* timeline() const { return timeline_; }
-  const Trace* trace() const { return trace_.get(); }
-  ScenarioDocument* document() const { return doc_; }
-  QUndoStack* undoStack() const { return undo_; }
-  bool isLoading() const;
+  const Trace* trace() const { return session_->trace().get(); }
+  ScenarioDocument* document() const { return session_->document(); }
+  QUndoStack* undoStack() const { return session_->undoStack(); }
+  bool isLoading() const { return session_->isLoading(); }
   // The shown prediction belongs to the latest scenario change (no re-simulation pending).
-  bool isPredictionCurrent() const;
+  bool isPredictionCurrent() const { return session_->isPredictionCurrent(); }
   TimeNs predictedTimeShown() const;  // -1 if none
   TimeNs measuredTimeShown() const;   // -1 if none
   QString summaryText() const;
@@ -67,11 +66,15 @@ class MainWindow : public QMainWindow {
   void compensationDialog();
   // Adds several hypotheses as one undoable change (the advisor's Apply); returns how many
   // were added, and the reasons for those refused.
-  int applyHypotheses(const std::vector<Hypothesis>& hs, QStringList* refused = nullptr);
+  int applyHypotheses(const std::vector<Hypothesis>& hs, QStringList* refused = nullptr) {
+    return session_->applyHypotheses(hs, refused);
+  }
   // Recomputes the parallel steps with `name` as the region (a trace without PRGN markers);
   // hypotheses are kept, those that no longer fit are shown as refused.
-  bool setParallelRegion(const QString& name, QString* error = nullptr);
-  QString parallelRegion() const { return region_; }
+  bool setParallelRegion(const QString& name, QString* error = nullptr) {
+    return session_->setParallelRegion(name, error);
+  }
+  QString parallelRegion() const { return session_->parallelRegion(); }
   // Opens the network model dialog / region picker (modal).
   void editNetworkModel();
   void chooseParallelRegion();
@@ -80,8 +83,8 @@ class MainWindow : public QMainWindow {
   AdvisorDock* advisorDock() const { return advisorDock_; }
   ChartsDock* chartsDock() const { return chartsDock_; }
   OverheadDock* overheadDock() const { return overheadDock_; }
-  const ScenarioHistory& scenarioHistory() const { return history_; }
-  AdvisorRunner* advisorRunner() const { return advisor_; }
+  const ScenarioHistory& scenarioHistory() const { return session_->history(); }
+  AdvisorRunner* advisorRunner() const { return session_->advisorRunner(); }
 
  signals:
   void traceLoaded();
@@ -103,13 +106,11 @@ class MainWindow : public QMainWindow {
   void updateRecentMenu();
   void addRecent(const QString& path);
 
-  void onLoadFinished(const LoadResult& result);
+  void onTraceChanged(const std::shared_ptr<const Trace>& trace, bool newFile);
   void onPrediction(const std::shared_ptr<const PredictionResult>& result);
   void onSelection(const ui::TimelineItem& item);
   void onDocumentChanged();
-  void requestPrediction();
-  bool pushHypothesis(const Hypothesis& h, QString* why);
-  QString refusalFor(const Hypothesis& h) const;  // "" if h can be applied now
+  void onSessionView(const SessionView& view);
   void showContextMenu(const ui::TimelineItem& item, const QPoint& globalPos);
   void showError(const QString& title, const QString& message);
   void setMode(ui::TimelineMode mode);
@@ -124,8 +125,9 @@ class MainWindow : public QMainWindow {
   void saveSessionAs();
   void exportImageDialog();
   void exportPredictedTraceDialog();
-  void applySession(const SessionData& session);
+  void report(const QString& why);  // a refused request: its reason in the status bar
 
+  AnalysisSession* session_;
   ui::TimelineView* timeline_;
   InspectorDock* inspector_;
   HypothesisDock* hypotheses_;
@@ -133,26 +135,6 @@ class MainWindow : public QMainWindow {
   AdvisorDock* advisorDock_;
   ChartsDock* chartsDock_;
   OverheadDock* overheadDock_;
-  ScenarioHistory history_;
-  std::shared_ptr<const NetworkModel> historyModel_;
-  CostMode historyCosts_ = CostMode::Measured;
-  AdvisorRunner* advisor_;
-  bool advisorPending_ = false;  // run as soon as the prediction is current
-  ScenarioDocument* doc_;
-  QUndoStack* undo_;
-  TraceLoader* loader_;
-  QThread* workerThread_;
-  PredictionWorker* worker_;
-
-  std::shared_ptr<const Trace> trace_;
-  QString tracePath_;
-  QString region_;  // chosen parallel region ("" = the trace's own PRGN markers)
-  QString sessionPath_;
-  std::optional<SessionData> pendingSession_;  // applied when its trace has loaded
-  QString pendingSessionPath_;
-  std::shared_ptr<const PredictionResult> prediction_;
-  quint64 requestedGeneration_ = 0;
-  bool resettingDocument_ = false;
   QString lastError_;
 
   // Actions.

@@ -1,0 +1,340 @@
+#include "analysis_session.h"
+
+#include "advisor_runner.h"
+#include "hypothesis_commands.h"
+#include "region_picker_dialog.h"  // withParallelRegion
+
+#include "perwiz/compensation.h"
+
+#include <QFileInfo>
+#include <QThread>
+#include <QUndoStack>
+
+#include <algorithm>
+
+namespace perwiz::gui {
+
+AnalysisSession::AnalysisSession(QObject* parent) : QObject(parent) {
+  qRegisterMetaType<perwiz::gui::SessionView>();
+  doc_ = new ScenarioDocument(this);
+  undo_ = new QUndoStack(this);
+  loader_ = new TraceLoader(this);
+  workerThread_ = new QThread(this);
+  workerThread_->setObjectName(QStringLiteral("perwiz-prediction"));
+  worker_ = new PredictionWorker;
+  worker_->moveToThread(workerThread_);
+  connect(workerThread_, &QThread::finished, worker_, &QObject::deleteLater);
+  workerThread_->start();
+  advisor_ = new AdvisorRunner(worker_, this);
+
+  connect(loader_, &TraceLoader::progress, this, &AnalysisSession::loadProgress);
+  connect(loader_, &TraceLoader::finished, this, &AnalysisSession::onLoadFinished);
+  connect(worker_, &PredictionWorker::resultReady, this, &AnalysisSession::onPrediction);
+  connect(worker_, &PredictionWorker::failed, this, &AnalysisSession::predictionFailed);
+  connect(doc_, &ScenarioDocument::changed, this, &AnalysisSession::onDocumentChanged);
+  connect(undo_, &QUndoStack::indexChanged, this, [this] {
+    syncHistory();
+    emit historyChanged();
+  });
+  connect(undo_, &QUndoStack::cleanChanged, this, &AnalysisSession::titleChanged);
+  connect(advisor_, &AdvisorRunner::progress, this, &AnalysisSession::advisorProgress);
+  connect(advisor_, &AdvisorRunner::updated, this, &AnalysisSession::onAdvisorOutcome);
+}
+
+AnalysisSession::~AnalysisSession() {
+  // The undo stack emits indexChanged while it is cleared, which must not reach listeners of
+  // a half-destroyed session.
+  disconnect(undo_, nullptr, this, nullptr);
+  loader_->cancel();
+  advisor_->cancel();
+  advisor_->wait();  // it works on a fork of the worker's replayer
+  workerThread_->quit();
+  workerThread_->wait();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Loading and session files
+
+void AnalysisSession::openTrace(const QString& path) {
+  emit loadStarted(path);
+  loader_->start(path);
+}
+
+void AnalysisSession::cancelLoad() { loader_->cancel(); }
+bool AnalysisSession::isLoading() const { return loader_->isLoading(); }
+
+bool AnalysisSession::openSession(const QString& path, QString* error) {
+  SessionData data;
+  if (!loadSession(path, data, error)) return false;
+  pendingSession_ = data;
+  pendingSessionPath_ = QFileInfo(path).absoluteFilePath();  // remembered once the trace loads
+  openTrace(data.trace);
+  return true;
+}
+
+void AnalysisSession::onLoadFinished(const LoadResult& result) {
+  if (result.cancelled) {
+    pendingSession_.reset();
+    emit loadCancelled();
+    return;
+  }
+  if (!result.trace) {
+    pendingSession_.reset();
+    emit loadFailed(result.error);
+    return;
+  }
+  resetAdvisor();
+  history_.clear();
+  trace_ = result.trace;
+  region_.clear();
+  tracePath_ = QFileInfo(result.path).absoluteFilePath();
+  prediction_.reset();
+  emit traceChanged(trace_, true);
+  undo_->clear();
+  resettingDocument_ = true;
+  doc_->setEntries({});
+  sessionPath_.clear();
+  if (pendingSession_) {
+    const SessionData session = *pendingSession_;
+    pendingSession_.reset();
+    applySession(session);
+  }
+  resettingDocument_ = false;
+  onDocumentChanged();
+  emit titleChanged();
+  emit traceLoaded();
+}
+
+void AnalysisSession::applySession(const SessionData& session) {
+  if (!session.region.isEmpty()) {
+    QString error;
+    if (!setParallelRegion(session.region, &error)) emit this->error(tr("Cannot open session"), error);
+  }
+  doc_->setModel(session.scenario.model);
+  doc_->setCosts(session.scenario.costs);
+  std::vector<HypothesisEntry> entries;
+  for (const auto& h : session.scenario.hypotheses)
+    entries.push_back({h, !session.disabled.contains(QString::fromStdString(h.toString()))});
+  doc_->setEntries(std::move(entries));
+  emit sessionViewRequested(SessionView{session.mode, session.beginNs, session.endNs});
+  sessionPath_ = pendingSessionPath_;
+  emit sessionOpened(sessionPath_);
+}
+
+bool AnalysisSession::saveSessionTo(const QString& path, const SessionView& view, QString* error) {
+  if (!trace_) {
+    if (error) *error = tr("No trace loaded");
+    return false;
+  }
+  SessionData data;
+  data.trace = tracePath_;
+  data.scenario = doc_->scenario(true);
+  for (const auto& h : doc_->disabledHypotheses()) data.disabled << QString::fromStdString(h.toString());
+  data.mode = view.mode;
+  data.beginNs = view.beginNs;
+  data.endNs = view.endNs;
+  data.region = region_;
+  if (!gui::saveSession(path, data, error)) return false;
+  sessionPath_ = QFileInfo(path).absoluteFilePath();
+  undo_->setClean();
+  emit titleChanged();
+  return true;
+}
+
+bool AnalysisSession::setParallelRegion(const QString& name, QString* error) {
+  if (!trace_) {
+    if (error) *error = tr("No trace loaded");
+    return false;
+  }
+  auto t = withParallelRegion(*trace_, name.toStdString(), error);
+  if (!t) return false;
+  resetAdvisor();
+  prediction_.reset();
+  trace_ = std::move(t);
+  region_ = name;
+  history_.forgetValues();
+  emit traceChanged(trace_, false);
+  emit message(tr("Parallel region '%1': %n step(s)", nullptr, static_cast<int>(trace_->steps.size())).arg(name), 5000);
+  if (!resettingDocument_) requestPrediction();
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Prediction
+
+void AnalysisSession::onDocumentChanged() {
+  // The history's values mean "T under this model and cost mode": a change forgets them.
+  if (doc_->model() != historyModel_ || doc_->costs() != historyCosts_) {
+    history_.forgetValues();
+    historyModel_ = doc_->model();
+    historyCosts_ = doc_->costs();
+  }
+  if (!resettingDocument_) requestPrediction();
+  emit documentChanged();
+}
+
+void AnalysisSession::requestPrediction() {
+  if (!trace_) return;
+  PredictionRequest r;
+  r.trace = trace_;
+  r.model = doc_->model();
+  r.costs = doc_->costs();
+  r.hypotheses = doc_->enabledHypotheses();
+  r.generation = ++requestedGeneration_;
+  emit predictionRequested();
+  worker_->request(std::move(r));
+}
+
+bool AnalysisSession::isPredictionCurrent() const {
+  return prediction_ && prediction_->generation == requestedGeneration_;
+}
+
+void AnalysisSession::syncHistory() {
+  QStringList labels;
+  for (int i = 0; i < undo_->count(); ++i) labels << undo_->text(i);
+  history_.syncStack(labels);
+}
+
+void AnalysisSession::onPrediction(const std::shared_ptr<const PredictionResult>& result) {
+  if (!result || result->trace != trace_) return;  // from a trace no longer shown
+  prediction_ = result;
+  if (isPredictionCurrent()) {
+    syncHistory();  // the states first, then this one's value
+    history_.record(undo_->index(), result->predictedTime);
+  }
+  emit predictionReady(result);
+  if (isPredictionCurrent()) emit historyChanged();
+  if (advisorPending_ && isPredictionCurrent()) {
+    advisorPending_ = false;
+    advisor_->start(requestedGeneration_, trace_);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Changes
+
+QString AnalysisSession::refusalFor(const Hypothesis& h) const {
+  if (worker_->hasReplayer()) {
+    const std::string problem = worker_->validate(h);
+    if (!problem.empty()) return QString::fromStdString(problem);
+  }
+  if (const HypothesisEntry* e = doc_->find(h); e && e->enabled)
+    return tr("%1 is already applied").arg(QString::fromStdString(h.toString()));
+  return {};
+}
+
+bool AnalysisSession::requestHypothesis(const Hypothesis& h, QString* why) {
+  if (!trace_) {
+    if (why) *why = tr("No trace loaded");
+    return false;
+  }
+  if (const QString problem = refusalFor(h); !problem.isEmpty()) {
+    if (why) *why = problem;
+    return false;
+  }
+  if (doc_->find(h))
+    undo_->push(new SetHypothesisEnabledCommand(doc_, h, true));
+  else
+    undo_->push(new AddHypothesisCommand(doc_, h));
+  emit hypothesisApplied();
+  return true;
+}
+
+bool AnalysisSession::requestCompensation(std::int64_t overheadNsPerEvent, QString* why) {
+  if (!trace_) {
+    if (why) *why = tr("No trace loaded");
+    return false;
+  }
+  const Hypothesis h = overheadNsPerEvent == kOverheadFromTrace ? Hypothesis::compensateFromTrace()
+                                                                : Hypothesis::compensate(overheadNsPerEvent);
+  // A scenario holds one compensation: a new value replaces the applied one (one undo step).
+  const HypothesisEntry* old = nullptr;
+  for (const HypothesisEntry& e : doc_->entries())
+    if (e.hypothesis.kind == HypothesisKind::Compensate && e.enabled) old = &e;
+  if (old && old->hypothesis == h) {
+    if (why) *why = tr("%1 is already applied").arg(QString::fromStdString(h.toString()));
+    return false;
+  }
+  if (!old) return requestHypothesis(h, why);
+  // Check the value before touching the undo stack (the replacement must not fail half-way).
+  std::string problem;
+  if (compensationOverhead(*trace_, h.overheadNs, &problem).empty()) {
+    if (why) *why = QString::fromStdString(problem);
+    return false;
+  }
+  // The worker still holds the old compensation until the change reaches it, so its validate()
+  // would see two: the value was checked above, push the pair directly.
+  const HypothesisEntry previous = *old;
+  undo_->beginMacro(tr("Compensate"));
+  undo_->push(new RemoveHypothesisCommand(doc_, previous));
+  if (doc_->find(h))
+    undo_->push(new SetHypothesisEnabledCommand(doc_, h, true));
+  else
+    undo_->push(new AddHypothesisCommand(doc_, h));
+  undo_->endMacro();
+  emit hypothesisApplied();
+  return true;
+}
+
+int AnalysisSession::applyHypotheses(const std::vector<Hypothesis>& hs, QStringList* refused) {
+  // Refusals first, so that the undo stack gets one macro of real changes (or nothing).
+  std::vector<Hypothesis> accepted;
+  for (const Hypothesis& h : hs) {
+    const QString why = refusalFor(h);
+    if (why.isEmpty() && std::find(accepted.begin(), accepted.end(), h) == accepted.end())
+      accepted.push_back(h);
+    else if (!why.isEmpty() && refused)
+      *refused << QStringLiteral("%1: %2").arg(QString::fromStdString(h.toString()), why);
+  }
+  if (accepted.empty()) return 0;
+  if (accepted.size() > 1)
+    undo_->beginMacro(tr("Apply %n hypothesis(es)", nullptr, static_cast<int>(accepted.size())));
+  for (const Hypothesis& h : accepted) requestHypothesis(h, nullptr);
+  if (accepted.size() > 1) undo_->endMacro();
+  return static_cast<int>(accepted.size());
+}
+
+void AnalysisSession::setHypothesisEnabled(const Hypothesis& h, bool enabled) {
+  const HypothesisEntry* e = doc_->find(h);
+  if (e && e->enabled != enabled) undo_->push(new SetHypothesisEnabledCommand(doc_, h, enabled));
+}
+
+void AnalysisSession::removeHypothesis(const Hypothesis& h) {
+  if (const HypothesisEntry* e = doc_->find(h)) undo_->push(new RemoveHypothesisCommand(doc_, *e));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Advisor
+
+void AnalysisSession::runAdvisor() {
+  if (!trace_) {
+    emit message(tr("No trace loaded"), 4000);
+    return;
+  }
+  if (isPredictionCurrent()) {
+    advisorPending_ = false;
+    advisor_->start(requestedGeneration_, trace_);
+  } else {
+    advisorPending_ = true;  // starts from the scenario being predicted now
+    emit advisorWaiting();
+  }
+}
+
+void AnalysisSession::cancelAdvisor() {
+  advisorPending_ = false;
+  advisor_->cancel();
+  if (!advisor_->isRunning()) emit advisorStopped();
+}
+
+void AnalysisSession::resetAdvisor() {
+  advisor_->cancel();
+  advisorPending_ = false;
+  emit advisorStopped();
+}
+
+void AnalysisSession::onAdvisorOutcome(const std::shared_ptr<const AdvisorOutcome>& outcome) {
+  if (!outcome || outcome->trace != trace_) return;
+  emit advisorUpdated(outcome);
+}
+
+}  // namespace perwiz::gui

@@ -1,0 +1,154 @@
+// The model side of the GUI, without widgets (docs: design-gui.md rules 2, 3 and 5; issue #18).
+//
+// An AnalysisSession owns the loaded trace, the scenario document and its undo stack, the
+// background loader, the prediction worker and its thread, the advisor runner, the history of
+// predicted T per undo state, and the current prediction snapshot. Every change of the
+// scenario is one undoable command pushed here (or refused with the reason); every result comes
+// back as a signal carrying an immutable snapshot. Views read snapshots and send requests; none
+// of them touches the worker. Tests drive it with QSignalSpy and no window.
+#pragma once
+
+#include "prediction_worker.h"
+#include "scenario_document.h"
+#include "scenario_history.h"
+#include "session_file.h"
+#include "trace_loader.h"
+
+#include <QObject>
+#include <QStringList>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QThread;
+class QUndoStack;
+
+namespace perwiz::gui {
+
+class AdvisorRunner;
+struct AdvisorOutcome;
+
+// What a session file records about the view (the window supplies and applies it).
+struct SessionView {
+  QString mode = QStringLiteral("measured");
+  qint64 beginNs = 0, endNs = 0;  // 0, 0 = fit
+};
+
+class AnalysisSession : public QObject {
+  Q_OBJECT
+
+ public:
+  explicit AnalysisSession(QObject* parent = nullptr);
+  ~AnalysisSession() override;
+
+  // ---- loading and session files ----
+  // Starts a background load (a running one is cancelled).
+  void openTrace(const QString& path);
+  // Reads a .perwiz file and loads its trace; the scenario and view follow once it has loaded.
+  // False (and *error) if the file cannot be read.
+  bool openSession(const QString& path, QString* error = nullptr);
+  bool saveSessionTo(const QString& path, const SessionView& view, QString* error = nullptr);
+  void cancelLoad();
+  bool isLoading() const;
+
+  // ---- state ----
+  const std::shared_ptr<const Trace>& trace() const { return trace_; }
+  QString tracePath() const { return tracePath_; }
+  QString sessionPath() const { return sessionPath_; }
+  QString parallelRegion() const { return region_; }
+  ScenarioDocument* document() const { return doc_; }
+  QUndoStack* undoStack() const { return undo_; }
+  const std::shared_ptr<const PredictionResult>& prediction() const { return prediction_; }
+  // The shown prediction belongs to the latest scenario change (no re-simulation pending).
+  bool isPredictionCurrent() const;
+  quint64 generation() const { return requestedGeneration_; }
+  const ScenarioHistory& history() const { return history_; }
+  AdvisorRunner* advisorRunner() const { return advisor_; }
+  // The worker, for the exports that run beside it (the predicted trace).
+  PredictionWorker* worker() const { return worker_; }
+
+  // ---- changes: each one undoable step, or refused (false and *why) ----
+  bool requestHypothesis(const Hypothesis& h, QString* why = nullptr);
+  // Measurement-overhead compensation; replaces an applied one of another value in one step.
+  bool requestCompensation(std::int64_t overheadNsPerEvent, QString* why = nullptr);
+  // Several hypotheses as one step (the advisor's Apply); returns how many were added.
+  int applyHypotheses(const std::vector<Hypothesis>& hs, QStringList* refused = nullptr);
+  void setHypothesisEnabled(const Hypothesis& h, bool enabled);
+  void removeHypothesis(const Hypothesis& h);
+  // "" if h can be applied now, else why not.
+  QString refusalFor(const Hypothesis& h) const;
+  // Recomputes the parallel steps with `name` as the region; hypotheses are kept.
+  bool setParallelRegion(const QString& name, QString* error = nullptr);
+
+  // ---- the advisor ----
+  // Runs on the current scenario (after the pending prediction, if any).
+  void runAdvisor();
+  void cancelAdvisor();
+
+ signals:
+  void loadStarted(const QString& path);
+  void loadProgress(int percent);
+  void loadCancelled();
+  void loadFailed(const QString& message);
+  // A new trace is shown: a loaded file (`newFile`) or the same file with another parallel
+  // region. The previous prediction and advice no longer apply.
+  void traceChanged(const std::shared_ptr<const Trace>& trace, bool newFile);
+  // Everything a load brings is in place (the session file's scenario applied, the first
+  // prediction requested).
+  void traceLoaded();
+  // A session file was opened (its path, for the recent files).
+  void sessionOpened(const QString& path);
+  // A session file's view, to apply once its trace has loaded.
+  void sessionViewRequested(const perwiz::gui::SessionView& view);
+  void documentChanged();
+  void predictionRequested();
+  void predictionReady(const std::shared_ptr<const perwiz::gui::PredictionResult>& result);
+  void predictionFailed(const QString& message);
+  // The history of predicted T per undo state changed (labels or values).
+  void historyChanged();
+  // A hypothesis was added or enabled (the window shows the prediction then).
+  void hypothesisApplied();
+  void advisorWaiting();  // runs when the prediction is current
+  void advisorProgress(double fraction, const QString& stage);
+  void advisorUpdated(const std::shared_ptr<const perwiz::gui::AdvisorOutcome>& outcome);
+  void advisorStopped();
+  void titleChanged();
+  void message(const QString& text, int timeoutMs);
+  void error(const QString& title, const QString& text);
+
+ private:
+  void onLoadFinished(const LoadResult& result);
+  void onDocumentChanged();
+  void onPrediction(const std::shared_ptr<const PredictionResult>& result);
+  void onAdvisorOutcome(const std::shared_ptr<const AdvisorOutcome>& outcome);
+  void requestPrediction();
+  void syncHistory();  // the history's states from the undo stack's commands
+  void applySession(const SessionData& session);
+  void resetAdvisor();
+
+  ScenarioDocument* doc_;
+  QUndoStack* undo_;
+  TraceLoader* loader_;
+  QThread* workerThread_;
+  PredictionWorker* worker_;
+  AdvisorRunner* advisor_;
+  bool advisorPending_ = false;  // run as soon as the prediction is current
+  ScenarioHistory history_;
+  std::shared_ptr<const NetworkModel> historyModel_;
+  CostMode historyCosts_ = CostMode::Measured;
+
+  std::shared_ptr<const Trace> trace_;
+  QString tracePath_;
+  QString region_;  // chosen parallel region ("" = the trace's own PRGN markers)
+  QString sessionPath_;
+  std::optional<SessionData> pendingSession_;  // applied when its trace has loaded
+  QString pendingSessionPath_;
+  std::shared_ptr<const PredictionResult> prediction_;
+  quint64 requestedGeneration_ = 0;
+  bool resettingDocument_ = false;
+};
+
+}  // namespace perwiz::gui
+
+Q_DECLARE_METATYPE(perwiz::gui::SessionView)

@@ -1,0 +1,234 @@
+// The main window's actions, menus and status bar (main_window.h).
+#include "main_window.h"
+
+#include "advisor_dock.h"
+#include "charts_dock.h"
+#include "hypothesis_dock.h"
+#include "inspector_dock.h"
+#include "overhead_dock.h"
+#include "warnings_dock.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QCoreApplication>
+#include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QStatusBar>
+#include <QToolButton>
+#include <QUndoStack>
+
+namespace perwiz::gui {
+
+void MainWindow::createActions() {
+  openAct_ = new QAction(tr("&Open Trace…"), this);
+  openAct_->setShortcut(QKeySequence::Open);
+  openAct_->setStatusTip(tr("Open an ALOG or OTF2 trace"));
+  connect(openAct_, &QAction::triggered, this, &MainWindow::openDialog);
+
+  openSessionAct_ = new QAction(tr("Open &Session…"), this);
+  connect(openSessionAct_, &QAction::triggered, this, &MainWindow::openSessionDialog);
+  saveSessionAct_ = new QAction(tr("&Save Session"), this);
+  saveSessionAct_->setShortcut(QKeySequence::Save);
+  connect(saveSessionAct_, &QAction::triggered, this, &MainWindow::saveSession);
+  saveSessionAsAct_ = new QAction(tr("Save Session &As…"), this);
+  saveSessionAsAct_->setShortcut(QKeySequence::SaveAs);
+  connect(saveSessionAsAct_, &QAction::triggered, this, &MainWindow::saveSessionAs);
+  exportImageAct_ = new QAction(tr("&Export Image…"), this);
+  exportImageAct_->setShortcut(QKeySequence(tr("Ctrl+E")));
+  exportImageAct_->setObjectName(QStringLiteral("exportImage"));
+  connect(exportImageAct_, &QAction::triggered, this, &MainWindow::exportImageDialog);
+  exportTraceAct_ = new QAction(tr("Export &Predicted Trace…"), this);
+  exportTraceAct_->setObjectName(QStringLiteral("exportPredictedTrace"));
+  connect(exportTraceAct_, &QAction::triggered, this, &MainWindow::exportPredictedTraceDialog);
+  quitAct_ = new QAction(tr("&Quit"), this);
+  quitAct_->setShortcut(QKeySequence::Quit);
+  connect(quitAct_, &QAction::triggered, this, &QWidget::close);
+
+  undoAct_ = session_->undoStack()->createUndoAction(this, tr("&Undo"));
+  undoAct_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Z));
+  redoAct_ = session_->undoStack()->createRedoAction(this, tr("&Redo"));
+  redoAct_->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence(Qt::CTRL | Qt::Key_Y)});
+
+  modeGroup_ = new QActionGroup(this);
+  const QString modeNames[4] = {tr("&Measured"), tr("&Predicted"), tr("&Overlay"), tr("&Lanes")};
+  const QString modeTips[4] = {tr("The trace as measured"), tr("The prediction only"),
+                               tr("Predicted boxes over the measured ones"),
+                               tr("Each rank split into a measured and a predicted lane")};
+  for (int i = 0; i < 4; ++i) {
+    modeActs_[i] = new QAction(modeNames[i], this);
+    modeActs_[i]->setCheckable(true);
+    modeActs_[i]->setStatusTip(modeTips[i]);
+    modeActs_[i]->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
+    modeGroup_->addAction(modeActs_[i]);
+    const auto mode = static_cast<ui::TimelineMode>(i);
+    connect(modeActs_[i], &QAction::triggered, this, [this, mode] { setMode(mode); });
+  }
+  modeActs_[0]->setChecked(true);
+  fitAct_ = new QAction(tr("&Fit"), this);
+  fitAct_->setShortcut(QKeySequence(Qt::Key_F));
+  fitAct_->setStatusTip(tr("Show the whole trace"));
+  connect(fitAct_, &QAction::triggered, timeline_, &ui::TimelineView::fitAll);
+
+  auto hypothesisAction = [this](const QString& text, Qt::Key key, HypothesisKind kind, const QString& tip) {
+    auto* a = new QAction(text, this);
+    if (key != Qt::Key_unknown) a->setShortcut(QKeySequence(key));
+    a->setStatusTip(tip);
+    connect(a, &QAction::triggered, this, [this, kind] {
+      QString why;
+      if (!requestHypothesis(kind, timeline_->selection(), &why)) report(why);
+    });
+    return a;
+  };
+  zeroWaitAct_ = hypothesisAction(tr("Zero &Wait"), Qt::Key_Z, HypothesisKind::ZeroWait,
+                                  tr("The selected call's waiting time becomes zero"));
+  zeroEventAct_ = hypothesisAction(tr("Zero &Event"), Qt::Key_E, HypothesisKind::ZeroEvent,
+                                   tr("The selected call takes no time"));
+  balanceComputeAct_ = hypothesisAction(tr("&Balance Computation"), Qt::Key_B, HypothesisKind::BalanceCompute,
+                                        tr("Every rank's computation in the selected parallel step becomes the mean"));
+  balanceVolumeAct_ = hypothesisAction(tr("Balance Message &Volume"), Qt::Key_V, HypothesisKind::BalanceVolume,
+                                       tr("Every message of the selected parallel step gets the mean size"));
+  zeroComputationAct_ = new QAction(tr("Zero &Computation Before"), this);
+  zeroComputationAct_->setStatusTip(tr("The computation before the selected call takes no time"));
+  connect(zeroComputationAct_, &QAction::triggered, this, [this] {
+    QString why;
+    if (!requestZeroComputation(timeline_->selection(), &why)) report(why);
+  });
+
+  compensateAct_ = new QAction(tr("Compensate Measurement &Overhead…"), this);
+  compensateAct_->setObjectName(QStringLiteral("compensateOverhead"));
+  compensateAct_->setStatusTip(tr("Remove the tracer's per-event overhead from every rank and propagate the delays along messages"));
+  connect(compensateAct_, &QAction::triggered, this, &MainWindow::compensationDialog);
+
+  runAdvisorAct_ = new QAction(tr("Run &Advisor"), this);
+  runAdvisorAct_->setShortcut(QKeySequence(tr("Ctrl+R")));
+  runAdvisorAct_->setStatusTip(tr("Rank what to fix first: domino paths, waits, steps and bounds"));
+  connect(runAdvisorAct_, &QAction::triggered, this, &MainWindow::runAdvisor);
+
+  networkModelAct_ = new QAction(tr("Network &Model…"), this);
+  networkModelAct_->setShortcut(QKeySequence(tr("Ctrl+M")));
+  networkModelAct_->setStatusTip(tr("LogGPS, LogGP or LogGPO parameters, presets, files and the cost mode"));
+  connect(networkModelAct_, &QAction::triggered, this, &MainWindow::editNetworkModel);
+  regionAct_ = new QAction(tr("Parallel &Region…"), this);
+  regionAct_->setStatusTip(tr("Choose the state or region whose executions are the parallel steps"));
+  connect(regionAct_, &QAction::triggered, this, &MainWindow::chooseParallelRegion);
+
+  modelGroup_ = new QActionGroup(this);
+  for (const auto& name : networkPresetNames()) {
+    auto* a = new QAction(QString::fromStdString(name), this);
+    a->setCheckable(true);
+    a->setData(QString::fromStdString(name));
+    modelGroup_->addAction(a);
+    connect(a, &QAction::triggered, this, [this, name] {
+      session_->document()->setModel(std::shared_ptr<const NetworkModel>(networkPreset(name)));
+    });
+  }
+  costGroup_ = new QActionGroup(this);
+  const std::pair<CostMode, QString> costs[2] = {{CostMode::Measured, tr("Measured Local Costs")},
+                                                 {CostMode::Model, tr("Model Local Costs")}};
+  for (const auto& [mode, text] : costs) {
+    auto* a = new QAction(text, this);
+    a->setCheckable(true);
+    a->setData(static_cast<int>(mode));
+    costGroup_->addAction(a);
+    connect(a, &QAction::triggered, this, [this, mode = mode] { session_->document()->setCosts(mode); });
+  }
+}
+
+void MainWindow::createMenus() {
+  fileMenu_ = menuBar()->addMenu(tr("&File"));
+  fileMenu_->setObjectName(QStringLiteral("fileMenu"));
+  fileMenu_->addAction(openAct_);
+  recentMenu_ = fileMenu_->addMenu(tr("Open &Recent"));
+  fileMenu_->addSeparator();
+  fileMenu_->addAction(openSessionAct_);
+  fileMenu_->addAction(saveSessionAct_);
+  fileMenu_->addAction(saveSessionAsAct_);
+  fileMenu_->addSeparator();
+  fileMenu_->addAction(exportImageAct_);
+  fileMenu_->addAction(exportTraceAct_);
+  fileMenu_->addSeparator();
+  fileMenu_->addAction(quitAct_);
+  updateRecentMenu();
+
+  editMenu_ = menuBar()->addMenu(tr("&Edit"));
+  editMenu_->setObjectName(QStringLiteral("editMenu"));
+  editMenu_->addAction(undoAct_);
+  editMenu_->addAction(redoAct_);
+
+  viewMenu_ = menuBar()->addMenu(tr("&View"));
+  viewMenu_->setObjectName(QStringLiteral("viewMenu"));
+  for (auto* a : modeActs_) viewMenu_->addAction(a);
+  viewMenu_->addSeparator();
+  viewMenu_->addAction(fitAct_);
+  viewMenu_->addSeparator();
+  viewMenu_->addAction(inspector_->toggleViewAction());
+  viewMenu_->addAction(hypotheses_->toggleViewAction());
+  viewMenu_->addAction(advisorDock_->toggleViewAction());
+  viewMenu_->addAction(chartsDock_->toggleViewAction());
+  viewMenu_->addAction(overheadDock_->toggleViewAction());
+  viewMenu_->addAction(warningsDock_->toggleViewAction());
+
+  predictionMenu_ = menuBar()->addMenu(tr("&Prediction"));
+  predictionMenu_->setObjectName(QStringLiteral("predictionMenu"));
+  predictionMenu_->addAction(zeroWaitAct_);
+  predictionMenu_->addAction(zeroEventAct_);
+  predictionMenu_->addAction(zeroComputationAct_);
+  predictionMenu_->addAction(balanceComputeAct_);
+  predictionMenu_->addAction(balanceVolumeAct_);
+  predictionMenu_->addAction(compensateAct_);
+  predictionMenu_->addSeparator();
+  predictionMenu_->addAction(runAdvisorAct_);
+  predictionMenu_->addSeparator();
+  predictionMenu_->addAction(networkModelAct_);
+  predictionMenu_->addAction(regionAct_);
+  auto* models = predictionMenu_->addMenu(tr("Network Model &Presets"));
+  models->addActions(modelGroup_->actions());
+  auto* costs = predictionMenu_->addMenu(tr("&Cost Mode"));
+  costs->addActions(costGroup_->actions());
+
+  helpMenu_ = menuBar()->addMenu(tr("&Help"));
+  helpMenu_->setObjectName(QStringLiteral("helpMenu"));
+  helpMenu_->addAction(tr("&About PerWiz"), this, [this] {
+    QMessageBox::about(this, tr("About PerWiz"),
+                       tr("<p><b>PerWiz</b> %1</p><p>What-if performance prediction for MPI traces: "
+                          "how much faster would the program be if this wait, this event or this "
+                          "parallel step were fixed?</p><p>After the PerWiz method of Ino et al. "
+                          "(LogGPS replay of the measured execution).</p>")
+                           .arg(QCoreApplication::applicationVersion()));
+  });
+}
+
+void MainWindow::createStatusBar() {
+  statusText_ = new QLabel(this);
+  progress_ = new QProgressBar(this);
+  progress_->setRange(0, 100);
+  progress_->setMaximumWidth(200);
+  progress_->setVisible(false);
+  cancelButton_ = new QToolButton(this);
+  cancelButton_->setText(tr("Cancel"));
+  cancelButton_->setObjectName(QStringLiteral("cancelLoad"));
+  cancelButton_->setVisible(false);
+  connect(cancelButton_, &QToolButton::clicked, session_, &AnalysisSession::cancelLoad);
+  warningsButton_ = new QToolButton(this);
+  warningsButton_->setAutoRaise(true);
+  warningsButton_->setVisible(false);
+  connect(warningsButton_, &QToolButton::clicked, this, [this] {
+    warningsDock_->show();
+    warningsDock_->raise();
+  });
+  summary_ = new QLabel(this);
+  summary_->setObjectName(QStringLiteral("predictionSummary"));
+  QFont bold = summary_->font();
+  bold.setBold(true);
+  summary_->setFont(bold);
+  statusBar()->addPermanentWidget(statusText_);
+  statusBar()->addPermanentWidget(progress_);
+  statusBar()->addPermanentWidget(cancelButton_);
+  statusBar()->addPermanentWidget(warningsButton_);
+  statusBar()->addPermanentWidget(summary_);
+}
+
+}  // namespace perwiz::gui

@@ -1,0 +1,296 @@
+// The main window's file dialogs, session files, exports, recent files and drops (main_window.h).
+#include "main_window.h"
+
+#include "export_image.h"
+#include "headless_export.h"  // view mode names
+#include "units.h"
+
+#include "perwiz/compensation.h"
+#include "perwiz/trace_io.h"
+
+#include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QMenu>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QRadioButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace perwiz::gui {
+
+namespace {
+constexpr int kMaxRecent = 8;
+const char* kRecentKey = "recentFiles";
+}  // namespace
+
+void MainWindow::openTrace(const QString& path) { session_->openTrace(path); }
+
+void MainWindow::openDialog() {
+  const QString tracePath = session_->tracePath();
+  const QString dir = tracePath.isEmpty() ? QString() : QFileInfo(tracePath).absolutePath();
+  const QString path = QFileDialog::getOpenFileName(
+      this, tr("Open Trace"), dir,
+      tr("Traces (*.alog *.log *.otf *.otf2);;PerWiz sessions (*.perwiz);;All files (*)"));
+  if (path.isEmpty()) return;
+  if (path.endsWith(QLatin1String(".perwiz"), Qt::CaseInsensitive))
+    openSession(path);
+  else
+    openTrace(path);
+}
+
+void MainWindow::openSessionDialog() {
+  const QString path = QFileDialog::getOpenFileName(this, tr("Open Session"), QString(),
+                                                    tr("PerWiz sessions (*.perwiz);;All files (*)"));
+  if (!path.isEmpty()) openSession(path);
+}
+
+void MainWindow::openSession(const QString& path) {
+  QString error;
+  if (!session_->openSession(path, &error)) showError(tr("Cannot open session"), error);
+}
+
+bool MainWindow::saveSessionTo(const QString& path, QString* error) {
+  SessionView view;
+  view.mode = viewModeName(timeline_->mode());
+  view.beginNs = timeline_->visibleBegin();
+  view.endNs = timeline_->visibleEnd();
+  return session_->saveSessionTo(path, view, error);
+}
+
+void MainWindow::saveSession() {
+  const QString path = session_->sessionPath();
+  if (path.isEmpty()) {
+    saveSessionAs();
+    return;
+  }
+  QString error;
+  if (!saveSessionTo(path, &error))
+    showError(tr("Cannot save session"), error);
+  else
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+}
+
+void MainWindow::saveSessionAs() {
+  if (!session_->trace()) return;
+  const QString tracePath = session_->tracePath();
+  QString suggestion = session_->sessionPath();
+  if (suggestion.isEmpty()) suggestion = QFileInfo(tracePath).absoluteDir().absoluteFilePath(
+                                             QFileInfo(tracePath).completeBaseName() + QStringLiteral(".perwiz"));
+  QString path = QFileDialog::getSaveFileName(this, tr("Save Session"), suggestion,
+                                              tr("PerWiz sessions (*.perwiz)"));
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) {
+    path += QStringLiteral(".perwiz");
+    if (QFileInfo::exists(path) &&
+        QMessageBox::question(this, tr("Save Session"), tr("%1 already exists. Replace it?").arg(path)) !=
+            QMessageBox::Yes)
+      return;
+  }
+  QString error;
+  if (!saveSessionTo(path, &error))
+    showError(tr("Cannot save session"), error);
+  else
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+}
+
+void MainWindow::exportImageDialog() {
+  if (!session_->trace()) return;
+  const QString tracePath = session_->tracePath();
+  bool ok = false;
+  const QStringList ranges = {tr("Whole trace"), tr("Current view")};
+  const QString range = QInputDialog::getItem(this, tr("Export Image"), tr("Range:"), ranges, 0, false, &ok);
+  if (!ok) return;
+  QString selectedFilter;
+  const QString pngFilter = tr("PNG image (*.png)"), svgFilter = tr("SVG image (*.svg)"),
+                pdfFilter = tr("PDF document (*.pdf)");
+  QString path = QFileDialog::getSaveFileName(
+      this, tr("Export Image"),
+      QFileInfo(tracePath).absoluteDir().absoluteFilePath(QFileInfo(tracePath).completeBaseName() +
+                                                          QStringLiteral(".png")),
+      pngFilter + QStringLiteral(";;") + svgFilter + QStringLiteral(";;") + pdfFilter, &selectedFilter);
+  if (path.isEmpty()) return;
+  if (imageFormatFor(path) == ImageFormat::Unknown) {
+    path += selectedFilter == svgFilter ? QStringLiteral(".svg")
+            : selectedFilter == pdfFilter ? QStringLiteral(".pdf")
+                                          : QStringLiteral(".png");
+    if (QFileInfo::exists(path) &&
+        QMessageBox::question(this, tr("Export Image"), tr("%1 already exists. Replace it?").arg(path)) !=
+            QMessageBox::Yes)
+      return;
+  }
+  ui::TimelineExportOptions options;
+  options.wholeTrace = range == ranges[0];
+  options.width = std::max(1600, timeline_->width());
+  QString error;
+  if (!exportTimelineImage(*timeline_, path, options, true, &error))
+    showError(tr("Cannot export image"), error);
+  else
+    statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+}
+
+void MainWindow::exportPredictedTraceDialog() {
+  if (!session_->trace() || !session_->worker()->hasReplayer()) return;
+  const QString tracePath = session_->tracePath();
+  const QString suggestion = QFileInfo(tracePath).absoluteDir().absoluteFilePath(
+      QFileInfo(tracePath).completeBaseName() + QStringLiteral("-predicted.alog"));
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export Predicted Trace"), suggestion,
+                                                    tr("ALOG trace (*.alog);;OTF trace (*.otf);;OTF2 archive (*.otf2)"), nullptr,
+                                                    QFileDialog::DontConfirmOverwrite);
+  if (path.isEmpty()) return;
+  if (QFileInfo::exists(path)) {
+    QMessageBox::warning(this, tr("Export Predicted Trace"),
+                         tr("%1 already exists. PerWiz never overwrites a trace; choose another name.").arg(path));
+    return;
+  }
+  statusText_->setText(tr("Writing the predicted trace…"));
+  auto* watcher = new QFutureWatcher<QString>(this);
+  connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, path] {
+    const QString error = watcher->result();
+    watcher->deleteLater();
+    statusText_->clear();
+    if (!error.isEmpty())
+      showError(tr("Cannot export the predicted trace"), error);
+    else
+      statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+  });
+  PredictionWorker* worker = session_->worker();
+  watcher->setFuture(QtConcurrent::run([worker, path]() -> QString {
+    try {
+      const Trace predicted = worker->predictedTrace();
+      saveTrace(predicted, path.toStdString());
+      return {};
+    } catch (const std::exception& e) {
+      return QString::fromStdString(e.what());
+    }
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Recent files, title, errors, drag and drop
+
+void MainWindow::addRecent(const QString& path) {
+  QSettings settings;
+  QStringList files = settings.value(QLatin1String(kRecentKey)).toStringList();
+  files.removeAll(path);
+  files.prepend(path);
+  while (files.size() > kMaxRecent) files.removeLast();
+  settings.setValue(QLatin1String(kRecentKey), files);
+  updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+  recentMenu_->clear();
+  const QStringList files = QSettings().value(QLatin1String(kRecentKey)).toStringList();
+  for (const QString& f : files) {
+    auto* a = recentMenu_->addAction(QFileInfo(f).fileName());
+    a->setToolTip(f);
+    a->setStatusTip(f);
+    connect(a, &QAction::triggered, this, [this, f] {
+      if (f.endsWith(QLatin1String(".perwiz"), Qt::CaseInsensitive))
+        openSession(f);
+      else
+        openTrace(f);
+    });
+  }
+  recentMenu_->setEnabled(!files.isEmpty());
+  if (!files.isEmpty()) {
+    recentMenu_->addSeparator();
+    recentMenu_->addAction(tr("Clear Recent Files"), this, [this] {
+      QSettings().remove(QLatin1String(kRecentKey));
+      updateRecentMenu();
+    });
+  }
+}
+
+void MainWindow::updateTitle() {
+  if (session_->tracePath().isEmpty())
+    setWindowTitle(tr("PerWiz"));
+  else
+    setWindowTitle(tr("%1 — PerWiz").arg(QFileInfo(session_->tracePath()).fileName()));
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+  const auto urls = event->mimeData()->urls();
+  if (!urls.isEmpty() && urls.first().isLocalFile()) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+  const auto urls = event->mimeData()->urls();
+  if (urls.isEmpty() || !urls.first().isLocalFile()) return;
+  const QString path = urls.first().toLocalFile();
+  if (path.endsWith(QLatin1String(".perwiz"), Qt::CaseInsensitive))
+    openSession(path);
+  else
+    openTrace(path);
+  event->acceptProposedAction();
+}
+
+void MainWindow::compensationDialog() {
+  const auto& trace = session_->trace();
+  if (!trace) return;
+  TimeNs recorded = -1;  // per record, when every rank has it
+  for (std::uint32_t r = 0; r < trace->rankCount(); ++r) {
+    const TimeNs o = recordedEventOverhead(*trace, r);
+    if (o < 0) {
+      recorded = -1;
+      break;
+    }
+    recorded = std::max(recorded, o);
+  }
+  QDialog d(this);
+  d.setWindowTitle(tr("Compensate Measurement Overhead"));
+  auto* layout = new QVBoxLayout(&d);
+  auto* text = new QLabel(tr("Every traced event cost the program some time for its measurement. Compensation "
+                             "removes it from every rank and propagates the delays along messages and "
+                             "collectives (Malony et al.), giving the uninstrumented run."),
+                          &d);
+  text->setWordWrap(true);
+  layout->addWidget(text);
+  auto* fromTrace = new QRadioButton(recorded >= 0 ? tr("Overhead recorded by the tracer (%1 per record)").arg(formatDuration(recorded))
+                                                   : tr("Overhead recorded by the tracer (this trace has none)"),
+                                     &d);
+  fromTrace->setEnabled(recorded >= 0);
+  auto* given = new QRadioButton(tr("Overhead per event:"), &d);
+  auto* ns = new QSpinBox(&d);
+  ns->setRange(0, 100000000);
+  ns->setSuffix(tr(" ns"));
+  ns->setValue(recorded >= 0 ? int(2 * recorded) : 500);
+  auto* row = new QHBoxLayout;
+  row->addWidget(given);
+  row->addWidget(ns);
+  row->addStretch(1);
+  layout->addWidget(fromTrace);
+  layout->addLayout(row);
+  (recorded >= 0 ? fromTrace : given)->setChecked(true);
+  connect(given, &QRadioButton::toggled, ns, &QWidget::setEnabled);
+  ns->setEnabled(given->isChecked());
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &d);
+  connect(buttons, &QDialogButtonBox::accepted, &d, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, &d, &QDialog::reject);
+  layout->addWidget(buttons);
+  if (d.exec() != QDialog::Accepted) return;
+  QString why;
+  if (!requestCompensation(fromTrace->isChecked() ? kOverheadFromTrace : std::int64_t(ns->value()), &why))
+    report(why);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  session_->cancelLoad();
+  event->accept();
+}
+
+}  // namespace perwiz::gui

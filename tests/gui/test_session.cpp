@@ -1,0 +1,235 @@
+// The GUI's model side without a window (app/gui/analysis_session.h, issue #18): toggle, undo,
+// reload, save and reopen, superseded predictions and refusals, checked against the core engine.
+#include "analysis_session.h"
+
+#include "perwiz/generator.h"
+#include "perwiz/replay.h"
+#include "perwiz/trace_builder.h"
+#include "perwiz/trace_io.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QUndoStack>
+
+#include <gtest/gtest.h>
+
+namespace perwiz::gui {
+namespace {
+
+// Runs the event loop until `done` (false after `ms`).
+template <class Done>
+bool waitFor(Done done, int ms = 30000) {
+  QElapsedTimer t;
+  t.start();
+  while (!done()) {
+    if (t.elapsed() > ms) return false;
+    QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+  }
+  return true;
+}
+
+QString generatedTrace(const QTemporaryDir& dir, const QString& name, std::uint32_t ranks, std::uint64_t seed) {
+  GeneratorSpec spec;
+  spec.ranks = ranks;
+  spec.steps = 40;
+  spec.imbalance = 0.3;
+  spec.seed = seed;
+  TraceBuilder b(name.toStdString(), "generated");
+  generateTrace(spec, b);
+  const QString path = dir.filePath(name + QStringLiteral(".otf2"));
+  saveTrace(b.take(), path.toStdString());
+  return path;
+}
+
+// The predicted T the core engine gives for `hs` (the session must show the same).
+TimeNs corePrediction(const Trace& trace, std::vector<Hypothesis> hs) {
+  Scenario s;
+  s.hypotheses = std::move(hs);
+  return Replayer(trace, s).predictedTime();
+}
+
+// The MPI call with the longest measured wait: zeroing it changes T.
+Hypothesis longestWait(const Trace& trace) {
+  const Replayer rp(trace, Scenario{});
+  Hypothesis best{HypothesisKind::ZeroWait, {}, 0};
+  TimeNs longest = -1;
+  for (std::uint32_t r = 0; r < trace.rankCount(); ++r)
+    for (std::uint32_t i = 0; i < trace.ranks[r].mpiCalls.size(); ++i)
+      if (const TimeNs w = rp.measuredWait(r, i); w > longest) {
+        longest = w;
+        best.event = EventRef{r, i, false};
+      }
+  return best;
+}
+
+class SessionTest : public ::testing::Test {
+ protected:
+  bool load(AnalysisSession& s, const QString& path) {
+    QSignalSpy loaded(&s, &AnalysisSession::traceLoaded);
+    s.openTrace(path);
+    return waitFor([&] { return loaded.count() > 0; }) && waitFor([&] { return s.isPredictionCurrent(); });
+  }
+  QTemporaryDir dir_;
+};
+
+TEST_F(SessionTest, ToggleAndUndoPredictWhatTheEngineDoes) {
+  ASSERT_TRUE(dir_.isValid());
+  AnalysisSession s;
+  ASSERT_TRUE(load(s, generatedTrace(dir_, QStringLiteral("a"), 8, 3)));
+  const Trace& t = *s.trace();
+  // No hypothesis: the prediction is the measurement (identity replay).
+  EXPECT_EQ(s.prediction()->predictedTime, s.prediction()->measuredTime);
+  const Hypothesis h = longestWait(t);
+  QString why;
+  ASSERT_TRUE(s.requestHypothesis(h, &why)) << why.toStdString();
+  EXPECT_EQ(s.undoStack()->count(), 1);
+  EXPECT_FALSE(s.isPredictionCurrent());  // a re-simulation is pending until the worker answers
+  ASSERT_TRUE(waitFor([&] { return s.isPredictionCurrent(); }));
+  const TimeNs zeroed = corePrediction(t, {h});
+  EXPECT_LT(zeroed, s.prediction()->measuredTime);
+  EXPECT_EQ(s.prediction()->predictedTime, zeroed);
+  // Undo: back to the measurement; redo: the same prediction again.
+  s.undoStack()->undo();
+  ASSERT_TRUE(waitFor([&] { return s.isPredictionCurrent(); }));
+  EXPECT_EQ(s.prediction()->predictedTime, s.prediction()->measuredTime);
+  s.undoStack()->redo();
+  ASSERT_TRUE(waitFor([&] { return s.isPredictionCurrent(); }));
+  EXPECT_EQ(s.prediction()->predictedTime, zeroed);
+  // The history holds T of each undo state: the measurement, then the zeroed wait.
+  ASSERT_EQ(s.history().states().size(), 2);
+  EXPECT_EQ(s.history().states()[0].predictedNs.value_or(-1), s.prediction()->measuredTime);
+  EXPECT_EQ(s.history().states()[1].predictedNs.value_or(-1), zeroed);
+}
+
+TEST_F(SessionTest, RefusalsLeaveTheScenarioAlone) {
+  ASSERT_TRUE(dir_.isValid());
+  AnalysisSession s;
+  QString why;
+  EXPECT_FALSE(s.requestHypothesis(Hypothesis{HypothesisKind::ZeroWait, EventRef{0, 0, false}, 0}, &why));
+  EXPECT_FALSE(why.isEmpty());  // no trace loaded
+  ASSERT_TRUE(load(s, generatedTrace(dir_, QStringLiteral("b"), 4, 5)));
+  why.clear();
+  EXPECT_FALSE(s.requestHypothesis(Hypothesis{HypothesisKind::ZeroWait, EventRef{99, 0, false}, 0}, &why));
+  EXPECT_NE(why.indexOf(QStringLiteral("ranks")), -1) << why.toStdString();
+  why.clear();
+  EXPECT_FALSE(s.requestHypothesis(Hypothesis{HypothesisKind::BalanceCompute, {}, 100000}, &why));
+  EXPECT_NE(why.indexOf(QStringLiteral("parallel steps")), -1) << why.toStdString();
+  EXPECT_EQ(s.undoStack()->count(), 0);
+  // The same hypothesis twice: the second is refused as already applied.
+  const Hypothesis h = longestWait(*s.trace());
+  ASSERT_TRUE(s.requestHypothesis(h, &why));
+  EXPECT_FALSE(s.requestHypothesis(h, &why));
+  EXPECT_EQ(s.undoStack()->count(), 1);
+}
+
+TEST_F(SessionTest, ANewerChangeSupersedesTheRunningPrediction) {
+  ASSERT_TRUE(dir_.isValid());
+  AnalysisSession s;
+  ASSERT_TRUE(load(s, generatedTrace(dir_, QStringLiteral("c"), 8, 7)));
+  const Trace& t = *s.trace();
+  QSignalSpy ready(&s, &AnalysisSession::predictionReady);
+  // Three changes without waiting in between: the session shows the last one's prediction.
+  const Hypothesis a = longestWait(t);
+  const Hypothesis b{HypothesisKind::BalanceCompute, {}, 1};
+  const Hypothesis c{HypothesisKind::BalanceCompute, {}, 2};
+  ASSERT_TRUE(s.requestHypothesis(a));
+  ASSERT_TRUE(s.requestHypothesis(b));
+  ASSERT_TRUE(s.requestHypothesis(c));
+  const quint64 last = s.generation();
+  ASSERT_TRUE(waitFor([&] { return s.isPredictionCurrent(); }));
+  EXPECT_EQ(s.prediction()->generation, last);
+  EXPECT_EQ(s.prediction()->predictedTime, corePrediction(t, {a, b, c}));
+  // Every result that arrived belongs to one of the three changes, in order; none came after
+  // the current one.
+  quint64 previous = 0;
+  for (const auto& args : ready) {
+    const auto r = args.at(0).value<std::shared_ptr<const PredictionResult>>();
+    EXPECT_GT(r->generation, previous);
+    EXPECT_LE(r->generation, last);
+    previous = r->generation;
+  }
+}
+
+TEST_F(SessionTest, ReloadForgetsTheOldTraceAndItsScenario) {
+  ASSERT_TRUE(dir_.isValid());
+  AnalysisSession s;
+  ASSERT_TRUE(load(s, generatedTrace(dir_, QStringLiteral("d"), 8, 9)));
+  ASSERT_TRUE(s.requestHypothesis(longestWait(*s.trace())));
+  ASSERT_TRUE(waitFor([&] { return s.isPredictionCurrent(); }));
+  QSignalSpy changed(&s, &AnalysisSession::traceChanged);
+  ASSERT_TRUE(load(s, generatedTrace(dir_, QStringLiteral("e"), 4, 11)));
+  ASSERT_EQ(changed.count(), 1);
+  EXPECT_TRUE(changed.at(0).at(1).toBool());  // a new file
+  EXPECT_EQ(s.trace()->rankCount(), 4u);
+  EXPECT_EQ(s.undoStack()->count(), 0);
+  EXPECT_TRUE(s.document()->entries().empty());
+  EXPECT_EQ(s.prediction()->trace, s.trace());
+  EXPECT_EQ(s.prediction()->predictedTime, s.prediction()->measuredTime);
+  // A file that is not a trace: a clear error, the loaded trace stays.
+  const QString bad = dir_.filePath(QStringLiteral("bad.alog"));
+  QFile f(bad);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  f.write("not a trace\n");
+  f.close();
+  QSignalSpy failed(&s, &AnalysisSession::loadFailed);
+  s.openTrace(bad);
+  ASSERT_TRUE(waitFor([&] { return failed.count() > 0; }));
+  EXPECT_NE(failed.at(0).at(0).toString().indexOf(QStringLiteral("bad.alog")), -1);
+  EXPECT_EQ(s.trace()->rankCount(), 4u);
+}
+
+TEST_F(SessionTest, SaveAndReopenRestoreScenarioAndView) {
+  ASSERT_TRUE(dir_.isValid());
+  const QString trace = generatedTrace(dir_, QStringLiteral("f"), 8, 13);
+  const QString file = dir_.filePath(QStringLiteral("f.perwiz"));
+  Hypothesis kept, disabled{HypothesisKind::BalanceCompute, {}, 3};
+  TimeNs predicted = 0;
+  {
+    AnalysisSession s;
+    ASSERT_TRUE(load(s, trace));
+    kept = longestWait(*s.trace());
+    ASSERT_TRUE(s.requestHypothesis(kept));
+    ASSERT_TRUE(s.requestHypothesis(disabled));
+    s.setHypothesisEnabled(disabled, false);
+    ASSERT_TRUE(waitFor([&] { return s.isPredictionCurrent(); }));
+    predicted = s.prediction()->predictedTime;
+    EXPECT_FALSE(s.undoStack()->isClean());
+    QString error;
+    ASSERT_TRUE(s.saveSessionTo(file, SessionView{QStringLiteral("lanes"), 1000, 2000000}, &error)) << error.toStdString();
+    EXPECT_TRUE(s.undoStack()->isClean());
+    EXPECT_EQ(s.sessionPath(), QFileInfo(file).absoluteFilePath());
+  }
+  AnalysisSession s;
+  QSignalSpy view(&s, &AnalysisSession::sessionViewRequested);
+  QSignalSpy loaded(&s, &AnalysisSession::traceLoaded);
+  QString error;
+  ASSERT_TRUE(s.openSession(file, &error)) << error.toStdString();
+  ASSERT_TRUE(waitFor([&] { return loaded.count() > 0 && s.isPredictionCurrent(); }));
+  ASSERT_EQ(view.count(), 1);
+  const auto v = view.at(0).at(0).value<SessionView>();
+  EXPECT_EQ(v.mode, QStringLiteral("lanes"));
+  EXPECT_EQ(v.beginNs, 1000);
+  EXPECT_EQ(v.endNs, 2000000);
+  ASSERT_EQ(s.document()->entries().size(), 2u);
+  EXPECT_EQ(s.document()->enabledHypotheses(), std::vector<Hypothesis>{kept});
+  EXPECT_EQ(s.document()->disabledHypotheses(), std::vector<Hypothesis>{disabled});
+  EXPECT_EQ(s.prediction()->predictedTime, predicted);
+  EXPECT_EQ(s.prediction()->predictedTime, corePrediction(*s.trace(), {kept}));
+  // A session file that does not exist: refused with the reason, nothing loads.
+  EXPECT_FALSE(s.openSession(dir_.filePath(QStringLiteral("missing.perwiz")), &error));
+  EXPECT_NE(error.indexOf(QStringLiteral("missing.perwiz")), -1) << error.toStdString();
+}
+
+}  // namespace
+}  // namespace perwiz::gui
+
+int main(int argc, char** argv) {
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  QApplication app(argc, argv);
+  QCoreApplication::setOrganizationName(QStringLiteral("PerWiz-tests"));
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
