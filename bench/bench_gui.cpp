@@ -5,7 +5,8 @@
 //   predictions_ready_s  openTrace() until the first prediction is shown
 //   toggle_worst_ms      a hypothesis key (Z on an early call, so that everything downstream
 //   toggle_median_ms     moves, and on a late one) or its undo, until the prediction of the new
-//                        scenario is shown and the timeline has painted it; 20 toggles each
+//   early_worst_ms       scenario is shown and the timeline has painted it; 20 toggles each
+//   late_worst_ms
 //   zoom_worst_ms        one wheel step (zoom in or out) until the frame is painted; 20 steps
 //   peak_rss_mb          the process's peak resident set so far (getrusage)
 //
@@ -138,8 +139,10 @@ void BM_GuiSession(benchmark::State& state) {
         toggles.push_back(static_cast<double>(k.nsecsElapsed()) / 1e6);
       }
     };
-    toggleOn(callItem(t, 0, 2));                                                      // early: everything moves
+    toggleOn(callItem(t, 0, 2));  // early: everything downstream moves
+    const std::vector<double> early = toggles;
     toggleOn(callItem(t, ranks - 1, static_cast<std::uint32_t>(t.ranks[ranks - 1].mpiCalls.size() - 3)));  // late
+    const std::vector<double> late(toggles.begin() + static_cast<std::ptrdiff_t>(early.size()), toggles.end());
     if (!ok) {
       state.SkipWithError("a toggle's prediction did not arrive");
       return;
@@ -163,6 +166,8 @@ void BM_GuiSession(benchmark::State& state) {
     state.counters["predictions_ready_s"] = ready;
     state.counters["toggle_worst_ms"] = *std::max_element(toggles.begin(), toggles.end());
     state.counters["toggle_median_ms"] = percentile(toggles, 0.5);
+    state.counters["early_worst_ms"] = *std::max_element(early.begin(), early.end());
+    state.counters["late_worst_ms"] = *std::max_element(late.begin(), late.end());
     state.counters["zoom_worst_ms"] = *std::max_element(zooms.begin(), zooms.end());
     state.counters["zoom_median_ms"] = percentile(zooms, 0.5);
     state.counters["peak_rss_mb"] = peakRssMb();

@@ -48,6 +48,7 @@ void TimelineData::setTrace(std::shared_ptr<const Trace> trace) {
   maxDepth_ = 0;
   measured_ = Drawing{};
   predicted_ = Drawing{};
+  arrowSources_.clear();
   if (!trace_) return;
   const Trace& t = *trace_;
   roles_.resize(t.functions.size());
@@ -72,6 +73,8 @@ void TimelineData::setTrace(std::shared_ptr<const Trace> trace) {
 
 void TimelineData::setPrediction(std::shared_ptr<const Replayer::EventTimes> times) {
   ++version_;
+  const std::shared_ptr<const Replayer::EventTimes> previous = std::move(prediction_);
+  Drawing old = std::move(predicted_);
   prediction_.reset();
   predicted_ = Drawing{};
   if (!trace_ || !times) return;
@@ -83,7 +86,8 @@ void TimelineData::setPrediction(std::shared_ptr<const Replayer::EventTimes> tim
         times->leave[r].size() != trace_->ranks[r].size())
       return;
   prediction_ = std::move(times);
-  buildDrawing(predicted_, true);
+  const bool reusable = previous && old.valid && old.lod.size() == trace_->rankCount();
+  buildDrawing(predicted_, true, reusable ? &old : nullptr, reusable ? previous.get() : nullptr);
 }
 
 TimeNs TimelineData::end() const {
@@ -92,7 +96,7 @@ TimeNs TimelineData::end() const {
   return e;
 }
 
-void TimelineData::buildDrawing(Drawing& d, bool predicted) {
+void TimelineData::buildDrawing(Drawing& d, bool predicted, Drawing* reuse, const Replayer::EventTimes* reuseTimes) {
   const Trace& t = *trace_;
   const std::uint32_t ranks = std::uint32_t(t.rankCount());
   d.predicted = predicted;
@@ -107,12 +111,21 @@ void TimelineData::buildDrawing(Drawing& d, bool predicted) {
     rtimes.function = rt.function.data();
     rtimes.size = std::uint32_t(rt.size());
     maxEvents = std::max<std::uint64_t>(maxEvents, rt.size());
-    for (std::uint32_t i = 0; i < rtimes.size; ++i) d.end = std::max(d.end, rtimes.leave[i]);
+    // A prediction carries its latest leave (EventTimes::end); the measured trace its endTime
+    // and the leaves.
+    if (!predicted)
+      for (std::uint32_t i = 0; i < rtimes.size; ++i) d.end = std::max(d.end, rtimes.leave[i]);
   }
   d.end = std::max(d.end, predicted ? prediction_->end : t.endTime);
   d.grid = makeGrid(d.end + 1, maxEvents, ranks);
   d.lod.resize(ranks);
-  parallelFor(ranks, [&](std::size_t r) { d.lod[r] = buildLod(d.grid, d.times[r], shapes_[r], roles_); });
+  const bool sameGrid = reuse && reuseTimes && reuse->grid.w0 == d.grid.w0 && reuse->grid.levels == d.grid.levels;
+  parallelFor(ranks, [&](std::size_t r) {
+    if (sameGrid && reuseTimes->enter[r] == prediction_->enter[r] && reuseTimes->leave[r] == prediction_->leave[r])
+      d.lod[r] = std::move(reuse->lod[r]);  // this rank's times did not move
+    else
+      d.lod[r] = buildLod(d.grid, d.times[r], shapes_[r], roles_);
+  });
 
   // Steps per rank.
   d.steps.assign(ranks, {});
@@ -137,20 +150,47 @@ void TimelineData::buildDrawing(Drawing& d, bool predicted) {
     std::uint32_t endpoint;
   };
   std::vector<Msg> msgs;
-  for (std::uint32_t r = 0; r < ranks; ++r) {
-    const auto& table = t.ranks[r].messages;
-    for (std::uint32_t m = 0; m < table.size(); ++m) {
-      const MessageEndpoint& ep = table[m];
-      if (!ep.isSend || !ep.matched() || ep.matchRank >= ranks) continue;
-      const auto& other = t.ranks[ep.matchRank].messages;
-      if (ep.matchIndex >= other.size()) continue;
-      msgs.push_back({(std::uint64_t(r) << 32) | ep.matchRank, endpointTime(predicted, r, ep),
-                      endpointTime(predicted, ep.matchRank, other[ep.matchIndex]), m});
+  if (!predicted) {
+    arrowSources_.clear();
+    auto end = [&](std::uint32_t rank, const MessageEndpoint& m) {
+      std::uint32_t ev = m.isSend ? m.postEvent : m.event;
+      if (ev == kNone32) ev = m.isSend ? m.event : m.postEvent;
+      if (ev != kNone32 && ev >= t.ranks[rank].size()) ev = kNone32;
+      return ArrowEnd{rank, ev, m.time};
+    };
+    for (std::uint32_t r = 0; r < ranks; ++r) {
+      const auto& table = t.ranks[r].messages;
+      for (std::uint32_t m = 0; m < table.size(); ++m) {
+        const MessageEndpoint& ep = table[m];
+        if (!ep.isSend || !ep.matched() || ep.matchRank >= ranks) continue;
+        const auto& other = t.ranks[ep.matchRank].messages;
+        if (ep.matchIndex >= other.size()) continue;
+        arrowSources_.push_back({(std::uint64_t(r) << 32) | ep.matchRank, end(r, ep), end(ep.matchRank, other[ep.matchIndex]), m});
+      }
     }
+    std::stable_sort(arrowSources_.begin(), arrowSources_.end(), [](const ArrowSource& a, const ArrowSource& b) {
+      return a.key != b.key ? a.key < b.key : a.send.time < b.send.time;
+    });
+    arrowSources_.shrink_to_fit();
   }
-  std::sort(msgs.begin(), msgs.end(), [](const Msg& a, const Msg& b) {
-    return a.key != b.key ? a.key < b.key : a.send < b.send;
+  msgs.resize(arrowSources_.size());
+  parallelFor(1 + arrowSources_.size() / 65536, [&](std::size_t chunk) {
+    const std::size_t first = chunk * 65536, last = std::min(arrowSources_.size(), first + 65536);
+    for (std::size_t i = first; i < last; ++i) {
+      const ArrowSource& a = arrowSources_[i];
+      msgs[i] = {a.key, predicted ? predictedEnd(a.send) : a.send.time, predicted ? predictedEnd(a.recv) : a.recv.time,
+                 a.endpoint};
+    }
   });
+  // Predicted: each channel by its predicted send times (almost always still in order).
+  for (std::size_t i = 0; predicted && i < msgs.size();) {
+    std::size_t j = i + 1;
+    while (j < msgs.size() && msgs[j].key == msgs[i].key) ++j;
+    auto bySend = [](const Msg& a, const Msg& b) { return a.send < b.send; };
+    if (!std::is_sorted(msgs.begin() + std::ptrdiff_t(i), msgs.begin() + std::ptrdiff_t(j), bySend))
+      std::stable_sort(msgs.begin() + std::ptrdiff_t(i), msgs.begin() + std::ptrdiff_t(j), bySend);
+    i = j;
+  }
   ArrowIndex& ai = d.arrows;
   ai = ArrowIndex{};
   ai.send.reserve(msgs.size());
@@ -188,6 +228,13 @@ std::uint32_t TimelineData::mpiIndexOf(std::uint32_t rank, std::uint32_t event) 
   return it != calls.end() && *it == event ? std::uint32_t(it - calls.begin()) : kNone32;
 }
 
+TimeNs TimelineData::predictedEnd(const ArrowEnd& e) const {
+  if (e.event == kNone32) return e.time;
+  const RankTrace& rt = trace_->ranks[e.rank];
+  return mapInside(e.time, rt.enter[e.event], rt.leave[e.event], prediction_->enter[e.rank][e.event],
+                   prediction_->leave[e.rank][e.event]);
+}
+
 TimeNs TimelineData::endpointTime(bool predicted, std::uint32_t rank, const MessageEndpoint& m) const {
   if (!predicted || !prediction_) return m.time;
   std::uint32_t ev = m.isSend ? m.postEvent : m.event;
@@ -218,6 +265,7 @@ std::size_t TimelineData::bytes() const {
     b += d->arrows.send.capacity() * 20;
     for (const RankSteps& s : d->steps) b += s.step.capacity() * 20;
   }
+  b += arrowSources_.capacity() * sizeof(ArrowSource);
   return b;
 }
 

@@ -91,7 +91,27 @@ class TimelineData {
   std::size_t bytes() const;  // memory of the derived data
 
  private:
-  void buildDrawing(Drawing& d, bool predicted);
+  // `reuse` (the previous predicted drawing, with `reuseTimes` its times): a rank whose times did
+  // not change keeps its level-of-detail tables when the grid is the same (a toggle moves only
+  // the ranks downstream of it).
+  void buildDrawing(Drawing& d, bool predicted, Drawing* reuse = nullptr,
+                    const Replayer::EventTimes* reuseTimes = nullptr);
+
+  // The matched messages as arrows, decoded once per trace by the measured build: each end's
+  // rank, the event whose times it moves with (kNone32: none) and its measured time; grouped
+  // by channel (sender, receiver) and by measured send time. A predicted build only maps the
+  // two times.
+  struct ArrowEnd {
+    std::uint32_t rank = 0, event = kNone32;
+    TimeNs time = 0;
+  };
+  struct ArrowSource {
+    std::uint64_t key = 0;  // sender << 32 | receiver
+    ArrowEnd send, recv;
+    std::uint32_t endpoint = 0;  // the send's endpoint index
+  };
+  TimeNs predictedEnd(const ArrowEnd& e) const;
+  std::vector<ArrowSource> arrowSources_;
 
   std::shared_ptr<const Trace> trace_;
   std::shared_ptr<const Replayer::EventTimes> prediction_;
