@@ -1103,12 +1103,12 @@
         <translation>%1 — PerWiz</translation>
     </message>
     <message>
-        <source>Full replay in %1</source>
-        <translation>全体を再シミュレーションしました (%1)</translation>
+        <source>Full replay in %1 (%2 from the change to the result)</source>
+        <translation>全体を再シミュレーションしました (%1、変更から結果まで %2)</translation>
     </message>
     <message>
-        <source>Updated %1 events in %2</source>
-        <translation>%1 イベントを更新しました (%2)</translation>
+        <source>Updated %1 events in %2 (%3 from the change to the result)</source>
+        <translation>%1 イベントを更新しました (%2、変更から結果まで %3)</translation>
     </message>
     <message>
         <source>Run &amp;Advisor</source>

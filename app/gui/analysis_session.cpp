@@ -181,6 +181,7 @@ void AnalysisSession::requestPrediction() {
   r.costs = doc_->costs();
   r.hypotheses = doc_->enabledHypotheses();
   r.generation = ++requestedGeneration_;
+  requestClock_.start();
   emit predictionRequested();
   worker_->request(std::move(r));
 }
@@ -199,6 +200,7 @@ void AnalysisSession::onPrediction(const std::shared_ptr<const PredictionResult>
   if (!result || result->trace != trace_) return;  // from a trace no longer shown
   prediction_ = result;
   if (isPredictionCurrent()) {
+    lastLatency_ = static_cast<double>(requestClock_.nsecsElapsed()) / 1e9;
     syncHistory();  // the states first, then this one's value
     history_.record(undo_->index(), result->predictedTime);
   }

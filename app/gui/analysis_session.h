@@ -14,6 +14,7 @@
 #include "session_file.h"
 #include "trace_loader.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QStringList>
 
@@ -63,6 +64,9 @@ class AnalysisSession : public QObject {
   // The shown prediction belongs to the latest scenario change (no re-simulation pending).
   bool isPredictionCurrent() const;
   quint64 generation() const { return requestedGeneration_; }
+  // Wall time from the latest scenario change (a key press, an undo) to its prediction arriving
+  // here, in seconds; -1 before the first.
+  double lastLatencySeconds() const { return lastLatency_; }
   const ScenarioHistory& history() const { return history_; }
   AdvisorRunner* advisorRunner() const { return advisor_; }
   // The worker, for the exports that run beside it (the predicted trace).
@@ -146,6 +150,8 @@ class AnalysisSession : public QObject {
   QString pendingSessionPath_;
   std::shared_ptr<const PredictionResult> prediction_;
   quint64 requestedGeneration_ = 0;
+  QElapsedTimer requestClock_;  // since the latest request
+  double lastLatency_ = -1;
   bool resettingDocument_ = false;
 };
 

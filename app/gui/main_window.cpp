@@ -255,9 +255,13 @@ void MainWindow::onPrediction(const std::shared_ptr<const PredictionResult>& res
   inspector_->show(&trace, inspector_->item(), result);
   if (!result->errors.isEmpty()) statusBar()->showMessage(result->errors.join(QStringLiteral("; ")), 8000);
   if (session_->isPredictionCurrent()) {
+    // The engine's time and the whole wait the user had: from the change to the result here.
     const QString took = formatDuration(static_cast<TimeNs>(result->seconds * 1e9));
-    statusText_->setText(result->full ? tr("Full replay in %1").arg(took)
-                                      : tr("Updated %1 events in %2").arg(result->recomputed).arg(took));
+    const QString waited = formatDuration(static_cast<TimeNs>(session_->lastLatencySeconds() * 1e9));
+    statusText_->setText(result->full ? tr("Full replay in %1 (%2 from the change to the result)").arg(took, waited)
+                                      : tr("Updated %1 events in %2 (%3 from the change to the result)")
+                                            .arg(result->recomputed)
+                                            .arg(took, waited));
     chartsDock_->setRankEnds(result->measuredEnd, result->predictedEnd);
     if (result->stepSigmaNs && !(advisorDock_->outcome() && advisorDock_->outcome()->hasSteps))
       chartsDock_->setStepSigmas(*result->stepSigmaNs);

@@ -90,6 +90,9 @@ TEST_F(SessionTest, ToggleAndUndoPredictWhatTheEngineDoes) {
   ASSERT_TRUE(waitFor([&] { return s.isPredictionCurrent(); }));
   const TimeNs zeroed = corePrediction(t, {h});
   EXPECT_LT(zeroed, s.prediction()->measuredTime);
+  // The wait the user had covers the engine's update (it starts before and ends after it).
+  EXPECT_GE(s.lastLatencySeconds(), s.prediction()->seconds);
+  EXPECT_GT(s.prediction()->seconds, 0.0);
   EXPECT_EQ(s.prediction()->predictedTime, zeroed);
   // Undo: back to the measurement; redo: the same prediction again.
   s.undoStack()->undo();
