@@ -205,6 +205,7 @@ void MainWindow::connectParts() {
 void MainWindow::onTraceChanged(const std::shared_ptr<const Trace>& trace, bool newFile) {
   const TimeNs begin = timeline_->visibleBegin(), end = timeline_->visibleEnd();
   advisorDock_->clear();
+  shownSigmas_.reset();
   timeline_->setPrediction(nullptr);
   timeline_->setWaits(nullptr);
   timeline_->setTrace(trace);
@@ -263,8 +264,11 @@ void MainWindow::onPrediction(const std::shared_ptr<const PredictionResult>& res
                                             .arg(result->recomputed)
                                             .arg(took, waited));
     chartsDock_->setRankEnds(result->measuredEnd, result->predictedEnd);
-    if (result->stepSigmaNs && !(advisorDock_->outcome() && advisorDock_->outcome()->hasSteps))
+    if (result->stepSigmaNs && result->stepSigmaNs != shownSigmas_ &&
+        !(advisorDock_->outcome() && advisorDock_->outcome()->hasSteps)) {
       chartsDock_->setStepSigmas(*result->stepSigmaNs);
+      shownSigmas_ = result->stepSigmaNs;
+    }
   }
   emit predictionUpdated();
 }

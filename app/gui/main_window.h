@@ -136,6 +136,9 @@ class MainWindow : public QMainWindow {
   ChartsDock* chartsDock_;
   OverheadDock* overheadDock_;
   QString lastError_;
+  // The steps' σ the charts show: they come from the measured trace, the same in every
+  // prediction of it (the chart of thousands of bars is drawn once, not on every toggle).
+  std::shared_ptr<const std::vector<double>> shownSigmas_;
 
   // Actions.
   QAction* openAct_;

@@ -5,6 +5,7 @@
 #include <QElapsedTimer>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
 
@@ -106,6 +107,8 @@ void PredictionWorker::process() {
         std::lock_guard lock(replayerMutex_);
         stepSigma_ = std::move(sigmas);
         measuredEnd_ = std::move(ends);
+        recent_.reset();  // snapshots of the old replayer are not written over any more
+        older_.reset();
         replayer_ = std::move(fresh);  // the old replayer goes before the trace it refers to
         trace_ = req.trace;
         model_ = req.model;
@@ -150,18 +153,59 @@ void PredictionWorker::process() {
         continue;
       }
       emit resultReady(snapshot(req.generation, timer.nsecsElapsed() / 1e9));
+      {
+        std::lock_guard lock(pendingMutex_);
+        if (pending_) continue;
+      }
+      prepareSpare();
     } catch (const std::exception& e) {
       emit failed(QString::fromStdString(e.what()));
     }
   }
 }
 
-std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 generation, double seconds) const {
+void PredictionWorker::prepareSpare() {
   std::lock_guard lock(replayerMutex_);
-  auto r = std::make_shared<PredictionResult>();
+  if (older_ || !replayer_ || !measuredWaits_) return;
+  auto spare = std::make_shared<PredictionResult>();
+  spare->trace = trace_;
+  auto times = std::make_shared<Replayer::EventTimes>();
+  replayer_->predictedEventTimes(*times);  // writes every page it will reuse
+  spare->times = std::move(times);
+  spare->calls.resize(trace_->rankCount());
+  auto waits = std::make_shared<ui::TimelineWaits>();
+  waits->measured = *measuredWaits_;
+  waits->predicted.resize(trace_->rankCount());
+  for (std::uint32_t rank = 0; rank < trace_->rankCount(); ++rank) {
+    spare->calls[rank].resize(trace_->ranks[rank].mpiCalls.size());
+    waits->predicted[rank].resize(trace_->ranks[rank].mpiCalls.size());
+  }
+  spare->waits = std::move(waits);
+  older_ = std::move(spare);
+}
+
+std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 generation, double seconds) {
+  std::lock_guard lock(replayerMutex_);
+  // Reuse the older snapshot's memory when only this worker still holds it (and its times and
+  // waits, each when only the snapshot holds them); otherwise fresh ones.
+  std::shared_ptr<PredictionResult> r;
+  // (use_count() is a relaxed load; the acquire fence after it orders our writes after the
+  // other threads' last reads, which their reference release published.)
+  if (older_ && older_.use_count() == 1 && older_->trace == trace_) r = std::move(older_);
+  else r = std::make_shared<PredictionResult>();
+  older_ = std::move(recent_);
+  recent_ = r;
+  auto times = std::const_pointer_cast<Replayer::EventTimes>(r->times);
+  r->times.reset();
+  if (!times || times.use_count() != 1) times = std::make_shared<Replayer::EventTimes>();
+  auto waits = std::const_pointer_cast<ui::TimelineWaits>(r->waits);
+  r->waits.reset();
+  if (!waits || waits.use_count() != 1) waits = std::make_shared<ui::TimelineWaits>();
+  std::atomic_thread_fence(std::memory_order_acquire);
   r->generation = generation;
   r->trace = trace_;
-  r->times = std::make_shared<const Replayer::EventTimes>(replayer_->predictedEventTimes());
+  replayer_->predictedEventTimes(*times);
+  r->times = times;
   r->calls.resize(trace_->rankCount());
   for (std::uint32_t rank = 0; rank < trace_->rankCount(); ++rank) {
     const auto n = trace_->ranks[rank].mpiCalls.size();
@@ -169,12 +213,12 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
     for (std::uint32_t i = 0; i < n; ++i) r->calls[rank][i] = replayer_->predicted(rank, i);
   }
   r->measuredWaits = measuredWaits_;
-  auto waits = std::make_shared<ui::TimelineWaits>();
   waits->measured = *measuredWaits_;
   waits->predicted.resize(r->calls.size());
   for (std::size_t rank = 0; rank < r->calls.size(); ++rank) {
-    waits->predicted[rank].reserve(r->calls[rank].size());
-    for (const auto& c : r->calls[rank]) waits->predicted[rank].push_back(c.wait);
+    auto& out = waits->predicted[rank];
+    out.resize(r->calls[rank].size());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = r->calls[rank][i].wait;
   }
   r->waits = std::move(waits);
   r->measuredTime = replayer_->measuredTime();
@@ -184,6 +228,7 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   r->full = replayer_->lastUpdate().full;
   r->recomputed = replayer_->lastUpdate().recomputed;
   r->seconds = seconds;
+  r->notes.clear();
   for (const auto& n : replayer_->report().notes) r->notes << QString::fromStdString(n);
   r->stepSigmaNs = stepSigma_;
   r->measuredEnd = measuredEnd_;

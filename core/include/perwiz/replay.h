@@ -104,6 +104,9 @@ class Replayer {
     TimeNs end = 0;                                 // latest predicted leave
   };
   EventTimes predictedEventTimes() const;
+  // The same into `out`, reusing its vectors' memory (a caller that predicts again and again,
+  // like the GUI's worker, then writes into pages it already has instead of fresh ones).
+  void predictedEventTimes(EventTimes& out) const;
   // The predicted trace L': the measured trace with every time replaced by its prediction
   // and a "PerWiz scenario" point event at time 0 on rank 0 carrying the scenario JSON.
   Trace predictedTrace() const;

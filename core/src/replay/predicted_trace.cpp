@@ -57,9 +57,15 @@ class ScenarioInjector final : public TraceSink {
 }  // namespace
 
 Replayer::EventTimes Replayer::predictedEventTimes() const {
+  EventTimes out;
+  predictedEventTimes(out);
+  return out;
+}
+
+void Replayer::predictedEventTimes(EventTimes& out) const {
   const Program& p = program();
   const auto& leaves = predictedLeaves();
-  EventTimes out;
+  out.end = 0;
   out.enter.resize(trace().rankCount());
   out.leave.resize(trace().rankCount());
   std::vector<TimeNs> ends(trace().rankCount(), 0);
@@ -92,7 +98,6 @@ Replayer::EventTimes Replayer::predictedEventTimes() const {
     ends[r] = end;
   });
   for (TimeNs e : ends) out.end = std::max(out.end, e);
-  return out;
 }
 
 Trace Replayer::predictedTrace() const {
