@@ -123,6 +123,7 @@ class MainWindow : public QMainWindow {
   void openSessionDialog();
   void saveSession();
   void saveSessionAs();
+  void saveAndReport(const QString& path);  // saves, then the error or "Saved" in the status bar
   void exportImageDialog();
   void exportPredictedTraceDialog();
   void report(const QString& why);  // a refused request: its reason in the status bar

@@ -71,17 +71,21 @@ bool MainWindow::saveSessionTo(const QString& path, QString* error) {
   return session_->saveSessionTo(path, view, error);
 }
 
+void MainWindow::saveAndReport(const QString& path) {
+  QString error;
+  if (!saveSessionTo(path, &error))
+    showError(tr("Cannot save session"), error);
+  else
+    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+}
+
 void MainWindow::saveSession() {
   const QString path = session_->sessionPath();
   if (path.isEmpty()) {
     saveSessionAs();
     return;
   }
-  QString error;
-  if (!saveSessionTo(path, &error))
-    showError(tr("Cannot save session"), error);
-  else
-    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+  saveAndReport(path);
 }
 
 void MainWindow::saveSessionAs() {
@@ -100,11 +104,7 @@ void MainWindow::saveSessionAs() {
             QMessageBox::Yes)
       return;
   }
-  QString error;
-  if (!saveSessionTo(path, &error))
-    showError(tr("Cannot save session"), error);
-  else
-    statusBar()->showMessage(tr("Saved %1").arg(path), 4000);
+  saveAndReport(path);
 }
 
 void MainWindow::exportImageDialog() {
