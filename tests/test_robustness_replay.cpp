@@ -316,3 +316,41 @@ TEST(RobustnessOverflow, ModelCostOnTopOfANearlyFullTrace) {
   EXPECT_EQ(r.status, 1) << r.out << r.err;
   EXPECT_NE(r.err.find("exceeds the int64 range"), std::string::npos) << r.err;
 }
+
+// ---- hypothesis checks without a replayer (the GUI's snapshots) ------------------------------
+
+TEST(RobustnessValidate, SnapshotChecksAgreeWithTheReplayer) {
+  // kImproper: rank 0's SEND (MPI index 1) lies inside BARRIER (index 0); RECV (index 2) is a
+  // unit of its own.
+  const Input in = alog("improper_validate", kImproper);
+  const Trace t = loadTrace(in.file.string());
+  const Replayer rp(t, Scenario{});
+  ASSERT_EQ(rp.nestedCalls().size(), t.rankCount());
+  EXPECT_EQ(rp.nestedCalls()[0], (std::vector<std::uint32_t>{1}));
+  std::vector<Hypothesis> probes;
+  for (std::uint32_t rank = 0; rank < 3; ++rank)
+    for (std::uint32_t index = 0; index < 5; ++index)
+      for (bool computation : {false, true}) {
+        probes.push_back(Hypothesis{HypothesisKind::ZeroWait, EventRef{rank, index, computation}, 0});
+        probes.push_back(Hypothesis{HypothesisKind::ZeroEvent, EventRef{rank, index, computation}, 0});
+      }
+  for (std::uint32_t step = 0; step < 3; ++step) {
+    probes.push_back(Hypothesis{HypothesisKind::BalanceCompute, {}, step});
+    probes.push_back(Hypothesis{HypothesisKind::BalanceVolume, {}, step});
+  }
+  probes.push_back(Hypothesis::compensate(100));
+  probes.push_back(Hypothesis::compensate(-5));
+  int refused = 0;
+  for (const Hypothesis& h : probes) {
+    const std::string expected = rp.validate(h);
+    EXPECT_EQ(validateHypothesis(t, rp.nestedCalls(), h, {}), expected) << h.toString();
+    refused += !expected.empty();
+  }
+  // The nested SEND is refused by both, with the reason; RECV and BARRIER are not.
+  const Hypothesis send{HypothesisKind::ZeroWait, EventRef{0, 1, false}, 0};
+  EXPECT_NE(validateHypothesis(t, rp.nestedCalls(), send, {}).find("inside another MPI call"), std::string::npos);
+  EXPECT_EQ(validateHypothesis(t, rp.nestedCalls(), Hypothesis{HypothesisKind::ZeroWait, EventRef{0, 2, false}, 0}, {}), "");
+  EXPECT_GT(refused, 10);
+  // A second compensation conflicts with one already applied.
+  EXPECT_FALSE(validateHypothesis(t, rp.nestedCalls(), Hypothesis::compensate(200), {Hypothesis::compensate(100)}).empty());
+}

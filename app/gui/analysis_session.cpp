@@ -216,12 +216,14 @@ void AnalysisSession::onPrediction(const std::shared_ptr<const PredictionResult>
 // Changes
 
 QString AnalysisSession::refusalFor(const Hypothesis& h) const {
-  if (worker_->hasReplayer()) {
-    const std::string problem = worker_->validate(h);
-    if (!problem.empty()) return QString::fromStdString(problem);
-  }
   if (const HypothesisEntry* e = doc_->find(h); e && e->enabled)
     return tr("%1 is already applied").arg(QString::fromStdString(h.toString()));
+  // Checked with the latest snapshot of this trace (its nested calls come with it), never with
+  // the worker's live engine; before the first prediction the worker refuses what does not fit.
+  if (trace_ && prediction_ && prediction_->trace == trace_ && prediction_->nestedCalls) {
+    const std::string problem = validateHypothesis(*trace_, *prediction_->nestedCalls, h, doc_->enabledHypotheses());
+    if (!problem.empty()) return QString::fromStdString(problem);
+  }
   return {};
 }
 

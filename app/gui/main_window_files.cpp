@@ -143,7 +143,7 @@ void MainWindow::exportImageDialog() {
 }
 
 void MainWindow::exportPredictedTraceDialog() {
-  if (!session_->trace() || !session_->worker()->hasReplayer()) return;
+  if (!session_->trace() || !session_->prediction()) return;
   const QString tracePath = session_->tracePath();
   const QString suggestion = QFileInfo(tracePath).absoluteDir().absoluteFilePath(
       QFileInfo(tracePath).completeBaseName() + QStringLiteral("-predicted.alog"));

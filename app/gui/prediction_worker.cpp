@@ -106,6 +106,7 @@ void PredictionWorker::process() {
             ends[r] = std::max(ends[r], double(req.trace->ranks[r].leave.maxValue() - req.trace->startTime));
         std::lock_guard lock(replayerMutex_);
         stepSigma_ = std::move(sigmas);
+        nested_ = std::make_shared<const std::vector<std::vector<std::uint32_t>>>(fresh->nestedCalls());
         measuredEnd_ = std::move(ends);
         recent_.reset();  // snapshots of the old replayer are not written over any more
         older_.reset();
@@ -231,6 +232,7 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   r->notes.clear();
   for (const auto& n : replayer_->report().notes) r->notes << QString::fromStdString(n);
   r->stepSigmaNs = stepSigma_;
+  r->nestedCalls = nested_;
   r->measuredEnd = measuredEnd_;
   r->predictedEnd.assign(trace_->rankCount(), 0);
   for (std::size_t rank = 0; rank < r->times->leave.size(); ++rank)

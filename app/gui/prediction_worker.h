@@ -43,6 +43,9 @@ struct PredictionResult {
   QStringList notes;   // ReplayReport notes
   std::shared_ptr<const std::vector<double>> stepSigmaNs;  // σ(t_k) of each step's computation
   std::vector<double> measuredEnd, predictedEnd;            // per rank
+  // Per rank, the MPI calls nested inside another (Replayer::nestedCalls): with the trace, what
+  // validateHypothesis needs to refuse a hypothesis without asking the live engine.
+  std::shared_ptr<const std::vector<std::vector<std::uint32_t>>> nestedCalls;
 };
 
 class PredictionWorker : public QObject {
@@ -86,6 +89,7 @@ class PredictionWorker : public QObject {
   CostMode costs_ = CostMode::Measured;
   std::shared_ptr<const std::vector<std::vector<TimeNs>>> measuredWaits_;
   std::shared_ptr<const std::vector<double>> stepSigma_;
+  std::shared_ptr<const std::vector<std::vector<std::uint32_t>>> nested_;
   std::vector<double> measuredEnd_;
   std::vector<Hypothesis> rejected_;
   QStringList errors_;

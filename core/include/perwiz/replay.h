@@ -58,6 +58,9 @@ class Replayer {
 
   // Hypothesis checks against this trace; "" if valid, else the problem.
   std::string validate(const Hypothesis& h) const;
+  // Per rank, the MPI indices of the calls that lie inside another MPI call (sorted; they
+  // follow their parent and take no hypothesis of their own). Usually all empty.
+  const std::vector<std::vector<std::uint32_t>>& nestedCalls() const;
   // Incremental updates; return false with *error set if the hypothesis is invalid (add) or
   // not present (remove). Results equal a full replay of the new scenario.
   bool add(const Hypothesis& h, std::string* error = nullptr);
@@ -134,6 +137,12 @@ class Replayer {
 // index for incremental updates, the links built on first need (balance-volume) and the copies
 // that hypotheses make are not included; cost mode "model" builds the links at once.
 std::uint64_t estimateReplayMemory(const Trace& trace, CostMode costs = CostMode::Measured);
+
+// The checks of Replayer::validate without a replayer: `nested` is Replayer::nestedCalls() of
+// a replayer of `trace`, `applied` the hypotheses already in the scenario. For callers that
+// hold a snapshot of a prediction rather than the live engine (the GUI). "" if valid.
+std::string validateHypothesis(const Trace& trace, const std::vector<std::vector<std::uint32_t>>& nested,
+                               const Hypothesis& h, const std::vector<Hypothesis>& applied);
 
 // Name of the point event that records the scenario in a predicted trace.
 inline constexpr const char* kScenarioEventName = "PerWiz scenario";

@@ -89,39 +89,7 @@ struct Replayer::Impl {
     return p.unitOfCall(e.rank, e.index);
   }
 
-  std::string validate(const Hypothesis& h) const {
-    switch (h.kind) {
-      case HypothesisKind::ZeroWait:
-      case HypothesisKind::ZeroEvent: {
-        const EventRef& e = h.event;
-        if (e.rank >= p.ranks)
-          return "event " + e.toString() + ": the trace has " + std::to_string(p.ranks) + " ranks";
-        const std::size_t calls = p.callCount(e.rank);
-        if (e.index > calls || (!e.computation && e.index == calls))
-          return "event " + e.toString() + ": rank " + std::to_string(e.rank) + " has " +
-                 std::to_string(calls) + " MPI calls";
-        if (h.kind == HypothesisKind::ZeroWait && e.computation)
-          return "event " + e.toString() + ": computation has no waiting time; use zero-event";
-        if (unitOf(e) == kNone32)
-          return "event " + e.toString() + " lies inside another MPI call; name the outer call";
-        return "";
-      }
-      case HypothesisKind::BalanceCompute:
-      case HypothesisKind::BalanceVolume:
-        if (h.step >= trace.steps.size())
-          return "step " + std::to_string(h.step) + ": the trace has " +
-                 std::to_string(trace.steps.size()) + " parallel steps (0-based)";
-        return "";
-      case HypothesisKind::Compensate: {
-        std::string problem;
-        if (compensationOverhead(trace, h.overheadNs, &problem).empty() && !problem.empty()) return problem;
-        std::vector<Hypothesis> both = scenario.hypotheses;
-        both.push_back(h);
-        return compensationConflict(both);
-      }
-    }
-    return "unknown hypothesis";
-  }
+  std::string validate(const Hypothesis& h) const { return validateHypothesis(trace, p.nested, h, scenario.hypotheses); }
 
   // Per-unit gap changes of balancing the computation of step k (docs/model.md).
   struct StepPart {
@@ -626,6 +594,7 @@ const Trace& Replayer::trace() const { return d->trace; }
 const Scenario& Replayer::scenario() const { return d->scenario; }
 const ReplayReport& Replayer::report() const { return d->report; }
 std::string Replayer::validate(const Hypothesis& h) const { return d->validate(h); }
+const std::vector<std::vector<std::uint32_t>>& Replayer::nestedCalls() const { return d->p.nested; }
 const UpdateStats& Replayer::lastUpdate() const { return d->stats; }
 
 bool Replayer::add(const Hypothesis& hypothesis, std::string* error) {
