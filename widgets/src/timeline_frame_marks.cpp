@@ -1,0 +1,281 @@
+// Marks over a timeline frame: box labels, arrows, the selection, rank labels and the time
+// axis (timeline_frame.h).
+#include "timeline_frame.h"
+
+#include <QFontMetrics>
+
+#include <algorithm>
+#include <cmath>
+
+namespace perwiz::ui::frame_detail {
+
+void Frame::boxLabels() {
+  if (labels.empty()) return;
+  p.save();
+  p.setPen(colors::text);
+  for (const BoxLabel& b : labels) {
+    const QColor& c = data.color(b.fn);
+    const int luma = (299 * c.red() + 587 * c.green() + 114 * c.blue()) / 1000;
+    p.setPen(luma < 140 ? QColor(Qt::white) : colors::text);
+    const QPointF at(b.rect.left() + (b.rect.width() - cache.nameWidth[b.fn]) / 2.0,
+                     b.rect.top() + (b.rect.height() - fontHeight) / 2.0);
+    cache.text.draw(p, at, QString::fromStdString(data.trace()->functions[b.fn].name));
+    ++stats.texts;
+  }
+  p.restore();
+}
+
+void Frame::arrows(const LaneSpec& spec) {
+  const Drawing& d = data.drawing(spec.predicted);
+  const ArrowIndex& ai = d.arrows;
+  if (ai.channels.empty()) return;
+  const std::uint32_t r0 = L.firstVisibleRow(), r1 = L.endVisibleRow();
+  auto visible = [&](std::uint32_t r) { return r >= r0 && r < r1; };
+  struct Range {
+    std::uint32_t channel, lo, hi;
+  };
+  std::vector<Range> ranges;
+  std::uint64_t total = 0;
+  for (std::uint32_t c = 0; c < ai.channels.size(); ++c) {
+    const auto& ch = ai.channels[c];
+    if (!visible(ch.src) && !visible(ch.dst)) continue;
+    const auto b = ai.send.begin();
+    const auto lo = std::lower_bound(b + ch.first, b + ch.last, L.begin - ch.lag);
+    const auto hi = std::lower_bound(lo, b + ch.last, L.end + ch.lead);
+    if (lo == hi) continue;
+    ranges.push_back({c, std::uint32_t(lo - b), std::uint32_t(hi - b)});
+    total += std::uint64_t(hi - lo);
+  }
+  if (ranges.empty()) return;
+  // Bin width (pixel columns) so the frame draws at most kArrowBudget arrows.
+  int bin = 1;
+  for (;; bin *= 2) {
+    std::uint64_t est = 0;
+    const std::uint64_t perChannel = std::uint64_t(W / bin + 2);
+    for (const Range& rg : ranges) est += std::min<std::uint64_t>(rg.hi - rg.lo, perChannel);
+    if (est <= std::uint64_t(kArrowBudget / lanes) || bin >= W) break;
+  }
+  const double px = L.nsPerPx();
+  std::vector<QLineF> lines;
+  struct Count {
+    QPointF at;
+    std::uint32_t n;
+  };
+  std::vector<Count> counts;
+  lines.reserve(std::min<std::uint64_t>(total, kArrowBudget * 2));
+  for (const Range& rg : ranges) {
+    const auto& ch = ai.channels[rg.channel];
+    const double ys = laneY(ch.src, spec.predicted), yd = laneY(ch.dst, spec.predicted);
+    for (std::uint32_t i = rg.lo; i < rg.hi;) {
+      const double xs = double(ai.send[i] - L.begin) / px;
+      std::uint32_t j = i + 1;
+      if (bin > 1 || (j < rg.hi && ai.send[j] - ai.send[i] < px)) {
+        const double binStart = std::floor(xs / bin) * bin;
+        const TimeNs binEnd = L.begin + TimeNs(std::ceil((binStart + bin) * px));
+        j = std::uint32_t(std::lower_bound(ai.send.begin() + i + 1, ai.send.begin() + rg.hi, binEnd) -
+                          ai.send.begin());
+      }
+      QPointF a(L.plot.left() + xs, ys), b(L.x(ai.recv[i]), yd);
+      clipToMargin(a, b, L);
+      lines.emplace_back(a, b);
+      if (j - i > 1) counts.push_back({a + (b - a) * 0.6, j - i});
+      i = j;
+    }
+  }
+  stats.arrows += int(lines.size());
+  p.save();
+  const bool few = lines.size() <= kArrowHeadsUpTo;
+  p.setRenderHint(QPainter::Antialiasing, few);
+  // Aggregated or crowded arrows are drawn translucent so they do not hide the rows.
+  QColor c = spec.style == LaneStyle::Faded ? colors::arrowFaded : colors::arrow;
+  if (bin > 1 || L.rowHeight < 8) c.setAlpha(spec.style == LaneStyle::Faded ? 70 : 90);
+  else if (spec.style == LaneStyle::Outline) c.setAlpha(200);
+  p.setPen(QPen(c, 1));
+  if (few && L.rowHeight >= 8) {  // heads
+    const std::size_t n = lines.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      const QLineF& l = lines[k];
+      if (l.length() < 8) continue;
+      const QLineF u = l.unitVector();
+      const QPointF dir = (u.p2() - u.p1()) * 6.0;
+      const QPointF nrm(-dir.y() * 0.5, dir.x() * 0.5);
+      lines.emplace_back(l.p2(), l.p2() - dir + nrm);
+      lines.emplace_back(l.p2(), l.p2() - dir - nrm);
+    }
+  }
+  p.drawLines(lines.data(), int(lines.size()));
+  if (L.rowHeight >= 10 && !counts.empty()) {
+    QFont f = p.font();
+    f.setPointSizeF(std::max(6.0, f.pointSizeF() * 0.8));
+    p.setFont(f);
+    p.setPen(c.darker(120));
+    int n = 0;
+    for (const Count& k : counts) {
+      if (++n > kCountLabels) break;
+      p.drawText(k.at + QPointF(3, -2), QString::number(k.n));
+      ++stats.texts;
+    }
+  }
+  p.restore();
+}
+
+void drawArrow(QPainter& p, const QPointF& a, const QPointF& b) {
+  p.drawLine(a, b);
+  const QLineF l(a, b);
+  if (l.length() < 4) return;
+  const QLineF u = l.unitVector();
+  const QPointF dir = (u.p2() - u.p1()) * 8.0;
+  const QPointF nrm(-dir.y() * 0.45, dir.x() * 0.45);
+  QPolygonF head;
+  head << b << b - dir + nrm << b - dir - nrm;
+  p.save();
+  p.setBrush(p.pen().color());
+  p.drawPolygon(head);
+  p.restore();
+}
+
+void Frame::selection() {
+  const TimelineItem& sel = state.selection;
+  const Trace& tr = *data.trace();
+  p.save();
+  p.setRenderHint(QPainter::Antialiasing, true);
+  p.setBrush(Qt::NoBrush);
+  auto outline = [&](const TimelineItem& it, const QColor& c, qreal w) {
+    if (it.kind != TimelineItem::Kind::Event) return;
+    for (int k = 0; k < lanes; ++k) {
+      const QRectF r = eventBox(data, L, it.rank, it.event, specs[k].predicted);
+      if (r.isEmpty() || !r.intersects(QRectF(L.plot))) continue;
+      p.setPen(QPen(c, w));
+      p.drawRect(r.adjusted(-w / 2, -w / 2, w / 2, w / 2));
+    }
+  };
+  for (const TimelineItem& h : state.highlighted) outline(h, colors::highlight, 3);
+  if (sel.kind == TimelineItem::Kind::Event && sel.rank < tr.rankCount()) {
+    // Message arrows of the selected call, bold.
+    const RankTrace& rt = tr.ranks[sel.rank];
+    for (int k = 0; k < lanes; ++k) {
+      const bool pred = specs[k].predicted;
+      p.setPen(QPen(colors::partner, 2));
+      for (const MessageEndpoint& m : rt.messages) {
+        if ((m.event != sel.event && m.postEvent != sel.event) || !m.matched()) continue;
+        if (m.matchRank >= tr.rankCount() || m.matchIndex >= tr.ranks[m.matchRank].messages.size()) continue;
+        const MessageEndpoint& o = tr.ranks[m.matchRank].messages[m.matchIndex];
+        QPointF here(L.x(data.endpointTime(pred, sel.rank, m)), laneY(sel.rank, pred));
+        QPointF there(L.x(data.endpointTime(pred, m.matchRank, o)), laneY(m.matchRank, pred));
+        clipToMargin(here, there, L);
+        if (m.isSend) drawArrow(p, here, there);
+        else drawArrow(p, there, here);
+        ++stats.arrows;
+      }
+    }
+    for (const TimelineItem& pt : state.partners) outline(pt, colors::partner, 2);
+    outline(sel, colors::selection, 2.5);
+  }
+  if (sel.kind == TimelineItem::Kind::Step) {
+    const std::uint32_t r0 = L.firstVisibleRow(), r1 = L.endVisibleRow();
+    for (int k = 0; k < lanes; ++k) {
+      const bool pred = specs[k].predicted;
+      for (std::uint32_t r = r0; r < r1; ++r) {
+        TimeNs b = 0, e = 0;
+        if (!data.stepSpan(pred, sel.step, r, b, e)) continue;
+        const TimelineLayout::Span lane = L.lane(r, pred && L.lanes);
+        const QRectF rect(QPointF(L.xc(b), lane.top + 0.5), QPointF(L.xc(e), lane.bottom - 0.5));
+        p.setPen(QPen(r == sel.rank ? colors::selection : colors::partner, r == sel.rank ? 2.5 : 1.5,
+                      specs[k].style == LaneStyle::Outline ? Qt::DashLine : Qt::SolidLine));
+        p.drawRect(rect);
+      }
+    }
+  }
+  p.restore();
+}
+
+void Frame::rankLabels() {
+  const Trace& tr = *data.trace();
+  const QFontMetrics fm(p.font());
+  p.save();
+  p.fillRect(L.labels, QColor(246, 246, 246));
+  p.setPen(QColor(200, 200, 200));
+  p.drawLine(L.labels.topRight(), L.labels.bottomRight());
+  p.setClipRect(L.labels);
+  const std::uint32_t r0 = L.firstVisibleRow(), r1 = L.endVisibleRow();
+  const int every = std::max(1, (fm.height() + L.rowHeight - 1) / std::max(1, L.rowHeight));
+  const std::uint32_t selRank = state.selection.kind == TimelineItem::Kind::None ? kNone32 : state.selection.rank;
+  QFont bold = p.font();
+  bold.setBold(true);
+  QFont small = p.font();
+  small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.75));
+  const int tagW = L.lanes ? QFontMetrics(small).horizontalAdvance(QStringLiteral("m")) + 6 : 0;
+  for (std::uint32_t r = r0; r < r1; ++r) {
+    if (r % std::uint32_t(every) != 0 && r != selRank) continue;
+    const int top = L.rowTop(r);
+    const int h = std::max(L.rowHeight, fm.height());
+    const int y = every > 1 ? top + L.rowHeight / 2 - h / 2 : top;
+    p.setPen(colors::text);
+    const QString name = QString::fromStdString(tr.ranks[r].name);
+    if (r == selRank) {
+      p.fillRect(QRect(L.labels.left(), top, L.labels.width() - 1, L.rowHeight), QColor(255, 236, 200));
+      const QFont keep = p.font();
+      p.setFont(bold);
+      p.drawText(QRect(L.labels.left() + 6, y, L.labels.width() - 10 - tagW, h), Qt::AlignVCenter | Qt::AlignLeft, name);
+      p.setFont(keep);
+    } else {
+      cache.text.draw(p, QPointF(L.labels.left() + 6, y + (h - fm.height()) / 2.0), name);
+    }
+    ++stats.texts;
+    if (L.lanes && L.lane(r, false).height() >= QFontMetrics(small).height() - 2) {
+      QFont keep = p.font();
+      p.setFont(small);
+      p.setPen(QColor(110, 110, 110));
+      for (bool pred : {false, true}) {
+        const TimelineLayout::Span s = L.lane(r, pred);
+        p.drawText(QRect(L.labels.right() - tagW, s.top, tagW - 2, s.height()), Qt::AlignCenter,
+                   pred ? QStringLiteral("p") : QStringLiteral("m"));
+        stats.texts++;
+      }
+      p.setFont(keep);
+    }
+  }
+  p.restore();
+}
+
+void Frame::axis(const AxisTicks& ticks) {
+  if (L.axis.height() <= 0) return;
+  const QFontMetrics fm(p.font());
+  p.save();
+  p.setPen(QColor(90, 90, 90));
+  const int y = L.axis.top();
+  p.drawLine(L.axis.left(), y, L.axis.right(), y);
+  for (const AxisTick& t : ticks.minor) {
+    const int x = L.xi(t.time);
+    p.drawLine(x, y, x, y + 3);
+  }
+  p.setPen(colors::text);
+  // Labels relative to a base ("3.08 ms +" then "1000 ns", ...): the base sits at the left end.
+  int freeFrom = L.axis.left();
+  if (!ticks.baseLabel.isEmpty()) {
+    QFont bold = p.font();
+    bold.setBold(true);
+    const QFontMetrics bfm(bold);
+    const int w = bfm.horizontalAdvance(ticks.baseLabel) + 8;
+    const QRect box(L.axis.left() + 1, y + 6, w, fm.height());
+    p.fillRect(box, QColor(255, 246, 214));
+    p.save();
+    p.setFont(bold);
+    p.drawText(box, Qt::AlignCenter, ticks.baseLabel);
+    p.restore();
+    freeFrom = box.right() + 6;
+    ++stats.texts;
+  }
+  for (const AxisTick& t : ticks.major) {
+    const int x = L.xi(t.time);
+    p.drawLine(x, y, x, y + 5);
+    const int w = fm.horizontalAdvance(t.label);
+    const int lx = std::clamp(x - w / 2, L.axis.left(), L.area.right() - w - 2);
+    if (lx < freeFrom) continue;
+    p.drawText(QPoint(lx, y + 6 + fm.ascent()), t.label);
+    ++stats.texts;
+  }
+  p.restore();
+}
+
+}  // namespace perwiz::ui::frame_detail
