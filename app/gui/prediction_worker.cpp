@@ -165,9 +165,18 @@ void PredictionWorker::process() {
   }
 }
 
+std::uint64_t PredictionWorker::snapshotBytes() const {
+  if (!trace_) return 0;
+  // 16 B per event (predicted enter and leave), 40 B per MPI call (its PredictedCall, its
+  // measured and predicted wait).
+  return 16 * trace_->eventCount() + 40 * trace_->mpiCallCount() + 4096 * trace_->rankCount();
+}
+
+bool PredictionWorker::roomForSpare() const { return availableMemory() / 2 > snapshotBytes(); }
+
 void PredictionWorker::prepareSpare() {
   std::lock_guard lock(replayerMutex_);
-  if (older_ || !replayer_ || !measuredWaits_) return;
+  if (older_ || !replayer_ || !measuredWaits_ || !roomForSpare()) return;
   auto spare = std::make_shared<PredictionResult>();
   spare->trace = trace_;
   auto times = std::make_shared<Replayer::EventTimes>();
@@ -233,6 +242,7 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   for (const auto& n : replayer_->report().notes) r->notes << QString::fromStdString(n);
   r->stepSigmaNs = stepSigma_;
   r->nestedCalls = nested_;
+  if (older_ && !roomForSpare()) older_.reset();  // memory is short: no spare (fresh pages again)
   r->measuredEnd = measuredEnd_;
   r->predictedEnd.assign(trace_->rankCount(), 0);
   for (std::size_t rank = 0; rank < r->times->leave.size(); ++rank)

@@ -81,6 +81,11 @@ class PredictionWorker : public QObject {
   // that the first toggle writes into pages it already has (fresh ones cost about 1 s of page
   // faults at 10^7 events; a reused snapshot is written in 0.14 s).
   void prepareSpare();
+  // About how much memory one snapshot of the current trace takes (its times, calls, waits).
+  std::uint64_t snapshotBytes() const;
+  // A spare snapshot is kept only while at least two more would still fit in the memory left
+  // (at 10^8 events a snapshot is about 5 GB: there the worker keeps none, as before).
+  bool roomForSpare() const;
 
   mutable std::mutex replayerMutex_;  // guards replayer_ and what it refers to
   std::unique_ptr<Replayer> replayer_;
