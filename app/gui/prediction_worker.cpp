@@ -178,77 +178,70 @@ void PredictionWorker::prepareSpare() {
   std::lock_guard lock(replayerMutex_);
   if (older_ || !replayer_ || !measuredWaits_ || !roomForSpare()) return;
   auto spare = std::make_shared<PredictionResult>();
-  spare->trace = trace_;
-  auto times = std::make_shared<Replayer::EventTimes>();
-  replayer_->predictedEventTimes(*times);  // writes every page it will reuse
-  spare->times = std::move(times);
-  spare->calls.resize(trace_->rankCount());
-  auto waits = std::make_shared<ui::TimelineWaits>();
-  waits->measured = *measuredWaits_;
-  waits->predicted.resize(trace_->rankCount());
-  for (std::uint32_t rank = 0; rank < trace_->rankCount(); ++rank) {
-    spare->calls[rank].resize(trace_->ranks[rank].mpiCalls.size());
-    waits->predicted[rank].resize(trace_->ranks[rank].mpiCalls.size());
-  }
-  spare->waits = std::move(waits);
+  fill(*spare, 0, 0);  // writes every page the next snapshot will reuse
   older_ = std::move(spare);
 }
 
 std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 generation, double seconds) {
   std::lock_guard lock(replayerMutex_);
-  // Reuse the older snapshot's memory when only this worker still holds it (and its times and
-  // waits, each when only the snapshot holds them); otherwise fresh ones.
-  std::shared_ptr<PredictionResult> r;
-  // (use_count() is a relaxed load; the acquire fence after it orders our writes after the
+  // Reuse the older snapshot's memory when only this worker still holds it; otherwise a fresh one.
+  // (use_count() is a relaxed load; the acquire fence in fill() orders our writes after the
   // other threads' last reads, which their reference release published.)
+  std::shared_ptr<PredictionResult> r;
   if (older_ && older_.use_count() == 1 && older_->trace == trace_) r = std::move(older_);
   else r = std::make_shared<PredictionResult>();
   older_ = std::move(recent_);
   recent_ = r;
-  auto times = std::const_pointer_cast<Replayer::EventTimes>(r->times);
-  r->times.reset();
+  fill(*r, generation, seconds);
+  if (older_ && !roomForSpare()) older_.reset();  // memory is short: no spare (fresh pages again)
+  return r;
+}
+
+void PredictionWorker::fill(PredictionResult& r, quint64 generation, double seconds) const {
+  // Its times and waits are written over when only this snapshot holds them (a view may still
+  // hold the previous ones), else replaced by fresh ones.
+  auto times = std::const_pointer_cast<Replayer::EventTimes>(r.times);
+  r.times.reset();
   if (!times || times.use_count() != 1) times = std::make_shared<Replayer::EventTimes>();
-  auto waits = std::const_pointer_cast<ui::TimelineWaits>(r->waits);
-  r->waits.reset();
+  auto waits = std::const_pointer_cast<ui::TimelineWaits>(r.waits);
+  r.waits.reset();
   if (!waits || waits.use_count() != 1) waits = std::make_shared<ui::TimelineWaits>();
   std::atomic_thread_fence(std::memory_order_acquire);
-  r->generation = generation;
-  r->trace = trace_;
+  r.generation = generation;
+  r.trace = trace_;
   replayer_->predictedEventTimes(*times);
-  r->times = times;
-  r->calls.resize(trace_->rankCount());
+  r.times = times;
+  r.calls.resize(trace_->rankCount());
   for (std::uint32_t rank = 0; rank < trace_->rankCount(); ++rank) {
     const auto n = trace_->ranks[rank].mpiCalls.size();
-    r->calls[rank].resize(n);
-    for (std::uint32_t i = 0; i < n; ++i) r->calls[rank][i] = replayer_->predicted(rank, i);
+    r.calls[rank].resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) r.calls[rank][i] = replayer_->predicted(rank, i);
   }
-  r->measuredWaits = measuredWaits_;
+  r.measuredWaits = measuredWaits_;
   waits->measured = *measuredWaits_;
-  waits->predicted.resize(r->calls.size());
-  for (std::size_t rank = 0; rank < r->calls.size(); ++rank) {
+  waits->predicted.resize(r.calls.size());
+  for (std::size_t rank = 0; rank < r.calls.size(); ++rank) {
     auto& out = waits->predicted[rank];
-    out.resize(r->calls[rank].size());
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = r->calls[rank][i].wait;
+    out.resize(r.calls[rank].size());
+    for (std::size_t i = 0; i < out.size(); ++i) out[i] = r.calls[rank][i].wait;
   }
-  r->waits = std::move(waits);
-  r->measuredTime = replayer_->measuredTime();
-  r->predictedTime = replayer_->predictedTime();
-  r->rejected = rejected_;
-  r->errors = errors_;
-  r->full = replayer_->lastUpdate().full;
-  r->recomputed = replayer_->lastUpdate().recomputed;
-  r->seconds = seconds;
-  r->notes.clear();
-  for (const auto& n : replayer_->report().notes) r->notes << QString::fromStdString(n);
-  r->stepSigmaNs = stepSigma_;
-  r->nestedCalls = nested_;
-  if (older_ && !roomForSpare()) older_.reset();  // memory is short: no spare (fresh pages again)
-  r->measuredEnd = measuredEnd_;
-  r->predictedEnd.assign(trace_->rankCount(), 0);
-  for (std::size_t rank = 0; rank < r->times->leave.size(); ++rank)
-    for (TimeNs l : r->times->leave[rank])
-      r->predictedEnd[rank] = std::max(r->predictedEnd[rank], double(l - trace_->startTime));
-  return r;
+  r.waits = std::move(waits);
+  r.measuredTime = replayer_->measuredTime();
+  r.predictedTime = replayer_->predictedTime();
+  r.rejected = rejected_;
+  r.errors = errors_;
+  r.full = replayer_->lastUpdate().full;
+  r.recomputed = replayer_->lastUpdate().recomputed;
+  r.seconds = seconds;
+  r.notes.clear();
+  for (const auto& n : replayer_->report().notes) r.notes << QString::fromStdString(n);
+  r.stepSigmaNs = stepSigma_;
+  r.nestedCalls = nested_;
+  r.measuredEnd = measuredEnd_;
+  r.predictedEnd.assign(trace_->rankCount(), 0);
+  for (std::size_t rank = 0; rank < r.times->leave.size(); ++rank)
+    for (TimeNs l : r.times->leave[rank])
+      r.predictedEnd[rank] = std::max(r.predictedEnd[rank], double(l - trace_->startTime));
 }
 
 }  // namespace perwiz::gui

@@ -77,6 +77,8 @@ class PredictionWorker : public QObject {
  private:
   void process();
   std::shared_ptr<const PredictionResult> snapshot(quint64 generation, double seconds);
+  // Writes the replayer's current state into `r` (caller holds replayerMutex_).
+  void fill(PredictionResult& r, quint64 generation, double seconds) const;
   // After a replayer's first result, while no request waits: a second snapshot's memory, so
   // that the first toggle writes into pages it already has (fresh ones cost about 1 s of page
   // faults at 10^7 events; a reused snapshot is written in 0.14 s).

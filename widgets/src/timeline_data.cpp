@@ -152,12 +152,6 @@ void TimelineData::buildDrawing(Drawing& d, bool predicted, Drawing* reuse, cons
   std::vector<Msg> msgs;
   if (!predicted) {
     arrowSources_.clear();
-    auto end = [&](std::uint32_t rank, const MessageEndpoint& m) {
-      std::uint32_t ev = m.isSend ? m.postEvent : m.event;
-      if (ev == kNone32) ev = m.isSend ? m.event : m.postEvent;
-      if (ev != kNone32 && ev >= t.ranks[rank].size()) ev = kNone32;
-      return ArrowEnd{rank, ev, m.time};
-    };
     for (std::uint32_t r = 0; r < ranks; ++r) {
       const auto& table = t.ranks[r].messages;
       for (std::uint32_t m = 0; m < table.size(); ++m) {
@@ -165,7 +159,7 @@ void TimelineData::buildDrawing(Drawing& d, bool predicted, Drawing* reuse, cons
         if (!ep.isSend || !ep.matched() || ep.matchRank >= ranks) continue;
         const auto& other = t.ranks[ep.matchRank].messages;
         if (ep.matchIndex >= other.size()) continue;
-        arrowSources_.push_back({(std::uint64_t(r) << 32) | ep.matchRank, end(r, ep), end(ep.matchRank, other[ep.matchIndex]), m});
+        arrowSources_.push_back({(std::uint64_t(r) << 32) | ep.matchRank, arrowEnd(r, ep), arrowEnd(ep.matchRank, other[ep.matchIndex]), m});
       }
     }
     std::stable_sort(arrowSources_.begin(), arrowSources_.end(), [](const ArrowSource& a, const ArrowSource& b) {
@@ -235,14 +229,17 @@ TimeNs TimelineData::predictedEnd(const ArrowEnd& e) const {
                    prediction_->leave[e.rank][e.event]);
 }
 
-TimeNs TimelineData::endpointTime(bool predicted, std::uint32_t rank, const MessageEndpoint& m) const {
-  if (!predicted || !prediction_) return m.time;
+TimelineData::ArrowEnd TimelineData::arrowEnd(std::uint32_t rank, const MessageEndpoint& m) const {
+  // A send moves with the call that posts it, a receive with the one that completes it.
   std::uint32_t ev = m.isSend ? m.postEvent : m.event;
   if (ev == kNone32) ev = m.isSend ? m.event : m.postEvent;
-  const RankTrace& rt = trace_->ranks[rank];
-  if (ev == kNone32 || ev >= rt.size()) return m.time;
-  return mapInside(m.time, rt.enter[ev], rt.leave[ev], prediction_->enter[rank][ev],
-                   prediction_->leave[rank][ev]);
+  if (ev != kNone32 && ev >= trace_->ranks[rank].size()) ev = kNone32;
+  return ArrowEnd{rank, ev, m.time};
+}
+
+TimeNs TimelineData::endpointTime(bool predicted, std::uint32_t rank, const MessageEndpoint& m) const {
+  if (!predicted || !prediction_) return m.time;
+  return predictedEnd(arrowEnd(rank, m));
 }
 
 bool TimelineData::stepSpan(bool predicted, std::uint32_t step, std::uint32_t rank, TimeNs& b,

@@ -110,6 +110,7 @@ class TimelineData {
     ArrowEnd send, recv;
     std::uint32_t endpoint = 0;  // the send's endpoint index
   };
+  ArrowEnd arrowEnd(std::uint32_t rank, const MessageEndpoint& m) const;
   TimeNs predictedEnd(const ArrowEnd& e) const;
   std::vector<ArrowSource> arrowSources_;
 

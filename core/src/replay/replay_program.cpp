@@ -70,7 +70,7 @@ class Builder {
     PhaseLog log;  // PERWIZ_PHASES=1: time and resident memory per phase
     buildUnits();
     log("units");
-    buildMessages();
+    buildMessages(true, costs_ == CostMode::Model);
     log("messages");
     buildCollectives();
     log("collectives");
@@ -195,9 +195,10 @@ class Builder {
 
   // Messages: one per send and per unmatched endpoint (a matched receive shares its send's),
   // numbered rank after rank in endpoint order: per endpoint the units that post and complete
-  // it and the message it owns. At construction (`links` false) each message's size; for the
-  // links (Program::prepareLinks: the same numbering) each message's parallel step.
-  void buildMessages(bool links = false) {
+  // it and the message it owns. With `sizes` each message's size (at construction); with
+  // `steps` each message's parallel step (the links: at construction in cost mode "model",
+  // else on first need, Program::prepareLinks; the numbering is the same).
+  void buildMessages(bool sizes, bool steps) {
     const std::uint32_t R = p_.ranks;
     std::vector<std::uint32_t> base(R + 1, 0);
     for (std::uint32_t r = 0; r < R; ++r) {
@@ -217,10 +218,10 @@ class Builder {
       own[r + 1] = n;
     });
     std::partial_sum(own.begin(), own.end(), own.begin());
-    if (links) p_.messages.assign(own[R], ReplayMessage{});
-    else p_.messageBytes.assign(own[R], 0);
+    if (sizes) p_.messageBytes.assign(own[R], 0);
+    if (steps) p_.messages.assign(own[R], ReplayMessage{});
     std::vector<std::vector<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>>> spans(R);
-    for (std::uint32_t k = 0; k < (links ? trace_.steps.size() : 0); ++k)
+    for (std::uint32_t k = 0; k < (steps ? trace_.steps.size() : 0); ++k)
       for (std::uint32_t r = 0; r < R && r < trace_.steps[k].ranks.size(); ++r) {
         const StepSpan& s = trace_.steps[k].ranks[r];
         if (s.present()) spans[r].emplace_back(s.firstEvent(), s.lastEvent, k);
@@ -246,11 +247,8 @@ class Builder {
         if (!owns(m)) continue;
         const std::uint32_t id = next++;
         msgId[base[r] + j] = id;
-        if (!links) {
-          p_.messageBytes[id] = m.bytes;
-          continue;
-        }
-        if (!m.isSend || sp.empty() || m.postEvent == kNone32) continue;
+        if (sizes) p_.messageBytes[id] = m.bytes;
+        if (!steps || !m.isSend || sp.empty() || m.postEvent == kNone32) continue;
         if (span >= sp.size() || std::get<0>(sp[span]) > m.postEvent) span = 0;
         while (span + 1 < sp.size() && std::get<0>(sp[span + 1]) <= m.postEvent) ++span;
         if (std::get<0>(sp[span]) <= m.postEvent && m.postEvent < std::get<1>(sp[span]))
@@ -294,12 +292,13 @@ class Builder {
   // Walks rank r's endpoints in order and reports each communication role (unit, role,
   // message, slot) and each message dependency (unit, source, offset, flags, message): the
   // same walk counts them and then fills them in, so both agree by construction.
-  template <class OnRole, class OnDep>
   // Without `delays` (a walk for the links only) every offset is 0.
+  template <class OnRole, class OnDep>
   std::uint64_t walkLinks(std::uint32_t r, Delays* delays, OnRole&& onRole, OnDep&& onDep) const {
     const std::uint32_t R = p_.ranks;
     const auto& msgs = trace_.ranks[r].messages;
     std::uint64_t unmatched = 0;
+    const Delays::Entry none{};
     for (std::uint32_t j = 0; j < msgs.size(); ++j) {
       const MessageEndpoint& m = msgs[j];
       const bool matched = m.matched() && m.matchRank < R && m.matchIndex < msgBase_[m.matchRank + 1] - msgBase_[m.matchRank];
@@ -324,7 +323,6 @@ class Builder {
       const std::uint32_t src = postUnit_[msgBase_[m.matchRank] + m.matchIndex];
       if (done == kNone32 || src == kNone32) continue;
       // The message's size: the send's own (a receive reads it from the sender's slot).
-      static const Delays::Entry none{};
       const Delays::Entry& d = delays ? delays->of(m.isSend ? m.bytes : p_.messageBytes[id]) : none;
       if (m.isSend) {
         onDep(done, src, -d.arrival, static_cast<std::uint8_t>(dep::kSyncSend | (d.sync ? dep::kActive : 0)), id);
@@ -337,10 +335,9 @@ class Builder {
     return unmatched;
   }
 
-  // Dependencies in CSR by unit. A unit's dependencies: its
-  // message dependencies in endpoint order, then its collective ones in instance order.
-  // Counted per rank in parallel, then filled per rank in parallel (every unit belongs to one
-  // rank; a receive writes the receiver's slots of the sender's message, never the sender's).
+  // Dependencies in CSR by unit. A unit's dependencies: its message dependencies in endpoint
+  // order, then its collective ones in instance order. Counted per rank in parallel, then
+  // filled per rank in parallel (every unit belongs to one rank).
   void finishDeps() {
     const std::uint32_t R = p_.ranks, U = p_.units;
     p_.depBegin.assign(U + 1, 0);
@@ -407,8 +404,7 @@ class Builder {
   // dependencies themselves (so a unit's message dependencies come in the same order).
   void buildLinks() {
     const std::uint32_t R = p_.ranks, U = p_.units;
-    releaseEndpoints();
-    buildMessages(true);
+    if (msgBase_.empty()) buildMessages(false, true);  // on first need: the endpoints again
     std::vector<std::uint32_t> roleBegin(std::size_t{U} + 1, 0);
     forEachRank(R, events_, [&](std::uint32_t r) {
       walkLinks(

@@ -65,7 +65,6 @@ struct Replayer::Impl {
   Overlay<std::uint64_t> bytes;                 // effective message sizes (base: messageBytes)
   // Overhead removed by a Compensate hypothesis; empty without one (docs/compensation.md).
   OverheadCharges charges;
-  // Results.
   // Results: the predicted leave of every unit and the value of every gather node. A unit's
   // predicted enter is derived: its rank's previous leave plus its effective gap (enterOf).
   std::vector<TimeNs> leave, nodeVal;
@@ -219,12 +218,11 @@ struct Replayer::Impl {
   TimeNs enterWith(std::uint32_t u, const V& v) const {
     return p.isFirst(u) ? v.gap[u] : satAdd(leave[u - 1], v.gap[u]);
   }
-  TimeNs enterOf(std::uint32_t u) const { return p.isFirst(u) ? gap[u] : satAdd(leave[u - 1], gap[u]); }
+  TimeNs enterOf(std::uint32_t u) const { return enterWith(u, values()); }
   template <class V>
   TimeNs srcValue(std::uint32_t s, const V& v) const { return s < p.units ? enterWith(s, v) : nodeVal[s - p.units]; }
-  TimeNs srcValue(std::uint32_t s) const { return s < p.units ? enterOf(s) : nodeVal[s - p.units]; }
 
-  // The effective values as plain arrays for the sweeps (taken once per sweep).
+  // The effective values for the sweeps (readers of the overlays, taken once per sweep).
   struct Values {
     Overlay<TimeNs, SmallTimes>::Reader gap, local, depOff;
     const std::uint8_t* depFlags;
@@ -399,7 +397,7 @@ struct Replayer::Impl {
     p.prepareLinks();
     if (!noWait[u])
       for (std::uint32_t d = p.depBegin[u]; d < p.depBegin[u + 1]; ++d) {
-        if ((depFlags[d] & dep::kUse) != dep::kUse || !overflowed(satAdd(srcValue(p.depSrc[d]), depOff[d]))) continue;
+        if ((depFlags[d] & dep::kUse) != dep::kUse || !overflowed(satAdd(srcValue(p.depSrc[d], values()), depOff[d]))) continue;
         const std::uint32_t m = p.depMsg[d];
         if (m == kNone32) break;
         return where + "it waits for " + messageLabel(m) + ", which network model '" + model().name() +
