@@ -11,7 +11,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <random>
+#include <thread>
 
 using namespace perwiz;
 
@@ -64,6 +66,7 @@ TEST(ReplayIncremental, RandomHypothesisSequencesEqualFullReplay) {
     // Every other trial as the GUI runs it: index and own copies made up front.
     if (trial % 2 == 1) inc.prepareUpdates();
     std::vector<Hypothesis> active;
+    Replayer::EventTimes before = inc.predictedEventTimes();
     for (int step = 0; step < 25; ++step) {
       const bool removing = !active.empty() && rng() % 3 == 0;
       std::string what = "trial " + std::to_string(trial) + " step " + std::to_string(step) + ": ";
@@ -83,6 +86,17 @@ TEST(ReplayIncremental, RandomHypothesisSequencesEqualFullReplay) {
       if (inc.lastUpdate().recomputed < t.mpiCallCount()) ++partial;
       expectSameAsFull(inc, t, base, what);
       if (HasFatalFailure()) return;
+      // UpdateStats::ranks is sound: a rank it leaves out kept every predicted time (the GUI
+      // shares such ranks' arrays with the previous snapshot).
+      const Replayer::EventTimes after = inc.predictedEventTimes();
+      const auto& moved = inc.lastUpdate().ranks;
+      ASSERT_TRUE(std::is_sorted(moved.begin(), moved.end())) << what;
+      for (std::uint32_t r = 0; r < t.rankCount(); ++r)
+        if (!std::binary_search(moved.begin(), moved.end(), r)) {
+          ASSERT_EQ(after.enter[r], before.enter[r]) << what << ": rank " << r;
+          ASSERT_EQ(after.leave[r], before.leave[r]) << what << ": rank " << r;
+        }
+      before = after;
     }
   }
   // The property is only interesting if most updates were genuinely partial.
@@ -189,4 +203,98 @@ TEST(ReplayIncremental, ZeroWaitTimesEqualReplays) {
   }
   EXPECT_GT(checked, 2000u);
   EXPECT_GT(gains, 100u);
+}
+
+// One rank's prediction (the GUI's per-rank snapshot) is the same as the whole trace's, with
+// each MPI call's enter, leave and wait.
+TEST(ReplayIncremental, PredictedRankEqualsTheWholePrediction) {
+  std::mt19937_64 rng(20261125);
+  for (int trial = 0; trial < 10; ++trial) {
+    const Trace t = randomTrace(rng);
+    Replayer r(t, Scenario{});
+    for (int i = 0; i < 3; ++i) r.add(randomHypothesis(t, rng));
+    const Replayer::EventTimes all = r.predictedEventTimes();
+    PredictedRank one;
+    for (std::uint32_t rank = 0; rank < t.rankCount(); ++rank) {
+      r.predictedRank(rank, one);
+      EXPECT_EQ(one.enter, all.enter[rank]);
+      EXPECT_EQ(one.leave, all.leave[rank]);
+      TimeNs end = 0;
+      for (TimeNs l : all.leave[rank]) end = std::max(end, l);
+      EXPECT_EQ(one.end, end);
+      ASSERT_EQ(one.calls.size(), t.ranks[rank].mpiCalls.size());
+      for (std::uint32_t c = 0; c < one.calls.size(); ++c) {
+        const PredictedCall p = r.predicted(rank, c);
+        EXPECT_EQ(one.calls[c].enter, p.enter);
+        EXPECT_EQ(one.calls[c].leave, p.leave);
+        EXPECT_EQ(one.calls[c].wait, p.wait);
+      }
+    }
+  }
+}
+
+// An update names the ranks it moved: two independent pairs, a change in one pair moves that
+// pair only.
+TEST(ReplayIncremental, AnUpdateNamesTheRanksItMoved) {
+  // Pair A: rank 0 computes 1000 ns, sends to rank 1 (recv [0, 2000]). Pair B: the same, 2 -> 3.
+  test::Tb b(4);
+  b.send(0, 1000, 1010, 1);
+  b.recv(1, 0, 2000, 0);
+  b.send(2, 1000, 1010, 3);
+  b.recv(3, 0, 2000, 2);
+  const Trace t = b.take();
+  Replayer r(t, test::simpleScenario());
+  // Zeroing rank 2's computation before its send (gap 1000 ns) moves the send to 0, and through
+  // the message the receive on rank 3: measured costs keep the message's measured offset (recv
+  // return 2000 - send 1000 = 1000 ns), so it returns at 0 + 1000 = 1000 ns. Pair A keeps its times.
+  Hypothesis h;
+  h.kind = HypothesisKind::ZeroEvent;
+  h.event = {2, 0, true};
+  std::string error;
+  ASSERT_TRUE(r.add(h, &error)) << error;
+  EXPECT_EQ(r.lastUpdate().ranks, (std::vector<std::uint32_t>{2, 3}));
+  EXPECT_EQ(r.predicted(3, 0).leave, 1000);
+  Hypothesis g = h;
+  g.event = {0, 0, true};
+  ASSERT_TRUE(r.add(g, &error)) << error;
+  EXPECT_EQ(r.lastUpdate().ranks, (std::vector<std::uint32_t>{0, 1}));
+  // Withdrawing h moves pair B back; a full replay names every rank.
+  ASSERT_TRUE(r.remove(h, &error)) << error;
+  EXPECT_EQ(r.lastUpdate().ranks, (std::vector<std::uint32_t>{2, 3}));
+  r.replayFull();
+  EXPECT_EQ(r.lastUpdate().ranks, (std::vector<std::uint32_t>{0, 1, 2, 3}));
+}
+
+// Construction followed through ReplayControl: progress ends at 1000 and only grows; a set
+// cancel flag stops it with ReplayCancelled.
+TEST(ReplayIncremental, ConstructionReportsProgressAndCanBeCancelled) {
+  GeneratorSpec spec;
+  spec.ranks = 8;
+  spec.steps = 10000;  // enough events (> 200,000) for the builder's parallel phases
+  TraceBuilder tb("control", "generated");
+  generateTrace(spec, tb);
+  const Trace t = tb.take();
+  ASSERT_GT(t.eventCount(), 200000u);
+  {
+    ReplayControl c;
+    std::atomic<bool> done{false};
+    std::vector<std::uint32_t> seen;
+    std::thread watcher([&] {
+      while (!done.load()) {
+        seen.push_back(c.permille.load());
+        std::this_thread::yield();
+      }
+    });
+    Replayer r(t, Scenario{}, &c);
+    done = true;
+    watcher.join();
+    EXPECT_EQ(c.permille.load(), 1000u);
+    EXPECT_TRUE(std::is_sorted(seen.begin(), seen.end()));
+    EXPECT_EQ(r.predictedTime(), r.measuredTime());  // a finished construction is a replayer
+  }
+  {
+    ReplayControl c;
+    c.cancel = true;
+    EXPECT_THROW(Replayer(t, Scenario{}, &c), ReplayCancelled);
+  }
 }

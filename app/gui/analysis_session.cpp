@@ -30,7 +30,20 @@ AnalysisSession::AnalysisSession(QObject* parent) : QObject(parent) {
   connect(loader_, &TraceLoader::progress, this, &AnalysisSession::loadProgress);
   connect(loader_, &TraceLoader::finished, this, &AnalysisSession::onLoadFinished);
   connect(worker_, &PredictionWorker::resultReady, this, &AnalysisSession::onPrediction);
-  connect(worker_, &PredictionWorker::failed, this, &AnalysisSession::predictionFailed);
+  connect(worker_, &PredictionWorker::failed, this, [this](const QString& message) {
+    progressTimer_.stop();
+    if (progressShown_) emit predictionProgress(-1, QString());
+    progressShown_ = false;
+    emit predictionFailed(message);
+  });
+  connect(worker_, &PredictionWorker::cancelled, this, [this] {
+    progressTimer_.stop();
+    if (progressShown_) emit predictionProgress(-1, QString());
+    progressShown_ = false;
+    emit predictionCancelled();
+  });
+  progressTimer_.setInterval(100);
+  connect(&progressTimer_, &QTimer::timeout, this, &AnalysisSession::pollProgress);
   connect(doc_, &ScenarioDocument::changed, this, &AnalysisSession::onDocumentChanged);
   connect(undo_, &QUndoStack::indexChanged, this, [this] {
     syncHistory();
@@ -89,6 +102,7 @@ void AnalysisSession::onLoadFinished(const LoadResult& result) {
   region_.clear();
   tracePath_ = QFileInfo(result.path).absoluteFilePath();
   prediction_.reset();
+  timelineBase_.reset();
   emit traceChanged(trace_, true);
   undo_->clear();
   resettingDocument_ = true;
@@ -181,9 +195,54 @@ void AnalysisSession::requestPrediction() {
   r.costs = doc_->costs();
   r.hypotheses = doc_->enabledHypotheses();
   r.generation = ++requestedGeneration_;
+  if (timelineBase_ && baseTrace_ == trace_.get()) r.base = timelineBase_;
   requestClock_.start();
+  if (!progressTimer_.isActive()) progressTimer_.start();
   emit predictionRequested();
   worker_->request(std::move(r));
+}
+
+void AnalysisSession::setTimelineBase(std::shared_ptr<const ui::TimelineBase> base) {
+  timelineBase_ = std::move(base);
+  baseTrace_ = timelineBase_ ? trace_.get() : nullptr;
+}
+
+void AnalysisSession::cancelPrediction() {
+  if (isPredictionCurrent() || !trace_) return;
+  worker_->cancel(requestedGeneration_);
+}
+
+void AnalysisSession::pollProgress() {
+  const PredictionWorker::Stage stage = worker_->stage();
+  const bool waiting = trace_ && requestedGeneration_ > 0 && !isPredictionCurrent();
+  const bool running = waiting && stage != PredictionWorker::Stage::Idle;
+  if (running && requestClock_.elapsed() >= 200) {
+    const QString what = stage == PredictionWorker::Stage::Building ? tr("Building the replay model")
+                         : stage == PredictionWorker::Stage::Updating ? tr("Re-simulating")
+                                                                      : tr("Preparing the predicted timeline");
+    progressShown_ = true;
+    emit predictionProgress(worker_->progressPermille(), what);
+    return;
+  }
+  if (!running && progressShown_) {
+    progressShown_ = false;
+    emit predictionProgress(-1, QString());
+  }
+  if (!waiting) progressTimer_.stop();
+}
+
+std::vector<Hypothesis> AnalysisSession::pendingHypotheses() const {
+  std::vector<Hypothesis> want = doc_->enabledHypotheses();
+  std::sort(want.begin(), want.end());
+  std::vector<Hypothesis> have;
+  if (prediction_ && prediction_->trace == trace_) {
+    have = prediction_->applied;
+    have.insert(have.end(), prediction_->rejected.begin(), prediction_->rejected.end());
+    std::sort(have.begin(), have.end());
+  }
+  std::vector<Hypothesis> out;
+  std::set_symmetric_difference(want.begin(), want.end(), have.begin(), have.end(), std::back_inserter(out));
+  return out;
 }
 
 bool AnalysisSession::isPredictionCurrent() const {
@@ -199,6 +258,7 @@ void AnalysisSession::syncHistory() {
 void AnalysisSession::onPrediction(const std::shared_ptr<const PredictionResult>& result) {
   if (!result || result->trace != trace_) return;  // from a trace no longer shown
   prediction_ = result;
+  pollProgress();
   if (isPredictionCurrent()) {
     lastLatency_ = static_cast<double>(requestClock_.nsecsElapsed()) / 1e9;
     syncHistory();  // the states first, then this one's value

@@ -16,6 +16,7 @@
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <QTimer>
 #include <QStringList>
 
 #include <memory>
@@ -72,6 +73,18 @@ class AnalysisSession : public QObject {
   // The worker, for the exports that run beside it (the predicted trace).
   PredictionWorker* worker() const { return worker_; }
 
+  // The timeline's per-trace data (TimelineView::base()) for the trace shown: the worker then
+  // builds the predicted drawing too, off the GUI thread. nullptr: the view builds it.
+  void setTimelineBase(std::shared_ptr<const ui::TimelineBase> base);
+  // Stops the running prediction (the engine's construction or a snapshot) within about
+  // 0.1 s; the last prediction stays shown, not current. The next change predicts again, as
+  // does predictAgain().
+  void cancelPrediction();
+  void predictAgain() { requestPrediction(); }
+  // Hypotheses whose change the shown prediction does not include yet (enabled and not in
+  // it, or in it and no longer enabled): shown as pending until their prediction arrives.
+  std::vector<Hypothesis> pendingHypotheses() const;
+
   // ---- changes: each one undoable step, or refused (false and *why) ----
   bool requestHypothesis(const Hypothesis& h, QString* why = nullptr);
   // Measurement-overhead compensation; replaces an applied one of another value in one step.
@@ -109,6 +122,10 @@ class AnalysisSession : public QObject {
   void predictionRequested();
   void predictionReady(const std::shared_ptr<const perwiz::gui::PredictionResult>& result);
   void predictionFailed(const QString& message);
+  // A prediction has run for more than 200 ms: its progress (0..1000) and what it does, about
+  // every 100 ms until it ends (predictionProgress(-1, "") then).
+  void predictionProgress(int permille, const QString& stage);
+  void predictionCancelled();
   // The history of predicted T per undo state changed (labels or values).
   void historyChanged();
   // A hypothesis was added or enabled (the window shows the prediction then).
@@ -127,6 +144,7 @@ class AnalysisSession : public QObject {
   void onPrediction(const std::shared_ptr<const PredictionResult>& result);
   void onAdvisorOutcome(const std::shared_ptr<const AdvisorOutcome>& outcome);
   void requestPrediction();
+  void pollProgress();
   void syncHistory();  // the history's states from the undo stack's commands
   void applySession(const SessionData& session);
   void resetAdvisor();
@@ -153,6 +171,10 @@ class AnalysisSession : public QObject {
   QElapsedTimer requestClock_;  // since the latest request
   double lastLatency_ = -1;
   bool resettingDocument_ = false;
+  std::shared_ptr<const ui::TimelineBase> timelineBase_;
+  const Trace* baseTrace_ = nullptr;  // the trace timelineBase_ was set for
+  QTimer progressTimer_;
+  bool progressShown_ = false;
 };
 
 }  // namespace perwiz::gui

@@ -2,7 +2,8 @@
 
 #include "export_image.h"
 
-#include "perwiz/replay.h"
+#include "prediction_worker.h"
+
 #include "perwiz/trace_io.h"
 #include "perwiz/widgets/timeline_view.h"
 
@@ -61,21 +62,15 @@ int runHeadlessExport(const HeadlessExportArgs& args) {
     view.resize(args.width, 600);
     view.setTrace(trace);
     if (mode != ui::TimelineMode::Measured) {
-      Replayer replayer(*trace, scenario);
-      std::string problem;
-      for (const auto& h : scenario.hypotheses) {
-        problem = replayer.validate(h);
-        if (!problem.empty()) {
-          err << "perwiz: " << QString::fromStdString(args.scenario.toStdString() + ": " + problem) << Qt::endl;
-          return 1;
-        }
-      }
-      // A prediction past the int64 ns range is not a result (docs/model.md, "Limits").
-      if (const std::string overflow = replayer.overflow(); !overflow.empty()) {
-        err << "perwiz: " << QString::fromStdString(args.trace.toStdString() + ": " + overflow) << Qt::endl;
+      // The snapshot the GUI's worker makes, on this thread (a prediction past the int64 ns
+      // range is not a result: predictOnce throws with the reason, docs/model.md "Limits").
+      const auto result = PredictionWorker::predictOnce(trace, scenario, view.base());
+      if (!result->errors.isEmpty()) {
+        err << "perwiz: " << args.scenario << ": " << result->errors.first() << Qt::endl;
         return 1;
       }
-      view.setPrediction(std::make_shared<const Replayer::EventTimes>(replayer.predictedEventTimes()));
+      view.setPrediction(result->times, result->drawing);
+      view.setMeasuredWaits(result->measuredWaits);
     }
     view.setMode(mode);
     ui::TimelineExportOptions options;

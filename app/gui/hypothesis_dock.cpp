@@ -7,6 +7,8 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace perwiz::gui {
 
 HypothesisDock::HypothesisDock(QWidget* parent) : QDockWidget(tr("Hypotheses"), parent) {
@@ -73,6 +75,20 @@ void HypothesisDock::setRejected(const std::vector<Hypothesis>& rejected, const 
     } else {
       item->setForeground(QBrush());
     }
+  }
+}
+
+void HypothesisDock::setPending(const std::vector<Hypothesis>& pending) {
+  const QSignalBlocker block(list_);
+  for (int row = 0; row < list_->count() && row < static_cast<int>(shown_.size()); ++row) {
+    auto* item = list_->item(row);
+    const QString name = QString::fromStdString(shown_[row].toString());
+    const bool isPending = std::find(pending.begin(), pending.end(), shown_[row]) != pending.end();
+    item->setText(isPending ? tr("%1 (pending)").arg(name) : name);
+    QFont f = item->font();
+    f.setItalic(isPending);
+    item->setFont(f);
+    if (isPending) item->setToolTip(tr("Waiting for its prediction"));
   }
 }
 

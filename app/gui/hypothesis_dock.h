@@ -23,6 +23,8 @@ class HypothesisDock : public QDockWidget {
   void showDocument(const ScenarioDocument& doc);
   // Hypotheses the replayer refused (shown in red with the reason as tooltip).
   void setRejected(const std::vector<Hypothesis>& rejected, const QStringList& reasons);
+  // Hypotheses whose change the shown prediction does not include yet: marked "pending".
+  void setPending(const std::vector<Hypothesis>& pending);
   QListWidget* list() const { return list_; }
 
  signals:

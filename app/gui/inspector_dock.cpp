@@ -106,7 +106,7 @@ void InspectorDock::show(const Trace* trace, const ui::TimelineItem& item,
     step = static_cast<int>(item.step);
   else if (isEvent)
     step = stepOf(*trace, item.rank, item.event);
-  const bool predictionFits = prediction && haveTrace && prediction->trace.get() == trace;
+  const bool predictionFits = prediction && haveTrace && prediction->trace.get() == trace && prediction->times;
 
   zeroWait_->setEnabled(mpi >= 0);
   zeroEvent_->setEnabled(mpi >= 0);
@@ -171,13 +171,13 @@ void InspectorDock::show(const Trace* trace, const ui::TimelineItem& item,
     }
     if (predictionFits) {
       if (mpi >= 0) {
-        const PredictedCall& p = prediction->calls[item.rank][static_cast<std::size_t>(mpi)];
+        const PredictedCall& p = prediction->times->ranks[item.rank]->calls[static_cast<std::size_t>(mpi)];
         addRow(tr("Predicted enter:"), formatDuration(p.enter));
         addRow(tr("Predicted leave:"), formatDuration(p.leave));
         addRow(tr("Predicted wait:"), formatDuration(p.wait));
-      } else if (prediction->times) {
-        addRow(tr("Predicted enter:"), formatDuration(prediction->times->enter[item.rank][item.event]));
-        addRow(tr("Predicted leave:"), formatDuration(prediction->times->leave[item.rank][item.event]));
+      } else {
+        addRow(tr("Predicted enter:"), formatDuration(prediction->times->ranks[item.rank]->enter[item.event]));
+        addRow(tr("Predicted leave:"), formatDuration(prediction->times->ranks[item.rank]->leave[item.event]));
       }
     }
   } else if (step >= 0) {
@@ -205,8 +205,8 @@ void InspectorDock::show(const Trace* trace, const ui::TimelineItem& item,
       bool first = true;
       for (std::uint32_t r = 0; r < s.ranks.size() && r < trace->rankCount(); ++r) {
         if (!s.ranks[r].present()) continue;
-        const TimeNs b = prediction->times->enter[r][s.ranks[r].marker];
-        const TimeNs e = prediction->times->leave[r][s.ranks[r].marker];
+        const TimeNs b = prediction->times->ranks[r]->enter[s.ranks[r].marker];
+        const TimeNs e = prediction->times->ranks[r]->leave[s.ranks[r].marker];
         pb = first ? b : std::min(pb, b);
         pe = first ? e : std::max(pe, e);
         first = false;

@@ -112,7 +112,30 @@ void MainWindow::connectParts() {
   connect(s, &AnalysisSession::sessionViewRequested, this, &MainWindow::onSessionView);
   connect(s, &AnalysisSession::sessionOpened, this, &MainWindow::addRecent);
   connect(s, &AnalysisSession::documentChanged, this, &MainWindow::onDocumentChanged);
-  connect(s, &AnalysisSession::predictionRequested, this, [this] { statusText_->setText(tr("Predicting…")); });
+  connect(s, &AnalysisSession::predictionRequested, this, [this] {
+    // A change made while a prediction runs supersedes it; until its own result arrives it is
+    // shown as pending, never queued silently.
+    const auto pending = session_->pendingHypotheses();
+    hypotheses_->setPending(pending);
+    statusText_->setText(pending.empty() ? tr("Predicting…") : tr("Predicting… (%n change(s) pending)", nullptr, int(pending.size())));
+  });
+  connect(s, &AnalysisSession::predictionProgress, this, [this](int permille, const QString& stage) {
+    const bool show = permille >= 0;
+    if (session_->isLoading()) return;  // the load owns the bar
+    progress_->setVisible(show);
+    cancelButton_->setVisible(show);
+    if (!show) return;
+    progress_->setValue(permille / 10);
+    const auto pending = session_->pendingHypotheses();
+    statusText_->setText(pending.empty() ? tr("%1…").arg(stage)
+                                         : tr("%1… (%n change(s) pending)", nullptr, int(pending.size())).arg(stage));
+  });
+  connect(s, &AnalysisSession::predictionCancelled, this, [this] {
+    progress_->setVisible(false);
+    cancelButton_->setVisible(false);
+    hypotheses_->setPending(session_->pendingHypotheses());
+    statusText_->setText(tr("Prediction cancelled: the timeline shows the last prediction (F5 predicts again)"));
+  });
   connect(s, &AnalysisSession::predictionReady, this, &MainWindow::onPrediction);
   connect(s, &AnalysisSession::predictionFailed, this,
           [this](const QString& message) { showError(tr("Prediction failed"), message); });
@@ -207,8 +230,9 @@ void MainWindow::onTraceChanged(const std::shared_ptr<const Trace>& trace, bool 
   advisorDock_->clear();
   shownSigmas_.reset();
   timeline_->setPrediction(nullptr);
-  timeline_->setWaits(nullptr);
+  timeline_->setMeasuredWaits(nullptr);
   timeline_->setTrace(trace);
+  session_->setTimelineBase(timeline_->base());  // the worker draws predictions over it
   if (!newFile) {  // another parallel region of the same file: keep the view
     if (end > begin) timeline_->setVisibleRange(begin, end);
     inspector_->show(trace.get(), {}, nullptr);
@@ -247,8 +271,9 @@ void MainWindow::onDocumentChanged() {
 
 void MainWindow::onPrediction(const std::shared_ptr<const PredictionResult>& result) {
   const Trace& trace = *session_->trace();
-  timeline_->setPrediction(result->times);
-  timeline_->setWaits(result->waits);
+  timeline_->setPrediction(result->times, result->drawing);
+  timeline_->setMeasuredWaits(result->measuredWaits);
+  hypotheses_->setPending(session_->pendingHypotheses());
   summary_->setText(predictionSummary(result->measuredTime, result->predictedTime));
   summary_->setToolTip(result->notes.join(QLatin1Char('\n')));
   hypotheses_->setRejected(result->rejected, result->errors);

@@ -181,6 +181,11 @@ void MainWindow::createMenus() {
   predictionMenu_->addAction(compensateAct_);
   predictionMenu_->addSeparator();
   predictionMenu_->addAction(runAdvisorAct_);
+  auto* again = predictionMenu_->addAction(tr("Predict A&gain"));
+  again->setObjectName(QStringLiteral("predictAgain"));
+  again->setShortcut(QKeySequence(Qt::Key_F5));
+  again->setStatusTip(tr("Predict the current scenario again (after a cancelled prediction)"));
+  connect(again, &QAction::triggered, session_, &AnalysisSession::predictAgain);
   predictionMenu_->addSeparator();
   predictionMenu_->addAction(networkModelAct_);
   predictionMenu_->addAction(regionAct_);
@@ -211,7 +216,11 @@ void MainWindow::createStatusBar() {
   cancelButton_->setText(tr("Cancel"));
   cancelButton_->setObjectName(QStringLiteral("cancelLoad"));
   cancelButton_->setVisible(false);
-  connect(cancelButton_, &QToolButton::clicked, session_, &AnalysisSession::cancelLoad);
+  cancelButton_->setToolTip(tr("Stop loading or predicting"));
+  connect(cancelButton_, &QToolButton::clicked, this, [this] {
+    if (session_->isLoading()) session_->cancelLoad();
+    else session_->cancelPrediction();
+  });
   warningsButton_ = new QToolButton(this);
   warningsButton_->setAutoRaise(true);
   warningsButton_->setVisible(false);

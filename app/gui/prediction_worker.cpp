@@ -1,5 +1,6 @@
 #include "prediction_worker.h"
 
+#include "perwiz/replay.h"
 #include "perwiz/trace_io.h"
 
 #include <QElapsedTimer>
@@ -8,46 +9,174 @@
 #include <atomic>
 #include <cmath>
 #include <stdexcept>
+#include <thread>
 
 namespace perwiz::gui {
 
-PredictionWorker::PredictionWorker() {
+namespace {
+
+// Runs fn(i) for i in [0, n) on up to hardware_concurrency() threads taking indices one at a
+// time; stops early (false) once `stop()` says so, looked at before each index.
+template <class Fn, class Stop>
+bool parallelEach(std::size_t n, Fn&& fn, Stop&& stop) {
+  const std::size_t threads = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), std::max<std::size_t>(n, 1));
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stopped{false};
+  auto work = [&] {
+    for (;;) {
+      const std::size_t i = next.fetch_add(1);
+      if (i >= n || stopped.load()) return;
+      if (stop()) {
+        stopped = true;
+        return;
+      }
+      fn(i);
+    }
+  };
+  std::vector<std::thread> pool;
+  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
+  for (auto& t : pool) t.join();
+  return !stopped.load();
+}
+
+}  // namespace
+
+// The engine and what the worker keeps beside it (under replayerMutex_).
+struct PredictionWorker::Engine {
+  std::shared_ptr<const Trace> trace;   // declared first: destroyed after the engine using it
+  std::unique_ptr<Replayer> replayer;
+  std::shared_ptr<const NetworkModel> model;
+  CostMode costs = CostMode::Measured;
+  bool prepared = false;  // Replayer::prepareUpdates done
+  std::shared_ptr<const std::vector<std::vector<TimeNs>>> measuredWaits;
+  std::shared_ptr<const std::vector<double>> stepSigma;
+  std::shared_ptr<const std::vector<std::vector<std::uint32_t>>> nested;
+  std::vector<double> measuredEnd;
+  std::vector<Hypothesis> rejected;
+  QStringList errors;
+  // Ranks the engine moved since the last published snapshot (all, before the first).
+  std::vector<std::uint8_t> moved;
+  // The last snapshot's times and drawing: a new snapshot shares every rank it did not move.
+  std::shared_ptr<const PredictedTimes> lastTimes;
+  std::shared_ptr<const ui::Drawing> lastDrawing;
+  // Per rank, the array the last snapshot replaced: written over by the next change of the
+  // rank when nobody holds it any more (pages it already has instead of fresh ones: a fresh
+  // 10^7-event snapshot costs about 1 s of page faults, a reused one a tenth of that). Kept
+  // only while two more snapshots would fit in the memory left.
+  std::vector<std::shared_ptr<const PredictedRank>> older;
+
+  std::uint64_t snapshotBytes() const {
+    // 16 B per event (predicted enter and leave), 24 B per MPI call.
+    return 16 * trace->eventCount() + 24 * trace->mpiCallCount() + 4096 * trace->rankCount();
+  }
+
+  void noteUpdate() {
+    for (std::uint32_t r : replayer->lastUpdate().ranks) moved[r] = 1;
+  }
+
+  static std::unique_ptr<Engine> build(const PredictionRequest& req, ReplayControl* control) {
+    auto e = std::make_unique<Engine>();
+    Scenario s;
+    s.model = req.model;
+    s.costs = req.costs;
+    // Refused with the estimate rather than killed by the kernel part-way (a snapshot copies
+    // the per-event times beside the engine: about 16 bytes per event and 24 per call).
+    requireMemory(req.trace->source, estimateReplayMemory(*req.trace) + 40 * req.trace->eventCount(),
+                  "predict its timeline");
+    e->replayer = std::make_unique<Replayer>(*req.trace, s, control);
+    e->trace = req.trace;
+    e->model = req.model;
+    e->costs = req.costs;
+    const Trace& t = *req.trace;
+    const std::uint32_t R = std::uint32_t(t.rankCount());
+    auto waits = std::make_shared<std::vector<std::vector<TimeNs>>>(R);
+    for (std::uint32_t r = 0; r < R; ++r) {
+      const auto n = t.ranks[r].mpiCalls.size();
+      (*waits)[r].resize(n);
+      for (std::uint32_t i = 0; i < n; ++i) (*waits)[r][i] = e->replayer->measuredWait(r, i);
+    }
+    e->measuredWaits = std::move(waits);
+    // σ of each step's per-rank computation (the charts), from the measured trace: a step's
+    // balance hypothesis uses the same numbers.
+    auto sigmas = std::make_shared<std::vector<double>>();
+    for (std::uint32_t k = 0; k < t.steps.size(); ++k) {
+      const std::vector<TimeNs> c = e->replayer->stepComputation(k);
+      double sum = 0, sq = 0, n = 0;
+      for (TimeNs v : c)
+        if (v >= 0) sum += double(v), sq += double(v) * double(v), n += 1;
+      const double mean = n > 0 ? sum / n : 0;
+      sigmas->push_back(n > 0 ? std::sqrt(std::max(0.0, sq / n - mean * mean)) : 0);
+    }
+    e->stepSigma = std::move(sigmas);
+    e->nested = std::make_shared<const std::vector<std::vector<std::uint32_t>>>(e->replayer->nestedCalls());
+    e->measuredEnd.assign(R, 0);
+    for (std::uint32_t r = 0; r < R; ++r)
+      if (!t.ranks[r].leave.empty())
+        e->measuredEnd[r] = std::max(e->measuredEnd[r], double(t.ranks[r].leave.maxValue() - t.startTime));
+    e->moved.assign(R, 1);
+    e->older.resize(R);
+    return e;
+  }
+};
+
+PredictionWorker::PredictionWorker() : control_(std::make_unique<ReplayControl>()) {
   qRegisterMetaType<std::shared_ptr<const PredictionResult>>();
 }
+
 PredictionWorker::~PredictionWorker() = default;
 
 void PredictionWorker::request(PredictionRequest r) {
   bool schedule = false;
   {
     std::lock_guard lock(pendingMutex_);
+    // An engine being built for another trace, model or cost mode is of no use any more.
+    if (building_ && (r.trace != buildingTrace_ || r.model != buildingModel_ || r.costs != buildingCosts_))
+      control_->cancel = true;
     pending_ = std::move(r);
     if (!scheduled_) scheduled_ = schedule = true;
   }
   if (schedule) QMetaObject::invokeMethod(this, &PredictionWorker::process, Qt::QueuedConnection);
 }
 
-std::string PredictionWorker::validate(const Hypothesis& h) const {
-  std::lock_guard lock(replayerMutex_);
-  if (!replayer_) return "the prediction is not ready yet";
-  return replayer_->validate(h);
+void PredictionWorker::cancel(quint64 generation) {
+  std::lock_guard lock(pendingMutex_);
+  if (pending_ && pending_->generation <= generation) pending_.reset();
+  if (running_ && runningGeneration_ <= generation) {
+    cancelRunning_ = true;
+    if (building_) control_->cancel = true;
+  }
+}
+
+int PredictionWorker::progressPermille() const {
+  switch (stage_.load()) {
+    case Stage::Building: return static_cast<int>(control_->permille.load());
+    case Stage::Snapshot: return snapshotPermille_.load();
+    default: return 0;
+  }
+}
+
+bool PredictionWorker::interrupted() {
+  std::lock_guard lock(pendingMutex_);
+  return pending_.has_value() || cancelRunning_;
 }
 
 bool PredictionWorker::hasReplayer() const {
   std::lock_guard lock(replayerMutex_);
-  return replayer_ != nullptr;
+  return engine_ != nullptr;
 }
 
 Trace PredictionWorker::predictedTrace() const {
   std::lock_guard lock(replayerMutex_);
-  if (!replayer_) throw std::runtime_error("the prediction is not ready yet");
-  return replayer_->predictedTrace();
+  if (!engine_) throw std::runtime_error("the prediction is not ready yet");
+  return engine_->replayer->predictedTrace();
 }
 
 std::unique_ptr<Replayer> PredictionWorker::forkReplayer(std::shared_ptr<const Trace>* trace) const {
   std::lock_guard lock(replayerMutex_);
-  if (!replayer_) return nullptr;
-  if (trace) *trace = trace_;
-  return replayer_->fork();
+  if (!engine_) return nullptr;
+  if (trace) *trace = engine_->trace;
+  return engine_->replayer->fork();
 }
 
 void PredictionWorker::process() {
@@ -57,10 +186,14 @@ void PredictionWorker::process() {
       std::lock_guard lock(pendingMutex_);
       if (!pending_) {
         scheduled_ = false;
+        running_ = false;
         return;
       }
       req = std::move(*pending_);
       pending_.reset();
+      running_ = true;
+      runningGeneration_ = req.generation;
+      cancelRunning_ = false;
     }
     emit busy();
     QElapsedTimer timer;
@@ -68,180 +201,225 @@ void PredictionWorker::process() {
     try {
       if (!req.trace) {
         std::lock_guard lock(replayerMutex_);
-        replayer_.reset();
-        trace_.reset();
+        engine_.reset();
         continue;
       }
-      const bool rebuild = !replayer_ || req.trace != trace_ || req.model != model_ || req.costs != costs_;
-      if (rebuild) {
-        Scenario s;
-        s.model = req.model;
-        s.costs = req.costs;
-        // Refused with the estimate rather than killed by the kernel part-way (the snapshot
-        // copies per-event times beside the engine: about 48 bytes per event).
-        requireMemory(req.trace->source, estimateReplayMemory(*req.trace) + 48 * req.trace->eventCount(),
-                      "predict its timeline");
-        auto fresh = std::make_unique<Replayer>(*req.trace, s);
-        fresh->prepareUpdates();  // every toggle is an incremental update: prepare it now
-        auto waits = std::make_shared<std::vector<std::vector<TimeNs>>>(req.trace->rankCount());
-        for (std::uint32_t r = 0; r < req.trace->rankCount(); ++r) {
-          const auto n = req.trace->ranks[r].mpiCalls.size();
-          (*waits)[r].resize(n);
-          for (std::uint32_t i = 0; i < n; ++i) (*waits)[r][i] = fresh->measuredWait(r, i);
-        }
-        // σ of each step's per-rank computation (the charts), from the measured trace: a
-        // step's balance hypothesis uses the same numbers.
-        auto sigmas = std::make_shared<std::vector<double>>();
-        for (std::uint32_t k = 0; k < req.trace->steps.size(); ++k) {
-          const std::vector<TimeNs> c = fresh->stepComputation(k);
-          double sum = 0, sq = 0, n = 0;
-          for (TimeNs v : c)
-            if (v >= 0) sum += double(v), sq += double(v) * double(v), n += 1;
-          const double mean = n > 0 ? sum / n : 0;
-          sigmas->push_back(n > 0 ? std::sqrt(std::max(0.0, sq / n - mean * mean)) : 0);
-        }
-        std::vector<double> ends(req.trace->rankCount(), 0);
-        for (std::uint32_t r = 0; r < req.trace->rankCount(); ++r)
-          if (!req.trace->ranks[r].leave.empty())
-            ends[r] = std::max(ends[r], double(req.trace->ranks[r].leave.maxValue() - req.trace->startTime));
+      bool rebuild;
+      {
         std::lock_guard lock(replayerMutex_);
-        stepSigma_ = std::move(sigmas);
-        nested_ = std::make_shared<const std::vector<std::vector<std::uint32_t>>>(fresh->nestedCalls());
-        measuredEnd_ = std::move(ends);
-        recent_.reset();  // snapshots of the old replayer are not written over any more
-        older_.reset();
-        replayer_ = std::move(fresh);  // the old replayer goes before the trace it refers to
-        trace_ = req.trace;
-        model_ = req.model;
-        costs_ = req.costs;
-        measuredWaits_ = std::move(waits);
+        rebuild = !engine_ || req.trace != engine_->trace || req.model != engine_->model || req.costs != engine_->costs;
+        if (rebuild) engine_.reset();  // its memory first: the new engine may need it
       }
+      if (rebuild) {
+        {
+          std::lock_guard lock(pendingMutex_);
+          if (cancelRunning_) {
+            emit cancelled();
+            continue;
+          }
+          control_->cancel = false;
+          control_->permille = 0;
+          building_ = true;
+          buildingTrace_ = req.trace;
+          buildingModel_ = req.model;
+          buildingCosts_ = req.costs;
+        }
+        stage_ = Stage::Building;
+        if (beforeBuild_) beforeBuild_();
+        std::unique_ptr<Engine> fresh;
+        std::exception_ptr error;
+        try {
+          fresh = Engine::build(req, control_.get());
+        } catch (...) {
+          error = std::current_exception();
+        }
+        {
+          std::lock_guard lock(pendingMutex_);
+          building_ = false;
+          buildingTrace_.reset();
+          buildingModel_.reset();
+        }
+        stage_ = Stage::Idle;
+        if (error) std::rethrow_exception(error);
+        std::lock_guard lock(replayerMutex_);
+        engine_ = std::move(fresh);
+      }
+      stage_ = Stage::Updating;
       std::vector<Hypothesis> desired = req.hypotheses;
       std::sort(desired.begin(), desired.end());
       desired.erase(std::unique(desired.begin(), desired.end()), desired.end());
       {
         std::lock_guard lock(replayerMutex_);
-        const std::vector<Hypothesis> current = replayer_->scenario().hypotheses;  // sorted
+        Engine& e = *engine_;
+        const std::vector<Hypothesis> current = e.replayer->scenario().hypotheses;  // sorted
         std::vector<Hypothesis> drop, take;
-        std::set_difference(current.begin(), current.end(), desired.begin(), desired.end(),
-                            std::back_inserter(drop));
-        std::set_difference(desired.begin(), desired.end(), current.begin(), current.end(),
-                            std::back_inserter(take));
-        rejected_.clear();
-        errors_.clear();
-        for (const auto& h : drop) replayer_->remove(h);
+        std::set_difference(current.begin(), current.end(), desired.begin(), desired.end(), std::back_inserter(drop));
+        std::set_difference(desired.begin(), desired.end(), current.begin(), current.end(), std::back_inserter(take));
+        e.rejected.clear();
+        e.errors.clear();
+        for (const auto& h : drop) {
+          e.replayer->remove(h);
+          e.noteUpdate();
+        }
         for (const auto& h : take) {
-          std::string error;
-          if (!replayer_->add(h, &error)) {
-            rejected_.push_back(h);
-            errors_ << QString::fromStdString(h.toString() + ": " + error);
+          std::string why;
+          if (!e.replayer->add(h, &why)) {
+            e.rejected.push_back(h);
+            e.errors << QString::fromStdString(h.toString() + ": " + why);
+          } else {
+            e.noteUpdate();
           }
         }
       }
-      {
+      stage_ = Stage::Idle;
+      const double engineSeconds = double(timer.nsecsElapsed()) / 1e9;
+      if (interrupted()) {  // a newer request waits: show only its result
         std::lock_guard lock(pendingMutex_);
-        if (pending_) continue;  // a newer request waits: show only its result
+        if (!pending_) emit cancelled();
+        continue;
       }
       // A prediction past the int64 ns range is not a result (docs/model.md, "Limits"): report
       // why and keep the last snapshot on screen; undoing the hypothesis brings a result back.
       std::string overflow;
       {
         std::lock_guard lock(replayerMutex_);
-        overflow = replayer_->overflow();
+        overflow = engine_->replayer->overflow();
       }
       if (!overflow.empty()) {
         emit failed(QString::fromStdString(req.trace->source + ": " + overflow));
         continue;
       }
-      emit resultReady(snapshot(req.generation, timer.nsecsElapsed() / 1e9));
-      {
+      auto result = snapshot(req.generation, engineSeconds, req.base);
+      if (!result) {
         std::lock_guard lock(pendingMutex_);
-        if (pending_) continue;
+        if (!pending_) emit cancelled();
+        continue;
       }
-      prepareSpare();
+      emit resultReady(std::move(result));
+      // Every toggle is an incremental update: its index is built while the user looks at the
+      // first result (the engine would build it at the first toggle otherwise).
+      if (!oneShot_ && !interrupted()) {
+        std::lock_guard lock(replayerMutex_);
+        if (!engine_->prepared) engine_->replayer->prepareUpdates();
+        engine_->prepared = true;
+      }
+    } catch (const ReplayCancelled&) {
+      stage_ = Stage::Idle;
+      std::lock_guard lock(pendingMutex_);
+      if (!pending_) emit cancelled();  // else superseded: the loop goes on with the newer one
     } catch (const std::exception& e) {
+      stage_ = Stage::Idle;
       emit failed(QString::fromStdString(e.what()));
     }
   }
 }
 
-std::uint64_t PredictionWorker::snapshotBytes() const {
-  if (!trace_) return 0;
-  // 16 B per event (predicted enter and leave), 40 B per MPI call (its PredictedCall, its
-  // measured and predicted wait).
-  return 16 * trace_->eventCount() + 40 * trace_->mpiCallCount() + 4096 * trace_->rankCount();
-}
-
-bool PredictionWorker::roomForSpare() const { return availableMemory() / 2 > snapshotBytes(); }
-
-void PredictionWorker::prepareSpare() {
+std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 generation, double seconds,
+                                                                   const std::shared_ptr<const ui::TimelineBase>& base) {
   std::lock_guard lock(replayerMutex_);
-  if (older_ || !replayer_ || !measuredWaits_ || !roomForSpare()) return;
-  auto spare = std::make_shared<PredictionResult>();
-  fill(*spare, 0, 0);  // writes every page the next snapshot will reuse
-  older_ = std::move(spare);
-}
+  Engine& e = *engine_;
+  const Trace& t = *e.trace;
+  const std::uint32_t R = std::uint32_t(t.rankCount());
+  QElapsedTimer timer;
+  timer.start();
+  stage_ = Stage::Snapshot;
+  snapshotPermille_ = 0;
+  struct StageReset {
+    std::atomic<Stage>& s;
+    ~StageReset() { s = Stage::Idle; }
+  } reset{stage_};
 
-std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 generation, double seconds) {
-  std::lock_guard lock(replayerMutex_);
-  // Reuse the older snapshot's memory when only this worker still holds it; otherwise a fresh one.
-  // (use_count() is a relaxed load; the acquire fence in fill() orders our writes after the
-  // other threads' last reads, which their reference release published.)
-  std::shared_ptr<PredictionResult> r;
-  if (older_ && older_.use_count() == 1 && older_->trace == trace_) r = std::move(older_);
-  else r = std::make_shared<PredictionResult>();
-  older_ = std::move(recent_);
-  recent_ = r;
-  fill(*r, generation, seconds);
-  if (older_ && !roomForSpare()) older_.reset();  // memory is short: no spare (fresh pages again)
+  std::vector<std::uint32_t> copy;
+  for (std::uint32_t r = 0; r < R; ++r)
+    if (e.moved[r] || !e.lastTimes) copy.push_back(r);
+  auto times = std::make_shared<PredictedTimes>();
+  times->ranks = e.lastTimes ? e.lastTimes->ranks : std::vector<std::shared_ptr<const PredictedRank>>(R);
+  const bool keepOlder = availableMemory() / 2 > e.snapshotBytes();
+  std::atomic<std::uint32_t> done{0};
+  const bool complete = parallelEach(
+      copy.size(),
+      [&](std::size_t i) {
+        const std::uint32_t r = copy[i];
+        std::shared_ptr<PredictedRank> out;
+        if (e.older[r] && e.older[r].use_count() == 1) {
+          // Nobody reads it any more (use_count() is a relaxed load: the fence orders our
+          // writes after the other threads' last reads, which their release published).
+          std::atomic_thread_fence(std::memory_order_acquire);
+          out = std::const_pointer_cast<PredictedRank>(std::move(e.older[r]));
+        } else {
+          out = std::make_shared<PredictedRank>();
+        }
+        e.older[r].reset();
+        e.replayer->predictedRank(r, *out);
+        times->ranks[r] = std::move(out);
+        snapshotPermille_ = static_cast<int>(++done * 800 / std::max<std::size_t>(1, copy.size()));
+      },
+      [&] { return interrupted(); });
+  if (!complete) return nullptr;  // the moved ranks stay marked for the next snapshot
+  for (const auto& rank : times->ranks) times->end = std::max(times->end, rank->end);
+
+  std::shared_ptr<const ui::Drawing> drawing;
+  if (base && interrupted()) return nullptr;
+  if (base) drawing = ui::buildDrawing(base, times, e.lastDrawing.get());
+  snapshotPermille_ = 1000;
+
+  // Published: the replaced arrays become the spares of their ranks.
+  for (std::uint32_t r : copy) {
+    if (keepOlder && e.lastTimes) e.older[r] = e.lastTimes->ranks[r];
+    e.moved[r] = 0;
+  }
+  e.lastTimes = times;
+  e.lastDrawing = drawing;
+
+  auto r = std::make_shared<PredictionResult>();
+  r->generation = generation;
+  r->trace = e.trace;
+  r->times = times;
+  r->drawing = std::move(drawing);
+  r->measuredWaits = e.measuredWaits;
+  r->measuredTime = e.replayer->measuredTime();
+  r->predictedTime = e.replayer->predictedTime();
+  r->applied = e.replayer->scenario().hypotheses;
+  r->rejected = e.rejected;
+  r->errors = e.errors;
+  r->full = e.replayer->lastUpdate().full;
+  r->recomputed = e.replayer->lastUpdate().recomputed;
+  r->changedRanks = std::uint32_t(copy.size());
+  r->seconds = seconds;
+  for (const auto& n : e.replayer->report().notes) r->notes << QString::fromStdString(n);
+  r->stepSigmaNs = e.stepSigma;
+  r->nestedCalls = e.nested;
+  r->measuredEnd = e.measuredEnd;
+  r->predictedEnd.resize(R);
+  for (std::uint32_t k = 0; k < R; ++k) r->predictedEnd[k] = double(times->ranks[k]->end - t.startTime);
+  r->snapshotSeconds = double(timer.nsecsElapsed()) / 1e9;
   return r;
 }
 
-void PredictionWorker::fill(PredictionResult& r, quint64 generation, double seconds) const {
-  // Its times and waits are written over when only this snapshot holds them (a view may still
-  // hold the previous ones), else replaced by fresh ones.
-  auto times = std::const_pointer_cast<Replayer::EventTimes>(r.times);
-  r.times.reset();
-  if (!times || times.use_count() != 1) times = std::make_shared<Replayer::EventTimes>();
-  auto waits = std::const_pointer_cast<ui::TimelineWaits>(r.waits);
-  r.waits.reset();
-  if (!waits || waits.use_count() != 1) waits = std::make_shared<ui::TimelineWaits>();
-  std::atomic_thread_fence(std::memory_order_acquire);
-  r.generation = generation;
-  r.trace = trace_;
-  replayer_->predictedEventTimes(*times);
-  r.times = times;
-  r.calls.resize(trace_->rankCount());
-  for (std::uint32_t rank = 0; rank < trace_->rankCount(); ++rank) {
-    const auto n = trace_->ranks[rank].mpiCalls.size();
-    r.calls[rank].resize(n);
-    for (std::uint32_t i = 0; i < n; ++i) r.calls[rank][i] = replayer_->predicted(rank, i);
+std::shared_ptr<const PredictionResult> PredictionWorker::predictOnce(std::shared_ptr<const Trace> trace,
+                                                                      const Scenario& scenario,
+                                                                      std::shared_ptr<const ui::TimelineBase> base) {
+  PredictionWorker w;
+  w.oneShot_ = true;
+  PredictionRequest req;
+  req.trace = std::move(trace);
+  req.model = scenario.model;
+  req.costs = scenario.costs;
+  req.hypotheses = scenario.hypotheses;
+  req.generation = 1;
+  req.base = std::move(base);
+  std::shared_ptr<const PredictionResult> out;
+  QString error;
+  QObject::connect(&w, &PredictionWorker::resultReady, [&](std::shared_ptr<const PredictionResult> r) { out = std::move(r); });
+  QObject::connect(&w, &PredictionWorker::failed, [&](const QString& m) { error = m; });
+  {
+    std::lock_guard lock(w.pendingMutex_);
+    w.pending_ = std::move(req);
+    w.scheduled_ = true;
   }
-  r.measuredWaits = measuredWaits_;
-  waits->measured = *measuredWaits_;
-  waits->predicted.resize(r.calls.size());
-  for (std::size_t rank = 0; rank < r.calls.size(); ++rank) {
-    auto& out = waits->predicted[rank];
-    out.resize(r.calls[rank].size());
-    for (std::size_t i = 0; i < out.size(); ++i) out[i] = r.calls[rank][i].wait;
-  }
-  r.waits = std::move(waits);
-  r.measuredTime = replayer_->measuredTime();
-  r.predictedTime = replayer_->predictedTime();
-  r.rejected = rejected_;
-  r.errors = errors_;
-  r.full = replayer_->lastUpdate().full;
-  r.recomputed = replayer_->lastUpdate().recomputed;
-  r.seconds = seconds;
-  r.notes.clear();
-  for (const auto& n : replayer_->report().notes) r.notes << QString::fromStdString(n);
-  r.stepSigmaNs = stepSigma_;
-  r.nestedCalls = nested_;
-  r.measuredEnd = measuredEnd_;
-  r.predictedEnd.assign(trace_->rankCount(), 0);
-  for (std::size_t rank = 0; rank < r.times->leave.size(); ++rank)
-    for (TimeNs l : r.times->leave[rank])
-      r.predictedEnd[rank] = std::max(r.predictedEnd[rank], double(l - trace_->startTime));
+  w.process();  // on this thread: the signals above are direct calls
+  if (!out) throw std::runtime_error(error.isEmpty() ? "no prediction" : error.toStdString());
+  return out;
 }
 
 }  // namespace perwiz::gui

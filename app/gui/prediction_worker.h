@@ -1,19 +1,32 @@
-// Background re-simulation: a worker object on its own thread owns the Replayer. Requests
+// Background re-simulation: a worker object on its own thread owns the replay engine. Requests
 // (trace, network model, cost mode, enabled hypotheses) are coalesced — only the latest one
-// waiting is applied — and applied incrementally with Replayer::add/remove; a new trace, model
-// or cost mode rebuilds the replayer.
+// waiting is applied — and applied incrementally; a new trace, model or cost mode rebuilds the
+// engine. Each prediction is published as an immutable snapshot (PredictionResult): the
+// predicted times per rank (shared with the snapshot before for every rank the update did not
+// move), the timeline's predicted drawing built here, off the GUI thread, and the numbers for
+// status, charts and inspector. Only this worker (and the advisor runner on a fork of its
+// engine) includes the engine's header.
 #pragma once
 
-#include "perwiz/replay.h"
+#include "perwiz/predicted_times.h"
+#include "perwiz/scenario.h"
+#include "perwiz/trace.h"
 #include "perwiz/widgets/timeline_view.h"
 
 #include <QObject>
 #include <QStringList>
 
+#include <atomic>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <vector>
+
+namespace perwiz {
+class Replayer;
+struct ReplayControl;
+}  // namespace perwiz
 
 namespace perwiz::gui {
 
@@ -23,24 +36,29 @@ struct PredictionRequest {
   CostMode costs = CostMode::Measured;
   std::vector<Hypothesis> hypotheses;  // the enabled ones
   quint64 generation = 0;
+  // The timeline's per-trace data (TimelineView::base()): with it the worker builds the
+  // predicted drawing too. Ignored when it belongs to another trace.
+  std::shared_ptr<const ui::TimelineBase> base;
 };
 
 // An immutable snapshot of one prediction, safe to read on the GUI thread.
 struct PredictionResult {
   quint64 generation = 0;
   std::shared_ptr<const Trace> trace;
-  std::shared_ptr<const Replayer::EventTimes> times;
-  std::vector<std::vector<PredictedCall>> calls;                      // [rank][mpiIndex]
+  std::shared_ptr<const PredictedTimes> times;  // per rank: every event, every MPI call
+  std::shared_ptr<const ui::Drawing> drawing;   // the timeline's predicted drawing, or null
   std::shared_ptr<const std::vector<std::vector<TimeNs>>> measuredWaits;  // [rank][mpiIndex]
-  std::shared_ptr<const ui::TimelineWaits> waits;  // measured and predicted, for the timeline
   TimeNs measuredTime = 0;
   TimeNs predictedTime = 0;
-  std::vector<Hypothesis> rejected;  // enabled hypotheses the replayer refused
+  std::vector<Hypothesis> applied;   // the hypotheses this prediction is of (sorted)
+  std::vector<Hypothesis> rejected;  // enabled hypotheses the engine refused
   QStringList errors;                // and why
   bool full = false;
   quint64 recomputed = 0;
-  double seconds = 0;  // wall time of the update
-  QStringList notes;   // ReplayReport notes
+  std::uint32_t changedRanks = 0;  // ranks whose times this snapshot had to copy and redraw
+  double seconds = 0;              // wall time of the engine's update
+  double snapshotSeconds = 0;      // wall time of this snapshot (times, calls, drawing)
+  QStringList notes;               // ReplayReport notes
   std::shared_ptr<const std::vector<double>> stepSigmaNs;  // σ(t_k) of each step's computation
   std::vector<double> measuredEnd, predictedEnd;            // per rank
   // Per rank, the MPI calls nested inside another (Replayer::nestedCalls): with the trace, what
@@ -55,59 +73,73 @@ class PredictionWorker : public QObject {
   PredictionWorker();
   ~PredictionWorker() override;
 
-  // Thread-safe: replaces any request still waiting and schedules processing.
+  // Thread-safe: replaces any request still waiting and schedules processing. A request for
+  // another trace, model or cost mode cancels an engine still being built for the old one.
   void request(PredictionRequest r);
-  // Thread-safe: Replayer::validate on the current replayer ("" if valid); "not ready" text
-  // if no replayer exists yet.
-  std::string validate(const Hypothesis& h) const;
+  // Thread-safe: stops the prediction of every request up to `generation` within about 0.1 s
+  // (the engine's construction or a snapshot; an engine update itself is not interrupted) and
+  // drops such requests still waiting. A cancelled construction leaves no engine: the next
+  // request builds one. Emits cancelled() once the running one has stopped.
+  void cancel(quint64 generation);
+  // Thread-safe: what the worker is doing (Stage) and the progress of that, 0..1000.
+  enum class Stage { Idle, Building, Updating, Snapshot };
+  Stage stage() const { return stage_.load(); }
+  int progressPermille() const;
   bool hasReplayer() const;
   // Thread-safe: the predicted trace of the current state. Throws std::runtime_error if no
-  // replayer exists.
+  // engine exists.
   Trace predictedTrace() const;
-  // Thread-safe: a fork of the current replayer (same trace, model, cost mode and applied
+  // Thread-safe: a fork of the current engine (same trace, model, cost mode and applied
   // hypotheses) for background analyses such as the advisor; `trace` receives the trace it
-  // refers to, which must be kept alive as long as the fork. nullptr if no replayer exists.
+  // refers to, which must be kept alive as long as the fork. nullptr if no engine exists.
   std::unique_ptr<Replayer> forkReplayer(std::shared_ptr<const Trace>* trace) const;
+
+  // The same snapshot without a worker thread (headless export, tests): the prediction of
+  // `scenario` on `trace`, with the drawing over `base` when given.
+  // Test hook: called on the worker's thread just before an engine's construction starts.
+  void setBeforeBuild(std::function<void()> fn) { beforeBuild_ = std::move(fn); }
+
+  static std::shared_ptr<const PredictionResult> predictOnce(std::shared_ptr<const Trace> trace, const Scenario& scenario,
+                                                             std::shared_ptr<const ui::TimelineBase> base);
 
  signals:
   void busy();
+  // Progress of a long prediction (the engine's construction, then the snapshot), 0..1000;
+  // emitted at most every 50 ms.
+  void progress(int permille, const QString& stage);
   void resultReady(std::shared_ptr<const perwiz::gui::PredictionResult> result);
   void failed(const QString& message);
+  void cancelled();
 
  private:
+  struct Engine;
   void process();
-  std::shared_ptr<const PredictionResult> snapshot(quint64 generation, double seconds);
-  // Writes the replayer's current state into `r` (caller holds replayerMutex_).
-  void fill(PredictionResult& r, quint64 generation, double seconds) const;
-  // After a replayer's first result, while no request waits: a second snapshot's memory, so
-  // that the first toggle writes into pages it already has (fresh ones cost about 1 s of page
-  // faults at 10^7 events; a reused snapshot is written in 0.14 s).
-  void prepareSpare();
-  // About how much memory one snapshot of the current trace takes (its times, calls, waits).
-  std::uint64_t snapshotBytes() const;
-  // A spare snapshot is kept only while at least two more would still fit in the memory left
-  // (at 10^8 events a snapshot is about 5 GB: there the worker keeps none, as before).
-  bool roomForSpare() const;
+  // The snapshot of the engine's state; nullptr when a newer request or a cancel came first.
+  std::shared_ptr<const PredictionResult> snapshot(quint64 generation, double seconds,
+                                                   const std::shared_ptr<const ui::TimelineBase>& base);
+  bool interrupted();  // a newer request waits or cancel() was called
 
-  mutable std::mutex replayerMutex_;  // guards replayer_ and what it refers to
-  std::unique_ptr<Replayer> replayer_;
-  std::shared_ptr<const Trace> trace_;
-  std::shared_ptr<const NetworkModel> model_;
-  CostMode costs_ = CostMode::Measured;
-  std::shared_ptr<const std::vector<std::vector<TimeNs>>> measuredWaits_;
-  std::shared_ptr<const std::vector<double>> stepSigma_;
-  std::shared_ptr<const std::vector<std::vector<std::uint32_t>>> nested_;
-  std::vector<double> measuredEnd_;
-  std::vector<Hypothesis> rejected_;
-  QStringList errors_;
-  // The last two snapshots published. A snapshot nobody else holds any more (the views have
-  // a newer one) is written over by the next, so that a toggle at 10^7 events writes into
-  // pages it already has instead of some 400 MB of fresh ones.
-  std::shared_ptr<PredictionResult> recent_, older_;
+  mutable std::mutex replayerMutex_;  // guards engine_ and what it refers to
+  std::unique_ptr<Engine> engine_;
 
   std::mutex pendingMutex_;
   std::optional<PredictionRequest> pending_;
   bool scheduled_ = false;
+  bool running_ = false;       // a request is being processed
+  quint64 runningGeneration_ = 0;
+  bool cancelRunning_ = false;  // cancel() reached the request being processed
+  // The engine's construction is followed and stopped through control_ (it lives as long as
+  // the worker, so progressPermille() may read it any time). While a construction runs,
+  // building_ holds what it is for (under pendingMutex_).
+  std::unique_ptr<ReplayControl> control_;
+  bool building_ = false;
+  std::shared_ptr<const Trace> buildingTrace_;
+  std::shared_ptr<const NetworkModel> buildingModel_;
+  CostMode buildingCosts_ = CostMode::Measured;
+  std::atomic<Stage> stage_{Stage::Idle};
+  bool oneShot_ = false;
+  std::function<void()> beforeBuild_;  // predictOnce: no second prediction follows
+  std::atomic<int> snapshotPermille_{0};
 };
 
 }  // namespace perwiz::gui

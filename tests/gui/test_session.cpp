@@ -16,6 +16,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
+#include <thread>
+
 namespace perwiz::gui {
 namespace {
 
@@ -141,10 +145,18 @@ TEST_F(SessionTest, ANewerChangeSupersedesTheRunningPrediction) {
   ASSERT_TRUE(s.requestHypothesis(a));
   ASSERT_TRUE(s.requestHypothesis(b));
   ASSERT_TRUE(s.requestHypothesis(c));
+  // Until their prediction arrives, the three are pending (shown so at once, never queued
+  // silently).
+  auto pending = s.pendingHypotheses();
+  std::sort(pending.begin(), pending.end());
+  std::vector<Hypothesis> abc{a, b, c};
+  std::sort(abc.begin(), abc.end());
+  EXPECT_EQ(pending, abc);
   const quint64 last = s.generation();
   ASSERT_TRUE(waitFor([&] { return s.isPredictionCurrent(); }));
   EXPECT_EQ(s.prediction()->generation, last);
   EXPECT_EQ(s.prediction()->predictedTime, corePrediction(t, {a, b, c}));
+  EXPECT_TRUE(s.pendingHypotheses().empty());
   // Every result that arrived belongs to one of the three changes, in order; none came after
   // the current one.
   quint64 previous = 0;
@@ -154,6 +166,88 @@ TEST_F(SessionTest, ANewerChangeSupersedesTheRunningPrediction) {
     EXPECT_LE(r->generation, last);
     previous = r->generation;
   }
+}
+
+// The snapshot after each toggle equals the core engine's prediction of the scenario on every
+// rank, every event and every call; ranks the toggle did not move are the previous snapshot's
+// arrays, shared, not copied.
+TEST_F(SessionTest, SnapshotsShareTheRanksAToggleDidNotMove) {
+  ASSERT_TRUE(dir_.isValid());
+  AnalysisSession s;
+  ASSERT_TRUE(load(s, generatedTrace(dir_, QStringLiteral("share"), 12, 5)));
+  const Trace& t = *s.trace();
+  const std::uint32_t R = std::uint32_t(t.rankCount());
+  std::vector<Hypothesis> hs;
+  bool shared = false;
+  // Zero the computation before the last call of each of three ranks (it moves that rank's
+  // end only), then balance a step (it moves many).
+  for (std::uint32_t r : {2u, 7u, 11u}) {
+    hs.push_back(Hypothesis{HypothesisKind::ZeroEvent, {r, std::uint32_t(t.ranks[r].mpiCalls.size() - 1), true}, 0});
+  }
+  hs.push_back(Hypothesis{HypothesisKind::BalanceCompute, {}, 3});
+  for (const Hypothesis& h : hs) {
+    const auto before = s.prediction();
+    ASSERT_TRUE(s.requestHypothesis(h));
+    ASSERT_TRUE(waitFor([&] { return s.isPredictionCurrent(); }));
+    const auto now = s.prediction();
+    Scenario sc;
+    sc.hypotheses = s.document()->enabledHypotheses();
+    const Replayer core(t, sc);
+    const Replayer::EventTimes times = core.predictedEventTimes();
+    std::uint32_t same = 0;
+    for (std::uint32_t r = 0; r < R; ++r) {
+      const PredictedRank& pr = *now->times->ranks[r];
+      ASSERT_EQ(pr.enter, times.enter[r]) << h.toString() << " rank " << r;
+      ASSERT_EQ(pr.leave, times.leave[r]) << h.toString() << " rank " << r;
+      for (std::uint32_t i = 0; i < pr.calls.size(); ++i) {
+        ASSERT_EQ(pr.calls[i].wait, core.predicted(r, i).wait);
+        ASSERT_EQ(pr.calls[i].leave, core.predicted(r, i).leave);
+      }
+      if (now->times->ranks[r] == before->times->ranks[r]) ++same;
+    }
+    EXPECT_EQ(same, R - now->changedRanks) << h.toString();
+    if (now->changedRanks < R) shared = true;
+    EXPECT_EQ(now->times->end, times.end);
+  }
+  EXPECT_TRUE(shared);  // at least one toggle copied fewer ranks than the trace has
+}
+
+// Cancel during the engine's construction: the worker stops, reports it, keeps no engine and
+// shows no result; the next change (or Predict Again) predicts from scratch.
+TEST_F(SessionTest, CancelStopsTheFirstPredictionAndAChangePredictsAgain) {
+  ASSERT_TRUE(dir_.isValid());
+  AnalysisSession s;
+  const QString path = generatedTrace(dir_, QStringLiteral("cancel"), 6, 3);
+  // Hold the worker just before its first construction until the cancel has been sent: then
+  // the construction starts with the cancel flag set and stops at its first check.
+  std::atomic<bool> release{false}, reached{false};
+  s.worker()->setBeforeBuild([&] {
+    reached = true;
+    while (!release) std::this_thread::yield();
+  });
+  QSignalSpy cancelled(&s, &AnalysisSession::predictionCancelled);
+  QSignalSpy ready(&s, &AnalysisSession::predictionReady);
+  QSignalSpy loaded(&s, &AnalysisSession::traceLoaded);
+  s.openTrace(path);
+  ASSERT_TRUE(waitFor([&] { return loaded.count() > 0 && reached.load(); }));
+  s.cancelPrediction();
+  release = true;
+  ASSERT_TRUE(waitFor([&] { return cancelled.count() > 0; }));
+  EXPECT_EQ(ready.count(), 0);
+  EXPECT_FALSE(s.isPredictionCurrent());
+  EXPECT_FALSE(s.worker()->hasReplayer());
+  s.worker()->setBeforeBuild(nullptr);
+  // Predict Again: the whole prediction, equal to the core engine's.
+  s.predictAgain();
+  ASSERT_TRUE(waitFor([&] { return s.isPredictionCurrent(); }));
+  EXPECT_EQ(s.prediction()->predictedTime, corePrediction(*s.trace(), {}));
+  // A change: pending until its result arrives.
+  const Hypothesis h = longestWait(*s.trace());
+  ASSERT_TRUE(s.requestHypothesis(h));
+  EXPECT_EQ(s.pendingHypotheses(), std::vector<Hypothesis>{h});
+  ASSERT_TRUE(waitFor([&] { return s.isPredictionCurrent(); }));
+  EXPECT_TRUE(s.pendingHypotheses().empty());
+  EXPECT_EQ(s.prediction()->predictedTime, corePrediction(*s.trace(), {h}));
 }
 
 TEST_F(SessionTest, ReloadForgetsTheOldTraceAndItsScenario) {

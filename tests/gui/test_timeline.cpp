@@ -114,14 +114,18 @@ TimelineItem eventItem(std::uint32_t rank, std::uint32_t event, bool predicted =
 }
 
 // Measured times with one event moved by `shift` (a hand-made prediction).
-std::shared_ptr<Replayer::EventTimes> shifted(const Trace& t, std::uint32_t rank, std::uint32_t event, TimeNs shift) {
-  auto p = std::make_shared<Replayer::EventTimes>();
+std::shared_ptr<PredictedTimes> shifted(const Trace& t, std::uint32_t rank, std::uint32_t event, TimeNs shift) {
+  auto p = std::make_shared<PredictedTimes>();
   for (const RankTrace& r : t.ranks) {
-    p->enter.push_back(r.enter.toVector());
-    p->leave.push_back(r.leave.toVector());
+    auto pr = std::make_shared<PredictedRank>();
+    pr->enter = r.enter.toVector();
+    pr->leave = r.leave.toVector();
+    if (p->ranks.size() == rank) {
+      pr->enter[event] += shift;
+      pr->leave[event] += shift;
+    }
+    p->ranks.push_back(std::move(pr));
   }
-  p->enter[rank][event] += shift;
-  p->leave[rank][event] += shift;
   p->end = t.endTime;
   return p;
 }
@@ -688,8 +692,7 @@ TEST(Timeline, Screenshots) {
     for (std::uint32_t k = 0; k < t->steps.size(); ++k) hs.push_back(Hypothesis{HypothesisKind::BalanceCompute, {}, k});
     sc.hypotheses = hs;
     Replayer rp(*t, sc);
-    v.setPrediction(std::make_shared<Replayer::EventTimes>(rp.predictedEventTimes()));
-    v.setWaits(std::make_shared<ui::TimelineWaits>(ui::timelineWaits(rp)));
+    v.setPrediction(predictedTimes(rp));
     for (auto [mode, suffix] : {std::pair{TimelineMode::Measured, "measured"}, std::pair{TimelineMode::Overlay, "overlay"},
                                 std::pair{TimelineMode::Lanes, "lanes"}}) {
       v.setMode(mode);

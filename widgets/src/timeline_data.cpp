@@ -34,71 +34,91 @@ TimeNs mapInside(TimeNs t, TimeNs e, TimeNs x, TimeNs pe, TimeNs px) {
 
 }  // namespace
 
-void TimelineData::setTrace(std::shared_ptr<const Trace> trace) {
-  ++version_;
-  trace_ = std::move(trace);
-  prediction_.reset();
-  waits_.reset();
-  marked_.reset();
-  markedLabel_.clear();
-  roles_.clear();
-  colors_.clear();
-  used_.clear();
-  shapes_.clear();
-  maxDepth_ = 0;
-  measured_ = Drawing{};
-  predicted_ = Drawing{};
-  arrowSources_.clear();
-  if (!trace_) return;
+// ---- TimelineBase ----
+
+TimelineBase::TimelineBase(std::shared_ptr<const Trace> trace) : trace_(std::move(trace)) {
   const Trace& t = *trace_;
   roles_.resize(t.functions.size());
-  colors_.resize(t.functions.size());
-  used_.assign(t.functions.size(), false);
   for (std::size_t f = 0; f < t.functions.size(); ++f) {
     const Function& fn = t.functions[f];
     roles_[f] = fn.kind == EventKind::MpiCall ? FnRole::Mpi
                 : fn.kind == EventKind::Point ? FnRole::Point
                                               : FnRole::State;
-    colors_[f] = functionColor(fn);
   }
   for (std::uint32_t f : t.regionFunctions)
     if (f < roles_.size()) roles_[f] = FnRole::Marker;
   shapes_.resize(t.rankCount());
   parallelFor(t.rankCount(), [&](std::size_t r) { shapes_[r] = buildShape(t.ranks[r], roles_); });
-  for (const RankTrace& r : t.ranks)
-    for (std::uint32_t f : r.function) used_[f] = true;
   for (const RankShape& s : shapes_) maxDepth_ = std::max<int>(maxDepth_, s.maxDepth);
-  buildDrawing(measured_, false);
-}
 
-void TimelineData::setPrediction(std::shared_ptr<const Replayer::EventTimes> times) {
-  ++version_;
-  const std::shared_ptr<const Replayer::EventTimes> previous = std::move(prediction_);
-  Drawing old = std::move(predicted_);
-  prediction_.reset();
-  predicted_ = Drawing{};
-  if (!trace_ || !times) return;
-  // Same event indices as the trace, or nothing.
-  if (times->enter.size() != trace_->rankCount() || times->leave.size() != trace_->rankCount())
-    return;
-  for (std::uint32_t r = 0; r < trace_->rankCount(); ++r)
-    if (times->enter[r].size() != trace_->ranks[r].size() ||
-        times->leave[r].size() != trace_->ranks[r].size())
-      return;
-  prediction_ = std::move(times);
-  const bool reusable = previous && old.valid && old.lod.size() == trace_->rankCount();
-  buildDrawing(predicted_, true, reusable ? &old : nullptr, reusable ? previous.get() : nullptr);
-}
-
-TimeNs TimelineData::end() const {
-  TimeNs e = measured_.end;
-  if (predicted_.valid) e = std::max(e, predicted_.end);
-  return e;
-}
-
-void TimelineData::buildDrawing(Drawing& d, bool predicted, Drawing* reuse, const Replayer::EventTimes* reuseTimes) {
-  const Trace& t = *trace_;
+  // Arrows: matched sends grouped by (sender, receiver), by send time.
   const std::uint32_t ranks = std::uint32_t(t.rankCount());
+  for (std::uint32_t r = 0; r < ranks; ++r) {
+    const auto& table = t.ranks[r].messages;
+    for (std::uint32_t m = 0; m < table.size(); ++m) {
+      const MessageEndpoint& ep = table[m];
+      if (!ep.isSend || !ep.matched() || ep.matchRank >= ranks) continue;
+      const auto& other = t.ranks[ep.matchRank].messages;
+      if (ep.matchIndex >= other.size()) continue;
+      arrowSources_.push_back({(std::uint64_t(r) << 32) | ep.matchRank, arrowEnd(r, ep), arrowEnd(ep.matchRank, other[ep.matchIndex]), m});
+    }
+  }
+  std::stable_sort(arrowSources_.begin(), arrowSources_.end(), [](const ArrowSource& a, const ArrowSource& b) {
+    return a.key != b.key ? a.key < b.key : a.send.time < b.send.time;
+  });
+  arrowSources_.shrink_to_fit();
+}
+
+TimelineBase::ArrowEnd TimelineBase::arrowEnd(std::uint32_t rank, const MessageEndpoint& m) const {
+  // A send moves with the call that posts it, a receive with the one that completes it.
+  std::uint32_t ev = m.isSend ? m.postEvent : m.event;
+  if (ev == kNone32) ev = m.isSend ? m.event : m.postEvent;
+  if (ev != kNone32 && ev >= trace_->ranks[rank].size()) ev = kNone32;
+  return ArrowEnd{rank, ev, m.time};
+}
+
+TimeNs TimelineBase::predictedEnd(const ArrowEnd& e, const PredictedTimes& p) const {
+  if (e.event == kNone32) return e.time;
+  const RankTrace& rt = trace_->ranks[e.rank];
+  const PredictedRank& pr = *p.ranks[e.rank];
+  return mapInside(e.time, rt.enter[e.event], rt.leave[e.event], pr.enter[e.event], pr.leave[e.event]);
+}
+
+std::size_t TimelineBase::bytes() const {
+  std::size_t b = 0;
+  for (const RankShape& s : shapes_) b += s.parent.capacity() * 4 + s.depth.capacity() + s.points.capacity() * 4;
+  return b + arrowSources_.capacity() * sizeof(ArrowSource);
+}
+
+// ---- drawings ----
+
+std::size_t Drawing::bytes() const {
+  std::size_t b = 0;
+  for (const auto& l : lod)
+    if (l) b += l->bytes();
+  b += arrows.send.capacity() * 20;
+  for (const RankSteps& s : steps) b += s.step.capacity() * 20;
+  return b;
+}
+
+std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> basePtr,
+                                            std::shared_ptr<const PredictedTimes> prediction, const Drawing* reuse) {
+  if (!basePtr) return nullptr;
+  const TimelineBase& base = *basePtr;
+  const Trace& t = base.trace();
+  const bool predicted = prediction != nullptr;
+  const std::uint32_t ranks = std::uint32_t(t.rankCount());
+  if (predicted) {  // the same event indices as the trace, or no drawing
+    if (prediction->ranks.size() != ranks) return nullptr;
+    for (std::uint32_t r = 0; r < ranks; ++r)
+      if (!prediction->ranks[r] || prediction->ranks[r]->enter.size() != t.ranks[r].size() ||
+          prediction->ranks[r]->leave.size() != t.ranks[r].size())
+        return nullptr;
+  }
+  auto out = std::make_shared<Drawing>();
+  Drawing& d = *out;
+  d.base = std::move(basePtr);
+  d.source = prediction;
   d.predicted = predicted;
   d.times.resize(ranks);
   std::uint64_t maxEvents = 0;
@@ -106,25 +126,26 @@ void TimelineData::buildDrawing(Drawing& d, bool predicted, Drawing* reuse, cons
   for (std::uint32_t r = 0; r < ranks; ++r) {
     const RankTrace& rt = t.ranks[r];
     RankTimes& rtimes = d.times[r];
-    rtimes.enter = predicted ? TimeView(prediction_->enter[r].data()) : TimeView(rt.enter);
-    rtimes.leave = predicted ? TimeView(prediction_->leave[r].data()) : TimeView(rt.leave);
+    rtimes.enter = predicted ? TimeView(prediction->ranks[r]->enter.data()) : TimeView(rt.enter);
+    rtimes.leave = predicted ? TimeView(prediction->ranks[r]->leave.data()) : TimeView(rt.leave);
     rtimes.function = rt.function.data();
     rtimes.size = std::uint32_t(rt.size());
     maxEvents = std::max<std::uint64_t>(maxEvents, rt.size());
-    // A prediction carries its latest leave (EventTimes::end); the measured trace its endTime
-    // and the leaves.
+    // A prediction carries its latest leave (PredictedTimes::end); the measured trace its
+    // endTime and the leaves.
     if (!predicted)
       for (std::uint32_t i = 0; i < rtimes.size; ++i) d.end = std::max(d.end, rtimes.leave[i]);
   }
-  d.end = std::max(d.end, predicted ? prediction_->end : t.endTime);
+  d.end = std::max(d.end, predicted ? prediction->end : t.endTime);
   d.grid = makeGrid(d.end + 1, maxEvents, ranks);
   d.lod.resize(ranks);
-  const bool sameGrid = reuse && reuseTimes && reuse->grid.w0 == d.grid.w0 && reuse->grid.levels == d.grid.levels;
+  const bool sameGrid = reuse && predicted && reuse->source && reuse->base == d.base && reuse->grid.w0 == d.grid.w0 &&
+                        reuse->grid.levels == d.grid.levels && reuse->lod.size() == ranks;
   parallelFor(ranks, [&](std::size_t r) {
-    if (sameGrid && reuseTimes->enter[r] == prediction_->enter[r] && reuseTimes->leave[r] == prediction_->leave[r])
-      d.lod[r] = std::move(reuse->lod[r]);  // this rank's times did not move
+    if (sameGrid && reuse->source->ranks[r] == prediction->ranks[r])
+      d.lod[r] = reuse->lod[r];  // this rank's times did not move: same arrays, same tables
     else
-      d.lod[r] = buildLod(d.grid, d.times[r], shapes_[r], roles_);
+      d.lod[r] = std::make_shared<const RankLod>(buildLod(d.grid, d.times[r], base.shape(std::uint32_t(r)), base.roles()));
   });
 
   // Steps per rank.
@@ -143,37 +164,20 @@ void TimelineData::buildDrawing(Drawing& d, bool predicted, Drawing* reuse, cons
       d.steps[r].end.push_back(std::max(b, e));
     }
 
-  // Arrows: matched sends grouped by (sender, receiver), by send time.
+  // Arrows: the base's messages with this drawing's times.
   struct Msg {
     std::uint64_t key;
     TimeNs send, recv;
     std::uint32_t endpoint;
   };
-  std::vector<Msg> msgs;
-  if (!predicted) {
-    arrowSources_.clear();
-    for (std::uint32_t r = 0; r < ranks; ++r) {
-      const auto& table = t.ranks[r].messages;
-      for (std::uint32_t m = 0; m < table.size(); ++m) {
-        const MessageEndpoint& ep = table[m];
-        if (!ep.isSend || !ep.matched() || ep.matchRank >= ranks) continue;
-        const auto& other = t.ranks[ep.matchRank].messages;
-        if (ep.matchIndex >= other.size()) continue;
-        arrowSources_.push_back({(std::uint64_t(r) << 32) | ep.matchRank, arrowEnd(r, ep), arrowEnd(ep.matchRank, other[ep.matchIndex]), m});
-      }
-    }
-    std::stable_sort(arrowSources_.begin(), arrowSources_.end(), [](const ArrowSource& a, const ArrowSource& b) {
-      return a.key != b.key ? a.key < b.key : a.send.time < b.send.time;
-    });
-    arrowSources_.shrink_to_fit();
-  }
-  msgs.resize(arrowSources_.size());
-  parallelFor(1 + arrowSources_.size() / 65536, [&](std::size_t chunk) {
-    const std::size_t first = chunk * 65536, last = std::min(arrowSources_.size(), first + 65536);
+  const auto& sources = base.arrowSources();
+  std::vector<Msg> msgs(sources.size());
+  parallelFor(1 + sources.size() / 65536, [&](std::size_t chunk) {
+    const std::size_t first = chunk * 65536, last = std::min(sources.size(), first + 65536);
     for (std::size_t i = first; i < last; ++i) {
-      const ArrowSource& a = arrowSources_[i];
-      msgs[i] = {a.key, predicted ? predictedEnd(a.send) : a.send.time, predicted ? predictedEnd(a.recv) : a.recv.time,
-                 a.endpoint};
+      const TimelineBase::ArrowSource& a = sources[i];
+      msgs[i] = {a.key, predicted ? base.predictedEnd(a.send, *prediction) : a.send.time,
+                 predicted ? base.predictedEnd(a.recv, *prediction) : a.recv.time, a.endpoint};
     }
   });
   // Predicted: each channel by its predicted send times (almost always still in order).
@@ -186,7 +190,6 @@ void TimelineData::buildDrawing(Drawing& d, bool predicted, Drawing* reuse, cons
     i = j;
   }
   ArrowIndex& ai = d.arrows;
-  ai = ArrowIndex{};
   ai.send.reserve(msgs.size());
   ai.recv.reserve(msgs.size());
   ai.sendEndpoint.reserve(msgs.size());
@@ -207,39 +210,87 @@ void TimelineData::buildDrawing(Drawing& d, bool predicted, Drawing* reuse, cons
     ai.sendEndpoint.push_back(msgs[i].endpoint);
   }
   d.valid = true;
+  return out;
+}
+
+// ---- TimelineData ----
+
+void TimelineData::setTrace(std::shared_ptr<const Trace> trace) {
+  ++version_;
+  base_.reset();
+  prediction_.reset();
+  predicted_.reset();
+  waits_.reset();
+  marked_.reset();
+  markedLabel_.clear();
+  colors_.clear();
+  used_.clear();
+  measured_ = std::make_shared<const Drawing>();
+  if (!trace) return;
+  base_ = std::make_shared<const TimelineBase>(trace);
+  const Trace& t = *trace;
+  colors_.resize(t.functions.size());
+  used_.assign(t.functions.size(), false);
+  for (std::size_t f = 0; f < t.functions.size(); ++f) colors_[f] = functionColor(t.functions[f]);
+  for (const RankTrace& r : t.ranks)
+    for (std::uint32_t f : r.function) used_[f] = true;
+  measured_ = buildDrawing(base_, nullptr);
+}
+
+void TimelineData::setPrediction(std::shared_ptr<const PredictedTimes> times, std::shared_ptr<const Drawing> drawing) {
+  ++version_;
+  const std::shared_ptr<const Drawing> previous = std::move(predicted_);
+  prediction_.reset();
+  predicted_.reset();
+  if (!base_ || !times) return;
+  // Same event indices as the trace, or nothing.
+  const Trace& t = base_->trace();
+  if (times->ranks.size() != t.rankCount()) return;
+  for (std::uint32_t r = 0; r < t.rankCount(); ++r)
+    if (!times->ranks[r] || times->ranks[r]->enter.size() != t.ranks[r].size() ||
+        times->ranks[r]->leave.size() != t.ranks[r].size())
+      return;
+  prediction_ = std::move(times);
+  if (drawing && drawing->valid && drawing->base == base_ && drawing->source == prediction_)
+    predicted_ = std::move(drawing);
+  else
+    predicted_ = buildDrawing(base_, prediction_, previous.get());
+}
+
+const TimeNs* TimelineData::measuredWait(std::uint32_t rank, std::uint32_t call) const {
+  if (!waits_ || rank >= waits_->size() || call >= (*waits_)[rank].size()) return nullptr;
+  return &(*waits_)[rank][call];
+}
+
+const TimeNs* TimelineData::predictedWait(std::uint32_t rank, std::uint32_t call) const {
+  if (!prediction_ || rank >= prediction_->ranks.size() || call >= prediction_->ranks[rank]->calls.size())
+    return nullptr;
+  return &prediction_->ranks[rank]->calls[call].wait;
+}
+
+TimeNs TimelineData::end() const {
+  TimeNs e = measured_->end;
+  if (predicted_) e = std::max(e, predicted_->end);
+  return e;
 }
 
 bool TimelineData::drawnEvent(std::uint32_t rank, std::uint32_t event) const {
-  if (!trace_ || rank >= trace_->rankCount() || event >= trace_->ranks[rank].size()) return false;
-  const FnRole r = roles_[trace_->ranks[rank].function[event]];
-  return r != FnRole::Marker;
+  const Trace* t = trace();
+  if (!t || rank >= t->rankCount() || event >= t->ranks[rank].size()) return false;
+  return role(t->ranks[rank].function[event]) != FnRole::Marker;
 }
 
 std::uint32_t TimelineData::mpiIndexOf(std::uint32_t rank, std::uint32_t event) const {
-  if (!trace_ || rank >= trace_->rankCount()) return kNone32;
-  const auto& calls = trace_->ranks[rank].mpiCalls;
+  const Trace* t = trace();
+  if (!t || rank >= t->rankCount()) return kNone32;
+  const auto& calls = t->ranks[rank].mpiCalls;
   const auto it = std::lower_bound(calls.begin(), calls.end(), event);
   return it != calls.end() && *it == event ? std::uint32_t(it - calls.begin()) : kNone32;
 }
 
-TimeNs TimelineData::predictedEnd(const ArrowEnd& e) const {
-  if (e.event == kNone32) return e.time;
-  const RankTrace& rt = trace_->ranks[e.rank];
-  return mapInside(e.time, rt.enter[e.event], rt.leave[e.event], prediction_->enter[e.rank][e.event],
-                   prediction_->leave[e.rank][e.event]);
-}
-
-TimelineData::ArrowEnd TimelineData::arrowEnd(std::uint32_t rank, const MessageEndpoint& m) const {
-  // A send moves with the call that posts it, a receive with the one that completes it.
-  std::uint32_t ev = m.isSend ? m.postEvent : m.event;
-  if (ev == kNone32) ev = m.isSend ? m.event : m.postEvent;
-  if (ev != kNone32 && ev >= trace_->ranks[rank].size()) ev = kNone32;
-  return ArrowEnd{rank, ev, m.time};
-}
-
 TimeNs TimelineData::endpointTime(bool predicted, std::uint32_t rank, const MessageEndpoint& m) const {
   if (!predicted || !prediction_) return m.time;
-  return predictedEnd(arrowEnd(rank, m));
+  return base_->predictedEnd(base_->arrowEnd(rank, m), *prediction_);
 }
 
 bool TimelineData::stepSpan(bool predicted, std::uint32_t step, std::uint32_t rank, TimeNs& b,
@@ -254,15 +305,9 @@ bool TimelineData::stepSpan(bool predicted, std::uint32_t step, std::uint32_t ra
 }
 
 std::size_t TimelineData::bytes() const {
-  std::size_t b = 0;
-  for (const RankShape& s : shapes_)
-    b += s.parent.capacity() * 4 + s.depth.capacity() + s.points.capacity() * 4;
-  for (const Drawing* d : {&measured_, &predicted_}) {
-    for (const RankLod& l : d->lod) b += l.bytes();
-    b += d->arrows.send.capacity() * 20;
-    for (const RankSteps& s : d->steps) b += s.step.capacity() * 20;
-  }
-  b += arrowSources_.capacity() * sizeof(ArrowSource);
+  std::size_t b = base_ ? base_->bytes() : 0;
+  b += measured_->bytes();
+  if (predicted_) b += predicted_->bytes();
   return b;
 }
 

@@ -6,7 +6,7 @@
 #include "time_shading.h"
 #include "timeline_lod.h"
 
-#include "perwiz/replay.h"
+#include "perwiz/predicted_times.h"
 #include "perwiz/trace.h"
 #include "perwiz/widgets/timeline_view.h"
 
@@ -38,23 +38,74 @@ struct RankSteps {
   std::vector<TimeNs> begin, end;
 };
 
-// One set of times (measured or predicted) with everything derived from it.
+// Per trace, immutable once built, shared by the view and the prediction worker (which builds
+// predicted drawings with it off the GUI thread): function roles, rank nesting and the matched
+// messages as arrows.
+class TimelineBase {
+ public:
+  explicit TimelineBase(std::shared_ptr<const Trace> trace);
+
+  const Trace& trace() const { return *trace_; }
+  const std::shared_ptr<const Trace>& tracePtr() const { return trace_; }
+  const std::vector<FnRole>& roles() const { return roles_; }
+  const RankShape& shape(std::uint32_t rank) const { return shapes_[rank]; }
+  int maxDepth() const { return maxDepth_; }
+  std::size_t bytes() const;
+
+  // The matched messages as arrows, decoded once per trace: each end's rank, the event whose
+  // times it moves with (kNone32: none) and its measured time; grouped by channel (sender,
+  // receiver) and by measured send time. A predicted drawing only maps the two times.
+  struct ArrowEnd {
+    std::uint32_t rank = 0, event = kNone32;
+    TimeNs time = 0;
+  };
+  struct ArrowSource {
+    std::uint64_t key = 0;  // sender << 32 | receiver
+    ArrowEnd send, recv;
+    std::uint32_t endpoint = 0;  // the send's endpoint index
+  };
+  const std::vector<ArrowSource>& arrowSources() const { return arrowSources_; }
+  ArrowEnd arrowEnd(std::uint32_t rank, const MessageEndpoint& m) const;
+  // An arrow end's time in a prediction: moved with its event.
+  TimeNs predictedEnd(const ArrowEnd& e, const PredictedTimes& p) const;
+
+ private:
+  std::shared_ptr<const Trace> trace_;
+  std::vector<FnRole> roles_;
+  std::vector<RankShape> shapes_;
+  int maxDepth_ = 0;
+  std::vector<ArrowSource> arrowSources_;
+};
+
+// One set of times (measured or predicted) with everything derived from it; immutable once
+// built (a predicted one is built by the prediction worker and shared with the view).
 struct Drawing {
   bool valid = false;
   bool predicted = false;
+  std::shared_ptr<const TimelineBase> base;       // what it was built over
+  std::shared_ptr<const PredictedTimes> source;  // predicted: the times `times` point into
   LodGrid grid;
   std::vector<RankTimes> times;
-  std::vector<RankLod> lod;
+  std::vector<std::shared_ptr<const RankLod>> lod;  // shared with the previous drawing where a rank did not move
   std::vector<RankSteps> steps;
   ArrowIndex arrows;
   TimeNs end = 0;
+  std::size_t bytes() const;
 };
+
+// The measured drawing of `base` (times == nullptr) or the predicted one of `times`. A rank
+// whose times `previous` (the drawing of the prediction before) shares keeps its level-of-
+// detail tables when the grid is the same: a toggle rebuilds only the ranks it moved.
+std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> base, std::shared_ptr<const PredictedTimes> times,
+                                            const Drawing* previous = nullptr);
 
 class TimelineData {
  public:
   void setTrace(std::shared_ptr<const Trace> trace);
-  void setPrediction(std::shared_ptr<const Replayer::EventTimes> times);
-  void setWaits(std::shared_ptr<const TimelineWaits> waits) { waits_ = std::move(waits); }
+  // A predicted drawing made elsewhere (the worker) is used as is when it was built for these
+  // times over this data's base; otherwise it is built here.
+  void setPrediction(std::shared_ptr<const PredictedTimes> times, std::shared_ptr<const Drawing> drawing = nullptr);
+  void setMeasuredWaits(std::shared_ptr<const std::vector<std::vector<TimeNs>>> waits) { waits_ = std::move(waits); }
   void setMarked(std::shared_ptr<const TimeShading> marked, QString label) {
     ++version_;
     marked_ = std::move(marked);
@@ -63,23 +114,26 @@ class TimelineData {
   const TimeShading* marked() const { return marked_.get(); }
   const QString& markedLabel() const { return markedLabel_; }
 
-  const Trace* trace() const { return trace_.get(); }
+  const std::shared_ptr<const TimelineBase>& base() const { return base_; }
+  const Trace* trace() const { return base_ ? &base_->trace() : nullptr; }
   // Changes whenever the trace or the prediction does (for caches of painted pixels).
   std::uint64_t version() const { return version_; }
-  std::uint32_t rankCount() const { return trace_ ? std::uint32_t(trace_->rankCount()) : 0; }
-  bool hasPrediction() const { return predicted_.valid; }
-  const Replayer::EventTimes* prediction() const { return prediction_.get(); }
-  const TimelineWaits* waits() const { return waits_.get(); }
-  const Drawing& drawing(bool predicted) const { return predicted && predicted_.valid ? predicted_ : measured_; }
+  std::uint32_t rankCount() const { return base_ ? std::uint32_t(base_->trace().rankCount()) : 0; }
+  bool hasPrediction() const { return predicted_ != nullptr; }
+  const PredictedTimes* prediction() const { return prediction_.get(); }
+  // Measured wait of MPI call `call` of `rank` (nullptr when unknown) and its predicted wait.
+  const TimeNs* measuredWait(std::uint32_t rank, std::uint32_t call) const;
+  const TimeNs* predictedWait(std::uint32_t rank, std::uint32_t call) const;
+  const Drawing& drawing(bool predicted) const { return predicted && predicted_ ? *predicted_ : *measured_; }
   TimeNs end() const;  // latest leave of both drawings
 
-  FnRole role(std::uint32_t fn) const { return roles_[fn]; }
-  const std::vector<FnRole>& roles() const { return roles_; }
+  FnRole role(std::uint32_t fn) const { return base_->roles()[fn]; }
+  const std::vector<FnRole>& roles() const { return base_->roles(); }
   const QColor& color(std::uint32_t fn) const { return colors_[fn]; }
   bool used(std::uint32_t fn) const { return used_[fn]; }  // appears in the trace (legend)
-  std::uint32_t functionCount() const { return std::uint32_t(roles_.size()); }
-  const RankShape& shape(std::uint32_t rank) const { return shapes_[rank]; }
-  int maxDepth() const { return maxDepth_; }
+  std::uint32_t functionCount() const { return std::uint32_t(colors_.size()); }
+  const RankShape& shape(std::uint32_t rank) const { return base_->shape(rank); }
+  int maxDepth() const { return base_ ? base_->maxDepth() : 0; }
 
   bool drawnEvent(std::uint32_t rank, std::uint32_t event) const;
   // MPI call index of an event ("RANK:INDEX"), kNone32 if it is not an MPI call.
@@ -91,41 +145,16 @@ class TimelineData {
   std::size_t bytes() const;  // memory of the derived data
 
  private:
-  // `reuse` (the previous predicted drawing, with `reuseTimes` its times): a rank whose times did
-  // not change keeps its level-of-detail tables when the grid is the same (a toggle moves only
-  // the ranks downstream of it).
-  void buildDrawing(Drawing& d, bool predicted, Drawing* reuse = nullptr,
-                    const Replayer::EventTimes* reuseTimes = nullptr);
-
-  // The matched messages as arrows, decoded once per trace by the measured build: each end's
-  // rank, the event whose times it moves with (kNone32: none) and its measured time; grouped
-  // by channel (sender, receiver) and by measured send time. A predicted build only maps the
-  // two times.
-  struct ArrowEnd {
-    std::uint32_t rank = 0, event = kNone32;
-    TimeNs time = 0;
-  };
-  struct ArrowSource {
-    std::uint64_t key = 0;  // sender << 32 | receiver
-    ArrowEnd send, recv;
-    std::uint32_t endpoint = 0;  // the send's endpoint index
-  };
-  ArrowEnd arrowEnd(std::uint32_t rank, const MessageEndpoint& m) const;
-  TimeNs predictedEnd(const ArrowEnd& e) const;
-  std::vector<ArrowSource> arrowSources_;
-
-  std::shared_ptr<const Trace> trace_;
-  std::shared_ptr<const Replayer::EventTimes> prediction_;
-  std::shared_ptr<const TimelineWaits> waits_;
+  std::shared_ptr<const TimelineBase> base_;
+  std::shared_ptr<const PredictedTimes> prediction_;
+  std::shared_ptr<const std::vector<std::vector<TimeNs>>> waits_;
   std::shared_ptr<const TimeShading> marked_;
   QString markedLabel_;
-  std::vector<FnRole> roles_;
   std::vector<QColor> colors_;
   std::vector<bool> used_;
-  std::vector<RankShape> shapes_;
-  int maxDepth_ = 0;
   std::uint64_t version_ = 0;
-  Drawing measured_, predicted_;
+  std::shared_ptr<const Drawing> measured_ = std::make_shared<const Drawing>();
+  std::shared_ptr<const Drawing> predicted_;
 };
 
 }  // namespace perwiz::ui

@@ -117,7 +117,7 @@ void Frame::content(std::uint32_t r, int laneIndex, PaintScratch& w) {
   const LaneSpec& spec = specs[laneIndex];
   const Drawing& d = data.drawing(spec.predicted);
   const RankTimes& t = d.times[r];
-  const RankLod& lod = d.lod[r];
+  const RankLod& lod = *d.lod[r];
   const RankShape& shape = data.shape(r);
   const TimelineLayout::Span lane = L.lane(r, spec.predicted && L.lanes);
   const double px = L.nsPerPx();

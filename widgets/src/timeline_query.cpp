@@ -201,17 +201,14 @@ QString toolTipText(const TimelineData& data, const TimelineItem& item) {
       s += QObject::tr("<br>measured: %1 – %2, duration %3")
                .arg(formatTime(e, 1), formatTime(x, 1), formatDuration(x - e));
       if (const auto* pr = data.prediction()) {
-        const TimeNs pe = pr->enter[item.rank][item.event], px = pr->leave[item.rank][item.event];
+        const TimeNs pe = pr->ranks[item.rank]->enter[item.event], px = pr->ranks[item.rank]->leave[item.event];
         s += QObject::tr("<br>predicted: %1 – %2, duration %3")
                  .arg(formatTime(pe, 1), formatTime(px, 1), formatDuration(px - pe));
       }
     }
-    if (const TimelineWaits* w = data.waits(); w && call != kNone32) {
-      const auto get = [&](const std::vector<std::vector<TimeNs>>& v) -> const TimeNs* {
-        return item.rank < v.size() && call < v[item.rank].size() ? &v[item.rank][call] : nullptr;
-      };
-      const TimeNs* mw = get(w->measured);
-      const TimeNs* pw = get(w->predicted);
+    if (call != kNone32) {
+      const TimeNs* mw = data.measuredWait(item.rank, call);
+      const TimeNs* pw = data.predictedWait(item.rank, call);
       if (mw || pw) {
         s += QObject::tr("<br>wait:");
         if (mw) s += QObject::tr(" %1 measured").arg(formatDuration(*mw));

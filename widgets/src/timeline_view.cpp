@@ -27,23 +27,6 @@ constexpr TimeNs kMinSpan = 20;  // ns
 constexpr int kDragThreshold = 4;
 }  // namespace
 
-TimelineWaits timelineWaits(const Replayer& replayer) {
-  TimelineWaits w;
-  const Trace& t = replayer.trace();
-  w.measured.resize(t.rankCount());
-  w.predicted.resize(t.rankCount());
-  for (std::uint32_t r = 0; r < t.rankCount(); ++r) {
-    const std::size_t n = t.ranks[r].mpiCalls.size();
-    w.measured[r].resize(n);
-    w.predicted[r].resize(n);
-    for (std::uint32_t i = 0; i < n; ++i) {
-      w.measured[r][i] = replayer.measuredWait(r, i);
-      w.predicted[r][i] = replayer.predicted(r, i).wait;
-    }
-  }
-  return w;
-}
-
 struct TimelineView::Impl {
   TimelineData data;
   TimelineMode mode = TimelineMode::Measured;
@@ -113,15 +96,19 @@ void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
 
 const Trace* TimelineView::trace() const { return d->data.trace(); }
 
-void TimelineView::setPrediction(std::shared_ptr<const Replayer::EventTimes> times) {
-  d->data.setPrediction(std::move(times));
+std::shared_ptr<const TimelineBase> TimelineView::base() const { return d->data.base(); }
+
+void TimelineView::setPrediction(std::shared_ptr<const PredictedTimes> times, std::shared_ptr<const Drawing> drawing) {
+  d->data.setPrediction(std::move(times), std::move(drawing));
   // The range may now exceed the trace (or have room for a longer prediction).
   setVisibleRange(d->begin, d->end);
   resizeEvent(nullptr);
   update();
 }
 
-void TimelineView::setWaits(std::shared_ptr<const TimelineWaits> waits) { d->data.setWaits(std::move(waits)); }
+void TimelineView::setMeasuredWaits(std::shared_ptr<const std::vector<std::vector<TimeNs>>> waits) {
+  d->data.setMeasuredWaits(std::move(waits));
+}
 
 void TimelineView::setMarkedTime(const std::vector<std::vector<std::pair<TimeNs, TimeNs>>>& spans,
                                  const QString& label) {

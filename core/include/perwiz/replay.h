@@ -10,21 +10,18 @@
 // With no hypothesis in cost mode `measured` the prediction equals the measured trace exactly.
 #pragma once
 
+#include "perwiz/predicted_times.h"
 #include "perwiz/scenario.h"
 #include "perwiz/trace.h"
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 namespace perwiz {
-
-struct PredictedCall {
-  TimeNs enter = 0;
-  TimeNs leave = 0;
-  TimeNs wait = 0;  // predicted waiting time inside the call
-};
 
 // What the replay had to assume about the measured trace.
 struct ReplayReport {
@@ -38,11 +35,35 @@ struct ReplayReport {
 struct UpdateStats {
   std::uint64_t recomputed = 0;  // schedule items recomputed by the last update
   bool full = false;             // the last update was a full replay
+  // Ranks whose predicted times the last update may have changed, ascending (every rank after
+  // a full replay): the others kept every predicted time.
+  std::vector<std::uint32_t> ranks;
+};
+
+// Lets another thread follow and stop the construction of a Replayer (compiling the trace and
+// the first full replay: seconds at 10^8 events). The builder looks at `cancel` between ranks
+// of each phase and every few thousand schedule steps, and then throws ReplayCancelled.
+struct ReplayControl {
+  std::atomic<bool> cancel{false};
+  std::atomic<std::uint32_t> permille{0};  // progress of the construction, 0..1000
+};
+// Sets `a` to `v` if that raises it (progress only grows, whichever thread reports).
+inline void raiseProgress(std::atomic<std::uint32_t>& a, std::uint32_t v) {
+  std::uint32_t cur = a.load(std::memory_order_relaxed);
+  while (cur < v && !a.compare_exchange_weak(cur, v, std::memory_order_relaxed)) {
+  }
+}
+class ReplayCancelled : public std::runtime_error {
+ public:
+  ReplayCancelled() : std::runtime_error("prediction cancelled") {}
 };
 
 class Replayer {
  public:
   Replayer(const Trace& trace, Scenario scenario);
+  // The same, followed and cancellable through `control` (may be null): throws ReplayCancelled
+  // when control->cancel is set during the construction.
+  Replayer(const Trace& trace, Scenario scenario, ReplayControl* control);
   ~Replayer();
   Replayer(const Replayer&) = delete;
   Replayer& operator=(const Replayer&) = delete;
@@ -110,6 +131,9 @@ class Replayer {
   // The same into `out`, reusing its vectors' memory (a caller that predicts again and again,
   // like the GUI's worker, then writes into pages it already has instead of fresh ones).
   void predictedEventTimes(EventTimes& out) const;
+  // One rank's predicted times and calls into `out` (reusing its vectors' memory). Ranks are
+  // independent: several threads may fill different ranks at once.
+  void predictedRank(std::uint32_t rank, PredictedRank& out) const;
   // The predicted trace L': the measured trace with every time replaced by its prediction
   // and a "PerWiz scenario" point event at time 0 on rank 0 carrying the scenario JSON.
   Trace predictedTrace() const;
@@ -130,6 +154,10 @@ class Replayer {
   explicit Replayer(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> d;
 };
+
+// The replayer's current prediction as the views read it: every rank (predictedRank), in
+// parallel.
+std::shared_ptr<const PredictedTimes> predictedTimes(const Replayer& replayer);
 
 // Peak memory a Replayer of `trace` needs beyond the trace itself, in bytes: its compiled
 // program, results and construction temporaries, from the trace's counts (MPI calls, message

@@ -62,42 +62,70 @@ Replayer::EventTimes Replayer::predictedEventTimes() const {
   return out;
 }
 
+namespace {
+
+// Predicted enter and leave of every event of rank r, in event order: an MPI call takes its
+// unit's times, any other instant is mapped with a search that starts where the previous one
+// ended (events come in enter order; a leave lies at or after its enter). Returns the latest
+// leave.
+TimeNs rankEventTimes(const Replayer& replayer, std::uint32_t r, std::vector<TimeNs>& en, std::vector<TimeNs>& le) {
+  const Replayer::Program& p = replayer.program();
+  const auto& leaves = replayer.predictedLeaves();
+  const RankTrace& mt = replayer.trace().ranks[r];
+  en.resize(mt.size());
+  le.resize(mt.size());
+  std::size_t call = 0;
+  std::uint32_t hint = p.rankBegin[r];
+  TimeNs end = 0;
+  for (std::uint32_t e = 0; e < mt.size(); ++e) {
+    const bool isCall = call < mt.mpiCalls.size() && mt.mpiCalls[call] == e;
+    if (isCall && !p.isNested(r, call)) {
+      const std::uint32_t u = p.unitOfCall(r, call);
+      en[e] = replayer.predictedEnter(u);
+      le[e] = leaves[u];
+    } else {
+      en[e] = replayer.mapTimeFrom(r, mt.enter[e], hint);
+      std::uint32_t leaveHint = hint;
+      le[e] = replayer.mapTimeFrom(r, mt.leave[e], leaveHint);
+    }
+    if (isCall) ++call;
+    end = std::max(end, le[e]);
+  }
+  return end;
+}
+
+}  // namespace
+
 void Replayer::predictedEventTimes(EventTimes& out) const {
-  const Program& p = program();
-  const auto& leaves = predictedLeaves();
   out.end = 0;
   out.enter.resize(trace().rankCount());
   out.leave.resize(trace().rankCount());
   std::vector<TimeNs> ends(trace().rankCount(), 0);
-  // Per rank in parallel, in event order: an MPI call takes its unit's times, any other instant
-  // is mapped with a search that starts where the previous one ended (events come in enter
-  // order; a leave lies at or after its enter).
-  forEachRank(trace().rankCount(), trace().eventCount(), [&](std::uint32_t r) {
-    const RankTrace& mt = trace().ranks[r];
-    auto& en = out.enter[r];
-    auto& le = out.leave[r];
-    en.resize(mt.size());
-    le.resize(mt.size());
-    std::size_t call = 0;
-    std::uint32_t hint = p.rankBegin[r];
-    TimeNs end = 0;
-    for (std::uint32_t e = 0; e < mt.size(); ++e) {
-      const bool isCall = call < mt.mpiCalls.size() && mt.mpiCalls[call] == e;
-      if (isCall && !p.isNested(r, call)) {
-        const std::uint32_t u = p.unitOfCall(r, call);
-        en[e] = predictedEnter(u);
-        le[e] = leaves[u];
-      } else {
-        en[e] = mapTimeFrom(r, mt.enter[e], hint);
-        std::uint32_t leaveHint = hint;
-        le[e] = mapTimeFrom(r, mt.leave[e], leaveHint);
-      }
-      if (isCall) ++call;
-      end = std::max(end, le[e]);
-    }
-    ends[r] = end;
-  });
+  forEachRank(trace().rankCount(), trace().eventCount(),
+              [&](std::uint32_t r) { ends[r] = rankEventTimes(*this, r, out.enter[r], out.leave[r]); });
   for (TimeNs e : ends) out.end = std::max(out.end, e);
+}
+
+void Replayer::predictedRank(std::uint32_t rank, PredictedRank& out) const {
+  out.end = rankEventTimes(*this, rank, out.enter, out.leave);
+  const std::size_t n = trace().ranks[rank].mpiCalls.size();
+  out.calls.resize(n);
+  for (std::uint32_t i = 0; i < n; ++i) out.calls[i] = predicted(rank, i);
+}
+
+std::shared_ptr<const PredictedTimes> predictedTimes(const Replayer& replayer) {
+  auto out = std::make_shared<PredictedTimes>();
+  const std::uint32_t R = static_cast<std::uint32_t>(replayer.trace().rankCount());
+  std::vector<std::shared_ptr<PredictedRank>> ranks(R);
+  forEachRank(R, replayer.trace().eventCount(), [&](std::uint32_t r) {
+    ranks[r] = std::make_shared<PredictedRank>();
+    replayer.predictedRank(r, *ranks[r]);
+  });
+  for (auto& r : ranks) {
+    out->end = std::max(out->end, r->end);
+    out->ranks.push_back(std::move(r));
+  }
+  return out;
 }
 
 Trace Replayer::predictedTrace() const {

@@ -61,25 +61,32 @@ class PhaseLog {
 
 class Builder {
  public:
-  Builder(const Trace& t, const NetworkModel& m, CostMode c, Replayer::Program& p, ReplayReport& r)
-      : trace_(t), model_(&m), costs_(c), p_(p), report_(r) {}
+  Builder(const Trace& t, const NetworkModel& m, CostMode c, Replayer::Program& p, ReplayReport& r,
+          ReplayControl* control = nullptr)
+      : trace_(t), model_(&m), costs_(c), p_(p), report_(r), control_(control) {}
   // For the links only (Program::prepareLinks): no network model, no report.
   Builder(const Trace& t, Replayer::Program& p) : trace_(t), model_(nullptr), costs_(CostMode::Measured), p_(p), report_(ignored_) {}
 
   void run() {
     PhaseLog log;  // PERWIZ_PHASES=1: time and resident memory per phase
+    auto phase = [&](const char* name) {
+      log(name);
+      ++phase_;
+      phaseRanks_ = 0;
+      checkpoint();
+    };
     buildUnits();
-    log("units");
+    phase("units");
     buildMessages(true, costs_ == CostMode::Model);
-    log("messages");
+    phase("messages");
     buildCollectives();
-    log("collectives");
+    phase("collectives");
     finishDeps();
-    log("dependencies");
+    phase("dependencies");
     buildSchedule();
-    log("schedule");
+    phase("schedule");
     decompose();
-    log("decompose");
+    phase("decompose");
     p_.gap0.seal();
     p_.local0.seal();
     p_.depOff0.seal();
@@ -87,6 +94,26 @@ class Builder {
   }
 
  private:
+  // ---- progress and cancel (ReplayControl): the construction counts as kPhases equal parts,
+  // each advanced rank by rank; the first full replay after it is the last part. ----
+  static constexpr std::uint32_t kPhases = 7;
+  void checkpoint() {
+    if (!control_) return;
+    if (control_->cancel.load(std::memory_order_relaxed)) throw ReplayCancelled();
+    const std::uint32_t ranks = std::max<std::uint32_t>(1, p_.ranks);
+    const std::uint32_t within = std::min<std::uint32_t>(phaseRanks_.load(std::memory_order_relaxed), ranks);
+    raiseProgress(control_->permille, std::min<std::uint32_t>(999, (phase_ * 1000 + within * 1000 / ranks) / kPhases));
+  }
+  // forEachRank over the trace's ranks, looking at the control before each rank.
+  template <class Fn>
+  void eachRank(std::uint32_t ranks, Fn&& fn) {
+    forEachRank(ranks, events_, [&](std::uint32_t r) {
+      checkpoint();
+      fn(r);
+      phaseRanks_.fetch_add(1, std::memory_order_relaxed);
+    });
+  }
+
   // Index of `event` in a rank's sorted MPI call list, kNone32 if it is not an MPI call. The
   // search gallops forward from `hint` (the last index found) when the event lies at or after
   // it — the common case, since endpoints and collectives come in posting order — and falls
@@ -126,7 +153,7 @@ class Builder {
     std::vector<std::uint64_t> count(R, 0);
     // Per rank: which calls are top-level (units); a call that starts before the previous
     // top-level call returned lies inside it and follows it.
-    forEachRank(R, events_, [&](std::uint32_t r) {
+    eachRank(R, [&](std::uint32_t r) {
       const RankTrace& rt = trace_.ranks[r];
       TimeNs lastLeave = 0;
       std::uint32_t n = 0;
@@ -171,7 +198,7 @@ class Builder {
     // trace where needed (Program::measEnter), not copied.
     leave_.resize(p_.units);
     p_.gap0.resize(p_.units);
-    forEachRank(R, events_, [&](std::uint32_t r) {
+    eachRank(R, [&](std::uint32_t r) {
       const RankTrace& rt = trace_.ranks[r];
       const std::uint32_t sentinel = p_.rankBegin[r + 1] - 1;
       const auto& nest = p_.nested[r];
@@ -212,7 +239,7 @@ class Builder {
       return m.isSend || !(m.matched() && m.matchRank < R && m.matchIndex < base[m.matchRank + 1] - base[m.matchRank]);
     };
     std::vector<std::uint32_t> own(R + 1, 0);
-    forEachRank(R, events_, [&](std::uint32_t r) {
+    eachRank(R, [&](std::uint32_t r) {
       std::uint32_t n = 0;
       for (const MessageEndpoint& m : trace_.ranks[r].messages) n += owns(m) ? 1 : 0;
       own[r + 1] = n;
@@ -231,7 +258,7 @@ class Builder {
     // Per rank, in parallel: the units that post and complete each endpoint, and for the
     // endpoints that own a message its id, size and parallel step (of the send's post call).
     std::vector<std::uint32_t> postUnit(base[R]), doneUnit(base[R]), msgId(base[R], kNone32);
-    forEachRank(R, events_, [&](std::uint32_t r) {
+    eachRank(R, [&](std::uint32_t r) {
       const RankTrace& rt = trace_.ranks[r];
       const auto& msgs = rt.messages;
       const auto& sp = spans[r];
@@ -342,7 +369,7 @@ class Builder {
     const std::uint32_t R = p_.ranks, U = p_.units;
     p_.depBegin.assign(U + 1, 0);
     std::vector<std::uint64_t> unmatched(R, 0);
-    forEachRank(R, events_, [&](std::uint32_t r) {
+    eachRank(R, [&](std::uint32_t r) {
       unmatched[r] = walkLinks(
           r, nullptr, [](std::uint32_t, CommRole, std::uint32_t, int) {},
           [&](std::uint32_t u, std::uint32_t, TimeNs, std::uint8_t, std::uint32_t) { ++p_.depBegin[u + 1]; });
@@ -367,7 +394,7 @@ class Builder {
       p_.depOff0.set(i, off);
       p_.depFlags0[i] = static_cast<std::uint8_t>(flags | dep::kScheduled);
     };
-    forEachRank(R, events_, [&](std::uint32_t r) {
+    eachRank(R, [&](std::uint32_t r) {
       Delays delays(*model_);
       walkLinks(
           r, &delays, [](std::uint32_t, CommRole, std::uint32_t, int) {}, putDep);
@@ -406,7 +433,7 @@ class Builder {
     const std::uint32_t R = p_.ranks, U = p_.units;
     if (msgBase_.empty()) buildMessages(false, true);  // on first need: the endpoints again
     std::vector<std::uint32_t> roleBegin(std::size_t{U} + 1, 0);
-    forEachRank(R, events_, [&](std::uint32_t r) {
+    eachRank(R, [&](std::uint32_t r) {
       walkLinks(
           r, nullptr, [&](std::uint32_t u, CommRole, std::uint32_t, int) { ++roleBegin[u + 1]; },
           [](std::uint32_t, std::uint32_t, TimeNs, std::uint8_t, std::uint32_t) {});
@@ -422,7 +449,7 @@ class Builder {
     std::vector<std::uint32_t> roleMsg(roles);
     std::vector<std::uint32_t> depMsg(p_.depSrc.size(), kNone32);
     std::vector<std::uint32_t> depFill(p_.depBegin.begin(), p_.depBegin.end() - 1);
-    forEachRank(R, events_, [&](std::uint32_t r) {
+    eachRank(R, [&](std::uint32_t r) {
       walkLinks(
           r, nullptr,
           [&](std::uint32_t u, CommRole role, std::uint32_t msg, int slot) {
@@ -467,7 +494,7 @@ class Builder {
     std::vector<Call> calls(collectiveMembers());
     std::vector<std::size_t> collBase(R + 1, 0);
     for (std::uint32_t r = 0; r < R; ++r) collBase[r + 1] = collBase[r] + trace_.ranks[r].collectives.size();
-    forEachRank(R, events_, [&](std::uint32_t r) {
+    eachRank(R, [&](std::uint32_t r) {
       const RankTrace& rt = trace_.ranks[r];
       std::uint32_t hint = 0;
       for (std::size_t j = 0; j < rt.collectives.size(); ++j) {
@@ -702,7 +729,7 @@ class Builder {
       for (std::uint32_t n = 0; n < p_.nodes(); ++n)
         for (std::uint32_t i = p_.nodeBegin[n]; i < p_.nodeBegin[n + 1]; ++i)
           memberOf_[p_.rankOf(p_.nodeMembers[i])].emplace_back(p_.nodeMembers[i], n);
-      forEachRank(R, events_, [&](std::uint32_t r) {
+      eachRank(R, [&](std::uint32_t r) {
         if (!std::is_sorted(memberOf_[r].begin(), memberOf_[r].end())) std::sort(memberOf_[r].begin(), memberOf_[r].end());
       });
     }
@@ -715,12 +742,18 @@ class Builder {
     }
     for (std::uint32_t r = 0; r < R; ++r) wake(r);
     std::uint32_t done = 0;
+    std::uint32_t runs = 0;
     for (;;) {
       while (!queue_.empty()) {
         const std::uint32_t r = queue_.front();
         queue_.pop_front();
         queued_[r] = 0;
         runRank(r);
+        if ((++runs & 255) == 0) {
+          raiseProgress(phaseRanks_, static_cast<std::uint32_t>(std::uint64_t{scheduled_} * p_.ranks /
+                                                                std::max<std::uint32_t>(1, p_.items())));
+          checkpoint();
+        }
       }
       done = 0;
       for (std::uint32_t r = 0; r < R; ++r) done += finished(r);
@@ -752,7 +785,7 @@ class Builder {
     if (costs_ == CostMode::Model) p_.modelLocal.assign(p_.units, 0);
     // Per rank in parallel: a unit writes only its own costs and its own dependencies.
     std::vector<std::uint64_t> skewed(p_.ranks, 0);
-    forEachRank(p_.ranks, events_, [&](std::uint32_t r) {
+    eachRank(p_.ranks, [&](std::uint32_t r) {
       for (std::uint32_t u = p_.rankBegin[r]; u < p_.rankBegin[r + 1]; ++u) {
         const TimeNs E = p_.measEnter.in(r, u), X = leave_[u];
         TimeNs ready = E;
@@ -815,6 +848,9 @@ class Builder {
   Replayer::Program& p_;
   ReplayReport& report_;
   ReplayReport ignored_;
+  ReplayControl* control_ = nullptr;
+  std::uint32_t phase_ = 0;
+  std::atomic<std::uint32_t> phaseRanks_{0};
   // Collective dependencies (unit, source) of each rank's units, in instance order (until
   // finishDeps puts them after each unit's message dependencies).
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> collDeps_;
@@ -864,8 +900,9 @@ void Replayer::Program::prepareLinks() const {
 }
 
 void buildReplayProgram(const Trace& trace, const NetworkModel& model, CostMode costs,
-                        Replayer::Program& program, ReplayReport& report, std::vector<TimeNs>* leave) {
-  Builder b(trace, model, costs, program, report);
+                        Replayer::Program& program, ReplayReport& report, std::vector<TimeNs>* leave,
+                        ReplayControl* control) {
+  Builder b(trace, model, costs, program, report, control);
   b.run();
   b.giveTimes(leave);
 }

@@ -200,7 +200,9 @@ struct Replayer::Effective {
 // Compiles `trace` for `model` in cost mode `costs`; fills `report`. `leave` (if given)
 // receives an array of one value per unit to hold the replay's results (its values are the
 // measured leaves; a full replay overwrites them).
+// `control` (may be null) is looked at between ranks and schedule steps (ReplayControl).
 void buildReplayProgram(const Trace& trace, const NetworkModel& model, CostMode costs,
-                        Replayer::Program& program, ReplayReport& report, std::vector<TimeNs>* leave = nullptr);
+                        Replayer::Program& program, ReplayReport& report, std::vector<TimeNs>* leave = nullptr,
+                        ReplayControl* control = nullptr);
 
 }  // namespace perwiz

@@ -265,6 +265,7 @@ struct Replayer::Impl {
   template <class V>
   void sweepWith(std::size_t from, const V& v) {
     for (std::size_t i = from; i < p.schedule.size(); ++i) {
+      if ((i & 0xFFFF) == 0 && control) checkControl(i);
       const std::uint32_t item = p.schedule[i];
       if (item < p.units) {
         const std::uint32_t u = item;
@@ -275,9 +276,24 @@ struct Replayer::Impl {
     }
   }
 
+  // During construction (ReplayControl): the first full replay is the builder's last part.
+  ReplayControl* control = nullptr;
+  void checkControl(std::size_t position) const {
+    if (control->cancel.load(std::memory_order_relaxed)) throw ReplayCancelled();
+    const std::uint64_t n = std::max<std::size_t>(1, p.schedule.size());
+    raiseProgress(control->permille, static_cast<std::uint32_t>(857 + 142 * position / n));
+  }
+
+  void allRanksChanged() {
+    stats.ranks.resize(p.ranks);
+    for (std::uint32_t r = 0; r < p.ranks; ++r) stats.ranks[r] = r;
+  }
+
   void full() {
     sweep(0);
-    stats = {p.items(), true};
+    stats.recomputed = p.items();
+    stats.full = true;
+    allRanksChanged();
     finishT();
   }
 
@@ -306,9 +322,13 @@ struct Replayer::Impl {
     p.prepareIncremental();
     const Values v = values();
     std::uint64_t recomputed = 0;
+    // Ranks with a changed input or a changed leave (UpdateStats::ranks).
+    std::vector<std::uint8_t> moved(p.ranks, 0);
+    bool dense = false;
     for (std::uint32_t u : changed) {
       markItem(u);       // its gap, local cost, waits or dependencies may have changed
       markConsumers(u);  // and with its gap its enter, which they read
+      moved[p.rankOf(u)] = 1;
     }
     // Marks that fall into the word being processed go to `bits`, a register, so that finding
     // the next item does not wait for the stores of the marks (their addresses come from
@@ -320,6 +340,7 @@ struct Replayer::Impl {
           std::fill(dirty.begin() + static_cast<std::ptrdiff_t>(w), dirty.end(), 0);
           sweep(w << 6);
           recomputed += p.schedule.size() - (w << 6);
+          dense = true;  // which ranks moved is not tracked by the plain sweep: all may have
           break;
         }
         windowStart = recomputed;
@@ -345,6 +366,7 @@ struct Replayer::Impl {
           const TimeNs l = computeLeave(u, v);
           if (l != leave[u]) {
             leave[u] = l;
+            moved[p.rankOf(u)] = 1;
             if (!isLastOfRank(u)) {  // the next unit's enter moved
               mark(u + 1);
               markAll(u + 1);
@@ -360,7 +382,15 @@ struct Replayer::Impl {
         }
       }
     }
-    stats = {recomputed, false};
+    stats.recomputed = recomputed;
+    stats.full = false;
+    if (dense) {
+      allRanksChanged();
+    } else {
+      stats.ranks.clear();
+      for (std::uint32_t r = 0; r < p.ranks; ++r)
+        if (moved[r]) stats.ranks.push_back(r);
+    }
     finishT();
   }
 
@@ -560,10 +590,14 @@ std::uint64_t estimateReplayMemory(const Trace& trace, CostMode costs) {
          (kPerEndpoint + (model ? kModelPerEndpoint : 0)) * endpoints + kPerMember * members;
 }
 
-Replayer::Replayer(const Trace& trace, Scenario scenario) : d(std::make_unique<Impl>(trace, std::move(scenario))) {
+Replayer::Replayer(const Trace& trace, Scenario scenario) : Replayer(trace, std::move(scenario), nullptr) {}
+
+Replayer::Replayer(const Trace& trace, Scenario scenario, ReplayControl* control)
+    : d(std::make_unique<Impl>(trace, std::move(scenario))) {
   if (!d->scenario.model) d->scenario.model = defaultNetworkModel();
   d->scenario.normalize();
-  buildReplayProgram(trace, d->model(), d->scenario.costs, d->p, d->report, &d->leave);
+  buildReplayProgram(trace, d->model(), d->scenario.costs, d->p, d->report, &d->leave, control);
+  d->control = control;  // the first full replay below is followed too
   const std::uint32_t items = d->p.items();
   d->nodeVal.assign(d->p.nodes(), 0);
   d->dirty.assign((items + 63) / 64, 0);
@@ -578,6 +612,8 @@ Replayer::Replayer(const Trace& trace, Scenario scenario) : d(std::make_unique<I
     d->rebuildFromHypotheses();
     d->report.notes.push_back("scenario hypotheses ignored: " + ignored);
   }
+  d->control = nullptr;
+  if (control) raiseProgress(control->permille, 1000);
 }
 
 Replayer::~Replayer() = default;
@@ -605,7 +641,7 @@ bool Replayer::add(const Hypothesis& hypothesis, std::string* error) {
   auto& hs = d->scenario.hypotheses;
   auto it = std::lower_bound(hs.begin(), hs.end(), h);
   if (it != hs.end() && *it == h) {
-    d->stats = {0, false};
+    d->stats = UpdateStats{};
     return true;  // already present: nothing changes
   }
   hs.insert(it, h);

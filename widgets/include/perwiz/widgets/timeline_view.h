@@ -9,7 +9,8 @@
 // aggregate by (row, row, pixel column) with a count.
 #pragma once
 
-#include "perwiz/replay.h"
+#include "perwiz/predicted_times.h"
+#include "perwiz/scenario.h"
 #include "perwiz/trace.h"
 
 #include <QWidget>
@@ -37,12 +38,17 @@ struct TimelineItem {
   bool operator==(const TimelineItem&) const = default;
 };
 
-// Waiting time of every MPI call ([rank][mpiIndex]), measured and predicted, for tooltips.
-struct TimelineWaits {
-  std::vector<std::vector<TimeNs>> measured, predicted;
-};
-// The waits of every call of the replayer's trace under its current scenario.
-TimelineWaits timelineWaits(const Replayer& replayer);
+// What a view prepares once per trace (function roles, rank nesting, the messages as arrows)
+// and a drawing prepared from one set of times (level-of-detail tables, steps, arrows): both
+// immutable, so that a worker thread can build the predicted drawing that the view then only
+// swaps in (TimelineView::base(), setPrediction()).
+class TimelineBase;
+struct Drawing;
+// The predicted drawing of `times` over `base`. A rank whose arrays `previous` (the drawing of
+// the prediction before, or nullptr) shares keeps its level-of-detail tables: a toggle
+// rebuilds the ranks it moved. Thread-safe; costs O(events of the moved ranks + messages).
+std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> base,
+                                            std::shared_ptr<const PredictedTimes> times, const Drawing* previous);
 
 // What the last frame drew (painting cost grows with these, not with the event count).
 struct TimelineFrameStats {
@@ -75,9 +81,12 @@ class TimelineView : public QWidget {
   // The measured trace; resets the view to fit it. nullptr clears.
   void setTrace(std::shared_ptr<const Trace> trace);
   const Trace* trace() const;
-  // Predicted times of every event of the trace (Replayer::predictedEventTimes()); nullptr
-  // clears. Mode Measured ignores them.
-  void setPrediction(std::shared_ptr<const Replayer::EventTimes> times);
+  // Predicted times of every event of the trace; nullptr clears. `drawing` (optional) is their
+  // drawing built elsewhere over base(): swapped in as is; without it the view builds it.
+  // Mode Measured ignores them.
+  void setPrediction(std::shared_ptr<const PredictedTimes> times, std::shared_ptr<const Drawing> drawing = nullptr);
+  // What the view prepared for its trace (nullptr without one), for buildDrawing elsewhere.
+  std::shared_ptr<const TimelineBase> base() const;
   void setMode(TimelineMode mode);
   TimelineMode mode() const;
 
@@ -104,8 +113,9 @@ class TimelineView : public QWidget {
   QSize exportSize(const TimelineExportOptions& options) const;
 
   // --- added after the first version -------------------------------------------------------
-  // Measured and predicted waits of the MPI calls, shown in tooltips; nullptr clears.
-  void setWaits(std::shared_ptr<const TimelineWaits> waits);
+  // Measured waits of the MPI calls ([rank][mpiIndex]), shown in tooltips beside the predicted
+  // ones (PredictedRank::calls); nullptr clears.
+  void setMeasuredWaits(std::shared_ptr<const std::vector<std::vector<TimeNs>>> waits);
   // The events drawn as partners of the selection (message partners, other members of a
   // collective), first the one P goes to.
   std::vector<TimelineItem> partners() const;

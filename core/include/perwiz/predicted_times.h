@@ -1,0 +1,32 @@
+// Predicted times as the views read them: immutable per-rank arrays, so that a new prediction
+// shares the arrays of every rank it did not change with the one before (a toggle that moves
+// a few ranks copies those ranks only). Plain data: no engine, no Qt.
+#pragma once
+
+#include "perwiz/trace.h"
+
+#include <memory>
+#include <vector>
+
+namespace perwiz {
+
+struct PredictedCall {
+  TimeNs enter = 0;
+  TimeNs leave = 0;
+  TimeNs wait = 0;  // predicted waiting time inside the call
+};
+
+// One rank's prediction: predicted enter and leave of every event (the measured trace's
+// indices) and enter, leave and wait of every MPI call ("RANK:INDEX").
+struct PredictedRank {
+  std::vector<TimeNs> enter, leave;  // [event]
+  std::vector<PredictedCall> calls;  // [mpiIndex]
+  TimeNs end = 0;                    // latest predicted leave of the rank
+};
+
+struct PredictedTimes {
+  std::vector<std::shared_ptr<const PredictedRank>> ranks;  // [rank], never null
+  TimeNs end = 0;                                           // latest predicted leave
+};
+
+}  // namespace perwiz
