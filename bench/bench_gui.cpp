@@ -10,6 +10,8 @@
 //   early_worst_ms       scenario is shown and the timeline has painted it; 20 toggles each
 //   late_worst_ms
 //   zoom_worst_ms        one wheel step (zoom in or out) until the frame is painted; 20 steps
+//   cancel_ms            the trace opened again; Cancel pressed once the engine's construction is
+//                        a tenth done, until the worker reports that it stopped (-1: missed)
 //   peak_rss_mb          the process's peak resident set so far (getrusage)
 //
 // Frames are painted with QWidget::repaint() right after the change is visible to the window
@@ -25,7 +27,10 @@
 #include "perwiz/trace_builder.h"
 #include "perwiz/trace_io.h"
 
+#include "analysis_session.h"
+
 #include <QApplication>
+#include <QSignalSpy>
 #include <QElapsedTimer>
 #include <QTest>
 #include <QTimer>
@@ -178,6 +183,23 @@ void BM_GuiSession(benchmark::State& state) {
       zooms.push_back(static_cast<double>(k.nsecsElapsed()) / 1e6);
     }
 
+    // Cancel: the same file opened again; once the engine's construction is a tenth done, the
+    // status bar's Cancel (AnalysisSession::cancelPrediction) until the worker reports it stopped.
+    double cancelMs = -1;
+    {
+      QSignalSpy cancelled(w.session(), &gui::AnalysisSession::predictionCancelled);
+      w.openTrace(QString::fromStdString(path));
+      auto* worker = w.session()->worker();
+      if (spin([&] {
+            return worker->stage() == gui::PredictionWorker::Stage::Building && worker->progressPermille() >= 100;
+          }, 600000)) {
+        QElapsedTimer k;
+        k.start();
+        w.session()->cancelPrediction();
+        if (spin([&] { return cancelled.count() > 0; }, 60000)) cancelMs = static_cast<double>(k.nsecsElapsed()) / 1e6;
+      }
+    }
+
     if (std::getenv("PERWIZ_BENCH_VERBOSE")) {  // every toggle, in order (early ones first)
       for (double ms : toggles) std::fprintf(stderr, "%.1f ", ms);
       std::fprintf(stderr, "\n");
@@ -191,6 +213,7 @@ void BM_GuiSession(benchmark::State& state) {
     state.counters["late_worst_ms"] = *std::max_element(late.begin(), late.end());
     state.counters["zoom_worst_ms"] = *std::max_element(zooms.begin(), zooms.end());
     state.counters["zoom_median_ms"] = percentile(zooms, 0.5);
+    state.counters["cancel_ms"] = cancelMs;
     state.counters["peak_rss_mb"] = peakRssMb();
     state.counters["events"] = static_cast<double>(t.eventCount());
   }

@@ -263,6 +263,7 @@ void MainWindow::onSessionView(const SessionView& view) {
 void MainWindow::onDocumentChanged() {
   const ScenarioDocument& doc = *session_->document();
   hypotheses_->showDocument(doc);
+  hypotheses_->setPending(session_->pendingHypotheses());
   const QString modelName = QString::fromStdString(doc.model()->name());
   for (auto* a : modelGroup_->actions()) a->setChecked(a->data().toString() == modelName);
   for (auto* a : costGroup_->actions()) a->setChecked(a->data().toInt() == static_cast<int>(doc.costs()));

@@ -793,3 +793,60 @@ int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }
+
+// A predicted drawing that shares the ranks a change did not move with the previous one (the
+// GUI's worker makes such drawings) looks exactly like one built from scratch: the same pixels
+// in every mode and range, with steps, arrows and the level of detail.
+TEST(Timeline, IncrementalPredictedDrawingEqualsAFreshOne) {
+  GeneratorSpec spec;
+  spec.ranks = 12;
+  spec.steps = 60;
+  spec.imbalance = 0.3;
+  spec.nonBlocking = true;
+  TraceBuilder b("inc", "generated");
+  generateTrace(spec, b);
+  auto t = std::make_shared<const Trace>(b.take());
+  // Two scenarios: zero the computation before rank 5's last call (moves little), then also
+  // balance step 10 (moves much).
+  Scenario s1;
+  s1.hypotheses.push_back(Hypothesis{HypothesisKind::ZeroEvent, {5, std::uint32_t(t->ranks[5].mpiCalls.size() - 1), true}, 0});
+  Scenario s2 = s1;
+  s2.hypotheses.push_back(Hypothesis{HypothesisKind::BalanceCompute, {}, 10});
+  const auto base = predictedTimes(Replayer(*t, Scenario{}));
+  // p1, p2 share every rank whose times equal the previous prediction's, as the worker does.
+  auto share = [](std::shared_ptr<const PredictedTimes> prev, std::shared_ptr<const PredictedTimes> next) {
+    auto out = std::make_shared<PredictedTimes>(*next);
+    int shared = 0;
+    for (std::size_t r = 0; r < out->ranks.size(); ++r)
+      if (prev->ranks[r]->enter == out->ranks[r]->enter && prev->ranks[r]->leave == out->ranks[r]->leave &&
+          prev->ranks[r]->calls.size() == out->ranks[r]->calls.size()) {
+        out->ranks[r] = prev->ranks[r];
+        ++shared;
+      }
+    return std::pair{std::shared_ptr<const PredictedTimes>(out), shared};
+  };
+  const auto [p1, shared1] = share(base, predictedTimes(Replayer(*t, s1)));
+  const auto [p2, shared2] = share(p1, predictedTimes(Replayer(*t, s2)));
+  EXPECT_GT(shared1, 0);  // the first change left ranks alone: those are reused
+  EXPECT_LT(shared2, 12);  // the second moved some
+
+  TimelineView incremental, fresh;
+  for (TimelineView* v : {&incremental, &fresh}) {
+    v->resize(900, 500);
+    v->setTrace(t);
+  }
+  incremental.setPrediction(base);
+  incremental.setPrediction(p1);
+  incremental.setPrediction(p2);
+  fresh.setPrediction(p2);
+  for (TimelineMode mode : {TimelineMode::Overlay, TimelineMode::Lanes, TimelineMode::Predicted}) {
+    for (auto [b0, e0] : {std::pair{TimeNs(0), t->endTime}, std::pair{t->endTime / 3, t->endTime / 3 + t->endTime / 50}}) {
+      for (TimelineView* v : {&incremental, &fresh}) {
+        v->setMode(mode);
+        v->setVisibleRange(b0, e0);
+      }
+      const QImage a = incremental.grab().toImage(), f = fresh.grab().toImage();
+      EXPECT_TRUE(a == f) << "mode " << int(mode) << " range " << b0 << ".." << e0;
+    }
+  }
+}

@@ -67,6 +67,16 @@ TimelineBase::TimelineBase(std::shared_ptr<const Trace> trace) : trace_(std::mov
     return a.key != b.key ? a.key < b.key : a.send.time < b.send.time;
   });
   arrowSources_.shrink_to_fit();
+  for (std::uint32_t i = 0; i < arrowSources_.size(); ++i) {
+    if (i == 0 || arrowSources_[i].key != arrowSources_[i - 1].key)
+      channels_.push_back({std::uint32_t(arrowSources_[i].key >> 32), std::uint32_t(arrowSources_[i].key), i, i});
+    channels_.back().last = i + 1;
+  }
+
+  stepsOf_.resize(ranks);
+  for (std::uint32_t k = 0; k < t.steps.size(); ++k)
+    for (std::uint32_t r = 0; r < ranks && r < t.steps[k].ranks.size(); ++r)
+      if (t.steps[k].ranks[r].present()) stepsOf_[r].push_back({k, t.steps[k].ranks[r].marker});
 }
 
 TimelineBase::ArrowEnd TimelineBase::arrowEnd(std::uint32_t rank, const MessageEndpoint& m) const {
@@ -87,7 +97,8 @@ TimeNs TimelineBase::predictedEnd(const ArrowEnd& e, const PredictedTimes& p) co
 std::size_t TimelineBase::bytes() const {
   std::size_t b = 0;
   for (const RankShape& s : shapes_) b += s.parent.capacity() * 4 + s.depth.capacity() + s.points.capacity() * 4;
-  return b + arrowSources_.capacity() * sizeof(ArrowSource);
+  for (const auto& s : stepsOf_) b += s.capacity() * sizeof(StepOnRank);
+  return b + arrowSources_.capacity() * sizeof(ArrowSource) + channels_.capacity() * sizeof(ChannelRange);
 }
 
 // ---- drawings ----
@@ -96,8 +107,10 @@ std::size_t Drawing::bytes() const {
   std::size_t b = 0;
   for (const auto& l : lod)
     if (l) b += l->bytes();
-  b += arrows.send.capacity() * 20;
-  for (const RankSteps& s : steps) b += s.step.capacity() * 20;
+  for (const auto& c : arrows.channels)
+    if (c) b += c->send.capacity() * 20 + sizeof(ArrowChannel);
+  for (const auto& s : steps)
+    if (s) b += s->step.capacity() * 20;
   return b;
 }
 
@@ -139,76 +152,75 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
   d.end = std::max(d.end, predicted ? prediction->end : t.endTime);
   d.grid = makeGrid(d.end + 1, maxEvents, ranks);
   d.lod.resize(ranks);
-  const bool sameGrid = reuse && predicted && reuse->source && reuse->base == d.base && reuse->grid.w0 == d.grid.w0 &&
-                        reuse->grid.levels == d.grid.levels && reuse->lod.size() == ranks;
-  parallelFor(ranks, [&](std::size_t r) {
-    if (sameGrid && reuse->source->ranks[r] == prediction->ranks[r])
-      d.lod[r] = reuse->lod[r];  // this rank's times did not move: same arrays, same tables
+  d.steps.resize(ranks);
+  const bool sameBase = reuse && predicted && reuse->source && reuse->base == d.base && reuse->lod.size() == ranks;
+  const bool sameGrid = sameBase && reuse->grid.w0 == d.grid.w0 && reuse->grid.levels == d.grid.levels;
+  // A rank did not move when the prediction shares its arrays with the previous one.
+  auto kept = [&](std::uint32_t r) { return sameBase && reuse->source->ranks[r] == prediction->ranks[r]; };
+  parallelFor(ranks, [&](std::size_t i) {
+    const std::uint32_t r = std::uint32_t(i);
+    if (sameGrid && kept(r))
+      d.lod[r] = reuse->lod[r];  // same arrays, same tables
     else
-      d.lod[r] = std::make_shared<const RankLod>(buildLod(d.grid, d.times[r], base.shape(std::uint32_t(r)), base.roles()));
-  });
-
-  // Steps per rank.
-  d.steps.assign(ranks, {});
-  for (std::uint32_t k = 0; k < t.steps.size(); ++k)
-    for (std::uint32_t r = 0; r < ranks && r < t.steps[k].ranks.size(); ++r) {
-      const StepSpan& s = t.steps[k].ranks[r];
-      if (!s.present()) continue;
-      TimeNs b = t.stepBegin(k, r), e = t.stepEnd(k, r);
+      d.lod[r] = std::make_shared<const RankLod>(buildLod(d.grid, d.times[r], base.shape(r), base.roles()));
+    if (kept(r)) {
+      d.steps[r] = reuse->steps[r];
+      return;
+    }
+    auto steps = std::make_shared<RankSteps>();
+    for (const TimelineBase::StepOnRank& s : base.stepsOf(r)) {
+      TimeNs b = t.stepBegin(s.step, r), e = t.stepEnd(s.step, r);
       if (predicted && s.marker < t.ranks[r].size()) {
         b = d.times[r].enter[s.marker];
         e = d.times[r].leave[s.marker];
       }
-      d.steps[r].step.push_back(k);
-      d.steps[r].begin.push_back(b);
-      d.steps[r].end.push_back(std::max(b, e));
+      steps->step.push_back(s.step);
+      steps->begin.push_back(b);
+      steps->end.push_back(std::max(b, e));
     }
-
-  // Arrows: the base's messages with this drawing's times.
-  struct Msg {
-    std::uint64_t key;
-    TimeNs send, recv;
-    std::uint32_t endpoint;
-  };
-  const auto& sources = base.arrowSources();
-  std::vector<Msg> msgs(sources.size());
-  parallelFor(1 + sources.size() / 65536, [&](std::size_t chunk) {
-    const std::size_t first = chunk * 65536, last = std::min(sources.size(), first + 65536);
-    for (std::size_t i = first; i < last; ++i) {
-      const TimelineBase::ArrowSource& a = sources[i];
-      msgs[i] = {a.key, predicted ? base.predictedEnd(a.send, *prediction) : a.send.time,
-                 predicted ? base.predictedEnd(a.recv, *prediction) : a.recv.time, a.endpoint};
-    }
+    d.steps[r] = std::move(steps);
   });
-  // Predicted: each channel by its predicted send times (almost always still in order).
-  for (std::size_t i = 0; predicted && i < msgs.size();) {
-    std::size_t j = i + 1;
-    while (j < msgs.size() && msgs[j].key == msgs[i].key) ++j;
-    auto bySend = [](const Msg& a, const Msg& b) { return a.send < b.send; };
-    if (!std::is_sorted(msgs.begin() + std::ptrdiff_t(i), msgs.begin() + std::ptrdiff_t(j), bySend))
-      std::stable_sort(msgs.begin() + std::ptrdiff_t(i), msgs.begin() + std::ptrdiff_t(j), bySend);
-    i = j;
-  }
-  ArrowIndex& ai = d.arrows;
-  ai.send.reserve(msgs.size());
-  ai.recv.reserve(msgs.size());
-  ai.sendEndpoint.reserve(msgs.size());
-  for (std::size_t i = 0; i < msgs.size(); ++i) {
-    if (i == 0 || msgs[i].key != msgs[i - 1].key) {
-      ArrowIndex::Channel c;
-      c.src = std::uint32_t(msgs[i].key >> 32);
-      c.dst = std::uint32_t(msgs[i].key);
-      c.first = std::uint32_t(i);
-      ai.channels.push_back(c);
+
+  // Arrows: the base's channels with this drawing's times; a channel whose two ranks did not
+  // move is the previous drawing's.
+  const auto& sources = base.arrowSources();
+  const auto& channels = base.channels();
+  const bool sameChannels = sameBase && reuse->arrows.channels.size() == channels.size();
+  d.arrows.channels.resize(channels.size());
+  parallelFor(channels.size(), [&](std::size_t c) {
+    const TimelineBase::ChannelRange& cr = channels[c];
+    if (sameChannels && kept(cr.src) && kept(cr.dst)) {
+      d.arrows.channels[c] = reuse->arrows.channels[c];
+      return;
     }
-    ArrowIndex::Channel& c = ai.channels.back();
-    c.last = std::uint32_t(i + 1);
-    c.lag = std::max(c.lag, msgs[i].recv - msgs[i].send);
-    c.lead = std::max(c.lead, msgs[i].send - msgs[i].recv);
-    ai.send.push_back(msgs[i].send);
-    ai.recv.push_back(msgs[i].recv);
-    ai.sendEndpoint.push_back(msgs[i].endpoint);
-  }
+    struct Msg {
+      TimeNs send, recv;
+      std::uint32_t endpoint;
+    };
+    std::vector<Msg> msgs(cr.last - cr.first);
+    for (std::uint32_t i = cr.first; i < cr.last; ++i) {
+      const TimelineBase::ArrowSource& a = sources[i];
+      msgs[i - cr.first] = {predicted ? base.predictedEnd(a.send, *prediction) : a.send.time,
+                            predicted ? base.predictedEnd(a.recv, *prediction) : a.recv.time, a.endpoint};
+    }
+    // Predicted: by predicted send time (almost always still in the measured order).
+    auto bySend = [](const Msg& x, const Msg& y) { return x.send < y.send; };
+    if (predicted && !std::is_sorted(msgs.begin(), msgs.end(), bySend)) std::stable_sort(msgs.begin(), msgs.end(), bySend);
+    auto ch = std::make_shared<ArrowChannel>();
+    ch->src = cr.src;
+    ch->dst = cr.dst;
+    ch->send.reserve(msgs.size());
+    ch->recv.reserve(msgs.size());
+    ch->sendEndpoint.reserve(msgs.size());
+    for (const Msg& m : msgs) {
+      ch->lag = std::max(ch->lag, m.recv - m.send);
+      ch->lead = std::max(ch->lead, m.send - m.recv);
+      ch->send.push_back(m.send);
+      ch->recv.push_back(m.recv);
+      ch->sendEndpoint.push_back(m.endpoint);
+    }
+    d.arrows.channels[c] = std::move(ch);
+  });
   d.valid = true;
   return out;
 }
@@ -295,7 +307,7 @@ TimeNs TimelineData::endpointTime(bool predicted, std::uint32_t rank, const Mess
 
 bool TimelineData::stepSpan(bool predicted, std::uint32_t step, std::uint32_t rank, TimeNs& b,
                             TimeNs& e) const {
-  const RankSteps& s = drawing(predicted).steps.at(rank);
+  const RankSteps& s = *drawing(predicted).steps.at(rank);
   const auto it = std::lower_bound(s.step.begin(), s.step.end(), step);
   if (it == s.step.end() || *it != step) return false;
   const std::size_t i = std::size_t(it - s.step.begin());

@@ -18,18 +18,18 @@
 
 namespace perwiz::ui {
 
-// Matched messages grouped by channel (sender row, receiver row), by send time, so a frame can
+// Matched messages of one channel (sender row, receiver row), by send time, so a frame can
 // count the messages of a channel in a pixel-column bin with two binary searches.
-struct ArrowIndex {
-  struct Channel {
-    std::uint32_t src = 0, dst = 0;
-    std::uint32_t first = 0, last = 0;  // [first, last) into the arrays below
-    TimeNs lag = 0;                     // max(recv - send, 0)
-    TimeNs lead = 0;                    // max(send - recv, 0) (clock skew)
-  };
-  std::vector<Channel> channels;
+struct ArrowChannel {
+  std::uint32_t src = 0, dst = 0;
+  TimeNs lag = 0;   // max(recv - send, 0)
+  TimeNs lead = 0;  // max(send - recv, 0) (clock skew)
   std::vector<TimeNs> send, recv;
   std::vector<std::uint32_t> sendEndpoint;  // index into the sender's messages table
+};
+// Every channel; a predicted drawing shares the channels whose two ranks did not move.
+struct ArrowIndex {
+  std::vector<std::shared_ptr<const ArrowChannel>> channels;
 };
 
 // Steps present on one rank, in step order.
@@ -65,6 +65,16 @@ class TimelineBase {
     std::uint32_t endpoint = 0;  // the send's endpoint index
   };
   const std::vector<ArrowSource>& arrowSources() const { return arrowSources_; }
+  // Channels of arrowSources(): [first, last) ranges of one (sender, receiver) each.
+  struct ChannelRange {
+    std::uint32_t src = 0, dst = 0, first = 0, last = 0;
+  };
+  const std::vector<ChannelRange>& channels() const { return channels_; }
+  // Steps present on a rank, in step order, and the event (marker) a predicted span moves with.
+  struct StepOnRank {
+    std::uint32_t step = 0, marker = kNone32;
+  };
+  const std::vector<StepOnRank>& stepsOf(std::uint32_t rank) const { return stepsOf_[rank]; }
   ArrowEnd arrowEnd(std::uint32_t rank, const MessageEndpoint& m) const;
   // An arrow end's time in a prediction: moved with its event.
   TimeNs predictedEnd(const ArrowEnd& e, const PredictedTimes& p) const;
@@ -75,6 +85,8 @@ class TimelineBase {
   std::vector<RankShape> shapes_;
   int maxDepth_ = 0;
   std::vector<ArrowSource> arrowSources_;
+  std::vector<ChannelRange> channels_;
+  std::vector<std::vector<StepOnRank>> stepsOf_;
 };
 
 // One set of times (measured or predicted) with everything derived from it; immutable once
@@ -86,8 +98,9 @@ struct Drawing {
   std::shared_ptr<const PredictedTimes> source;  // predicted: the times `times` point into
   LodGrid grid;
   std::vector<RankTimes> times;
-  std::vector<std::shared_ptr<const RankLod>> lod;  // shared with the previous drawing where a rank did not move
-  std::vector<RankSteps> steps;
+  // Per rank, shared with the previous drawing where the rank did not move.
+  std::vector<std::shared_ptr<const RankLod>> lod;
+  std::vector<std::shared_ptr<const RankSteps>> steps;
   ArrowIndex arrows;
   TimeNs end = 0;
   std::size_t bytes() const;

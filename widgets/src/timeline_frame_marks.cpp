@@ -32,18 +32,19 @@ void Frame::arrows(const LaneSpec& spec) {
   const std::uint32_t r0 = L.firstVisibleRow(), r1 = L.endVisibleRow();
   auto visible = [&](std::uint32_t r) { return r >= r0 && r < r1; };
   struct Range {
-    std::uint32_t channel, lo, hi;
+    const ArrowChannel* channel;
+    std::uint32_t lo, hi;
   };
   std::vector<Range> ranges;
   std::uint64_t total = 0;
-  for (std::uint32_t c = 0; c < ai.channels.size(); ++c) {
-    const auto& ch = ai.channels[c];
+  for (const auto& chp : ai.channels) {
+    const ArrowChannel& ch = *chp;
     if (!visible(ch.src) && !visible(ch.dst)) continue;
-    const auto b = ai.send.begin();
-    const auto lo = std::lower_bound(b + ch.first, b + ch.last, L.begin - ch.lag);
-    const auto hi = std::lower_bound(lo, b + ch.last, L.end + ch.lead);
+    const auto b = ch.send.begin();
+    const auto lo = std::lower_bound(b, ch.send.end(), L.begin - ch.lag);
+    const auto hi = std::lower_bound(lo, ch.send.end(), L.end + ch.lead);
     if (lo == hi) continue;
-    ranges.push_back({c, std::uint32_t(lo - b), std::uint32_t(hi - b)});
+    ranges.push_back({&ch, std::uint32_t(lo - b), std::uint32_t(hi - b)});
     total += std::uint64_t(hi - lo);
   }
   if (ranges.empty()) return;
@@ -64,18 +65,18 @@ void Frame::arrows(const LaneSpec& spec) {
   std::vector<Count> counts;
   lines.reserve(std::min<std::uint64_t>(total, kArrowBudget * 2));
   for (const Range& rg : ranges) {
-    const auto& ch = ai.channels[rg.channel];
+    const ArrowChannel& ch = *rg.channel;
     const double ys = laneY(ch.src, spec.predicted), yd = laneY(ch.dst, spec.predicted);
     for (std::uint32_t i = rg.lo; i < rg.hi;) {
-      const double xs = double(ai.send[i] - L.begin) / px;
+      const double xs = double(ch.send[i] - L.begin) / px;
       std::uint32_t j = i + 1;
-      if (bin > 1 || (j < rg.hi && ai.send[j] - ai.send[i] < px)) {
+      if (bin > 1 || (j < rg.hi && ch.send[j] - ch.send[i] < px)) {
         const double binStart = std::floor(xs / bin) * bin;
         const TimeNs binEnd = L.begin + TimeNs(std::ceil((binStart + bin) * px));
-        j = std::uint32_t(std::lower_bound(ai.send.begin() + i + 1, ai.send.begin() + rg.hi, binEnd) -
-                          ai.send.begin());
+        j = std::uint32_t(std::lower_bound(ch.send.begin() + i + 1, ch.send.begin() + rg.hi, binEnd) -
+                          ch.send.begin());
       }
-      QPointF a(L.plot.left() + xs, ys), b(L.x(ai.recv[i]), yd);
+      QPointF a(L.plot.left() + xs, ys), b(L.x(ch.recv[i]), yd);
       clipToMargin(a, b, L);
       lines.emplace_back(a, b);
       if (j - i > 1) counts.push_back({a + (b - a) * 0.6, j - i});

@@ -75,7 +75,7 @@ void Frame::bands(std::uint32_t r, int k, PaintScratch& w) {
   const LaneSpec& spec = specs[k];
   const int W = this->W;
   const Drawing& d = data.drawing(spec.predicted);
-  const RankSteps& rs = d.steps[r];
+  const RankSteps& rs = *d.steps[r];
   TimelineLayout::Span lane = L.lane(r, spec.predicted && L.lanes);
   const QRgb* pal = bandColor[int(spec.style)];
   auto& band = w.band[k];

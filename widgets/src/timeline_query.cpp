@@ -52,7 +52,7 @@ std::uint32_t eventAt(const TimelineData& data, bool predicted, std::uint32_t ra
 }
 
 TimelineItem stepAt(const TimelineData& data, bool predicted, std::uint32_t rank, TimeNs t) {
-  const RankSteps& s = data.drawing(predicted).steps[rank];
+  const RankSteps& s = *data.drawing(predicted).steps[rank];
   const auto it = std::partition_point(s.end.begin(), s.end.end(), [&](TimeNs e) { return e <= t; });
   const std::size_t i = std::size_t(it - s.end.begin());
   TimelineItem out;
