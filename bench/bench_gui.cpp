@@ -5,10 +5,12 @@
 //   predictions_ready_s  openTrace() until the first prediction is shown
 //   overlay_first_frame_ms  the first frame of the overlay view (the view a first hypothesis
 //                        switches to), timed before the toggles
-//   toggle_worst_ms      a hypothesis key (Z on an early call, so that everything downstream
-//   toggle_median_ms     moves, and on a late one) or its undo, until the prediction of the new
-//   early_worst_ms       scenario is shown and the timeline has painted it; 20 toggles each
-//   late_worst_ms
+//   toggle_worst_ms      a hypothesis key or its undo, until the prediction of the new scenario
+//   toggle_median_ms     is shown and the timeline has painted it; 20 toggles each of: Z on the
+//   early_worst_ms       longest-waiting call among the first 2 % of every rank's calls (everything
+//   late_worst_ms        downstream moves), Z on the longest-waiting among the last 2 % of the
+//   balance_worst_ms     last rank's calls, B on the second parallel step (every rank moves)
+//   moved_ranks_max/median  ranks the toggles' snapshots copied and redrew
 //   zoom_worst_ms        one wheel step (zoom in or out) until the frame is painted; 20 steps
 //   cancel_ms            the trace opened again; Cancel pressed once the engine's construction is
 //                        a tenth done, until the worker reports that it stopped (-1: missed)
@@ -140,30 +142,59 @@ void BM_GuiSession(benchmark::State& state) {
     const Trace& t = *w.trace();
     std::vector<double> toggles;
     bool ok = true;
-    auto toggleOn = [&](const ui::TimelineItem& item) {
+    std::vector<std::uint32_t> moved;  // ranks each toggle's snapshot copied
+    auto toggleOn = [&](const ui::TimelineItem& item, Qt::Key key) {
       w.timeline()->setSelection(item);
       for (int i = 0; i < 10 && ok; ++i) {
         QElapsedTimer k;
         k.start();
-        QTest::keyClick(w.timeline(), Qt::Key_Z);
+        QTest::keyClick(w.timeline(), key);
         ok = spin([&] { return w.isPredictionCurrent(); }, 600000);
         const double arrived = static_cast<double>(k.nsecsElapsed()) / 1e6;
         w.timeline()->repaint();
         toggles.push_back(static_cast<double>(k.nsecsElapsed()) / 1e6);
+        moved.push_back(w.session()->prediction()->changedRanks);
         if (std::getenv("PERWIZ_BENCH_VERBOSE"))
-          std::fprintf(stderr, "toggle: engine %.1f ms, result shown %.1f ms, painted %.1f ms\n",
-                       w.session()->prediction()->seconds * 1e3, arrived, toggles.back());
+          std::fprintf(stderr, "toggle: engine %.1f ms (%llu items), snapshot %.1f ms (drawing %.1f ms, %u ranks), result shown %.1f ms, painted %.1f ms\n",
+                       w.session()->prediction()->seconds * 1e3,
+                       static_cast<unsigned long long>(w.session()->prediction()->recomputed),
+                       w.session()->prediction()->snapshotSeconds * 1e3, w.session()->prediction()->drawingSeconds * 1e3,
+                       w.session()->prediction()->changedRanks, arrived,
+                       toggles.back());
         k.restart();
         w.undoStack()->undo();
         ok = ok && spin([&] { return w.isPredictionCurrent(); }, 600000);
         w.timeline()->repaint();
         toggles.push_back(static_cast<double>(k.nsecsElapsed()) / 1e6);
+        moved.push_back(w.session()->prediction()->changedRanks);
       }
     };
-    toggleOn(callItem(t, 0, 2));  // early: everything downstream moves
+    // Early: Z on the call with the longest measured wait among the first 2 % of every rank's
+    // calls (its wait removed, everything downstream moves); late: the same among the last 2 %
+    // of the last rank's calls; balance: B on the second parallel step (every rank moves).
+    const auto& waits = *w.session()->prediction()->measuredWaits;
+    auto longestWait = [&](std::uint32_t r0, std::uint32_t r1, double from, double to) {
+      ui::TimelineItem best = callItem(t, r0, 0);
+      TimeNs longest = -1;
+      for (std::uint32_t r = r0; r < r1; ++r) {
+        const auto n = waits[r].size();
+        for (auto i = std::size_t(from * double(n)); i < std::size_t(to * double(n)); ++i)
+          if (waits[r][i] > longest) {
+            longest = waits[r][i];
+            best = callItem(t, r, std::uint32_t(i));
+          }
+      }
+      return best;
+    };
+    toggleOn(longestWait(0, ranks, 0.0, 0.02), Qt::Key_Z);
     const std::vector<double> early = toggles;
-    toggleOn(callItem(t, ranks - 1, static_cast<std::uint32_t>(t.ranks[ranks - 1].mpiCalls.size() - 3)));  // late
+    toggleOn(longestWait(ranks - 1, ranks, 0.98, 1.0), Qt::Key_Z);
     const std::vector<double> late(toggles.begin() + static_cast<std::ptrdiff_t>(early.size()), toggles.end());
+    ui::TimelineItem step;
+    step.kind = ui::TimelineItem::Kind::Step;
+    step.step = std::min<std::uint32_t>(1, std::uint32_t(t.steps.size()) - 1);
+    toggleOn(step, Qt::Key_B);
+    const std::vector<double> balance(toggles.begin() + static_cast<std::ptrdiff_t>(early.size() + late.size()), toggles.end());
     if (!ok) {
       state.SkipWithError("a toggle's prediction did not arrive");
       return;
@@ -211,6 +242,9 @@ void BM_GuiSession(benchmark::State& state) {
     state.counters["toggle_median_ms"] = percentile(toggles, 0.5);
     state.counters["early_worst_ms"] = *std::max_element(early.begin(), early.end());
     state.counters["late_worst_ms"] = *std::max_element(late.begin(), late.end());
+    state.counters["balance_worst_ms"] = *std::max_element(balance.begin(), balance.end());
+    state.counters["moved_ranks_max"] = *std::max_element(moved.begin(), moved.end());
+    state.counters["moved_ranks_median"] = percentile(std::vector<double>(moved.begin(), moved.end()), 0.5);
     state.counters["zoom_worst_ms"] = *std::max_element(zooms.begin(), zooms.end());
     state.counters["zoom_median_ms"] = percentile(zooms, 0.5);
     state.counters["cancel_ms"] = cancelMs;

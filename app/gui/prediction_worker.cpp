@@ -360,7 +360,10 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
 
   std::shared_ptr<const ui::Drawing> drawing;
   if (base && interrupted()) return nullptr;
+  QElapsedTimer drawTimer;
+  drawTimer.start();
   if (base) drawing = ui::buildDrawing(base, times, e.lastDrawing.get());
+  const double drawingSeconds = double(drawTimer.nsecsElapsed()) / 1e9;
   snapshotPermille_ = 1000;
 
   // Published: the replaced arrays become the spares of their ranks.
@@ -393,6 +396,7 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   r->predictedEnd.resize(R);
   for (std::uint32_t k = 0; k < R; ++k) r->predictedEnd[k] = double(times->ranks[k]->end - t.startTime);
   r->snapshotSeconds = double(timer.nsecsElapsed()) / 1e9;
+  r->drawingSeconds = drawingSeconds;
   return r;
 }
 

@@ -58,6 +58,7 @@ struct PredictionResult {
   std::uint32_t changedRanks = 0;  // ranks whose times this snapshot had to copy and redraw
   double seconds = 0;              // wall time of the engine's update
   double snapshotSeconds = 0;      // wall time of this snapshot (times, calls, drawing)
+  double drawingSeconds = 0;       // of which the predicted drawing
   QStringList notes;               // ReplayReport notes
   std::shared_ptr<const std::vector<double>> stepSigmaNs;  // σ(t_k) of each step's computation
   std::vector<double> measuredEnd, predictedEnd;            // per rank
