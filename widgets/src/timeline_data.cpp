@@ -25,12 +25,6 @@ void parallelFor(std::size_t n, Fn&& fn) {
   for (auto& th : pool) th.join();
 }
 
-// Maps a measured instant inside [e, x] to the predicted [pe, px], keeping its distance to
-// the nearer end.
-TimeNs mapInside(TimeNs t, TimeNs e, TimeNs x, TimeNs pe, TimeNs px) {
-  if (t - e <= x - t) return std::min(pe + (t - e), std::max(px, pe));
-  return std::max(px - (x - t), pe);
-}
 
 }  // namespace
 
@@ -84,14 +78,22 @@ TimelineBase::ArrowEnd TimelineBase::arrowEnd(std::uint32_t rank, const MessageE
   std::uint32_t ev = m.isSend ? m.postEvent : m.event;
   if (ev == kNone32) ev = m.isSend ? m.event : m.postEvent;
   if (ev != kNone32 && ev >= trace_->ranks[rank].size()) ev = kNone32;
-  return ArrowEnd{rank, ev, m.time};
+  ArrowEnd end{rank, ev, m.time, 0};
+  if (ev != kNone32) {
+    const TimeNs e = trace_->ranks[rank].enter[ev], x = trace_->ranks[rank].leave[ev];
+    end.offset = m.time - e <= x - m.time ? m.time - e : -(x - m.time);
+  }
+  return end;
 }
 
 TimeNs TimelineBase::predictedEnd(const ArrowEnd& e, const PredictedTimes& p) const {
+  // A measured instant inside [e, x] maps into the predicted [pe, px] keeping its distance to
+  // the nearer end (taken once from the measured times: ArrowEnd::offset).
   if (e.event == kNone32) return e.time;
-  const RankTrace& rt = trace_->ranks[e.rank];
   const PredictedRank& pr = *p.ranks[e.rank];
-  return mapInside(e.time, rt.enter[e.event], rt.leave[e.event], pr.enter[e.event], pr.leave[e.event]);
+  const TimeNs pe = pr.enter[e.event], px = pr.leave[e.event];
+  if (e.offset >= 0) return std::min(pe + e.offset, std::max(px, pe));
+  return std::max(px + e.offset, pe);
 }
 
 std::size_t TimelineBase::bytes() const {

@@ -58,6 +58,9 @@ class TimelineBase {
   struct ArrowEnd {
     std::uint32_t rank = 0, event = kNone32;
     TimeNs time = 0;
+    // Where `time` lies in its event, kept when the event moves: its distance to the nearer
+    // end, from the enter (>= 0) or back from the leave (< 0).
+    TimeNs offset = 0;
   };
   struct ArrowSource {
     std::uint64_t key = 0;  // sender << 32 | receiver

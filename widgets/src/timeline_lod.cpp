@@ -99,7 +99,8 @@ RankShape buildShape(const RankTrace& rank, const std::vector<FnRole>& roles) {
 }
 
 int LodGrid::classOf(TimeNs d) const {
-  const TimeNs q = d / (4 * w0);
+  // w0 is a power of two (makeGrid): a shift, not a 64-bit division, per event.
+  const TimeNs q = (w0 & (w0 - 1)) == 0 ? (d >> (std::countr_zero(std::uint64_t(w0)) + 2)) : d / (4 * w0);
   if (q <= 0) return 0;
   return std::min(int(std::bit_width(std::uint64_t(q))), levels);
 }
@@ -135,15 +136,27 @@ RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape
   lod.classMaxDuration.assign(grid.levels + 1, 0);
   lod.firstEnter = std::numeric_limits<TimeNs>::max();
   lod.lastLeave = std::numeric_limits<TimeNs>::min();
+  // Each drawn event's class, then the class lists filled at their final sizes (no regrowth).
+  constexpr std::uint8_t kNotDrawn = 0xFF;
+  std::vector<std::uint8_t> cls(t.size);
+  std::vector<std::uint32_t> count(grid.levels + 1, 0);
   for (std::uint32_t i = 0; i < t.size; ++i) {
-    if (!drawn(roles[t.function[i]])) continue;
-    const TimeNs d = std::max<TimeNs>(t.leave[i] - t.enter[i], 0);
+    if (!drawn(roles[t.function[i]])) {
+      cls[i] = kNotDrawn;
+      continue;
+    }
+    const TimeNs e = t.enter[i], x = t.leave[i];
+    const TimeNs d = std::max<TimeNs>(x - e, 0);
     const int k = grid.classOf(d);
-    lod.classes[k].push_back(i);
+    cls[i] = std::uint8_t(k);
+    ++count[k];
     lod.classMaxDuration[k] = std::max(lod.classMaxDuration[k], d);
-    lod.firstEnter = std::min(lod.firstEnter, t.enter[i]);
-    lod.lastLeave = std::max(lod.lastLeave, t.leave[i]);
+    lod.firstEnter = std::min(lod.firstEnter, e);
+    lod.lastLeave = std::max(lod.lastLeave, x);
   }
+  for (int k = 0; k <= grid.levels; ++k) lod.classes[k].reserve(count[k]);
+  for (std::uint32_t i = 0; i < t.size; ++i)
+    if (cls[i] != kNotDrawn) lod.classes[cls[i]].push_back(i);
   if (lod.firstEnter > lod.lastLeave) lod.firstEnter = lod.lastLeave = 0;
   for (auto& c : lod.classes) {
     auto byEnter = [&](std::uint32_t a, std::uint32_t b) { return t.enter[a] < t.enter[b]; };
@@ -155,10 +168,13 @@ RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape
   std::vector<std::vector<Acc>> acc(grid.levels);
   for (int l = 0; l < grid.levels; ++l) acc[l].resize(std::max<std::size_t>(n0 >> l, 1));
   std::vector<Open> stack;
+  stack.reserve(64);
+  const bool pow2 = (grid.w0 & (grid.w0 - 1)) == 0;
+  const int shift0 = std::countr_zero(std::uint64_t(grid.w0));
   sweep(t, roles, 0, stack, std::numeric_limits<TimeNs>::min() / 2,
         std::numeric_limits<TimeNs>::max() / 2,
         [&](std::uint32_t owner, TimeNs a, TimeNs b) {
-          const int k = grid.classOf(std::max<TimeNs>(t.leave[owner] - t.enter[owner], 0));
+          const int k = cls[owner];
           if (k >= grid.levels) return;
           const TimeNs bw = grid.bucketWidth(k);
           auto& level = acc[k];
@@ -166,7 +182,8 @@ RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape
           const std::uint8_t dep = shape.depth[owner];
           a = std::max<TimeNs>(a, 0);
           for (TimeNs x = a; x < b;) {
-            const std::size_t bi = std::min<std::size_t>(std::size_t(x / bw), level.size() - 1);
+            const std::size_t q = pow2 ? std::size_t(x >> (shift0 + k)) : std::size_t(x / bw);
+            const std::size_t bi = std::min<std::size_t>(q, level.size() - 1);
             const TimeNs bEnd = std::max(TimeNs(bi + 1) * bw, x + 1);
             const TimeNs y = std::min(b, bEnd);
             level[bi].add(fn, double(y - x), double(y - x), dep);

@@ -106,12 +106,6 @@ void Replayer::predictedEventTimes(EventTimes& out) const {
   for (TimeNs e : ends) out.end = std::max(out.end, e);
 }
 
-void Replayer::predictedRank(std::uint32_t rank, PredictedRank& out) const {
-  out.end = rankEventTimes(*this, rank, out.enter, out.leave);
-  const std::size_t n = trace().ranks[rank].mpiCalls.size();
-  out.calls.resize(n);
-  for (std::uint32_t i = 0; i < n; ++i) out.calls[i] = predicted(rank, i);
-}
 
 std::shared_ptr<const PredictedTimes> predictedTimes(const Replayer& replayer) {
   auto out = std::make_shared<PredictedTimes>();

@@ -809,6 +809,42 @@ std::vector<TimeNs> Replayer::predictedEnters() const {
   return out;
 }
 TimeNs Replayer::predictedEnter(std::uint32_t unit) const { return d->enterOf(unit); }
+
+void Replayer::predictedRank(std::uint32_t r, PredictedRank& out) const {
+  // One pass in event order: a top-level MPI call takes its unit's enter (the previous leave
+  // plus the effective gap), leave and wait (as predicted()); any other instant, and a nested
+  // call, is mapped with a search that starts where the previous one ended (as mapTime()).
+  const auto& p = d->p;
+  const RankTrace& mt = d->trace.ranks[r];
+  const Impl::Values v = d->values();
+  const std::uint32_t n = static_cast<std::uint32_t>(mt.size());
+  out.enter.resize(n);
+  out.leave.resize(n);
+  out.calls.resize(mt.mpiCalls.size());
+  std::size_t call = 0;
+  std::uint32_t hint = p.rankBegin[r];
+  TimeNs end = 0;
+  for (std::uint32_t e = 0; e < n; ++e) {
+    const bool isCall = call < mt.mpiCalls.size() && mt.mpiCalls[call] == e;
+    TimeNs en, le;
+    if (isCall && !p.isNested(r, static_cast<std::uint32_t>(call))) {
+      const std::uint32_t u = p.unitOfCall(r, static_cast<std::uint32_t>(call));
+      en = d->enterWith(u, v);
+      le = d->leave[u];
+      out.calls[call] = {en, le, std::max<TimeNs>(0, satSub(satSub(le, en), v.local[u]))};
+    } else {
+      en = mapTimeFrom(r, mt.enter[e], hint);
+      std::uint32_t leaveHint = hint;
+      le = mapTimeFrom(r, mt.leave[e], leaveHint);
+      if (isCall) out.calls[call] = {en, le, 0};
+    }
+    out.enter[e] = en;
+    out.leave[e] = le;
+    if (isCall) ++call;
+    end = std::max(end, le);
+  }
+  out.end = end;
+}
 const std::vector<TimeNs>& Replayer::predictedLeaves() const { return d->leave; }
 
 }  // namespace perwiz
