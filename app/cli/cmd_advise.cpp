@@ -5,6 +5,7 @@
 #include "prediction_setup.h"
 
 #include "perwiz/advisor.h"
+#include "perwiz/replay.h"
 #include "perwiz/trace_io.h"
 
 #include <unistd.h>

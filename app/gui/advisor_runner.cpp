@@ -2,6 +2,8 @@
 
 #include "prediction_worker.h"
 
+#include "perwiz/replay.h"
+
 #include <QtConcurrent/QtConcurrentRun>
 #include <QFuture>
 

@@ -14,7 +14,8 @@
 // forks of it in parallel. Long runs report progress and can be cancelled.
 #pragma once
 
-#include "perwiz/replay.h"
+#include "perwiz/scenario.h"
+#include "perwiz/trace.h"
 
 #include <atomic>
 #include <cstdint>
@@ -23,6 +24,8 @@
 #include <vector>
 
 namespace perwiz {
+
+class Replayer;  // perwiz/replay.h: the results below are plain data, readable without it
 
 struct AdvisorOptions {
   std::size_t topCandidates = 10;

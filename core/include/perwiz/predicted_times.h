@@ -3,9 +3,11 @@
 // a few ranks copies those ranks only). Plain data: no engine, no Qt.
 #pragma once
 
+#include "perwiz/scenario.h"
 #include "perwiz/trace.h"
 
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace perwiz {
@@ -28,5 +30,12 @@ struct PredictedTimes {
   std::vector<std::shared_ptr<const PredictedRank>> ranks;  // [rank], never null
   TimeNs end = 0;                                           // latest predicted leave
 };
+
+// The checks of Replayer::validate without a replayer: `nested` is Replayer::nestedCalls() of
+// a replayer of `trace` (a prediction snapshot carries it), `applied` the hypotheses already in
+// the scenario. For callers that hold a snapshot rather than the live engine (the GUI). ""
+// if valid.
+std::string validateHypothesis(const Trace& trace, const std::vector<std::vector<std::uint32_t>>& nested,
+                               const Hypothesis& h, const std::vector<Hypothesis>& applied);
 
 }  // namespace perwiz

@@ -166,12 +166,6 @@ std::shared_ptr<const PredictedTimes> predictedTimes(const Replayer& replayer);
 // that hypotheses make are not included; cost mode "model" builds the links at once.
 std::uint64_t estimateReplayMemory(const Trace& trace, CostMode costs = CostMode::Measured);
 
-// The checks of Replayer::validate without a replayer: `nested` is Replayer::nestedCalls() of
-// a replayer of `trace`, `applied` the hypotheses already in the scenario. For callers that
-// hold a snapshot of a prediction rather than the live engine (the GUI). "" if valid.
-std::string validateHypothesis(const Trace& trace, const std::vector<std::vector<std::uint32_t>>& nested,
-                               const Hypothesis& h, const std::vector<Hypothesis>& applied);
-
 // Name of the point event that records the scenario in a predicted trace.
 inline constexpr const char* kScenarioEventName = "PerWiz scenario";
 // The scenario JSON texts recorded in a trace, oldest first (a prediction of a prediction

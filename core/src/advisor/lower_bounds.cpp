@@ -7,6 +7,7 @@
 //   wait'_r = 0 if Q1, else wait_r
 // Ranks that never enter the region keep their end time. docs/model.md, "Lower bounds".
 #include "perwiz/advisor.h"
+#include "perwiz/replay.h"
 
 #include "../replay/replay_program.h"
 

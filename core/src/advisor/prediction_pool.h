@@ -2,6 +2,7 @@
 #pragma once
 
 #include "perwiz/advisor.h"
+#include "perwiz/replay.h"
 
 #include <memory>
 #include <vector>
