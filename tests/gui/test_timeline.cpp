@@ -508,7 +508,9 @@ TEST(TimelineLod, SummaryKeepsTheBusyTime) {
   const ui::LodGrid grid = ui::makeGrid(t.endTime + 1, 1000, 1);
   ui::RankTimes times{t.ranks[0].enter, t.ranks[0].leave, t.ranks[0].function.data(), 1000};
   const ui::RankLod lod = ui::buildLod(grid, times, shape, roles);
-  for (int columns : {50, 200, 1000, 20000}) {
+  // (grid: w0 = 64 ns; 2000 and 3000 columns put 50 and 33 ns in a pixel: level 0's buckets
+  // split over two columns; 20000 columns sweep the events.)
+  for (int columns : {50, 200, 1000, 2000, 3000, 20000}) {
     std::vector<ui::ColumnMark> marks(static_cast<std::size_t>(columns));
     std::vector<std::uint32_t> boxes;
     ui::LaneQuery q{0, 100000, 100000.0 / columns, columns};

@@ -231,6 +231,7 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
 
 void TimelineData::setTrace(std::shared_ptr<const Trace> trace) {
   ++version_;
+  ++traceVersion_;
   base_.reset();
   prediction_.reset();
   predicted_.reset();

@@ -134,6 +134,8 @@ class TimelineData {
   const Trace* trace() const { return base_ ? &base_->trace() : nullptr; }
   // Changes whenever the trace or the prediction does (for caches of painted pixels).
   std::uint64_t version() const { return version_; }
+  // Changes whenever the trace does (for what depends on it only, like colour tables).
+  std::uint64_t traceVersion() const { return traceVersion_; }
   std::uint32_t rankCount() const { return base_ ? std::uint32_t(base_->trace().rankCount()) : 0; }
   bool hasPrediction() const { return predicted_ != nullptr; }
   const PredictedTimes* prediction() const { return prediction_.get(); }
@@ -168,7 +170,7 @@ class TimelineData {
   QString markedLabel_;
   std::vector<QColor> colors_;
   std::vector<bool> used_;
-  std::uint64_t version_ = 0;
+  std::uint64_t version_ = 0, traceVersion_ = 0;
   std::shared_ptr<const Drawing> measured_ = std::make_shared<const Drawing>();
   std::shared_ptr<const Drawing> predicted_;
 };

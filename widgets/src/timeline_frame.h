@@ -43,15 +43,8 @@ struct Frame {
   int W = 0;
   std::vector<BoxLabel> labels{};
   int fontHeight = 0;
-  std::vector<QRgb> fnNormal{}, fnFaded{};  // opaque colours per function
-  // Summary-mark colours per [style][fn * kMarkLevels + level]: the function's colour with the
-  // alpha that a column's busy fraction gives, quantised to kMarkLevels steps (a table load per
-  // column instead of two premultiplications; the steps are below what the eye tells apart).
-  static constexpr int kMarkLevels = 33;
-  std::vector<QRgb> markColor[3]{};
-  // Box colours per function: [style][fn] fill and edge (premultiplied).
-  std::vector<QRgb> boxFill[3]{}, boxEdge[3]{};
-  QRgb bandColor[3][3] = {};            // [style][background, even, odd]
+  const ColorTables* colors = nullptr;  // the cache's, built once per trace
+  static constexpr int kMarkLevels = ColorTables::kMarkLevels;
 
   std::vector<AxisTick> gridTicks{};
 

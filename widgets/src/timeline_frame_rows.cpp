@@ -77,7 +77,7 @@ void Frame::bands(std::uint32_t r, int k, PaintScratch& w) {
   const Drawing& d = data.drawing(spec.predicted);
   const RankSteps& rs = *d.steps[r];
   TimelineLayout::Span lane = L.lane(r, spec.predicted && L.lanes);
-  const QRgb* pal = bandColor[int(spec.style)];
+  const QRgb* pal = colors->bandColor[int(spec.style)];
   auto& band = w.band[k];
   if (spec.style == LaneStyle::Outline) {  // predicted steps: a strip under the measured row
     if (lane.height() < 12) return;
@@ -162,17 +162,17 @@ void Frame::content(std::uint32_t r, int laneIndex, PaintScratch& w) {
     }
     const TimelineLayout::Span b = L.box(lane, shape.depth[i]);
     const int st = int(spec.style);
-    const QRgb edge = boxEdge[st][fn];
+    const QRgb edge = colors->boxEdge[st][fn];
     if (spec.style == LaneStyle::Outline && x1 - x0 <= 3) {  // all edge anyway
       canvas->fill(x0, b.top, x1, b.bottom, edge);
     } else if (spec.style == LaneStyle::Outline) {
-      canvas->fill(x0 + 1, b.top + 1, x1 - 1, b.bottom - 1, boxFill[st][fn]);
+      canvas->fill(x0 + 1, b.top + 1, x1 - 1, b.bottom - 1, colors->boxFill[st][fn]);
       canvas->fill(x0, b.top, x1, b.top + 1, edge);
       canvas->fill(x0, b.bottom - 1, x1, b.bottom, edge);
       canvas->fill(x0, b.top, x0 + 1, b.bottom, edge);
       canvas->fill(x1 - 1, b.top, x1, b.bottom, edge);
     } else {
-      canvas->fill(x0, b.top, x1, b.bottom, boxFill[st][fn]);
+      canvas->fill(x0, b.top, x1, b.bottom, colors->boxFill[st][fn]);
       if (x1 - x0 >= 6 && b.height() >= 6) {  // separate neighbours of the same colour
         canvas->fill(x0, b.top, x0 + 1, b.bottom, edge);
         canvas->fill(x1 - 1, b.top, x1, b.bottom, edge);
@@ -193,7 +193,7 @@ void Frame::content(std::uint32_t r, int laneIndex, PaintScratch& w) {
   std::uint8_t depths[8];
   int nd = 0;
   bool points = false;
-  const QRgb* markLut = markColor[int(spec.style)].data();
+  const QRgb* markLut = colors->markColor[int(spec.style)].data();
   const float levelScale = float(kMarkLevels - 1) / float(px);
   // Top-level marks in a lane of its own sit on the step band only: pre-blend them with it so
   // the canvas copies them (opaque) instead of blending pixel by pixel.

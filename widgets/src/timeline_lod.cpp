@@ -106,15 +106,22 @@ int LodGrid::classOf(TimeNs d) const {
 }
 
 int LodGrid::levelFor(double nsPerPx) const {
-  if (nsPerPx < double(w0)) return -1;
+  // Level 0 serves down to half a bucket per pixel (its buckets then split over two columns):
+  // only deeper frames sweep the events themselves.
+  if (nsPerPx * 2 < double(w0)) return -1;
+  if (nsPerPx < double(w0)) return 0;
   const double q = nsPerPx / double(w0);
   const int l = int(std::bit_width(std::uint64_t(std::min(q, 9.0e18)))) - 1;
   return std::min(l, levels - 1);
 }
 
 LodGrid makeGrid(TimeNs duration, std::uint64_t maxEventsPerRank, std::size_t ranks) {
-  std::uint64_t n0 = std::bit_ceil(std::max<std::uint64_t>(256, 2 * maxEventsPerRank));
-  while (n0 > 256 && n0 * std::max<std::size_t>(ranks, 1) > (std::uint64_t(1) << 21)) n0 /= 2;
+  // About two events per level-0 bucket: finer buckets cost more to build than they save (a
+  // frame finer than level 0 sweeps the events in view, fewer than about one per pixel column).
+  std::uint64_t n0 = std::bit_ceil(std::max<std::uint64_t>(256, maxEventsPerRank / 2));
+  // At most 2^22 level-0 buckets over all ranks (8 B each, 64 MB per drawing with the levels
+  // above): a frame zoomed to a few thousand buckets per rank still reads buckets, not events.
+  while (n0 > 256 && n0 * std::max<std::size_t>(ranks, 1) > (std::uint64_t(1) << 22)) n0 /= 2;
   LodGrid g;
   const std::uint64_t need = (std::uint64_t(std::max<TimeNs>(duration, 1)) + n0 - 1) / n0;
   g.w0 = TimeNs(std::bit_ceil(std::max<std::uint64_t>(need, 1)));
@@ -253,8 +260,10 @@ std::pair<int, int> queryLane(const LodGrid& grid, const RankLod& lod, const Ran
   };
   if (level >= 0) {
     // bw <= px: every bucket goes whole to the column holding its centre (no column is left
-    // without one), an error below one bucket width.
+    // without one), an error below one bucket width. Level 0 at px < bw <= 2 px: a bucket is
+    // split over the columns it covers, in proportion.
     const TimeNs bw = grid.bucketWidth(level);
+    const bool split = double(bw) > px;
     const auto& buckets = lod.levels[level];
     const std::size_t b0 = std::size_t(std::max<TimeNs>(q.begin, 0) / bw);
     const std::size_t b1 = std::min(buckets.size(), std::size_t(std::max<TimeNs>(q.end, 0) / bw) + 1);
@@ -266,6 +275,12 @@ std::pair<int, int> queryLane(const LodGrid& grid, const RankLod& lod, const Ran
     for (std::size_t b = b0; b < b1; ++b, xc += step) {
       const LodBucket& k = buckets[b];
       if (k.busy == 0 && !k.point()) continue;
+      if (split) {
+        const double x0 = xc - 0.5 * step, x1 = xc + 0.5 * step;
+        if (k.busy) addSpan(x0, x1, k.fn(), double(k.busy) * scale, double(k.top) * scale, std::uint8_t(k.depth()));
+        if (k.point()) markPoint(xc);
+        continue;
+      }
       int c;
       if (xc >= 0 && xc < q.columns) {
         c = int(xc);

@@ -43,6 +43,92 @@ QRectF eventBox(const TimelineData& data, const TimelineLayout& L, std::uint32_t
   return QRectF(QPointF(x0, b.top), QPointF(x1, b.bottom));
 }
 
+void ColorTables::build(const TimelineData& data) {
+  const std::uint32_t n = data.functionCount();
+  fnNormal.resize(n);
+  fnFaded.resize(n);
+  for (auto& v : markColor) v.resize(std::size_t(n) * kMarkLevels);
+  for (auto& v : boxFill) v.resize(n);
+  for (auto& v : boxEdge) v.resize(n);
+  for (std::uint32_t fn = 0; fn < n; ++fn) {
+    const QColor& c = data.color(fn);
+    fnNormal[fn] = c.rgb() | 0xff000000u;
+    fnFaded[fn] = styled(c, LaneStyle::Faded).rgb() | 0xff000000u;
+    boxFill[int(LaneStyle::Normal)][fn] = premul(c);
+    boxEdge[int(LaneStyle::Normal)][fn] = premul(c.darker(130));
+    boxFill[int(LaneStyle::Faded)][fn] = premul(styled(c, LaneStyle::Faded));
+    boxEdge[int(LaneStyle::Faded)][fn] = premul(styled(c.darker(130), LaneStyle::Faded));
+    boxFill[int(LaneStyle::Outline)][fn] = premul(c, 0.40);
+    boxEdge[int(LaneStyle::Outline)][fn] = premul(c.darker(165));
+    // Marks: alpha from 45 % (a sliver of a call) to 100 % (a column full of calls); the
+    // predicted outline lane at 60 % of that.
+    for (LaneStyle st : {LaneStyle::Normal, LaneStyle::Faded, LaneStyle::Outline}) {
+      const QRgb base = st == LaneStyle::Faded ? fnFaded[fn] : fnNormal[fn];
+      const float scale = st == LaneStyle::Outline ? 0.6f : 1.0f;
+      for (int level = 0; level < kMarkLevels; ++level) {
+        const float frac = float(level) / float(kMarkLevels - 1);
+        const auto alpha = std::uint32_t(0.45f * 255.f * scale + 0.5f + 0.55f * 255.f * scale * frac);
+        markColor[int(st)][fn * kMarkLevels + level] = withAlpha(base, alpha);
+      }
+    }
+  }
+  for (LaneStyle st : {LaneStyle::Normal, LaneStyle::Faded, LaneStyle::Outline}) {
+    QColor e = colors::stepEven, o = colors::stepOdd;
+    if (st == LaneStyle::Faded) {
+      e = mix(e, colors::background, 0.45);
+      o = mix(o, colors::background, 0.45);
+    }
+    if (st == LaneStyle::Outline) {  // the predicted steps' strip: a little stronger
+      e = e.darker(112);
+      o = o.darker(112);
+    }
+    bandColor[int(st)][0] = colors::background.rgb() | 0xff000000u;
+    bandColor[int(st)][1] = e.rgb() | 0xff000000u;
+    bandColor[int(st)][2] = o.rgb() | 0xff000000u;
+  }
+  traceVersion = data.traceVersion();
+}
+
+FrameThread::~FrameThread() {
+  if (!thread_.joinable()) return;
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  cv_.notify_all();
+  thread_.join();
+}
+
+void FrameThread::start(std::function<void()> job) {
+  {
+    std::lock_guard lock(mutex_);
+    job_ = std::move(job);
+    busy_ = true;
+  }
+  if (!thread_.joinable()) {
+    thread_ = std::thread([this] {
+      std::unique_lock lock(mutex_);
+      for (;;) {
+        cv_.wait(lock, [this] { return stop_ || (busy_ && job_); });
+        if (stop_) return;
+        auto job = std::move(job_);
+        job_ = nullptr;
+        lock.unlock();
+        job();
+        lock.lock();
+        busy_ = false;
+        cv_.notify_all();
+      }
+    });
+  }
+  cv_.notify_all();
+}
+
+void FrameThread::wait() {
+  std::unique_lock lock(mutex_);
+  cv_.wait(lock, [this] { return !busy_; });
+}
+
 void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& L,
                    const PaintState& state, PaintCache& cache, TimelineFrameStats& stats) {
   QElapsedTimer timer;
@@ -93,47 +179,8 @@ void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& 
     cache.nameWidthKey = data.trace();
     cache.nameWidthFont = p.font().key();
   }
-  f.fnNormal.resize(data.functionCount());
-  f.fnFaded.resize(data.functionCount());
-  for (auto& v : f.markColor) v.resize(std::size_t(data.functionCount()) * Frame::kMarkLevels);
-  for (auto& v : f.boxFill) v.resize(data.functionCount());
-  for (auto& v : f.boxEdge) v.resize(data.functionCount());
-  for (std::uint32_t fn = 0; fn < data.functionCount(); ++fn) {
-    const QColor& c = data.color(fn);
-    f.fnNormal[fn] = c.rgb() | 0xff000000u;
-    f.fnFaded[fn] = styled(c, LaneStyle::Faded).rgb() | 0xff000000u;
-    f.boxFill[int(LaneStyle::Normal)][fn] = premul(c);
-    f.boxEdge[int(LaneStyle::Normal)][fn] = premul(c.darker(130));
-    f.boxFill[int(LaneStyle::Faded)][fn] = premul(styled(c, LaneStyle::Faded));
-    f.boxEdge[int(LaneStyle::Faded)][fn] = premul(styled(c.darker(130), LaneStyle::Faded));
-    f.boxFill[int(LaneStyle::Outline)][fn] = premul(c, 0.40);
-    f.boxEdge[int(LaneStyle::Outline)][fn] = premul(c.darker(165));
-    // Marks: alpha from 45 % (a sliver of a call) to 100 % (a column full of calls); the
-    // predicted outline lane at 60 % of that.
-    for (LaneStyle st : {LaneStyle::Normal, LaneStyle::Faded, LaneStyle::Outline}) {
-      const QRgb base = st == LaneStyle::Faded ? f.fnFaded[fn] : f.fnNormal[fn];
-      const float scale = st == LaneStyle::Outline ? 0.6f : 1.0f;
-      for (int level = 0; level < Frame::kMarkLevels; ++level) {
-        const float frac = float(level) / float(Frame::kMarkLevels - 1);
-        const auto alpha = std::uint32_t(0.45f * 255.f * scale + 0.5f + 0.55f * 255.f * scale * frac);
-        f.markColor[int(st)][fn * Frame::kMarkLevels + level] = withAlpha(base, alpha);
-      }
-    }
-  }
-  for (LaneStyle st : {LaneStyle::Normal, LaneStyle::Faded, LaneStyle::Outline}) {
-    QColor e = colors::stepEven, o = colors::stepOdd;
-    if (st == LaneStyle::Faded) {
-      e = mix(e, colors::background, 0.45);
-      o = mix(o, colors::background, 0.45);
-    }
-    if (st == LaneStyle::Outline) {  // the predicted steps' strip: a little stronger
-      e = e.darker(112);
-      o = o.darker(112);
-    }
-    f.bandColor[int(st)][0] = colors::background.rgb() | 0xff000000u;
-    f.bandColor[int(st)][1] = e.rgb() | 0xff000000u;
-    f.bandColor[int(st)][2] = o.rgb() | 0xff000000u;
-  }
+  if (cache.colors.traceVersion != data.traceVersion()) cache.colors.build(data);
+  f.colors = &cache.colors;
 
   const bool raster = p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster;
   const AxisTicks ticks =
@@ -164,9 +211,9 @@ void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& 
     if (canvas->threadSafeRows() && !oneThread && r1 - r0 >= 8 && work >= 100000 &&
         std::thread::hardware_concurrency() > 1) {
       const std::uint32_t mid = r0 + (r1 - r0) / 2;
-      std::thread upper([&] { f.rows(r0, mid, cache.scratch[1]); });
+      cache.rowThread.start([&] { f.rows(r0, mid, cache.scratch[1]); });
       f.rows(mid, r1, cache.scratch[0]);
-      upper.join();
+      cache.rowThread.wait();
     } else {
       f.rows(r0, r1, cache.scratch[0]);
     }

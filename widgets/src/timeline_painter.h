@@ -14,6 +14,10 @@
 #include <QRect>
 #include <QString>
 
+#include <condition_variable>
+#include <functional>
+#include <mutex>
+#include <thread>
 #include <vector>
 
 class QPainter;
@@ -50,6 +54,41 @@ struct PaintScratch {
   TimelineFrameStats stats;
 };
 
+// The colours of a frame, per function and lane style: built once per trace (and font of
+// functions), not per frame.
+struct ColorTables {
+  std::uint64_t traceVersion = ~std::uint64_t{0};  // TimelineData::traceVersion() they were built for
+  std::vector<QRgb> fnNormal, fnFaded;  // opaque colours per function
+  // Summary-mark colours per [style][fn * kMarkLevels + level]: the function's colour with the
+  // alpha that a column's busy fraction gives, quantised to kMarkLevels steps (a table load per
+  // column instead of two premultiplications; the steps are below what the eye tells apart).
+  static constexpr int kMarkLevels = 33;
+  std::vector<QRgb> markColor[3];
+  // Box colours per function: [style][fn] fill and edge (premultiplied).
+  std::vector<QRgb> boxFill[3], boxEdge[3];
+  QRgb bandColor[3][3] = {};  // [style][background, even, odd]
+  void build(const TimelineData& data);
+};
+
+// A thread kept across frames that paints the upper half of the rows while the calling thread
+// paints the lower half (no thread started per frame). Started on first use.
+class FrameThread {
+ public:
+  FrameThread() = default;
+  FrameThread(const FrameThread&) = delete;
+  FrameThread& operator=(const FrameThread&) = delete;
+  ~FrameThread();
+  void start(std::function<void()> job);  // runs `job` on the thread
+  void wait();                             // until it returned
+
+ private:
+  std::thread thread_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  std::function<void()> job_;
+  bool busy_ = false, stop_ = false;
+};
+
 // Buffers kept between frames so painting does not allocate, and the plot pixels of the last
 // frame: a repaint that changes neither the data nor the view (selection, hover, tooltips)
 // reuses them and only draws the decorations again.
@@ -72,6 +111,8 @@ struct PaintCache {
   QImage image;
   PaintScratch scratch[2];
   TextCache text;
+  ColorTables colors;
+  FrameThread rowThread;
   std::vector<int> nameWidth;  // of every function, in the painter's font
   const void* nameWidthKey = nullptr;
   QString nameWidthFont;
