@@ -170,10 +170,19 @@ RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape
     if (!std::is_sorted(c.begin(), c.end(), byEnter)) std::stable_sort(c.begin(), c.end(), byEnter);
   }
 
-  // Segments of narrow events into the level where they become narrow.
+  // Segments of narrow events into the level where they become narrow: level 0 (almost every
+  // event) into one array of accumulators, which then becomes each level above in place (a
+  // bucket merges its two children); the few segments of wider events wait in lists of their
+  // level and are merged after the children (as a dense array per level would, at a fraction
+  // of its memory).
   const std::size_t n0 = std::size_t(1) << (grid.levels - 1);
-  std::vector<std::vector<Acc>> acc(grid.levels);
-  for (int l = 0; l < grid.levels; ++l) acc[l].resize(std::max<std::size_t>(n0 >> l, 1));
+  std::vector<Acc> cur(n0);
+  struct Direct {
+    std::uint32_t bucket, fn;
+    double length;
+    std::uint8_t depth;
+  };
+  std::vector<std::vector<Direct>> direct(grid.levels);
   std::vector<Open> stack;
   stack.reserve(64);
   const bool pow2 = (grid.w0 & (grid.w0 - 1)) == 0;
@@ -184,38 +193,32 @@ RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape
           const int k = cls[owner];
           if (k >= grid.levels) return;
           const TimeNs bw = grid.bucketWidth(k);
-          auto& level = acc[k];
+          const std::size_t size = std::max<std::size_t>(n0 >> k, 1);
           const std::uint32_t fn = t.function[owner];
           const std::uint8_t dep = shape.depth[owner];
           a = std::max<TimeNs>(a, 0);
           for (TimeNs x = a; x < b;) {
             const std::size_t q = pow2 ? std::size_t(x >> (shift0 + k)) : std::size_t(x / bw);
-            const std::size_t bi = std::min<std::size_t>(q, level.size() - 1);
+            const std::size_t bi = std::min<std::size_t>(q, size - 1);
             const TimeNs bEnd = std::max(TimeNs(bi + 1) * bw, x + 1);
             const TimeNs y = std::min(b, bEnd);
-            level[bi].add(fn, double(y - x), double(y - x), dep);
+            if (k == 0) cur[bi].add(fn, double(y - x), double(y - x), dep);
+            else direct[k].push_back({std::uint32_t(bi), fn, double(y - x), dep});
             x = y;
           }
         },
         [](std::uint32_t) {});
   for (std::uint32_t p : shape.points) {
     const std::size_t bi = std::min<std::size_t>(std::size_t(std::max<TimeNs>(t.enter[p], 0) / grid.w0), n0 - 1);
-    acc[0][bi].point = true;
+    cur[bi].point = true;
   }
-  for (int l = 1; l < grid.levels; ++l)
-    for (std::size_t b = 0; b < acc[l].size(); ++b) {
-      Acc m = acc[l - 1][2 * b];
-      if (2 * b + 1 < acc[l - 1].size()) m.merge(acc[l - 1][2 * b + 1]);
-      m.merge(acc[l][b]);
-      acc[l][b] = m;
-    }
   lod.levels.resize(grid.levels);
-  for (int l = 0; l < grid.levels; ++l) {
+  auto emit = [&](int l, std::size_t size) {
     const double bw = double(grid.bucketWidth(l));
     auto& out = lod.levels[l];
-    out.resize(acc[l].size());
-    for (std::size_t b = 0; b < out.size(); ++b) {
-      const Acc& a = acc[l][b];
+    out.resize(size);
+    for (std::size_t b = 0; b < size; ++b) {
+      const Acc& a = cur[b];
       LodBucket& o = out[b];
       o.packed = (a.fn & LodBucket::kFnMask) | (std::uint32_t(std::min<int>(a.depth, 63)) << 22) |
                  (a.point ? LodBucket::kPointBit : 0u);
@@ -224,6 +227,25 @@ RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape
       if (a.busy > 0 && o.busy == 0) o.busy = 1;  // keep the mark of a very short call
       if (a.top > 0 && o.top == 0) o.top = 1;
     }
+  };
+  emit(0, n0);
+  for (int l = 1; l < grid.levels; ++l) {
+    const std::size_t prev = std::max<std::size_t>(n0 >> (l - 1), 1), size = std::max<std::size_t>(n0 >> l, 1);
+    for (std::size_t b = 0; b < size; ++b) {  // in place: bucket b reads 2b and 2b + 1 >= b
+      Acc m = cur[2 * b];
+      if (2 * b + 1 < prev) m.merge(cur[2 * b + 1]);
+      cur[b] = m;
+    }
+    auto& d = direct[l];
+    std::stable_sort(d.begin(), d.end(), [](const Direct& x, const Direct& y) { return x.bucket < y.bucket; });
+    for (std::size_t i = 0; i < d.size();) {
+      Acc own;
+      std::size_t j = i;
+      for (; j < d.size() && d[j].bucket == d[i].bucket; ++j) own.add(d[j].fn, d[j].length, d[j].length, d[j].depth);
+      cur[d[i].bucket].merge(own);
+      i = j;
+    }
+    emit(l, size);
   }
   return lod;
 }
