@@ -16,10 +16,6 @@
         <translation>%1: 書き出す内容がありません</translation>
     </message>
     <message>
-        <source>%1: cannot write: %2</source>
-        <translation>%1: 書き込めません: %2</translation>
-    </message>
-    <message>
         <source>%1: rendering failed</source>
         <translation>%1: 描画に失敗しました</translation>
     </message>
@@ -193,10 +189,6 @@
 </context>
 <context>
     <name>SessionFile</name>
-    <message>
-        <source>%1: cannot write: %2</source>
-        <translation>%1: 書き込めません: %2</translation>
-    </message>
     <message>
         <source>%1: cannot read: %2</source>
         <translation>%1: 読み込めません: %2</translation>
@@ -447,6 +439,49 @@
     </message>
 </context>
 <context>
+    <name>perwiz::gui::AnalysisSession</name>
+    <message>
+        <source>No trace loaded</source>
+        <translation>トレースが読み込まれていません</translation>
+    </message>
+    <message>
+        <source>%1 is already applied</source>
+        <translation>%1 は既に適用されています</translation>
+    </message>
+    <message>
+        <source>Cannot open session</source>
+        <translation>セッションを開けません</translation>
+    </message>
+    <message numerus="yes">
+        <source>Apply %n hypothesis(es)</source>
+        <translation>
+            <numerusform>仮説 %n 件を適用</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Parallel region &apos;%1&apos;: %n step(s)</source>
+        <translation>
+            <numerusform>並列領域 &apos;%1&apos;: %n ステップ</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Compensate</source>
+        <translation>補正</translation>
+    </message>
+    <message>
+        <source>Building the replay model</source>
+        <translation>リプレイモデルを構築中</translation>
+    </message>
+    <message>
+        <source>Re-simulating</source>
+        <translation>再シミュレーション中</translation>
+    </message>
+    <message>
+        <source>Preparing the predicted timeline</source>
+        <translation>予測タイムラインを準備中</translation>
+    </message>
+</context>
+<context>
     <name>perwiz::gui::ChartsDock</name>
     <message>
         <source>Charts</source>
@@ -550,6 +585,14 @@
     <message>
         <source>Not applied: %1</source>
         <translation>適用されていません: %1</translation>
+    </message>
+    <message>
+        <source>%1 (pending)</source>
+        <translation>%1 (保留中)</translation>
+    </message>
+    <message>
+        <source>Waiting for its prediction</source>
+        <translation>予測を待っています</translation>
     </message>
 </context>
 <context>
@@ -733,37 +776,6 @@
     <message>
         <source>%1 (usual maximum t_max %2)</source>
         <translation>%1 (通常の最大値 t_max %2)</translation>
-    </message>
-</context>
-<context>
-    <name>perwiz::gui::AnalysisSession</name>
-    <message>
-        <source>No trace loaded</source>
-        <translation>トレースが読み込まれていません</translation>
-    </message>
-    <message>
-        <source>%1 is already applied</source>
-        <translation>%1 は既に適用されています</translation>
-    </message>
-    <message>
-        <source>Cannot open session</source>
-        <translation>セッションを開けません</translation>
-    </message>
-    <message numerus="yes">
-        <source>Apply %n hypothesis(es)</source>
-        <translation>
-            <numerusform>仮説 %n 件を適用</numerusform>
-        </translation>
-    </message>
-    <message numerus="yes">
-        <source>Parallel region &apos;%1&apos;: %n step(s)</source>
-        <translation>
-            <numerusform>並列領域 &apos;%1&apos;: %n ステップ</numerusform>
-        </translation>
-    </message>
-    <message>
-        <source>Compensate</source>
-        <translation>補正</translation>
     </message>
 </context>
 <context>
@@ -1200,6 +1212,38 @@
         <source> ns</source>
         <translation> ns</translation>
     </message>
+    <message numerus="yes">
+        <source>Predicting… (%n change(s) pending)</source>
+        <translation>
+            <numerusform>予測中… (%n 件の変更が保留中)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1…</source>
+        <translation>%1…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1… (%n change(s) pending)</source>
+        <translation>
+            <numerusform>%1… (%n 件の変更が保留中)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Prediction cancelled: the timeline shows the last prediction (F5 predicts again)</source>
+        <translation>予測を取り消しました: タイムラインは直前の予測を表示しています (F5 で再予測)</translation>
+    </message>
+    <message>
+        <source>Predict A&amp;gain</source>
+        <translation>再予測(&amp;G)</translation>
+    </message>
+    <message>
+        <source>Predict the current scenario again (after a cancelled prediction)</source>
+        <translation>現在のシナリオを再び予測します (取り消した予測の後に)</translation>
+    </message>
+    <message>
+        <source>Stop loading or predicting</source>
+        <translation>読み込みまたは予測を中止します</translation>
+    </message>
 </context>
 <context>
     <name>perwiz::gui::NetworkModelDialog</name>
@@ -1362,10 +1406,6 @@
     <message>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
-    </message>
-    <message>
-        <source>%1: cannot write: %2</source>
-        <translation>%1: 書き込めません: %2</translation>
     </message>
 </context>
 <context>

@@ -169,8 +169,14 @@ class TestGui : public QObject {
 
     w.timeline()->setFocus();
     QTest::keyClick(w.timeline(), Qt::Key_Z);
-    QTRY_COMPARE_WITH_TIMEOUT(w.document()->entries().size(), std::size_t(1), 5000);
+    // The change shows at once, as pending, until its prediction arrives (the key's handler
+    // has run; the worker's result cannot have been delivered without the event loop).
+    QCOMPARE(w.document()->entries().size(), std::size_t(1));
+    auto* list = w.findChild<QListWidget*>(QStringLiteral("hypothesisList"));
+    QVERIFY(list && list->count() == 1);
+    QVERIFY2(list->item(0)->text().contains(QStringLiteral("pending")), qPrintable(list->item(0)->text()));
     QVERIFY(waitReady(w));
+    QVERIFY2(!list->item(0)->text().contains(QStringLiteral("pending")), qPrintable(list->item(0)->text()));
     Hypothesis h;
     h.kind = HypothesisKind::ZeroWait;
     h.event = EventRef{call.rank, call.mpi, false};
