@@ -171,7 +171,7 @@ void InspectorDock::show(const Trace* trace, const ui::TimelineItem& item,
     }
     if (predictionFits) {
       if (mpi >= 0) {
-        const PredictedCall& p = prediction->times->ranks[item.rank]->calls[static_cast<std::size_t>(mpi)];
+        const PredictedCall p = prediction->times->ranks[item.rank]->call(static_cast<std::uint32_t>(mpi), item.event);
         addRow(tr("Predicted enter:"), formatDuration(p.enter));
         addRow(tr("Predicted leave:"), formatDuration(p.leave));
         addRow(tr("Predicted wait:"), formatDuration(p.wait));

@@ -67,8 +67,8 @@ struct PredictionWorker::Engine {
   std::vector<std::shared_ptr<const PredictedRank>> older;
 
   std::uint64_t snapshotBytes() const {
-    // 16 B per event (predicted enter and leave), 24 B per MPI call.
-    return 16 * trace->eventCount() + 24 * trace->mpiCallCount() + 4096 * trace->rankCount();
+    // 16 B per event (predicted enter and leave), 8 B per MPI call (its wait).
+    return 16 * trace->eventCount() + 8 * trace->mpiCallCount() + 4096 * trace->rankCount();
   }
 
   void noteUpdate() {
@@ -80,8 +80,9 @@ struct PredictionWorker::Engine {
     Scenario s;
     s.model = req.model;
     s.costs = req.costs;
-    // Refused with the estimate rather than killed by the kernel part-way (a snapshot copies
-    // the per-event times beside the engine: about 16 bytes per event and 24 per call).
+    // Refused with the estimate rather than killed by the kernel part-way: beside the engine,
+    // a snapshot copies the per-event times (16 bytes per event, 8 per call) and its drawing
+    // indexes them (about 5 per event), and the next one is written while it is shown.
     requireMemory(req.trace->source, estimateReplayMemory(*req.trace) + 40 * req.trace->eventCount(),
                   "predict its timeline");
     e->replayer = std::make_unique<Replayer>(*req.trace, s, control);

@@ -821,7 +821,7 @@ TEST(Timeline, IncrementalPredictedDrawingEqualsAFreshOne) {
     int shared = 0;
     for (std::size_t r = 0; r < out->ranks.size(); ++r)
       if (prev->ranks[r]->enter == out->ranks[r]->enter && prev->ranks[r]->leave == out->ranks[r]->leave &&
-          prev->ranks[r]->calls.size() == out->ranks[r]->calls.size()) {
+          prev->ranks[r]->wait == out->ranks[r]->wait) {
         out->ranks[r] = prev->ranks[r];
         ++shared;
       }

@@ -278,9 +278,9 @@ const TimeNs* TimelineData::measuredWait(std::uint32_t rank, std::uint32_t call)
 }
 
 const TimeNs* TimelineData::predictedWait(std::uint32_t rank, std::uint32_t call) const {
-  if (!prediction_ || rank >= prediction_->ranks.size() || call >= prediction_->ranks[rank]->calls.size())
+  if (!prediction_ || rank >= prediction_->ranks.size() || call >= prediction_->ranks[rank]->wait.size())
     return nullptr;
-  return &prediction_->ranks[rank]->calls[call].wait;
+  return &prediction_->ranks[rank]->wait[call];
 }
 
 TimeNs TimelineData::end() const {

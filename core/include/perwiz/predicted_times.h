@@ -19,11 +19,14 @@ struct PredictedCall {
 };
 
 // One rank's prediction: predicted enter and leave of every event (the measured trace's
-// indices) and enter, leave and wait of every MPI call ("RANK:INDEX").
+// indices) and the predicted wait of every MPI call ("RANK:INDEX"; its enter and leave are its
+// event's: call()).
 struct PredictedRank {
   std::vector<TimeNs> enter, leave;  // [event]
-  std::vector<PredictedCall> calls;  // [mpiIndex]
+  std::vector<TimeNs> wait;          // [mpiIndex]
   TimeNs end = 0;                    // latest predicted leave of the rank
+  // MPI call `index`, whose event is `event` (RankTrace::mpiCalls[index]).
+  PredictedCall call(std::uint32_t index, std::uint32_t event) const { return {enter[event], leave[event], wait[index]}; }
 };
 
 struct PredictedTimes {

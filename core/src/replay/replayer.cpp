@@ -820,7 +820,7 @@ void Replayer::predictedRank(std::uint32_t r, PredictedRank& out) const {
   const std::uint32_t n = static_cast<std::uint32_t>(mt.size());
   out.enter.resize(n);
   out.leave.resize(n);
-  out.calls.resize(mt.mpiCalls.size());
+  out.wait.resize(mt.mpiCalls.size());
   std::size_t call = 0;
   std::uint32_t hint = p.rankBegin[r];
   TimeNs end = 0;
@@ -831,12 +831,12 @@ void Replayer::predictedRank(std::uint32_t r, PredictedRank& out) const {
       const std::uint32_t u = p.unitOfCall(r, static_cast<std::uint32_t>(call));
       en = d->enterWith(u, v);
       le = d->leave[u];
-      out.calls[call] = {en, le, std::max<TimeNs>(0, satSub(satSub(le, en), v.local[u]))};
+      out.wait[call] = std::max<TimeNs>(0, satSub(satSub(le, en), v.local[u]));
     } else {
       en = mapTimeFrom(r, mt.enter[e], hint);
       std::uint32_t leaveHint = hint;
       le = mapTimeFrom(r, mt.leave[e], leaveHint);
-      if (isCall) out.calls[call] = {en, le, 0};
+      if (isCall) out.wait[call] = 0;
     }
     out.enter[e] = en;
     out.leave[e] = le;
