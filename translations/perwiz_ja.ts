@@ -1244,6 +1244,10 @@
         <source>Stop loading or predicting</source>
         <translation>読み込みまたは予測を中止します</translation>
     </message>
+    <message>
+        <source>Wait for the prediction of the current scenario, then export it</source>
+        <translation>現在のシナリオの予測が終わるのを待ってから書き出してください</translation>
+    </message>
 </context>
 <context>
     <name>perwiz::gui::NetworkModelDialog</name>

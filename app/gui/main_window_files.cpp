@@ -144,6 +144,11 @@ void MainWindow::exportImageDialog() {
 
 void MainWindow::exportPredictedTraceDialog() {
   if (!session_->trace() || !session_->prediction()) return;
+  if (!session_->isPredictionCurrent()) {
+    report(tr("Wait for the prediction of the current scenario, then export it"));
+    return;
+  }
+  const quint64 generation = session_->prediction()->generation;
   const QString tracePath = session_->tracePath();
   const QString suggestion = QFileInfo(tracePath).absoluteDir().absoluteFilePath(
       QFileInfo(tracePath).completeBaseName() + QStringLiteral("-predicted.alog"));
@@ -168,9 +173,9 @@ void MainWindow::exportPredictedTraceDialog() {
       statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
   });
   PredictionWorker* worker = session_->worker();
-  watcher->setFuture(QtConcurrent::run([worker, path]() -> QString {
+  watcher->setFuture(QtConcurrent::run([worker, path, generation]() -> QString {
     try {
-      const Trace predicted = worker->predictedTrace();
+      const Trace predicted = worker->predictedTrace(generation);
       saveTrace(predicted, path.toStdString());
       return {};
     } catch (const std::exception& e) {

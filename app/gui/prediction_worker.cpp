@@ -49,6 +49,7 @@ struct PredictionWorker::Engine {
   std::shared_ptr<const NetworkModel> model;
   CostMode costs = CostMode::Measured;
   bool prepared = false;  // Replayer::prepareUpdates done
+  quint64 generation = 0;  // of the request whose hypotheses the engine holds
   std::shared_ptr<const std::vector<std::vector<TimeNs>>> measuredWaits;
   std::shared_ptr<const std::vector<double>> stepSigma;
   std::shared_ptr<const std::vector<std::vector<std::uint32_t>>> nested;
@@ -167,9 +168,11 @@ bool PredictionWorker::hasReplayer() const {
   return engine_ != nullptr;
 }
 
-Trace PredictionWorker::predictedTrace() const {
+Trace PredictionWorker::predictedTrace(quint64 generation) const {
   std::lock_guard lock(replayerMutex_);
   if (!engine_) throw std::runtime_error("the prediction is not ready yet");
+  if (engine_->generation != generation)
+    throw std::runtime_error("the scenario changed while the predicted trace was being written; export it again");
   return engine_->replayer->predictedTrace();
 }
 
@@ -271,6 +274,7 @@ void PredictionWorker::process() {
             e.noteUpdate();
           }
         }
+        e.generation = req.generation;
       }
       stage_ = Stage::Idle;
       const double engineSeconds = double(timer.nsecsElapsed()) / 1e9;

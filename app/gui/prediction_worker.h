@@ -87,9 +87,10 @@ class PredictionWorker : public QObject {
   Stage stage() const { return stage_.load(); }
   int progressPermille() const;
   bool hasReplayer() const;
-  // Thread-safe: the predicted trace of the current state. Throws std::runtime_error if no
-  // engine exists.
-  Trace predictedTrace() const;
+  // Thread-safe: the predicted trace of the prediction of request `generation` (the snapshot
+  // on screen). Throws std::runtime_error if no engine exists or it has moved on to another
+  // request since.
+  Trace predictedTrace(quint64 generation) const;
   // Thread-safe: a fork of the current engine (same trace, model, cost mode and applied
   // hypotheses) for background analyses such as the advisor; `trace` receives the trace it
   // refers to, which must be kept alive as long as the fork. nullptr if no engine exists.
