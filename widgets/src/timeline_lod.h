@@ -95,7 +95,7 @@ struct LodBucket {
 
 struct RankLod {
   std::vector<std::vector<LodBucket>> levels;        // [level][bucket]
-  std::vector<std::vector<std::uint32_t>> classes;   // [class][i] event indices, by enter
+  std::vector<std::vector<std::uint32_t>> classes;   // [class][i] event indices, by enter (class 0 left empty: never read)
   std::vector<TimeNs> classMaxDuration;              // per class
   TimeNs firstEnter = 0, lastLeave = 0;               // active span (computation line)
   std::size_t bytes() const;
