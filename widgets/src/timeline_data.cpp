@@ -171,10 +171,13 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
     }
     auto steps = std::make_shared<RankSteps>();
     for (const TimelineBase::StepOnRank& s : base.stepsOf(r)) {
-      TimeNs b = t.stepBegin(s.step, r), e = t.stepEnd(s.step, r);
+      TimeNs b, e;
       if (predicted && s.marker < t.ranks[r].size()) {
         b = d.times[r].enter[s.marker];
         e = d.times[r].leave[s.marker];
+      } else {
+        b = t.stepBegin(s.step, r);
+        e = t.stepEnd(s.step, r);
       }
       steps->step.push_back(s.step);
       steps->begin.push_back(b);

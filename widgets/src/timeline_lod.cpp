@@ -242,6 +242,10 @@ RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape
       LodBucket& o = out[b];
       o.packed = (a.fn & LodBucket::kFnMask) | (std::uint32_t(std::min<int>(a.depth, 63)) << 22) |
                  (a.point ? LodBucket::kPointBit : 0u);
+      if (a.busy == 0 && a.top == 0) {  // an empty bucket (most, zoomed out on sparse ranks)
+        o.busy = o.top = 0;
+        continue;
+      }
       o.busy = frac16(a.busy, bw);
       o.top = frac16(a.top, bw);
       if (a.busy > 0 && o.busy == 0) o.busy = 1;  // keep the mark of a very short call
