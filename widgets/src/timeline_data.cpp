@@ -3,13 +3,15 @@
 #include "palette.h"
 
 #include <algorithm>
+#include <atomic>
 #include <thread>
 
 namespace perwiz::ui {
 
 namespace {
 
-// Runs fn(i) for i in [0, n) on a few threads.
+// Runs fn(i) for i in [0, n) on a few threads (the calling one among them), which take the
+// indices one at a time (ranks differ in cost).
 template <class Fn>
 void parallelFor(std::size_t n, Fn&& fn) {
   const std::size_t threads = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), 8);
@@ -17,11 +19,13 @@ void parallelFor(std::size_t n, Fn&& fn) {
     for (std::size_t i = 0; i < n; ++i) fn(i);
     return;
   }
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) fn(i);
+  };
   std::vector<std::thread> pool;
-  for (std::size_t t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] {
-      for (std::size_t i = t; i < n; i += threads) fn(i);
-    });
+  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
+  work();
   for (auto& th : pool) th.join();
 }
 
