@@ -297,5 +297,13 @@ TEST(ReplayIncremental, ConstructionReportsProgressAndCanBeCancelled) {
     ReplayControl c;
     c.cancel = true;
     EXPECT_THROW(Replayer(t, Scenario{}, &c), ReplayCancelled);
+    // Preparing the updates stops the same way; the replayer stays valid and prepares again.
+    Replayer r(t, Scenario{});
+    EXPECT_THROW(r.prepareUpdates(&c), ReplayCancelled);
+    r.prepareUpdates();
+    ASSERT_TRUE(r.add(Hypothesis{HypothesisKind::BalanceCompute, {}, 3}));
+    Scenario balanced;
+    balanced.hypotheses.push_back(Hypothesis{HypothesisKind::BalanceCompute, {}, 3});
+    EXPECT_EQ(r.predictedLeaves(), Replayer(t, balanced).predictedLeaves());
   }
 }

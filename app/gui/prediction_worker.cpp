@@ -48,7 +48,7 @@ struct PredictionWorker::Engine {
   std::unique_ptr<Replayer> replayer;
   std::shared_ptr<const NetworkModel> model;
   CostMode costs = CostMode::Measured;
-  bool prepared = false;  // Replayer::prepareUpdates done
+  bool prepared = false;  // Replayer::prepareUpdates done (a one-shot prediction skips it)
   quint64 generation = 0;  // of the request whose hypotheses the engine holds
   std::shared_ptr<const std::vector<std::vector<TimeNs>>> measuredWaits;
   std::shared_ptr<const std::vector<double>> stepSigma;
@@ -76,7 +76,7 @@ struct PredictionWorker::Engine {
     for (std::uint32_t r : replayer->lastUpdate().ranks) moved[r] = 1;
   }
 
-  static std::unique_ptr<Engine> build(const PredictionRequest& req, ReplayControl* control) {
+  static std::unique_ptr<Engine> build(const PredictionRequest& req, ReplayControl* control, bool prepare) {
     auto e = std::make_unique<Engine>();
     Scenario s;
     s.model = req.model;
@@ -87,6 +87,12 @@ struct PredictionWorker::Engine {
     requireMemory(req.trace->source, estimateReplayMemory(*req.trace) + 40 * req.trace->eventCount(),
                   "predict its timeline");
     e->replayer = std::make_unique<Replayer>(*req.trace, s, control);
+    // Every toggle is an incremental update: its index is built before the first result is
+    // shown (about 0.1 s at 10^7 events), so that a key pressed at once is not kept waiting.
+    if (prepare) {
+      e->replayer->prepareUpdates(control);
+      e->prepared = true;
+    }
     e->trace = req.trace;
     e->model = req.model;
     e->costs = req.costs;
@@ -233,7 +239,7 @@ void PredictionWorker::process() {
         std::unique_ptr<Engine> fresh;
         std::exception_ptr error;
         try {
-          fresh = Engine::build(req, control_.get());
+          fresh = Engine::build(req, control_.get(), !oneShot_);
         } catch (...) {
           error = std::current_exception();
         }
@@ -301,13 +307,6 @@ void PredictionWorker::process() {
         continue;
       }
       emit resultReady(std::move(result));
-      // Every toggle is an incremental update: its index is built while the user looks at the
-      // first result (the engine would build it at the first toggle otherwise).
-      if (!oneShot_ && !interrupted()) {
-        std::lock_guard lock(replayerMutex_);
-        if (!engine_->prepared) engine_->replayer->prepareUpdates();
-        engine_->prepared = true;
-      }
     } catch (const ReplayCancelled&) {
       stage_ = Stage::Idle;
       std::lock_guard lock(pendingMutex_);

@@ -94,7 +94,9 @@ class Replayer {
   // thread-safe) and this replayer's own copies of the computation gaps and local costs (16
   // bytes per call) that a hypothesis would otherwise copy at its first toggle. Done on first
   // need otherwise; a prediction that never changes its scenario (the CLI) never needs it.
-  void prepareUpdates();
+  // `control` (may be null) can stop it as it stops a construction (ReplayCancelled; the
+  // replayer stays valid and prepares again at the next call).
+  void prepareUpdates(ReplayControl* control = nullptr);
   const UpdateStats& lastUpdate() const;
 
   // Measured computation of each rank inside parallel step `step` (the quantity that

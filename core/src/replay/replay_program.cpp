@@ -870,22 +870,33 @@ class Builder {
 
 }  // namespace
 
-void Replayer::Program::prepareIncremental() const {
-  std::call_once(incrementalOnce_, [this] {
+void Replayer::Program::prepareIncremental(ReplayControl* control) const {
+  // A cancel (ReplayControl) throws out of call_once, which then runs again at the next call.
+  auto check = [control](std::uint32_t i) {
+    if (control && (i & 0xFFFF) == 0 && control->cancel.load(std::memory_order_relaxed)) throw ReplayCancelled();
+  };
+  std::call_once(incrementalOnce_, [&] {
     const std::uint32_t n = items();
     std::vector<std::uint32_t> begin(std::size_t{n} + 1, 0);
-    for (std::uint32_t u = 0; u < units; ++u)
+    for (std::uint32_t u = 0; u < units; ++u) {
+      check(u);
       for (std::uint32_t d = depBegin[u]; d < depBegin[u + 1]; ++d) ++begin[depSrc[d] + 1];
+    }
     for (std::uint32_t m : nodeMembers) ++begin[m + 1];
     std::partial_sum(begin.begin(), begin.end(), begin.begin());
     std::vector<std::uint32_t> list(begin.back());
     std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
-    for (std::uint32_t u = 0; u < units; ++u)
+    for (std::uint32_t u = 0; u < units; ++u) {
+      check(u);
       for (std::uint32_t d = depBegin[u]; d < depBegin[u + 1]; ++d) list[fill[depSrc[d]]++] = u;
+    }
     for (std::uint32_t k = 0; k < nodes(); ++k)
       for (std::uint32_t i = nodeBegin[k]; i < nodeBegin[k + 1]; ++i) list[fill[nodeMembers[i]]++] = units + k;
     std::vector<std::uint32_t> pos(n, kNone32);
-    for (std::uint32_t i = 0; i < schedule.size(); ++i) pos[schedule[i]] = i;
+    for (std::uint32_t i = 0; i < schedule.size(); ++i) {
+      check(i);
+      pos[schedule[i]] = i;
+    }
     consumerBegin = std::move(begin);
     consumers = std::move(list);
     position = std::move(pos);

@@ -154,7 +154,7 @@ struct Replayer::Program {
   // For incremental updates only, built on first need (prepareIncremental(); thread-safe, so
   // forks that share the program may ask at once): who reads a source's time (CSR over
   // units+nodes -> units and nodes) and each item's position in the schedule.
-  void prepareIncremental() const;
+  void prepareIncremental(ReplayControl* control = nullptr) const;
   mutable std::vector<std::uint32_t> consumerBegin;
   mutable std::vector<std::uint32_t> consumers;
   mutable std::vector<std::uint32_t> position;

@@ -687,8 +687,8 @@ bool Replayer::setHypotheses(std::vector<Hypothesis> hs, std::string* error) {
 }
 
 void Replayer::replayFull() { d->full(); }
-void Replayer::prepareUpdates() {
-  d->p.prepareIncremental();
+void Replayer::prepareUpdates(ReplayControl* control) {
+  d->p.prepareIncremental(control);
   // Own copies of the values most hypotheses change, made now rather than at the first toggle.
   d->gap.materialize();
   d->local.materialize();
