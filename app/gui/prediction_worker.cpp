@@ -307,6 +307,7 @@ void PredictionWorker::process() {
         continue;
       }
       emit resultReady(std::move(result));
+      if (!oneShot_) prepareSpares();
     } catch (const ReplayCancelled&) {
       stage_ = Stage::Idle;
       std::lock_guard lock(pendingMutex_);
@@ -315,6 +316,24 @@ void PredictionWorker::process() {
       stage_ = Stage::Idle;
       emit failed(QString::fromStdString(e.what()));
     }
+  }
+}
+
+void PredictionWorker::prepareSpares() {
+  // While idle after a result: a spare array per rank, its pages touched, for the next change
+  // of each rank to write into (fresh pages cost a snapshot about as much again as the copy),
+  // while two more snapshots fit in the memory left. A new request stops it at the next rank.
+  std::lock_guard lock(replayerMutex_);
+  Engine& e = *engine_;
+  if (availableMemory() / 2 <= e.snapshotBytes()) return;
+  const Trace& t = *e.trace;
+  for (std::uint32_t r = 0; r < t.rankCount() && !interrupted(); ++r) {
+    if (e.older[r]) continue;
+    auto spare = std::make_shared<PredictedRank>();
+    spare->enter.resize(t.ranks[r].size());
+    spare->leave.resize(t.ranks[r].size());
+    spare->wait.resize(t.ranks[r].mpiCalls.size());
+    e.older[r] = std::move(spare);
   }
 }
 

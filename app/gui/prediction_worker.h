@@ -120,6 +120,7 @@ class PredictionWorker : public QObject {
   std::shared_ptr<const PredictionResult> snapshot(quint64 generation, double seconds,
                                                    const std::shared_ptr<const ui::TimelineBase>& base);
   bool interrupted();  // a newer request waits or cancel() was called
+  void prepareSpares();
 
   mutable std::mutex replayerMutex_;  // guards engine_ and what it refers to
   std::unique_ptr<Engine> engine_;
