@@ -232,16 +232,17 @@ void AnalysisSession::pollProgress() {
 }
 
 std::vector<Hypothesis> AnalysisSession::pendingHypotheses() const {
-  std::vector<Hypothesis> want = doc_->enabledHypotheses();
-  std::sort(want.begin(), want.end());
+  // The engine holds hypotheses in canonical form; the document as the user made them.
   std::vector<Hypothesis> have;
   if (prediction_ && prediction_->trace == trace_) {
     have = prediction_->applied;
     have.insert(have.end(), prediction_->rejected.begin(), prediction_->rejected.end());
+    for (Hypothesis& h : have) h = h.canonical();
     std::sort(have.begin(), have.end());
   }
   std::vector<Hypothesis> out;
-  std::set_symmetric_difference(want.begin(), want.end(), have.begin(), have.end(), std::back_inserter(out));
+  for (const HypothesisEntry& e : doc_->entries())
+    if (e.enabled != std::binary_search(have.begin(), have.end(), e.hypothesis.canonical())) out.push_back(e.hypothesis);
   return out;
 }
 
