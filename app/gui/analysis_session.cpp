@@ -31,15 +31,11 @@ AnalysisSession::AnalysisSession(QObject* parent) : QObject(parent) {
   connect(loader_, &TraceLoader::finished, this, &AnalysisSession::onLoadFinished);
   connect(worker_, &PredictionWorker::resultReady, this, &AnalysisSession::onPrediction);
   connect(worker_, &PredictionWorker::failed, this, [this](const QString& message) {
-    progressTimer_.stop();
-    if (progressShown_) emit predictionProgress(-1, QString());
-    progressShown_ = false;
+    endProgress();
     emit predictionFailed(message);
   });
   connect(worker_, &PredictionWorker::cancelled, this, [this] {
-    progressTimer_.stop();
-    if (progressShown_) emit predictionProgress(-1, QString());
-    progressShown_ = false;
+    endProgress();
     emit predictionCancelled();
   });
   progressTimer_.setInterval(100);
@@ -229,6 +225,12 @@ void AnalysisSession::pollProgress() {
     emit predictionProgress(-1, QString());
   }
   if (!waiting) progressTimer_.stop();
+}
+
+void AnalysisSession::endProgress() {
+  progressTimer_.stop();
+  if (progressShown_) emit predictionProgress(-1, QString());
+  progressShown_ = false;
 }
 
 std::vector<Hypothesis> AnalysisSession::pendingHypotheses() const {

@@ -145,6 +145,7 @@ class AnalysisSession : public QObject {
   void onAdvisorOutcome(const std::shared_ptr<const AdvisorOutcome>& outcome);
   void requestPrediction();
   void pollProgress();
+  void endProgress();  // the prediction stopped without a result (failed, cancelled)
   void syncHistory();  // the history's states from the undo stack's commands
   void applySession(const SessionData& session);
   void resetAdvisor();

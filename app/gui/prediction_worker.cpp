@@ -1,5 +1,6 @@
 #include "prediction_worker.h"
 
+#include "perwiz/rank_parallel.h"
 #include "perwiz/replay.h"
 #include "perwiz/trace_io.h"
 
@@ -9,37 +10,12 @@
 #include <atomic>
 #include <cmath>
 #include <stdexcept>
-#include <thread>
 
 namespace perwiz::gui {
 
 namespace {
-
-// Runs fn(i) for i in [0, n) on up to hardware_concurrency() threads taking indices one at a
-// time; stops early (false) once `stop()` says so, looked at before each index.
-template <class Fn, class Stop>
-bool parallelEach(std::size_t n, Fn&& fn, Stop&& stop) {
-  const std::size_t threads = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), std::max<std::size_t>(n, 1));
-  std::atomic<std::size_t> next{0};
-  std::atomic<bool> stopped{false};
-  auto work = [&] {
-    for (;;) {
-      const std::size_t i = next.fetch_add(1);
-      if (i >= n || stopped.load()) return;
-      if (stop()) {
-        stopped = true;
-        return;
-      }
-      fn(i);
-    }
-  };
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (auto& t : pool) t.join();
-  return !stopped.load();
-}
-
+// Thrown out of a snapshot's per-rank work when a newer request or a cancel came first.
+struct Interrupted {};
 }  // namespace
 
 // The engine and what the worker keeps beside it (under replayerMutex_).
@@ -48,7 +24,6 @@ struct PredictionWorker::Engine {
   std::unique_ptr<Replayer> replayer;
   std::shared_ptr<const NetworkModel> model;
   CostMode costs = CostMode::Measured;
-  bool prepared = false;  // Replayer::prepareUpdates done (a one-shot prediction skips it)
   quint64 generation = 0;  // of the request whose hypotheses the engine holds
   std::shared_ptr<const std::vector<std::vector<TimeNs>>> measuredWaits;
   std::shared_ptr<const std::vector<double>> stepSigma;
@@ -89,10 +64,7 @@ struct PredictionWorker::Engine {
     e->replayer = std::make_unique<Replayer>(*req.trace, s, control);
     // Every toggle is an incremental update: its index is built before the first result is
     // shown (about 0.1 s at 10^7 events), so that a key pressed at once is not kept waiting.
-    if (prepare) {
-      e->replayer->prepareUpdates(control);
-      e->prepared = true;
-    }
+    if (prepare) e->replayer->prepareUpdates(control);
     e->trace = req.trace;
     e->model = req.model;
     e->costs = req.costs;
@@ -359,9 +331,9 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   times->ranks = e.lastTimes ? e.lastTimes->ranks : std::vector<std::shared_ptr<const PredictedRank>>(R);
   const bool keepOlder = availableMemory() / 2 > e.snapshotBytes();
   std::atomic<std::uint32_t> done{0};
-  const bool complete = parallelEach(
-      copy.size(),
-      [&](std::size_t i) {
+  try {
+    forEachRank(std::uint32_t(copy.size()), t.eventCount(), [&](std::uint32_t i) {
+        if (interrupted()) throw Interrupted{};
         const std::uint32_t r = copy[i];
         std::shared_ptr<PredictedRank> out;
         if (e.older[r] && e.older[r].use_count() == 1) {
@@ -376,9 +348,10 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
         e.replayer->predictedRank(r, *out);
         times->ranks[r] = std::move(out);
         snapshotPermille_ = static_cast<int>(++done * 800 / std::max<std::size_t>(1, copy.size()));
-      },
-      [&] { return interrupted(); });
-  if (!complete) return nullptr;  // the moved ranks stay marked for the next snapshot
+    });
+  } catch (const Interrupted&) {
+    return nullptr;  // the moved ranks stay marked for the next snapshot
+  }
   for (const auto& rank : times->ranks) times->end = std::max(times->end, rank->end);
 
   std::shared_ptr<const ui::Drawing> drawing;

@@ -2,35 +2,11 @@
 
 #include "palette.h"
 
+#include "perwiz/rank_parallel.h"
+
 #include <algorithm>
-#include <atomic>
-#include <thread>
 
 namespace perwiz::ui {
-
-namespace {
-
-// Runs fn(i) for i in [0, n) on a few threads (the calling one among them), which take the
-// indices one at a time (ranks differ in cost).
-template <class Fn>
-void parallelFor(std::size_t n, Fn&& fn) {
-  const std::size_t threads = std::min<std::size_t>(std::max(1u, std::thread::hardware_concurrency()), 8);
-  if (n < 8 || threads <= 1) {
-    for (std::size_t i = 0; i < n; ++i) fn(i);
-    return;
-  }
-  std::atomic<std::size_t> next{0};
-  auto work = [&] {
-    for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < n;) fn(i);
-  };
-  std::vector<std::thread> pool;
-  for (std::size_t t = 1; t < threads; ++t) pool.emplace_back(work);
-  work();
-  for (auto& th : pool) th.join();
-}
-
-
-}  // namespace
 
 // ---- TimelineBase ----
 
@@ -46,7 +22,8 @@ TimelineBase::TimelineBase(std::shared_ptr<const Trace> trace) : trace_(std::mov
   for (std::uint32_t f : t.regionFunctions)
     if (f < roles_.size()) roles_[f] = FnRole::Marker;
   shapes_.resize(t.rankCount());
-  parallelFor(t.rankCount(), [&](std::size_t r) { shapes_[r] = buildShape(t.ranks[r], roles_); });
+  forEachRank(std::uint32_t(t.rankCount()), t.eventCount(),
+              [&](std::uint32_t r) { shapes_[r] = buildShape(t.ranks[r], roles_); });
   for (const RankShape& s : shapes_) maxDepth_ = std::max<int>(maxDepth_, s.maxDepth);
 
   // Arrows: matched sends grouped by (sender, receiver), by send time.
@@ -163,8 +140,7 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
   const bool sameGrid = sameBase && reuse->grid.w0 == d.grid.w0 && reuse->grid.levels == d.grid.levels;
   // A rank did not move when the prediction shares its arrays with the previous one.
   auto kept = [&](std::uint32_t r) { return sameBase && reuse->source->ranks[r] == prediction->ranks[r]; };
-  parallelFor(ranks, [&](std::size_t i) {
-    const std::uint32_t r = std::uint32_t(i);
+  forEachRank(ranks, t.eventCount(), [&](std::uint32_t r) {
     if (sameGrid && kept(r))
       d.lod[r] = reuse->lod[r];  // same arrays, same tables
     else
@@ -196,7 +172,7 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
   const auto& channels = base.channels();
   const bool sameChannels = sameBase && reuse->arrows.channels.size() == channels.size();
   d.arrows.channels.resize(channels.size());
-  parallelFor(channels.size(), [&](std::size_t c) {
+  forEachRank(std::uint32_t(channels.size()), sources.size(), [&](std::uint32_t c) {
     const TimelineBase::ChannelRange& cr = channels[c];
     if (sameChannels && kept(cr.src) && kept(cr.dst)) {
       d.arrows.channels[c] = reuse->arrows.channels[c];
@@ -265,18 +241,13 @@ void TimelineData::setPrediction(std::shared_ptr<const PredictedTimes> times, st
   prediction_.reset();
   predicted_.reset();
   if (!base_ || !times) return;
-  // Same event indices as the trace, or nothing.
-  const Trace& t = base_->trace();
-  if (times->ranks.size() != t.rankCount()) return;
-  for (std::uint32_t r = 0; r < t.rankCount(); ++r)
-    if (!times->ranks[r] || times->ranks[r]->enter.size() != t.ranks[r].size() ||
-        times->ranks[r]->leave.size() != t.ranks[r].size())
-      return;
-  prediction_ = std::move(times);
-  if (drawing && drawing->valid && drawing->base == base_ && drawing->source == prediction_)
+  // buildDrawing checks that the times have the trace's event indices (no drawing otherwise);
+  // a drawing made elsewhere for these times over this base passed that check already.
+  if (drawing && drawing->valid && drawing->base == base_ && drawing->source == times)
     predicted_ = std::move(drawing);
   else
-    predicted_ = buildDrawing(base_, prediction_, previous.get());
+    predicted_ = buildDrawing(base_, times, previous.get());
+  if (predicted_) prediction_ = std::move(times);
 }
 
 const TimeNs* TimelineData::measuredWait(std::uint32_t rank, std::uint32_t call) const {

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <latch>
 #include <thread>
 
 namespace perwiz::ui {
@@ -87,46 +88,6 @@ void ColorTables::build(const TimelineData& data) {
     bandColor[int(st)][2] = o.rgb() | 0xff000000u;
   }
   traceVersion = data.traceVersion();
-}
-
-FrameThread::~FrameThread() {
-  if (!thread_.joinable()) return;
-  {
-    std::lock_guard lock(mutex_);
-    stop_ = true;
-  }
-  cv_.notify_all();
-  thread_.join();
-}
-
-void FrameThread::start(std::function<void()> job) {
-  {
-    std::lock_guard lock(mutex_);
-    job_ = std::move(job);
-    busy_ = true;
-  }
-  if (!thread_.joinable()) {
-    thread_ = std::thread([this] {
-      std::unique_lock lock(mutex_);
-      for (;;) {
-        cv_.wait(lock, [this] { return stop_ || (busy_ && job_); });
-        if (stop_) return;
-        auto job = std::move(job_);
-        job_ = nullptr;
-        lock.unlock();
-        job();
-        lock.lock();
-        busy_ = false;
-        cv_.notify_all();
-      }
-    });
-  }
-  cv_.notify_all();
-}
-
-void FrameThread::wait() {
-  std::unique_lock lock(mutex_);
-  cv_.wait(lock, [this] { return !busy_; });
 }
 
 void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& L,
@@ -211,9 +172,13 @@ void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& 
     if (canvas->threadSafeRows() && !oneThread && r1 - r0 >= 8 && work >= 100000 &&
         std::thread::hardware_concurrency() > 1) {
       const std::uint32_t mid = r0 + (r1 - r0) / 2;
-      cache.rowThread.start([&] { f.rows(r0, mid, cache.scratch[1]); });
+      std::latch upperDone(1);  // (QThreadPool::waitForDone would also end the pool's thread)
+      cache.rowThread.start([&] {
+        f.rows(r0, mid, cache.scratch[1]);
+        upperDone.count_down();
+      });
       f.rows(mid, r1, cache.scratch[0]);
-      cache.rowThread.wait();
+      upperDone.wait();
     } else {
       f.rows(r0, r1, cache.scratch[0]);
     }

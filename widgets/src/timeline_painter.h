@@ -14,10 +14,8 @@
 #include <QRect>
 #include <QString>
 
-#include <condition_variable>
-#include <functional>
-#include <mutex>
-#include <thread>
+#include <QThreadPool>
+
 #include <vector>
 
 class QPainter;
@@ -70,24 +68,6 @@ struct ColorTables {
   void build(const TimelineData& data);
 };
 
-// A thread kept across frames that paints the upper half of the rows while the calling thread
-// paints the lower half (no thread started per frame). Started on first use.
-class FrameThread {
- public:
-  FrameThread() = default;
-  FrameThread(const FrameThread&) = delete;
-  FrameThread& operator=(const FrameThread&) = delete;
-  ~FrameThread();
-  void start(std::function<void()> job);  // runs `job` on the thread
-  void wait();                             // until it returned
-
- private:
-  std::thread thread_;
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  std::function<void()> job_;
-  bool busy_ = false, stop_ = false;
-};
 
 // Buffers kept between frames so painting does not allocate, and the plot pixels of the last
 // frame: a repaint that changes neither the data nor the view (selection, hover, tooltips)
@@ -111,8 +91,14 @@ struct PaintCache {
   QImage image;
   PaintScratch scratch[2];
   TextCache text;
+  PaintCache() {
+    rowThread.setMaxThreadCount(1);
+    rowThread.setExpiryTimeout(-1);
+  }
   ColorTables colors;
-  FrameThread rowThread;
+  // One thread kept across frames (no thread started per frame) that paints the upper half
+  // of the rows while the calling thread paints the lower half.
+  QThreadPool rowThread;
   std::vector<int> nameWidth;  // of every function, in the painter's font
   const void* nameWidthKey = nullptr;
   QString nameWidthFont;

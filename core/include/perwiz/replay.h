@@ -124,15 +124,12 @@ class Replayer {
   // it at 0) keeps where the last search ended, so a walk over a rank costs O(1) per instant.
   TimeNs mapTimeFrom(std::uint32_t rank, TimeNs measured, std::uint32_t& hint) const;
   // Predicted enter and leave of every event of the measured trace (same indices), e.g. for
-  // drawing the predicted timeline over the measured one.
+  // the predicted trace (the GUI reads predictedTimes(): per-rank arrays it can share).
   struct EventTimes {
     std::vector<std::vector<TimeNs>> enter, leave;  // [rank][event]
     TimeNs end = 0;                                 // latest predicted leave
   };
   EventTimes predictedEventTimes() const;
-  // The same into `out`, reusing its vectors' memory (a caller that predicts again and again,
-  // like the GUI's worker, then writes into pages it already has instead of fresh ones).
-  void predictedEventTimes(EventTimes& out) const;
   // One rank's predicted times and calls into `out` (reusing its vectors' memory). Ranks are
   // independent: several threads may fill different ranks at once.
   void predictedRank(std::uint32_t rank, PredictedRank& out) const;

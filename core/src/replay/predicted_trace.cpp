@@ -2,7 +2,7 @@
 // scenario that produced it recorded as a point event, so L' can be loaded and predicted again.
 #include "replay_program.h"
 
-#include "rank_parallel.h"
+#include "perwiz/rank_parallel.h"
 
 #include "perwiz/release.h"
 #include "perwiz/trace_builder.h"
@@ -57,55 +57,22 @@ class ScenarioInjector final : public TraceSink {
 }  // namespace
 
 Replayer::EventTimes Replayer::predictedEventTimes() const {
+  // Each rank as the views get it (predictedRank), its enter and leave arrays moved out.
+  const std::uint32_t R = static_cast<std::uint32_t>(trace().rankCount());
   EventTimes out;
-  predictedEventTimes(out);
+  out.enter.resize(R);
+  out.leave.resize(R);
+  std::vector<TimeNs> ends(R, 0);
+  forEachRank(R, trace().eventCount(), [&](std::uint32_t r) {
+    PredictedRank rank;
+    predictedRank(r, rank);
+    out.enter[r] = std::move(rank.enter);
+    out.leave[r] = std::move(rank.leave);
+    ends[r] = rank.end;
+  });
+  for (TimeNs e : ends) out.end = std::max(out.end, e);
   return out;
 }
-
-namespace {
-
-// Predicted enter and leave of every event of rank r, in event order: an MPI call takes its
-// unit's times, any other instant is mapped with a search that starts where the previous one
-// ended (events come in enter order; a leave lies at or after its enter). Returns the latest
-// leave.
-TimeNs rankEventTimes(const Replayer& replayer, std::uint32_t r, std::vector<TimeNs>& en, std::vector<TimeNs>& le) {
-  const Replayer::Program& p = replayer.program();
-  const auto& leaves = replayer.predictedLeaves();
-  const RankTrace& mt = replayer.trace().ranks[r];
-  en.resize(mt.size());
-  le.resize(mt.size());
-  std::size_t call = 0;
-  std::uint32_t hint = p.rankBegin[r];
-  TimeNs end = 0;
-  for (std::uint32_t e = 0; e < mt.size(); ++e) {
-    const bool isCall = call < mt.mpiCalls.size() && mt.mpiCalls[call] == e;
-    if (isCall && !p.isNested(r, call)) {
-      const std::uint32_t u = p.unitOfCall(r, call);
-      en[e] = replayer.predictedEnter(u);
-      le[e] = leaves[u];
-    } else {
-      en[e] = replayer.mapTimeFrom(r, mt.enter[e], hint);
-      std::uint32_t leaveHint = hint;
-      le[e] = replayer.mapTimeFrom(r, mt.leave[e], leaveHint);
-    }
-    if (isCall) ++call;
-    end = std::max(end, le[e]);
-  }
-  return end;
-}
-
-}  // namespace
-
-void Replayer::predictedEventTimes(EventTimes& out) const {
-  out.end = 0;
-  out.enter.resize(trace().rankCount());
-  out.leave.resize(trace().rankCount());
-  std::vector<TimeNs> ends(trace().rankCount(), 0);
-  forEachRank(trace().rankCount(), trace().eventCount(),
-              [&](std::uint32_t r) { ends[r] = rankEventTimes(*this, r, out.enter[r], out.leave[r]); });
-  for (TimeNs e : ends) out.end = std::max(out.end, e);
-}
-
 
 std::shared_ptr<const PredictedTimes> predictedTimes(const Replayer& replayer) {
   auto out = std::make_shared<PredictedTimes>();

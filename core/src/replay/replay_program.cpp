@@ -1,7 +1,7 @@
 // Compiles a measured trace into a replay program (see replay_program.h, docs/model.md).
 #include "replay_program.h"
 
-#include "rank_parallel.h"
+#include "perwiz/rank_parallel.h"
 
 #include "perwiz/checked_time.h"
 #include "perwiz/release.h"

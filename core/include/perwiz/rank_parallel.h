@@ -1,4 +1,4 @@
-// Work that runs per rank, in parallel where it pays (internal).
+// Work that runs per rank, in parallel where it pays (the engine, the GUI's worker, the timeline).
 //
 // forEachRank(ranks, events, fn) calls fn(r) for every rank r in [0, ranks), each exactly once,
 // from up to hardware_concurrency() threads that take ranks one at a time. Small inputs (fewer
