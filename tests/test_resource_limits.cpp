@@ -103,8 +103,7 @@ std::string loadLimited(const std::string& path, std::uint64_t extraBytes = 256 
 }
 
 // A small OTF2 archive written by the project's own writer: 4 ranks, 10 steps.
-fs::path writeSmallOtf2(const fs::path& dir) {
-  GeneratorSpec spec;
+fs::path writeSmallOtf2(const fs::path& dir, GeneratorSpec spec = {}) {
   auto writer = makeOtf2Writer(dir.string());
   generateTrace(spec, *writer);
   return dir;
@@ -204,6 +203,85 @@ TEST(ResourceLimits, AnchorPropertyCountBeyondTheFileIsRefused) {
   // Far larger than any anchor.
   writeBytes(anchor, good + std::string(2 * kMiB, '\0'));
   EXPECT_NE(loadLimited(archive.string()).find("a real anchor has a few hundred"), std::string::npos);
+}
+
+// libotf2 3.0 reads a Group definition's members with a loop over the count the record
+// declares and no look at the end of its buffer: a count beyond the record read past the file
+// (SIGSEGV in OTF2_Buffer_ReadUint64; found by fuzz_otf2 in CI). The records are walked here by
+// hand, as libotf2 frames them: an 18-byte chunk header, then per record a type byte and a
+// length byte; a Group (type 18) holds self and name (compressed: a size byte, then that many
+// bytes), an 8-bit type, the compressed member count, then the members.
+TEST(ResourceLimits, GroupMemberCountBeyondItsRecordIsRefused) {
+  const fs::path dir = test::freshDir("limits_group");
+  const fs::path archive = writeSmallOtf2(dir / "a");
+  const fs::path defs = archive / "traces.def";
+  const std::string good = readBytes(defs);
+  EXPECT_EQ(loadLimited(archive.string()), "OK");
+  // The first group with members: the offset of its record and of its count.
+  std::size_t record = 0, countAt = 0, length = 0;
+  for (std::size_t pos = 18; pos + 1 < good.size() && !countAt;) {
+    const auto type = static_cast<unsigned char>(good[pos]);
+    if (type == 0 || type == 2) break;  // end of chunk / of file
+    length = static_cast<unsigned char>(good[pos + 1]);
+    ASSERT_NE(length, 0xffu) << "our writer's groups are small";
+    if (type == 18) {
+      std::size_t at = pos + 2;
+      at += 1 + static_cast<unsigned char>(good[at]);  // self
+      at += 1 + static_cast<unsigned char>(good[at]);  // name
+      at += 1;                                         // type before OTF2 1.2
+      if (good[at] != 0) {                              // a non-zero count
+        record = pos;
+        countAt = at;
+      }
+    }
+    pos += 2 + length;
+  }
+  ASSERT_NE(countAt, 0u) << "the generated archive has a group with members";
+  ASSERT_EQ(good[countAt], 1) << "a count below 256: one byte after its size byte";
+  // The count made 200 (each member takes at least one byte: the record has fewer), then
+  // 2^32 - 2 (0xfffffffe; libotf2 would also malloc 32 GB for it).
+  std::string bad = good;
+  bad[countAt + 1] = static_cast<char>(200);
+  writeBytes(defs, bad);
+  const std::string prefix = "TraceError: " + archive.string() + ": corrupt OTF2 global definition file " +
+                             defs.string() + ": the group definition at byte " + std::to_string(record) +
+                             " declares ";
+  const std::string got = loadLimited(archive.string());
+  EXPECT_EQ(got.rfind(prefix + "200 members, but its " + std::to_string(length) + "-byte record ends inside member ", 0), 0u)
+      << got;
+  bad = good;
+  bad.replace(countAt, 2, std::string("\x04\xfe\xff\xff\xff", 5));
+  // The record's length byte grows by the 3 bytes inserted, so that only the count is wrong.
+  bad[record + 1] = static_cast<char>(length + 3);
+  writeBytes(defs, bad);
+  const std::string huge = loadLimited(archive.string());
+  EXPECT_EQ(huge.rfind(prefix + "4294967294 members", 0), 0u) << huge;
+}
+
+// Every byte of a 2-rank, 1-step archive's global definition file set to 00 and to ff, each
+// loaded in a child: a clear error or a trace, never a signal (before the group check, bytes
+// 290 and 292, a group's self and name fields, crashed libotf2: their shift turned member bytes
+// into a count of 16,777,729, and the member loop read 16 MB past the buffer).
+TEST(ResourceLimits, EveryByteOfTheGlobalDefinitionsDamagedIsAnErrorOrATrace) {
+  const fs::path dir = test::freshDir("limits_defs_bytes");
+  GeneratorSpec spec;
+  spec.ranks = 2;
+  spec.steps = 1;
+  const fs::path archive = writeSmallOtf2(dir / "a", spec);
+  const fs::path defs = archive / "traces.def";
+  const std::string good = readBytes(defs);
+  int errors = 0;
+  for (std::size_t i = 0; i < good.size(); ++i)
+    for (const char v : {'\x00', '\xff'}) {
+      if (good[i] == v) continue;
+      std::string bad = good;
+      bad[i] = v;
+      writeBytes(defs, bad);
+      const std::string got = loadLimited(archive.string());
+      if (got.rfind("TraceError: " + archive.string() + ": ", 0) == 0) ++errors;
+      else EXPECT_EQ(got, "OK") << "byte " << i << " set to " << int(static_cast<unsigned char>(v));
+    }
+  EXPECT_GT(errors, 0);
 }
 
 namespace {

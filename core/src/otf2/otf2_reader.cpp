@@ -10,6 +10,7 @@
 // description as its Function::color. OTF2 has no colour field; our writer stores colours
 // there so that they survive a round trip.
 #include "otf2_anchor.h"
+#include "otf2_def_check.h"
 #include "otf2_common.h"
 #include "otf2_definitions.h"
 #include "otf2_events.h"
@@ -122,6 +123,7 @@ void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts)
   OTF2_Reader* r = reader.get();
   otf2::check(OTF2_Reader_SetSerialCollectiveCallbacks(r), path, "cannot set up the reader");
   requireFile(path, files.globalDefs(), "global definition file");
+  otf2::checkGlobalDefinitions(path, files.globalDefs().string());  // libotf2 trusts its group sizes
 
   otf2::GlobalDefinitions defs;
   otf2::readGlobalDefinitions(r, path, defs);
