@@ -179,6 +179,38 @@
         <source>Done</source>
         <translation>完了</translation>
     </message>
+    <message>
+        <source>(no call)</source>
+        <translation>（呼び出しなし）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Message&lt;/b&gt; %1 → %2</source>
+        <translation>&lt;b&gt;メッセージ&lt;/b&gt; %1 → %2</translation>
+    </message>
+    <message>
+        <source>(unmatched)</source>
+        <translation>（対応なし）</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;%1 B, tag %2</source>
+        <translation>&lt;br&gt;%1 B、タグ %2</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;sent by %1 at %2</source>
+        <translation>&lt;br&gt;送信: %1（%2）</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;received by %1 at %2</source>
+        <translation>&lt;br&gt;受信: %1（%2）</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;receiver&apos;s wait:</source>
+        <translation>&lt;br&gt;受信側の待ち:</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;span style=&apos;color:gray&apos;&gt;Z: zero the receiver&apos;s wait&lt;/span&gt;</source>
+        <translation>&lt;br&gt;&lt;span style=&apos;color:gray&apos;&gt;Z: 受信側の待ちをゼロにする&lt;/span&gt;</translation>
+    </message>
 </context>
 <context>
     <name>RegionPicker</name>
@@ -563,10 +595,6 @@
         <translation>仮説</translation>
     </message>
     <message>
-        <source>No hypotheses. Select an event and press Z (zero wait) or E (zero event), or a parallel step and press B (balance computation) or V (balance volume).</source>
-        <translation>仮説はありません。イベントを選んで Z (待ち時間をゼロに) または E (イベントをゼロに)、あるいは並列ステップを選んで B (計算量を均等化) または V (通信量を均等化) を押してください。</translation>
-    </message>
-    <message>
         <source>Remove</source>
         <translation>削除</translation>
     </message>
@@ -593,6 +621,10 @@
     <message>
         <source>Waiting for its prediction</source>
         <translation>予測を待っています</translation>
+    </message>
+    <message>
+        <source>No hypotheses. Click a message arrow or an event and press Z (zero wait), an event and E (zero event), or a parallel step and B (balance computation) or V (balance volume).</source>
+        <translation>仮説はありません。メッセージの矢印かイベントをクリックして Z（待ちをゼロ）、イベントで E（イベントをゼロ）、並列ステップで B（計算の均衡化）または V（通信量の均衡化）を押してください。</translation>
     </message>
 </context>
 <context>
@@ -766,16 +798,56 @@
         <translation>トレースが読み込まれていません</translation>
     </message>
     <message>
-        <source>Click an event or a parallel step in the timeline.</source>
-        <translation>タイムライン上のイベントまたは並列ステップをクリックしてください。</translation>
-    </message>
-    <message>
         <source>Overhead:</source>
         <translation>オーバーヘッド:</translation>
     </message>
     <message>
         <source>%1 (usual maximum t_max %2)</source>
         <translation>%1 (通常の最大値 t_max %2)</translation>
+    </message>
+    <message>
+        <source>Click an event, a message arrow or a parallel step in the timeline.</source>
+        <translation>タイムラインのイベント、メッセージの矢印、または並列ステップをクリックしてください。</translation>
+    </message>
+    <message>
+        <source>Message %1 → %2</source>
+        <translation>メッセージ %1 → %2</translation>
+    </message>
+    <message>
+        <source>Message from %1 (unmatched)</source>
+        <translation>%1 からのメッセージ（対応なし）</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（なし）</translation>
+    </message>
+    <message>
+        <source>Sender call:</source>
+        <translation>送信側の呼び出し:</translation>
+    </message>
+    <message>
+        <source>%1 on rank %2, at %3</source>
+        <translation>ランク %2 の %1（%3）</translation>
+    </message>
+    <message>
+        <source>Receiver call:</source>
+        <translation>受信側の呼び出し:</translation>
+    </message>
+    <message>
+        <source>Transfer:</source>
+        <translation>転送:</translation>
+    </message>
+    <message>
+        <source>Tag:</source>
+        <translation>タグ:</translation>
+    </message>
+    <message>
+        <source>Receiver&apos;s wait:</source>
+        <translation>受信側の待ち:</translation>
+    </message>
+    <message>
+        <source>Zero Wait (Z) removes the receiver&apos;s wait on this message.</source>
+        <translation>待ちをゼロ（Z）で、このメッセージによる受信側の待ちを取り除きます。</translation>
     </message>
 </context>
 <context>
@@ -1247,6 +1319,14 @@
     <message>
         <source>Wait for the prediction of the current scenario, then export it</source>
         <translation>現在のシナリオの予測が終わるのを待ってから書き出してください</translation>
+    </message>
+    <message>
+        <source>Select the call itself to zero it</source>
+        <translation>ゼロにするには呼び出し自体を選択してください</translation>
+    </message>
+    <message>
+        <source>This message has no matched receive</source>
+        <translation>このメッセージには対応する受信がありません</translation>
     </message>
 </context>
 <context>

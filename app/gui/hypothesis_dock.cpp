@@ -16,8 +16,8 @@ HypothesisDock::HypothesisDock(QWidget* parent) : QDockWidget(tr("Hypotheses"), 
   auto* w = new QWidget(this);
   auto* layout = new QVBoxLayout(w);
   layout->setContentsMargins(4, 4, 4, 4);
-  empty_ = new QLabel(tr("No hypotheses. Select an event and press Z (zero wait) or E (zero event), "
-                         "or a parallel step and press B (balance computation) or V (balance volume)."),
+  empty_ = new QLabel(tr("No hypotheses. Click a message arrow or an event and press Z (zero wait), an event and "
+                         "E (zero event), or a parallel step and B (balance computation) or V (balance volume)."),
                       w);
   empty_->setWordWrap(true);
   list_ = new QListWidget(w);

@@ -22,6 +22,19 @@ int mpiIndexOf(const Trace& trace, std::uint32_t rank, std::uint32_t event) {
   return it != calls.end() && *it == event ? static_cast<int>(it - calls.begin()) : -1;
 }
 
+ui::TimelineItem callOf(const Trace& trace, const ui::TimelineItem& item) {
+  if (item.kind != ui::TimelineItem::Kind::Message) return item;
+  std::uint32_t rank = kNone32;
+  const auto recv = ui::messageReceive(trace, item, &rank);
+  ui::TimelineItem out;
+  if (!recv || recv->event == kNone32) return out;
+  out.kind = ui::TimelineItem::Kind::Event;
+  out.rank = rank;
+  out.event = recv->event;
+  out.predicted = item.predicted;
+  return out;
+}
+
 int stepOf(const Trace& trace, std::uint32_t rank, std::uint32_t event) {
   for (std::size_t k = 0; k < trace.steps.size(); ++k) {
     const auto& spans = trace.steps[k].ranks;
@@ -97,6 +110,10 @@ void InspectorDock::show(const Trace* trace, const ui::TimelineItem& item,
                          const std::shared_ptr<const PredictionResult>& prediction) {
   item_ = item;
   clearRows();
+  if (trace && item.kind == ui::TimelineItem::Kind::Message) {
+    showMessage(*trace, item, prediction);
+    return;
+  }
   const bool haveTrace = trace != nullptr;
   const bool isEvent = haveTrace && item.kind == ui::TimelineItem::Kind::Event && item.rank < trace->rankCount() &&
                        item.event < trace->ranks[item.rank].size();
@@ -217,8 +234,50 @@ void InspectorDock::show(const Trace* trace, const ui::TimelineItem& item,
   } else {
     title_->setText(haveTrace ? tr("Nothing selected") : tr("No trace loaded"));
     if (haveTrace)
-      addRow(QString(), tr("Click an event or a parallel step in the timeline."));
+      addRow(QString(), tr("Click an event, a message arrow or a parallel step in the timeline."));
   }
+}
+
+void InspectorDock::showMessage(const Trace& trace, const ui::TimelineItem& item,
+                                const std::shared_ptr<const PredictionResult>& prediction) {
+  const auto send = ui::messageSend(trace, item);
+  std::uint32_t rr = kNone32;
+  const auto recv = ui::messageReceive(trace, item, &rr);
+  const ui::TimelineItem call = callOf(trace, item);
+  const int recvMpi = call.kind == ui::TimelineItem::Kind::Event ? mpiIndexOf(trace, call.rank, call.event) : -1;
+  const int step = call.kind == ui::TimelineItem::Kind::Event ? stepOf(trace, call.rank, call.event) : -1;
+  zeroWait_->setEnabled(recvMpi >= 0);
+  zeroEvent_->setEnabled(false);
+  zeroComputation_->setEnabled(false);
+  balanceCompute_->setEnabled(step >= 0);
+  balanceVolume_->setEnabled(step >= 0);
+  if (!send) {
+    title_->setText(tr("Nothing selected"));
+    return;
+  }
+  title_->setText(recv ? tr("Message %1 → %2").arg(item.rank).arg(rr) : tr("Message from %1 (unmatched)").arg(item.rank));
+  auto callText = [&](std::uint32_t r, std::uint32_t e) {
+    if (e == kNone32 || e >= trace.ranks[r].size()) return tr("(none)");
+    const int mpi = mpiIndexOf(trace, r, e);
+    QString s = QString::fromStdString(trace.fn(r, e).name);
+    if (mpi >= 0) s += QStringLiteral(" (%1)").arg(QString::fromStdString(eventId(r, static_cast<std::uint32_t>(mpi))));
+    return s;
+  };
+  addRow(tr("Sender call:"), tr("%1 on rank %2, at %3").arg(callText(item.rank, send->postEvent)).arg(item.rank).arg(formatDuration(send->time)));
+  if (recv) {
+    addRow(tr("Receiver call:"), tr("%1 on rank %2, at %3").arg(callText(rr, recv->event)).arg(rr).arg(formatDuration(recv->time)));
+    addRow(tr("Transfer:"), formatDuration(recv->time - send->time));
+  }
+  addRow(tr("Bytes:"), QString::number(send->bytes));
+  addRow(tr("Tag:"), QString::number(send->tag));
+  const bool predictionFits = prediction && prediction->trace.get() == &trace && prediction->times;
+  if (recvMpi >= 0 && predictionFits && prediction->measuredWaits) {
+    const TimeNs wait = (*prediction->measuredWaits)[call.rank][static_cast<std::size_t>(recvMpi)];
+    addRow(tr("Receiver's wait:"), formatDuration(wait));
+    const PredictedCall p = prediction->times->ranks[call.rank]->call(static_cast<std::uint32_t>(recvMpi), call.event);
+    addRow(tr("Predicted wait:"), formatDuration(p.wait));
+  }
+  if (recvMpi >= 0) addRow(QString(), tr("Zero Wait (Z) removes the receiver's wait on this message."));
 }
 
 }  // namespace perwiz::gui

@@ -1,6 +1,6 @@
 // Details of the selected timeline item — an event (function, rank, measured and predicted
-// times, wait, local cost, bytes and partners) or a parallel step — and buttons that turn it
-// into a hypothesis.
+// times, wait, local cost, bytes and partners), a message (its sending and receiving calls,
+// bytes, the receiver's wait) or a parallel step — and buttons that turn it into a hypothesis.
 #pragma once
 
 #include "perwiz/overhead_detection.h"
@@ -20,6 +20,10 @@ namespace perwiz::gui {
 int mpiIndexOf(const Trace& trace, std::uint32_t rank, std::uint32_t event);
 // The parallel step holding an event of a rank, or -1.
 int stepOf(const Trace& trace, std::uint32_t rank, std::uint32_t event);
+// The call a hypothesis on `item` is about: the item itself for an event, the call that
+// completes the receive for a message (Z on a message zeroes the receiver's wait); None if
+// the message has no matched receive.
+ui::TimelineItem callOf(const Trace& trace, const ui::TimelineItem& item);
 
 class InspectorDock : public QDockWidget {
   Q_OBJECT
@@ -38,6 +42,8 @@ class InspectorDock : public QDockWidget {
   void zeroComputationRequested(const perwiz::ui::TimelineItem& item);
 
  private:
+  void showMessage(const Trace& trace, const ui::TimelineItem& item,
+                   const std::shared_ptr<const PredictionResult>& prediction);
   void addRow(const QString& label, const QString& value);
   void clearRows();
 

@@ -390,27 +390,36 @@ TimeNs MainWindow::measuredTimeShown() const {
 }
 QString MainWindow::summaryText() const { return summary_->text(); }
 
-void MainWindow::onSelection(const ui::TimelineItem& item) {
+void MainWindow::onSelection(const ui::TimelineItem& selected) {
   const auto& trace = session_->trace();
-  inspector_->show(trace.get(), item, session_->prediction());
+  inspector_->show(trace.get(), selected, session_->prediction());
+  // A message stands for the call that completes its receive (Z zeroes the receiver's wait).
+  const ui::TimelineItem item = trace ? callOf(*trace, selected) : selected;
+  const bool message = selected.kind == ui::TimelineItem::Kind::Message;
   const bool event = trace && item.kind == ui::TimelineItem::Kind::Event;
   const bool mpi = event && mpiIndexOf(*trace, item.rank, item.event) >= 0;
   const bool step = trace && (item.kind == ui::TimelineItem::Kind::Step ||
                               (event && stepOf(*trace, item.rank, item.event) >= 0));
   zeroWaitAct_->setEnabled(mpi);
-  zeroEventAct_->setEnabled(mpi);
-  zeroComputationAct_->setEnabled(mpi);
+  zeroEventAct_->setEnabled(mpi && !message);
+  zeroComputationAct_->setEnabled(mpi && !message);
   balanceComputeAct_->setEnabled(step);
   balanceVolumeAct_->setEnabled(step);
 }
 
-bool MainWindow::requestHypothesis(HypothesisKind kind, const ui::TimelineItem& item, QString* why) {
+bool MainWindow::requestHypothesis(HypothesisKind kind, const ui::TimelineItem& selected, QString* why) {
   auto fail = [&](const QString& text) {
     if (why) *why = text;
     return false;
   };
   const auto& trace = session_->trace();
   if (!trace) return fail(tr("No trace loaded"));
+  if (selected.kind == ui::TimelineItem::Kind::Message && kind != HypothesisKind::ZeroWait &&
+      kind != HypothesisKind::BalanceCompute && kind != HypothesisKind::BalanceVolume)
+    return fail(tr("Select the call itself to zero it"));
+  const ui::TimelineItem item = callOf(*trace, selected);
+  if (selected.kind == ui::TimelineItem::Kind::Message && item.kind == ui::TimelineItem::Kind::None)
+    return fail(tr("This message has no matched receive"));
   Hypothesis h;
   h.kind = kind;
   if (h.targetsEvent()) {

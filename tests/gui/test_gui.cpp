@@ -13,6 +13,7 @@
 #include "region_picker_dialog.h"
 #include "test_traces.h"
 #include "i18n.h"
+#include "inspector_dock.h"
 #include "main_window.h"
 #include "prediction_worker.h"
 #include "session_file.h"
@@ -203,6 +204,64 @@ class TestGui : public QObject {
     Hypothesis e = h;
     e.kind = HypothesisKind::ZeroEvent;
     QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {h, e}));
+  }
+
+  // Click a message arrow on the sample: the inspector names both calls and the bytes; Z
+  // zeroes the wait of the call that completes the receive.
+  void clickMessageArrowZeroesTheReceiversWait() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QSignalSpy loaded(&w, &MainWindow::traceLoaded);
+    w.openTrace(kSample);
+    QVERIFY(loaded.wait(10000));
+    QVERIFY(waitReady(w));
+    const Trace& trace = *w.trace();
+    // The matched message whose receive waited longest, drawn across at least one other row.
+    const auto& waits = *w.session()->prediction()->measuredWaits;
+    std::uint32_t sr = 0, se = kNone32, rr = 0, rcall = 0;
+    TimeNs longest = -1;
+    for (std::uint32_t r = 0; r < trace.rankCount(); ++r)
+      for (std::uint32_t j = 0; j < trace.ranks[r].messages.size(); ++j) {
+        const MessageEndpoint m = trace.ranks[r].messages[j];
+        if (!m.isSend || !m.matched() || (m.matchRank > r ? m.matchRank - r : r - m.matchRank) < 2) continue;
+        const MessageEndpoint o = trace.ranks[m.matchRank].messages[m.matchIndex];
+        const int mpi = gui::mpiIndexOf(trace, m.matchRank, o.event);
+        if (mpi < 0 || waits[m.matchRank][std::size_t(mpi)] <= longest) continue;
+        longest = waits[m.matchRank][std::size_t(mpi)];
+        sr = r;
+        se = j;
+        rr = m.matchRank;
+        rcall = std::uint32_t(mpi);
+      }
+    QVERIFY2(se != kNone32 && longest > 0, "the sample has a waiting receive two rows away");
+    const QPointF mid = w.timeline()->messagePoint(sr, se, 0.5);
+    QVERIFY2(w.timeline()->rect().contains(mid.toPoint()), "arrow not visible");
+    QTest::mouseClick(w.timeline(), Qt::LeftButton, {}, mid.toPoint());
+    const TimelineItem sel = w.timeline()->selection();
+    QCOMPARE(sel.kind, TimelineItem::Kind::Message);
+    QCOMPARE(sel.rank, sr);
+    QCOMPARE(sel.event, se);
+    QStringList texts;
+    for (QLabel* l : w.findChild<QDockWidget*>(QStringLiteral("inspectorDock"))->findChildren<QLabel*>()) texts << l->text();
+    const QString all = texts.join(QLatin1Char('|'));
+    QVERIFY2(all.contains(QStringLiteral("Message %1 → %2").arg(sr).arg(rr)), qPrintable(all));
+    QVERIFY2(all.contains(QStringLiteral("Sender call:")) && all.contains(QStringLiteral("Receiver call:")), qPrintable(all));
+    QVERIFY2(all.contains(QString::number(trace.ranks[sr].messages[se].bytes)), qPrintable(all));
+    QVERIFY2(all.contains(gui::formatDuration(longest)), qPrintable(all));  // the receiver's wait
+    if (const QString shots = qEnvironmentVariable("PERWIZ_SCREENSHOT_DIR"); !shots.isEmpty()) {
+      QTest::qWait(200);
+      QVERIFY(w.grab().save(QDir(shots).filePath(QStringLiteral("message-selected.png"))));
+    }
+    w.timeline()->setFocus();
+    QTest::keyClick(w.timeline(), Qt::Key_Z);
+    QCOMPARE(w.document()->entries().size(), std::size_t(1));
+    Hypothesis h;
+    h.kind = HypothesisKind::ZeroWait;
+    h.event = EventRef{rr, rcall, false};
+    QCOMPARE(w.document()->entries()[0].hypothesis, h);
+    QVERIFY(waitReady(w));
+    QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {h}));
   }
 
   void balanceStepByKey() {

@@ -199,6 +199,57 @@ TEST(Timeline, ClickSelectsAndEmits) {
   EXPECT_TRUE(tip.contains("rank 0"));
 }
 
+// A message is selected by clicking its arrow (on it or within 3 px); its partners are the
+// receiving call, then the sending one; Z asks to zero the receiver's wait for it.
+TEST(Timeline, ClickOnAMessageArrowSelectsTheMessage) {
+  auto t = smallTrace();
+  Shown s(t);
+  const std::uint32_t send = eventNamed(*t, 0, "MPI_Send"), recv = eventNamed(*t, 1, "MPI_Recv");
+  std::uint32_t endpoint = kNone32;
+  for (std::uint32_t j = 0; j < t->ranks[0].messages.size(); ++j)
+    if (t->ranks[0].messages[j].isSend && t->ranks[0].messages[j].event == send) endpoint = j;
+  ASSERT_NE(endpoint, kNone32);
+  TimelineItem msg;
+  msg.kind = TimelineItem::Kind::Message;
+  msg.rank = 0;
+  msg.event = endpoint;
+  const QPointF mid = s.view.messagePoint(0, endpoint, 0.5);
+  ASSERT_GE(mid.x(), 0);
+  // The arrow's unit normal, from two points along it.
+  const QPointF dir = s.view.messagePoint(0, endpoint, 0.6) - s.view.messagePoint(0, endpoint, 0.4);
+  const double len = std::hypot(dir.x(), dir.y());
+  ASSERT_GT(len, 0);
+  const QPointF normal(-dir.y() / len, dir.x() / len);
+  EXPECT_EQ(s.view.itemAt(mid + normal * 2.5), msg);   // within 3 px
+  EXPECT_NE(s.view.itemAt(mid + normal * 6.0), msg);   // not beyond
+  TimelineItem got;
+  QObject::connect(&s.view, &TimelineView::selectionChanged, [&](const TimelineItem& it) { got = it; });
+  QTest::mouseClick(&s.view, Qt::LeftButton, {}, mid.toPoint());
+  EXPECT_EQ(got, msg);
+  EXPECT_EQ(s.view.selection(), msg);
+  ASSERT_GE(s.view.partners().size(), 2u);
+  EXPECT_EQ(s.view.partners()[0], eventItem(1, recv));
+  EXPECT_EQ(s.view.partners()[1], eventItem(0, send));
+  // The tooltip says what it is: both calls, the bytes.
+  const QString tip = s.view.toolTipFor(msg);
+  EXPECT_TRUE(tip.contains("Message")) << tip.toStdString();
+  EXPECT_TRUE(tip.contains("MPI_Send") && tip.contains("MPI_Recv")) << tip.toStdString();
+  EXPECT_TRUE(tip.contains(QString::number(t->ranks[0].messages[endpoint].bytes) + " B")) << tip.toStdString();
+  // Inside the Send box near the arrow's start the call wins.
+  EXPECT_EQ(s.view.itemAt(s.view.messagePoint(0, endpoint, 0.0)), eventItem(0, send));
+  std::vector<std::pair<HypothesisKind, TimelineItem>> asked;
+  QObject::connect(&s.view, &TimelineView::hypothesisRequested,
+                   [&](HypothesisKind k, const TimelineItem& it) { asked.emplace_back(k, it); });
+  QTest::keyClick(&s.view, Qt::Key_Z);
+  QTest::keyClick(&s.view, Qt::Key_E);  // not for a message
+  ASSERT_EQ(asked.size(), 1u);
+  EXPECT_EQ(asked[0].first, HypothesisKind::ZeroWait);
+  EXPECT_EQ(asked[0].second, msg);
+  // P goes to the receiving call.
+  QTest::keyClick(&s.view, Qt::Key_P);
+  EXPECT_EQ(s.view.selection(), eventItem(1, recv));
+}
+
 TEST(Timeline, HypothesisKeys) {
   auto t = smallTrace();
   Shown s(t);

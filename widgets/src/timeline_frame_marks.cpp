@@ -172,6 +172,24 @@ void Frame::selection() {
     for (const TimelineItem& pt : state.partners) outline(pt, colors::partner, 2);
     outline(sel, colors::selection, 2.5);
   }
+  if (sel.kind == TimelineItem::Kind::Message) {
+    // The selected message's arrow, bold, in every lane shown; its two calls outlined.
+    std::uint32_t rr = kNone32;
+    const auto send = messageSend(tr, sel);
+    const auto recv = messageReceive(tr, sel, &rr);
+    if (send && recv) {
+      for (int k = 0; k < lanes; ++k) {
+        const bool pred = specs[k].predicted;
+        QPointF a(L.x(data.endpointTime(pred, sel.rank, *send)), laneY(sel.rank, pred));
+        QPointF b(L.x(data.endpointTime(pred, rr, *recv)), laneY(rr, pred));
+        clipToMargin(a, b, L);
+        p.setPen(QPen(colors::selection, 2.5));
+        drawArrow(p, a, b);
+        ++stats.arrows;
+      }
+    }
+    for (const TimelineItem& pt : state.partners) outline(pt, colors::partner, 2);
+  }
   if (sel.kind == TimelineItem::Kind::Step) {
     const std::uint32_t r0 = L.firstVisibleRow(), r1 = L.endVisibleRow();
     for (int k = 0; k < lanes; ++k) {

@@ -2,6 +2,7 @@
 
 #include "time_axis.h"
 #include "timeline_data.h"
+#include "timeline_painter.h"
 
 #include <QObject>
 
@@ -12,6 +13,8 @@
 namespace perwiz::ui {
 
 namespace {
+
+constexpr double kArrowHitPx = 3.0;  // a click this close to an arrow selects its message
 
 // Best event of a drawing on a rank at time t within `slack` ns: containing beats nearby,
 // deeper beats shallower. kNone32 if none.
@@ -65,6 +68,46 @@ TimelineItem stepAt(const TimelineData& data, bool predicted, std::uint32_t rank
   return out;
 }
 
+// The message arrow of drawing `pred` nearest to `pos`, if one passes within `slackPx`: the
+// arrows as Frame::arrows draws them (send end on the sender's lane centre, receive end on the
+// receiver's). Each channel is searched by its sorted send times: an arrow spans at most
+// [send - lead, send + lag] in time. `dist` gets the distance in pixels.
+TimelineItem arrowAt(const TimelineData& data, const TimelineLayout& L, bool pred, const QPointF& pos,
+                     double slackPx, double& dist) {
+  TimelineItem best;
+  const Drawing& d = data.drawing(pred);
+  const double px = L.nsPerPx();
+  const TimeNs t = L.time(pos.x());
+  const TimeNs slack = TimeNs(std::ceil(slackPx * px));
+  constexpr std::uint32_t kMaxPerChannel = 4096;  // bounds a click on a crowded zoomed-out frame
+  for (const auto& chp : d.arrows.channels) {
+    const ArrowChannel& ch = *chp;
+    const double ys = L.lane(ch.src, pred && L.lanes).center(), yd = L.lane(ch.dst, pred && L.lanes).center();
+    if (pos.y() < std::min(ys, yd) - slackPx || pos.y() > std::max(ys, yd) + slackPx) continue;
+    const auto b = ch.send.begin();
+    const auto lo = std::lower_bound(b, ch.send.end(), t - ch.lag - slack);
+    const auto hi = std::upper_bound(lo, ch.send.end(), t + ch.lead + slack);
+    std::uint32_t seen = 0;
+    for (auto it = lo; it != hi && seen < kMaxPerChannel; ++it, ++seen) {
+      const std::size_t i = std::size_t(it - b);
+      const QPointF a(L.x(ch.send[i]), ys), e(L.x(ch.recv[i]), yd);
+      const QPointF ab = e - a, ap = pos - a;
+      const double len2 = QPointF::dotProduct(ab, ab);
+      const double u = len2 > 0 ? std::clamp(QPointF::dotProduct(ap, ab) / len2, 0.0, 1.0) : 0.0;
+      const QPointF q = a + ab * u - pos;
+      const double dd = std::sqrt(QPointF::dotProduct(q, q));
+      if (dd <= slackPx && dd < dist) {
+        dist = dd;
+        best.kind = TimelineItem::Kind::Message;
+        best.rank = ch.src;
+        best.event = ch.sendEndpoint[i];
+        best.predicted = pred && data.hasPrediction();
+      }
+    }
+  }
+  return best;
+}
+
 }  // namespace
 
 TimelineItem hitTest(const TimelineData& data, const TimelineLayout& L, TimelineMode mode,
@@ -82,6 +125,29 @@ TimelineItem hitTest(const TimelineData& data, const TimelineLayout& L, Timeline
     for (int k = 0; k < n; ++k) order.push_back(specs[k].predicted);
   const TimeNs t = L.time(pos.x());
   const TimeNs slack = TimeNs(std::ceil(3.0 * L.nsPerPx()));
+  // Arrows are drawn over the boxes: one within 3 px is what the click means, except inside a
+  // box on the arrow's own rows.
+  {
+    double dist = std::numeric_limits<double>::max();
+    TimelineItem msg;
+    for (bool pred : order) {
+      const TimelineItem m = arrowAt(data, L, pred, pos, kArrowHitPx, dist);
+      if (m.kind == TimelineItem::Kind::Message) msg = m;
+    }
+    if (msg.kind == TimelineItem::Kind::Message) {
+      // On the arrow's own rows a call drawn under the point is what was meant (the arrow
+      // leaves and enters its calls; a zoomed-in arrow runs along them).
+      std::uint32_t recvRank = kNone32;
+      (void)messageReceive(*data.trace(), msg, &recvRank);
+      bool atEnd = false;
+      if (rank == msg.rank || rank == recvRank) {
+        const std::uint32_t e = eventAt(data, msg.predicted, rank, t, 0);
+        for (std::uint32_t j = e; j != kNone32 && !atEnd; j = data.shape(rank).parent[j])
+          atEnd = eventBox(data, L, rank, j, msg.predicted).contains(pos);
+      }
+      if (!atEnd) return msg;
+    }
+  }
   for (bool pred : order) {
     const std::uint32_t e = eventAt(data, pred, rank, t, slack);
     if (e != kNone32) {
@@ -103,9 +169,51 @@ TimelineItem hitTest(const TimelineData& data, const TimelineLayout& L, Timeline
   return none;
 }
 
+std::optional<MessageEndpoint> messageSend(const Trace& trace, const TimelineItem& item) {
+  if (item.kind != TimelineItem::Kind::Message || item.rank >= trace.rankCount()) return std::nullopt;
+  const auto& ms = trace.ranks[item.rank].messages;
+  if (item.event >= ms.size()) return std::nullopt;
+  const MessageEndpoint m = ms[item.event];
+  if (!m.isSend) return std::nullopt;
+  return m;
+}
+
+std::optional<MessageEndpoint> messageReceive(const Trace& trace, const TimelineItem& item, std::uint32_t* rank) {
+  const auto s = messageSend(trace, item);
+  if (!s || !s->matched() || s->matchRank >= trace.rankCount() ||
+      s->matchIndex >= trace.ranks[s->matchRank].messages.size())
+    return std::nullopt;
+  if (rank) *rank = s->matchRank;
+  return MessageEndpoint(trace.ranks[s->matchRank].messages[s->matchIndex]);
+}
+
 std::vector<TimelineItem> partnersOf(const TimelineData& data, const TimelineItem& item) {
   std::vector<TimelineItem> out;
   const Trace* tr = data.trace();
+  if (tr && item.kind == TimelineItem::Kind::Message) {
+    // The receiving call first (P goes there), then the sending call(s).
+    std::uint32_t rr = kNone32;
+    const auto send = messageSend(*tr, item);
+    const auto recv = messageReceive(*tr, item, &rr);
+    auto add = [&](std::uint32_t r, std::uint32_t e) {
+      if (e == kNone32 || r >= tr->rankCount() || e >= tr->ranks[r].size()) return;
+      TimelineItem p;
+      p.kind = TimelineItem::Kind::Event;
+      p.rank = r;
+      p.event = e;
+      p.predicted = item.predicted;
+      if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+    };
+    if (recv) {
+      add(rr, recv->event);
+      add(rr, recv->postEvent);
+    }
+    if (send) {
+      add(item.rank, send->postEvent);
+      add(item.rank, send->event);
+    }
+    return out;
+  }
   if (!tr || item.kind != TimelineItem::Kind::Event || item.rank >= tr->rankCount()) return out;
   const RankTrace& rt = tr->ranks[item.rank];
   auto add = [&](std::uint32_t r, std::uint32_t e) {
@@ -233,6 +341,38 @@ QString toolTipText(const TimelineData& data, const TimelineItem& item) {
     for (const CollectiveCall& c : rt.collectives)
       if (c.event == item.event && c.instance != kNone32 && c.instance < tr->collectives.size())
         s += QObject::tr("<br>collective #%1 on %2 ranks").arg(c.instance).arg(tr->collectives[c.instance].participants);
+    return s;
+  }
+  if (item.kind == TimelineItem::Kind::Message) {
+    const auto send = messageSend(*tr, item);
+    std::uint32_t rr = kNone32;
+    const auto recv = messageReceive(*tr, item, &rr);
+    if (!send) return {};
+    auto call = [&](std::uint32_t r, std::uint32_t e) {
+      if (e == kNone32 || e >= tr->ranks[r].size()) return QObject::tr("(no call)");
+      const std::uint32_t c = data.mpiIndexOf(r, e);
+      QString name = QString::fromStdString(tr->fn(r, e).name).toHtmlEscaped();
+      if (c != kNone32) name += QStringLiteral(" <span style='color:gray'>(%1)</span>").arg(QString::fromStdString(eventId(r, c)));
+      return name;
+    };
+    s += QObject::tr("<b>Message</b> %1 → %2").arg(rankName, recv ? QString::fromStdString(tr->ranks[rr].name).toHtmlEscaped()
+                                                                    : QObject::tr("(unmatched)"));
+    s += QObject::tr("<br>%1 B, tag %2").arg(send->bytes).arg(send->tag);
+    s += QObject::tr("<br>sent by %1 at %2").arg(call(item.rank, send->postEvent), formatTime(send->time, 1));
+    if (recv) {
+      s += QObject::tr("<br>received by %1 at %2").arg(call(rr, recv->event), formatTime(recv->time, 1));
+      const std::uint32_t c = recv->event == kNone32 ? kNone32 : data.mpiIndexOf(rr, recv->event);
+      if (c != kNone32) {
+        const TimeNs* mw = data.measuredWait(rr, c);
+        const TimeNs* pw = data.predictedWait(rr, c);
+        if (mw || pw) {
+          s += QObject::tr("<br>receiver's wait:");
+          if (mw) s += QObject::tr(" %1 measured").arg(formatDuration(*mw));
+          if (pw) s += QObject::tr("%1 %2 predicted").arg(mw ? QStringLiteral(",") : QString(), formatDuration(*pw));
+        }
+      }
+      s += QObject::tr("<br><span style='color:gray'>Z: zero the receiver's wait</span>");
+    }
     return s;
   }
   if (item.kind == TimelineItem::Kind::Step) {

@@ -174,6 +174,27 @@ QPointF TimelineView::eventCenter(std::uint32_t rank, std::uint32_t event, bool 
   return box.center();
 }
 
+QPointF TimelineView::messagePoint(std::uint32_t rank, std::uint32_t endpoint, double fraction, bool predicted) const {
+  const QPointF outside(-1, -1);
+  const Trace* tr = d->data.trace();
+  if (!tr) return outside;
+  TimelineItem it;
+  it.kind = TimelineItem::Kind::Message;
+  it.rank = rank;
+  it.event = endpoint;
+  std::uint32_t rr = kNone32;
+  const auto send = messageSend(*tr, it);
+  const auto recv = messageReceive(*tr, it, &rr);
+  if (!send || !recv) return outside;
+  const TimelineLayout L = d->layout(this);
+  const bool pred = shownDrawing(d->mode, d->data.hasPrediction(), predicted);
+  const QPointF a(L.x(d->data.endpointTime(pred, rank, *send)), L.lane(rank, pred && L.lanes).center());
+  const QPointF b(L.x(d->data.endpointTime(pred, rr, *recv)), L.lane(rr, pred && L.lanes).center());
+  const QPointF at = a + (b - a) * fraction;
+  if (!QRectF(L.plot).contains(at)) return outside;
+  return at;
+}
+
 TimelineItem TimelineView::itemAt(const QPointF& pos) const {
   return hitTest(d->data, d->layout(this), d->mode, pos);
 }
@@ -298,6 +319,14 @@ void TimelineView::scrollTo(const TimelineItem& item) {
     const RankTimes& t = d->data.drawing(pred).times[item.rank];
     a = t.enter[item.event];
     b = t.leave[item.event];
+  } else if (item.kind == TimelineItem::Kind::Message) {
+    std::uint32_t rr = kNone32;
+    const auto send = messageSend(*tr, item);
+    const auto recv = messageReceive(*tr, item, &rr);
+    if (!send || !recv) return;
+    a = d->data.endpointTime(pred, item.rank, *send);
+    b = d->data.endpointTime(pred, rr, *recv);
+    if (b < a) std::swap(a, b);
   } else if (!d->data.stepSpan(pred, item.step, item.rank, a, b)) {
     return;
   }
@@ -319,7 +348,9 @@ void TimelineView::scrollTo(const TimelineItem& item) {
 }
 
 void TimelineView::goToPartner() {
-  if (d->selection.kind != TimelineItem::Kind::Event || d->partners.empty()) return;
+  if ((d->selection.kind != TimelineItem::Kind::Event && d->selection.kind != TimelineItem::Kind::Message) ||
+      d->partners.empty())
+    return;
   const TimelineItem target = d->partners.front();
   setSelection(target);
   scrollTo(target);
@@ -440,10 +471,10 @@ void TimelineView::contextMenuEvent(QContextMenuEvent* event) {
     if (it.kind != TimelineItem::Kind::None) setSelection(it);
   } else {
     it = d->selection;
-    if (it.kind == TimelineItem::Kind::Event) {
-      const QPointF c = eventCenter(it.rank, it.event, it.predicted);
-      if (c.x() >= 0) global = mapToGlobal(c.toPoint());
-    }
+    const QPointF c = it.kind == TimelineItem::Kind::Event     ? eventCenter(it.rank, it.event, it.predicted)
+                      : it.kind == TimelineItem::Kind::Message ? messagePoint(it.rank, it.event, 0.5, it.predicted)
+                                                               : QPointF(-1, -1);
+    if (c.x() >= 0) global = mapToGlobal(c.toPoint());
   }
   emit contextMenuRequestedFor(it, global);
   event->accept();
@@ -485,7 +516,9 @@ void TimelineView::keyPressEvent(QKeyEvent* event) {
       break;
     }
     case Qt::Key_P: goToPartner(); break;
-    case Qt::Key_Z: if (isEvent) emit hypothesisRequested(HypothesisKind::ZeroWait, s); break;
+    case Qt::Key_Z:  // a message: its receive's wait (the window maps it to the receiving call)
+      if (isEvent || s.kind == TimelineItem::Kind::Message) emit hypothesisRequested(HypothesisKind::ZeroWait, s);
+      break;
     case Qt::Key_E: if (isEvent) emit hypothesisRequested(HypothesisKind::ZeroEvent, s); break;
     case Qt::Key_B: if (isStep) emit hypothesisRequested(HypothesisKind::BalanceCompute, s); break;
     case Qt::Key_V: if (isStep) emit hypothesisRequested(HypothesisKind::BalanceVolume, s); break;

@@ -16,6 +16,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace perwiz::ui {
@@ -27,16 +28,22 @@ enum class TimelineMode {
   Lanes,      // each rank row split into a measured and a predicted lane
 };
 
-// What is selected or hovered: an event (any event of a rank, by its model index), a step, or
-// nothing.
+// What is selected or hovered: an event (any event of a rank, by its model index), a step, a
+// message (its arrow), or nothing.
 struct TimelineItem {
-  enum class Kind { None, Event, Step } kind = Kind::None;
-  std::uint32_t rank = 0;
-  std::uint32_t event = 0;  // model event index on the rank (Kind::Event)
+  enum class Kind { None, Event, Step, Message } kind = Kind::None;
+  std::uint32_t rank = 0;   // Kind::Message: the sending rank
+  std::uint32_t event = 0;  // model event index on the rank (Kind::Event); Kind::Message: the
+                            // send endpoint's index in the sender's RankTrace::messages
   std::uint32_t step = 0;   // Kind::Step
   bool predicted = false;   // hit in the predicted drawing (Overlay/Lanes)
   bool operator==(const TimelineItem&) const = default;
 };
+
+// The two ends of a Kind::Message item: its send endpoint, and its matched receive endpoint
+// with the receiving rank (none when the item is no message of `trace` or is unmatched).
+std::optional<MessageEndpoint> messageSend(const Trace& trace, const TimelineItem& item);
+std::optional<MessageEndpoint> messageReceive(const Trace& trace, const TimelineItem& item, std::uint32_t* rank);
 
 // What a view prepares once per trace (function roles, rank nesting, the messages as arrows)
 // and a drawing prepared from one set of times (level-of-detail tables, steps, arrows): both
@@ -104,6 +111,10 @@ class TimelineView : public QWidget {
   // Widget coordinates of an event's box centre (measured drawing unless `predicted`), or a
   // point outside the widget if it is not visible. For tests and for scrolling to an event.
   QPointF eventCenter(std::uint32_t rank, std::uint32_t event, bool predicted = false) const;
+  // Widget coordinates of the point at `fraction` (0 = send end, 1 = receive end) along the
+  // arrow of the message whose send endpoint is `endpoint` of `rank`, or a point outside the
+  // widget if the arrow is not drawn (no matched receive, rows scrolled away).
+  QPointF messagePoint(std::uint32_t rank, std::uint32_t endpoint, double fraction, bool predicted = false) const;
   TimelineItem itemAt(const QPointF& pos) const;
 
   // Paints the whole trace (or the visible range) with axis and legend on any paint device
