@@ -211,6 +211,26 @@
         <source>&lt;br&gt;&lt;span style=&apos;color:gray&apos;&gt;Z: zero the receiver&apos;s wait&lt;/span&gt;</source>
         <translation>&lt;br&gt;&lt;span style=&apos;color:gray&apos;&gt;Z: 受信側の待ちをゼロにする&lt;/span&gt;</translation>
     </message>
+    <message>
+        <source>Measured</source>
+        <translation>実測</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>予測</translation>
+    </message>
+    <message>
+        <source>Overlay: measured faded, predicted outlined</source>
+        <translation>重ね表示: 実測は淡色、予測は枠線</translation>
+    </message>
+    <message>
+        <source>Lanes: m measured, p predicted</source>
+        <translation>レーン: m 実測、p 予測</translation>
+    </message>
+    <message>
+        <source>tracer&apos;s cost per record</source>
+        <translation>トレーサの記録あたりのコスト</translation>
+    </message>
 </context>
 <context>
     <name>RegionPicker</name>

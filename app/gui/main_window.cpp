@@ -141,7 +141,9 @@ void MainWindow::connectParts() {
           [this](const QString& message) { showError(tr("Prediction failed"), message); });
   connect(s, &AnalysisSession::historyChanged, this, &MainWindow::updateHistoryChart);
   connect(s, &AnalysisSession::hypothesisApplied, this, [this] {
-    if (timeline_->mode() == ui::TimelineMode::Measured) setMode(ui::TimelineMode::Overlay);
+    // The first hypothesis shows measured and predicted side by side (lanes, unless the user
+    // chose another comparison view before: remembered across runs).
+    if (timeline_->mode() == ui::TimelineMode::Measured) setMode(comparisonMode());
   });
   connect(s, &AnalysisSession::titleChanged, this, &MainWindow::updateTitle);
   connect(s, &AnalysisSession::message, this, [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
@@ -455,10 +457,6 @@ bool MainWindow::requestCompensation(std::int64_t overheadNsPerEvent, QString* w
   return session_->requestCompensation(overheadNsPerEvent, why);
 }
 
-void MainWindow::setMode(ui::TimelineMode mode) {
-  timeline_->setMode(mode);
-  modeActs_[static_cast<int>(mode)]->setChecked(true);
-}
 
 void MainWindow::showContextMenu(const ui::TimelineItem& item, const QPoint& globalPos) {
   if (!session_->trace()) return;

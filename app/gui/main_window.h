@@ -114,6 +114,10 @@ class MainWindow : public QMainWindow {
   void showContextMenu(const ui::TimelineItem& item, const QPoint& globalPos);
   void showError(const QString& title, const QString& message);
   void setMode(ui::TimelineMode mode);
+  // A view chosen by the user; a comparison view (not Measured) is remembered (QSettings).
+  void chooseMode(ui::TimelineMode mode);
+  // The view the first hypothesis switches to: the remembered comparison view, else Lanes.
+  static ui::TimelineMode comparisonMode();
   void onAdvisorOutcome(const std::shared_ptr<const AdvisorOutcome>& outcome);
   void highlightAdvice(const std::vector<EventRef>& events, int step);
   void updateHistoryChart();

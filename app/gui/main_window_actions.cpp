@@ -9,6 +9,7 @@
 #include "warnings_dock.h"
 
 #include <QAction>
+#include <QSettings>
 #include <QActionGroup>
 #include <QCoreApplication>
 #include <QLabel>
@@ -64,7 +65,7 @@ void MainWindow::createActions() {
     modeActs_[i]->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(Qt::Key_1 + i)));
     modeGroup_->addAction(modeActs_[i]);
     const auto mode = static_cast<ui::TimelineMode>(i);
-    connect(modeActs_[i], &QAction::triggered, this, [this, mode] { setMode(mode); });
+    connect(modeActs_[i], &QAction::triggered, this, [this, mode] { chooseMode(mode); });
   }
   modeActs_[0]->setChecked(true);
   fitAct_ = new QAction(tr("&Fit"), this);
@@ -238,6 +239,28 @@ void MainWindow::createStatusBar() {
   statusBar()->addPermanentWidget(cancelButton_);
   statusBar()->addPermanentWidget(warningsButton_);
   statusBar()->addPermanentWidget(summary_);
+}
+
+namespace {
+constexpr const char* kComparisonModeKey = "view/comparisonMode";  // a TimelineMode
+}  // namespace
+
+ui::TimelineMode MainWindow::comparisonMode() {
+  const int m = QSettings().value(QLatin1String(kComparisonModeKey), static_cast<int>(ui::TimelineMode::Lanes)).toInt();
+  if (m == static_cast<int>(ui::TimelineMode::Overlay) || m == static_cast<int>(ui::TimelineMode::Predicted))
+    return static_cast<ui::TimelineMode>(m);
+  return ui::TimelineMode::Lanes;
+}
+
+void MainWindow::chooseMode(ui::TimelineMode mode) {
+  setMode(mode);
+  if (mode != ui::TimelineMode::Measured)
+    QSettings().setValue(QLatin1String(kComparisonModeKey), static_cast<int>(mode));
+}
+
+void MainWindow::setMode(ui::TimelineMode mode) {
+  timeline_->setMode(mode);
+  modeActs_[static_cast<int>(mode)]->setChecked(true);
 }
 
 }  // namespace perwiz::gui

@@ -264,6 +264,46 @@ class TestGui : public QObject {
     QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {h}));
   }
 
+  // The first hypothesis shows measured and predicted side by side: lanes, or the comparison
+  // view the user chose last (remembered across windows and runs).
+  void firstHypothesisShowsTheRememberedComparisonView() {
+    QSettings().remove(QStringLiteral("view/comparisonMode"));
+    auto firstToggle = [&](MainWindow& w) {
+      w.show();
+      QSignalSpy loaded(&w, &MainWindow::traceLoaded);
+      w.openTrace(kSample);
+      QVERIFY(loaded.wait(10000));
+      QVERIFY(waitReady(w));
+      QCOMPARE(w.timeline()->mode(), ui::TimelineMode::Measured);
+      const Call call = callWithLongestWait(*w.trace());
+      w.timeline()->setSelection(TimelineItem{TimelineItem::Kind::Event, call.rank, call.event, 0, false});
+      w.timeline()->setFocus();
+      QTest::keyClick(w.timeline(), Qt::Key_Z);
+      QVERIFY(waitReady(w));
+    };
+    {
+      MainWindow w;
+      firstToggle(w);
+      QCOMPARE(w.timeline()->mode(), ui::TimelineMode::Lanes);
+      if (const QString shots = qEnvironmentVariable("PERWIZ_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        QTest::qWait(200);
+        QVERIFY(w.grab().save(QDir(shots).filePath(QStringLiteral("first-hypothesis-lanes.png"))));
+      }
+      QAction* overlay = nullptr;
+      for (QAction* a : w.findChildren<QAction*>())
+        if (a->text() == QStringLiteral("&Overlay")) overlay = a;
+      QVERIFY(overlay);
+      overlay->trigger();
+      QCOMPARE(w.timeline()->mode(), ui::TimelineMode::Overlay);
+    }
+    {
+      MainWindow w;
+      firstToggle(w);
+      QCOMPARE(w.timeline()->mode(), ui::TimelineMode::Overlay);
+    }
+    QSettings().remove(QStringLiteral("view/comparisonMode"));
+  }
+
   void balanceStepByKey() {
     MainWindow w;
     w.show();

@@ -55,6 +55,7 @@ struct Frame {
   void arrows(const LaneSpec& spec);
   void selection();
   void rankLabels();
+  void viewLabel(TimelineMode mode);
   void axis(const AxisTicks& ticks);
   void boxLabels();
   int laneY(std::uint32_t r, bool predicted) const {

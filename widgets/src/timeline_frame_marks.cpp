@@ -208,6 +208,31 @@ void Frame::selection() {
   p.restore();
 }
 
+// Which view the plot shows, in its top-right corner, once there is a prediction to compare:
+// measured and predicted look alike, so the canvas says which is which.
+void Frame::viewLabel(TimelineMode mode) {
+  if (!data.hasPrediction()) return;
+  QString text;
+  switch (mode) {
+    case TimelineMode::Measured: text = QObject::tr("Measured"); break;
+    case TimelineMode::Predicted: text = QObject::tr("Predicted"); break;
+    case TimelineMode::Overlay: text = QObject::tr("Overlay: measured faded, predicted outlined"); break;
+    case TimelineMode::Lanes: text = QObject::tr("Lanes: m measured, p predicted"); break;
+  }
+  const QFontMetrics fm(p.font());
+  const int w = fm.horizontalAdvance(text) + 12, h = fm.height() + 4;
+  const QRect r(L.plot.right() - w - 4, L.plot.top() + 4, w, h);
+  if (r.left() <= L.plot.left() || h * 2 > L.plot.height()) return;  // no room: the legend says it
+  p.save();
+  p.setPen(QColor(120, 120, 120));
+  p.setBrush(QColor(255, 255, 255, 215));
+  p.drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
+  p.setPen(QColor(40, 40, 40));
+  p.drawText(r, Qt::AlignCenter, text);
+  p.restore();
+  ++stats.texts;
+}
+
 void Frame::rankLabels() {
   const Trace& tr = *data.trace();
   const QFontMetrics fm(p.font());

@@ -42,9 +42,13 @@ std::vector<LegendEntry> legendEntries(const TimelineData& data, TimelineMode mo
     if (rank(a) != rank(b)) return rank(a) < rank(b);
     return t->functions[a].name < t->functions[b].name;
   });
-  for (std::uint32_t f : fns)
+  for (std::uint32_t f : fns) {
+    // The tracer's own record (kEventOverheadPoint) by what it is, not by its internal name.
+    const bool tracerRecord = t->functions[f].name == kEventOverheadPoint;
     out.push_back({data.role(f) == FnRole::Point ? LegendEntry::Kind::Tick : LegendEntry::Kind::Box,
-                   data.color(f), QString::fromStdString(t->functions[f].name)});
+                   data.color(f), tracerRecord ? QObject::tr("tracer's cost per record")
+                                               : QString::fromStdString(t->functions[f].name)});
+  }
   if (!t->steps.empty()) {
     out.push_back({LegendEntry::Kind::Band, colors::stepEven, QObject::tr("even step")});
     out.push_back({LegendEntry::Kind::Band, colors::stepOdd, QObject::tr("odd step")});
