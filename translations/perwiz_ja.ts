@@ -1203,10 +1203,6 @@
         <translation>PerWiz</translation>
     </message>
     <message>
-        <source>%1 — PerWiz</source>
-        <translation>%1 — PerWiz</translation>
-    </message>
-    <message>
         <source>Full replay in %1 (%2 from the change to the result)</source>
         <translation>全体を再シミュレーションしました (%1、変更から結果まで %2)</translation>
     </message>
@@ -1347,6 +1343,22 @@
     <message>
         <source>This message has no matched receive</source>
         <translation>このメッセージには対応する受信がありません</translation>
+    </message>
+    <message>
+        <source>Unsaved Hypotheses</source>
+        <translation>保存されていない仮説</translation>
+    </message>
+    <message>
+        <source>The hypotheses of this session have changed since it was last saved. Save them first?</source>
+        <translation>このセッションの仮説は最後の保存以降に変更されています。先に保存しますか？</translation>
+    </message>
+    <message>
+        <source>%1[*] — PerWiz</source>
+        <translation>%1[*] — PerWiz</translation>
+    </message>
+    <message>
+        <source>%1[*] (%2) — PerWiz</source>
+        <translation>%1[*] (%2) — PerWiz</translation>
     </message>
 </context>
 <context>

@@ -131,6 +131,8 @@ void AnalysisSession::applySession(const SessionData& session) {
   emit sessionOpened(sessionPath_);
 }
 
+bool AnalysisSession::isModified() const { return trace_ && !undo_->isClean(); }
+
 bool AnalysisSession::saveSessionTo(const QString& path, const SessionView& view, QString* error) {
   if (!trace_) {
     if (error) *error = tr("No trace loaded");

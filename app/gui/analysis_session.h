@@ -61,6 +61,9 @@ class AnalysisSession : public QObject {
   QString parallelRegion() const { return region_; }
   ScenarioDocument* document() const { return doc_; }
   QUndoStack* undoStack() const { return undo_; }
+  // Changes since the trace or session was opened or the session saved (the undo stack is not
+  // at its clean state): closing or opening another file would drop them.
+  bool isModified() const;
   const std::shared_ptr<const PredictionResult>& prediction() const { return prediction_; }
   // The shown prediction belongs to the latest scenario change (no re-simulation pending).
   bool isPredictionCurrent() const;

@@ -123,6 +123,8 @@ class MainWindow : public QMainWindow {
   void updateHistoryChart();
   void showStep(int step);
 
+  // Asks before unsaved hypotheses would be dropped (Save / Discard / Cancel); true to go on.
+  bool mayDropChanges();
   void openDialog();
   void openSessionDialog();
   void saveSession();

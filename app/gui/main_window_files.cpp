@@ -39,7 +39,24 @@ const char* kRecentKey = "recentFiles";
 
 void MainWindow::openTrace(const QString& path) { session_->openTrace(path); }
 
+bool MainWindow::mayDropChanges() {
+  if (!session_->isModified()) return true;
+  QMessageBox box(QMessageBox::Question, tr("Unsaved Hypotheses"),
+                  tr("The hypotheses of this session have changed since it was last saved. Save them first?"),
+                  QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+  box.setObjectName(QStringLiteral("unsavedChanges"));
+  box.setDefaultButton(QMessageBox::Save);
+  switch (box.exec()) {
+    case QMessageBox::Save:
+      saveSession();
+      return !session_->isModified();  // saved (not cancelled in the file dialog, no error)
+    case QMessageBox::Discard: return true;
+    default: return false;
+  }
+}
+
 void MainWindow::openDialog() {
+  if (!mayDropChanges()) return;
   const QString tracePath = session_->tracePath();
   const QString dir = tracePath.isEmpty() ? QString() : QFileInfo(tracePath).absolutePath();
   const QString path = QFileDialog::getOpenFileName(
@@ -53,6 +70,7 @@ void MainWindow::openDialog() {
 }
 
 void MainWindow::openSessionDialog() {
+  if (!mayDropChanges()) return;
   const QString path = QFileDialog::getOpenFileName(this, tr("Open Session"), QString(),
                                                     tr("PerWiz sessions (*.perwiz);;All files (*)"));
   if (!path.isEmpty()) openSession(path);
@@ -205,6 +223,7 @@ void MainWindow::updateRecentMenu() {
     a->setToolTip(f);
     a->setStatusTip(f);
     connect(a, &QAction::triggered, this, [this, f] {
+      if (!mayDropChanges()) return;
       if (f.endsWith(QLatin1String(".perwiz"), Qt::CaseInsensitive))
         openSession(f);
       else
@@ -222,10 +241,16 @@ void MainWindow::updateRecentMenu() {
 }
 
 void MainWindow::updateTitle() {
-  if (session_->tracePath().isEmpty())
+  // "[*]" is where Qt shows the modified mark (setWindowModified).
+  const QString trace = QFileInfo(session_->tracePath()).fileName();
+  const QString sessionFile = QFileInfo(session_->sessionPath()).fileName();
+  if (trace.isEmpty())
     setWindowTitle(tr("PerWiz"));
+  else if (sessionFile.isEmpty())
+    setWindowTitle(tr("%1[*] — PerWiz").arg(trace));
   else
-    setWindowTitle(tr("%1 — PerWiz").arg(QFileInfo(session_->tracePath()).fileName()));
+    setWindowTitle(tr("%1[*] (%2) — PerWiz").arg(sessionFile, trace));
+  setWindowModified(session_->isModified());
 }
 
 void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
@@ -237,6 +262,7 @@ void MainWindow::dropEvent(QDropEvent* event) {
   const auto urls = event->mimeData()->urls();
   if (urls.isEmpty() || !urls.first().isLocalFile()) return;
   const QString path = urls.first().toLocalFile();
+  if (!mayDropChanges()) return;
   if (path.endsWith(QLatin1String(".perwiz"), Qt::CaseInsensitive))
     openSession(path);
   else
@@ -294,6 +320,10 @@ void MainWindow::compensationDialog() {
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
+  if (!mayDropChanges()) {
+    event->ignore();
+    return;
+  }
   session_->cancelLoad();
   event->accept();
 }

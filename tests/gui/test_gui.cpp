@@ -304,6 +304,58 @@ class TestGui : public QObject {
     QSettings().remove(QStringLiteral("view/comparisonMode"));
   }
 
+  // Quit (close) and Open ask before unsaved hypotheses are dropped; the title shows the
+  // session's name and the modified mark.
+  void unsavedHypothesesAreNotDroppedSilently() {
+    MainWindow w;
+    w.show();
+    QSignalSpy loaded(&w, &MainWindow::traceLoaded);
+    w.openTrace(kSample);
+    QVERIFY(loaded.wait(10000));
+    QVERIFY(waitReady(w));
+    QVERIFY(!w.isWindowModified());
+    QCOMPARE(w.windowTitle(), QStringLiteral("ring4.alog[*] — PerWiz"));
+    const Call call = callWithLongestWait(*w.trace());
+    w.timeline()->setSelection(TimelineItem{TimelineItem::Kind::Event, call.rank, call.event, 0, false});
+    w.timeline()->setFocus();
+    QTest::keyClick(w.timeline(), Qt::Key_Z);
+    QVERIFY(waitReady(w));
+    QVERIFY(w.isWindowModified());
+    // The question that comes up is answered by clicking `button`; records what it asked.
+    QString asked;
+    auto answer = [&](QMessageBox::StandardButton button) {
+      QTimer::singleShot(0, [&asked, button] {
+        auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+        if (!box) return;
+        asked = box->text();
+        box->button(button)->click();
+      });
+    };
+    answer(QMessageBox::Cancel);
+    QVERIFY(!w.close());  // Cancel: the window stays, with its hypothesis
+    QVERIFY2(asked.contains(QStringLiteral("hypotheses")), qPrintable(asked));
+    QVERIFY(w.isVisible());
+    QCOMPARE(w.document()->entries().size(), std::size_t(1));
+    asked.clear();
+    QAction* open = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+      if (a->text() == QStringLiteral("&Open Trace…")) open = a;
+    QVERIFY(open);
+    answer(QMessageBox::Cancel);
+    open->trigger();  // asks first; Cancel: no file dialog, nothing dropped
+    QVERIFY2(asked.contains(QStringLiteral("hypotheses")), qPrintable(asked));
+    QCOMPARE(w.document()->entries().size(), std::size_t(1));
+    // Saved: the title names the session, no mark, and closing asks nothing.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("unsaved.perwiz"));
+    QVERIFY(w.saveSessionTo(path));
+    QVERIFY(!w.isWindowModified());
+    QCOMPARE(w.windowTitle(), QStringLiteral("%1[*] (ring4.alog) — PerWiz").arg(QFileInfo(path).fileName()));
+    asked.clear();
+    QVERIFY(w.close());
+    QVERIFY(asked.isEmpty());
+  }
+
   void balanceStepByKey() {
     MainWindow w;
     w.show();
