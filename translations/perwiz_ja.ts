@@ -19,6 +19,18 @@
         <source>%1: rendering failed</source>
         <translation>%1: 描画に失敗しました</translation>
     </message>
+    <message>
+        <source>Measured run time %1</source>
+        <translation>実測の実行時間 %1</translation>
+    </message>
+    <message>
+        <source>No hypothesis: the measured run replayed</source>
+        <translation>仮説なし: 実測の実行を再生</translation>
+    </message>
+    <message>
+        <source>Hypotheses: %1</source>
+        <translation>仮説: %1</translation>
+    </message>
 </context>
 <context>
     <name>HeadlessExport</name>
@@ -31,8 +43,35 @@
         <translation>perwiz: %1: 未知の画像形式です (.png、.svg、.pdf を使ってください)</translation>
     </message>
     <message>
-        <source>perwiz: %1: the file exists; not overwritten</source>
-        <translation>perwiz: %1: ファイルが既に存在します。上書きしません</translation>
+        <source>perwiz: %1: the file exists; not overwritten (--force replaces it)</source>
+        <translation>perwiz: %1: ファイルが存在するため上書きしません（--force で置き換えます）</translation>
+    </message>
+</context>
+<context>
+    <name>Hypothesis</name>
+    <message>
+        <source>zero-wait %1</source>
+        <translation>待ちゼロ %1</translation>
+    </message>
+    <message>
+        <source>zero-event %1</source>
+        <translation>イベントゼロ %1</translation>
+    </message>
+    <message>
+        <source>balance-compute step %1</source>
+        <translation>計算均衡化 ステップ %1</translation>
+    </message>
+    <message>
+        <source>balance-volume step %1</source>
+        <translation>通信量均衡化 ステップ %1</translation>
+    </message>
+    <message>
+        <source>compensate overhead recorded in the trace</source>
+        <translation>トレースに記録されたオーバーヘッドを補正</translation>
+    </message>
+    <message>
+        <source>compensate %1 ns/event</source>
+        <translation>補正 %1 ns/イベント</translation>
     </message>
 </context>
 <context>
@@ -59,6 +98,61 @@
     <message>
         <source>measured %1 → predicted %2 (%3)</source>
         <translation>実測 %1 → 予測 %2 (%3)</translation>
+    </message>
+</context>
+<context>
+    <name>QDialog</name>
+    <message>
+        <source>Export Image</source>
+        <translation>画像を書き出す</translation>
+    </message>
+    <message>
+        <source>Measured</source>
+        <translation>実測</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>予測</translation>
+    </message>
+    <message>
+        <source>Overlay (predicted over measured)</source>
+        <translation>重ね表示（実測の上に予測）</translation>
+    </message>
+    <message>
+        <source>Lanes (measured and predicted per rank)</source>
+        <translation>レーン（ランクごとに実測と予測）</translation>
+    </message>
+    <message>
+        <source>View:</source>
+        <translation>表示:</translation>
+    </message>
+    <message>
+        <source>Whole trace</source>
+        <translation>トレース全体</translation>
+    </message>
+    <message>
+        <source>Current view</source>
+        <translation>現在の表示範囲</translation>
+    </message>
+    <message>
+        <source>Range:</source>
+        <translation>範囲:</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> px</translation>
+    </message>
+    <message>
+        <source>Width:</source>
+        <translation>幅:</translation>
+    </message>
+    <message>
+        <source>Lane height:</source>
+        <translation>レーンの高さ:</translation>
+    </message>
+    <message>
+        <source>Title, hypotheses and run times above the timeline</source>
+        <translation>タイムラインの上にタイトル、仮説、実行時間を表示</translation>
     </message>
 </context>
 <context>
@@ -301,12 +395,28 @@
         <translation>perwiz: --width は 200 から 20000 の間で指定してください</translation>
     </message>
     <message>
-        <source>perwiz: --scenario, --view and --width need --export-image</source>
-        <translation>perwiz: --scenario、--view、--width は --export-image と一緒に使ってください</translation>
-    </message>
-    <message>
         <source>perwiz: at most one TRACE</source>
         <translation>perwiz: トレースは 1 つまでです</translation>
+    </message>
+    <message>
+        <source>Height of a lane for --export-image (pixels, at least 14; a Lanes row has two).</source>
+        <translation>--export-image のレーンの高さ（ピクセル、14 以上。レーン表示では 1 行に 2 レーン）。</translation>
+    </message>
+    <message>
+        <source>--export-image without the title, hypotheses and run times above the timeline.</source>
+        <translation>--export-image でタイムラインの上のタイトル、仮説、実行時間を省きます。</translation>
+    </message>
+    <message>
+        <source>--export-image replaces OUT if it exists.</source>
+        <translation>--export-image で OUT が存在すれば置き換えます。</translation>
+    </message>
+    <message>
+        <source>perwiz: --lane-height must be between %1 and 200</source>
+        <translation>perwiz: --lane-height は %1 から 200 の間で指定してください</translation>
+    </message>
+    <message>
+        <source>perwiz: --scenario, --view, --width, --lane-height, --no-header and --force need --export-image</source>
+        <translation>perwiz: --scenario、--view、--width、--lane-height、--no-header、--force には --export-image が必要です</translation>
     </message>
 </context>
 <context>
@@ -1135,20 +1245,8 @@
         <translation>%1 は既に存在します。置き換えますか?</translation>
     </message>
     <message>
-        <source>Whole trace</source>
-        <translation>トレース全体</translation>
-    </message>
-    <message>
-        <source>Current view</source>
-        <translation>現在の表示範囲</translation>
-    </message>
-    <message>
         <source>Export Image</source>
         <translation>画像を書き出す</translation>
-    </message>
-    <message>
-        <source>Range:</source>
-        <translation>範囲:</translation>
     </message>
     <message>
         <source>PNG image (*.png)</source>

@@ -1,5 +1,7 @@
 #include "export_image.h"
 
+#include "units.h"
+
 #include "perwiz/output_file.h"
 #include "perwiz/trace_io.h"
 
@@ -21,6 +23,22 @@ ImageFormat imageFormatFor(const QString& path) {
   if (ext == QLatin1String("svg")) return ImageFormat::Svg;
   if (ext == QLatin1String("pdf")) return ImageFormat::Pdf;
   return ImageFormat::Unknown;
+}
+
+void describeExport(ui::TimelineExportOptions& options, const QString& tracePath,
+                    const std::vector<Hypothesis>& applied, TimeNs measured, TimeNs predicted) {
+  options.title = QFileInfo(tracePath).fileName();
+  options.notes.clear();
+  const bool showsPrediction = options.mode && *options.mode != ui::TimelineMode::Measured;
+  if (!showsPrediction || predicted < 0) {
+    if (measured >= 0) options.notes << QCoreApplication::translate("ExportImage", "Measured run time %1").arg(formatDuration(measured));
+    return;
+  }
+  QStringList names;
+  for (const Hypothesis& h : applied) names << hypothesisText(h);
+  options.notes << (names.isEmpty() ? QCoreApplication::translate("ExportImage", "No hypothesis: the measured run replayed")
+                                    : QCoreApplication::translate("ExportImage", "Hypotheses: %1").arg(names.join(QStringLiteral("; "))));
+  options.notes << predictionSummary(measured, predicted);
 }
 
 bool exportTimelineImage(const ui::TimelineView& view, const QString& path,

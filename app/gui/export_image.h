@@ -6,10 +6,17 @@
 
 #include <QString>
 
+#include <vector>
+
 namespace perwiz::gui {
 
 enum class ImageFormat { Unknown, Png, Svg, Pdf };
 ImageFormat imageFormatFor(const QString& path);
+
+// Heads an export with the trace's file name (title) and, when the view shows a prediction,
+// the hypotheses applied and "measured T → predicted T (change)"; else the measured T.
+void describeExport(ui::TimelineExportOptions& options, const QString& tracePath,
+                    const std::vector<Hypothesis>& applied, TimeNs measured, TimeNs predicted);
 
 // Renders in memory, then writes through writeOutputFile (output_file.h): complete or not at
 // all, errors name the file and the OS error. With overwrite = false an existing file is an error.

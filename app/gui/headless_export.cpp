@@ -44,8 +44,8 @@ int runHeadlessExport(const HeadlessExportArgs& args) {
     err << QCoreApplication::translate("HeadlessExport", "perwiz: %1: unknown image format (use .png, .svg or .pdf)").arg(args.out) << Qt::endl;
     return 2;
   }
-  if (QFileInfo::exists(args.out)) {
-    err << QCoreApplication::translate("HeadlessExport", "perwiz: %1: the file exists; not overwritten").arg(args.out) << Qt::endl;
+  if (!args.force && QFileInfo::exists(args.out)) {
+    err << QCoreApplication::translate("HeadlessExport", "perwiz: %1: the file exists; not overwritten (--force replaces it)").arg(args.out) << Qt::endl;
     return 1;
   }
   try {
@@ -61,10 +61,11 @@ int runHeadlessExport(const HeadlessExportArgs& args) {
     ui::TimelineView view;
     view.resize(args.width, 600);
     view.setTrace(trace);
+    std::shared_ptr<const PredictionResult> result;
     if (mode != ui::TimelineMode::Measured) {
       // The snapshot the GUI's worker makes, on this thread (a prediction past the int64 ns
       // range is not a result: predictOnce throws with the reason, docs/model.md "Limits").
-      const auto result = PredictionWorker::predictOnce(trace, scenario, view.base());
+      result = PredictionWorker::predictOnce(trace, scenario, view.base());
       if (!result->errors.isEmpty()) {
         err << "perwiz: " << args.scenario << ": " << result->errors.first() << Qt::endl;
         return 1;
@@ -76,8 +77,13 @@ int runHeadlessExport(const HeadlessExportArgs& args) {
     ui::TimelineExportOptions options;
     options.wholeTrace = args.wholeTrace;
     options.width = args.width;
+    options.rowHeight = args.laneHeight;
+    options.mode = mode;
+    if (args.header)
+      describeExport(options, args.trace, result ? result->applied : std::vector<Hypothesis>{},
+                     result ? result->measuredTime : trace->endTime, result ? result->predictedTime : -1);
     QString error;
-    if (!exportTimelineImage(view, args.out, options, false, &error)) {
+    if (!exportTimelineImage(view, args.out, options, args.force, &error)) {
       err << "perwiz: " << error << Qt::endl;
       return 1;
     }

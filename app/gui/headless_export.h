@@ -1,5 +1,6 @@
-// `perwiz --export-image OUT TRACE [--scenario FILE] [--view MODE]`: load, replay, render to
-// OUT without showing a window. Returns the exit status: 0 ok, 1 bad input, 2 bad usage.
+// `perwiz --export-image OUT TRACE [--scenario FILE] [--view MODE] [--width PX] [--lane-height PX]
+// [--no-header] [--force]`: load, replay, render to OUT without showing a window. Returns the
+// exit status: 0 ok, 1 bad input (or OUT exists without --force), 2 bad usage.
 #pragma once
 
 #include "perwiz/widgets/timeline_view.h"
@@ -12,6 +13,9 @@ struct HeadlessExportArgs {
   QString out, trace, scenario, view = QStringLiteral("measured");
   bool wholeTrace = true;
   int width = 1600;
+  int laneHeight = 24;  // --lane-height (at least ui::kMinExportLanePx)
+  bool header = true;   // --no-header: no title, hypotheses and times
+  bool force = false;   // --force: replace OUT if it exists
 };
 
 int runHeadlessExport(const HeadlessExportArgs& args);

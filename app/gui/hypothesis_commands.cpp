@@ -1,10 +1,12 @@
 #include "hypothesis_commands.h"
 
+#include "units.h"
+
 #include <QCoreApplication>
 
 namespace perwiz::gui {
 
-static QString describe(const Hypothesis& h) { return QString::fromStdString(h.toString()); }
+static QString describe(const Hypothesis& h) { return hypothesisText(h); }
 
 AddHypothesisCommand::AddHypothesisCommand(ScenarioDocument* doc, const Hypothesis& h)
     : doc_(doc), h_(h) {

@@ -1,5 +1,7 @@
 #include "hypothesis_dock.h"
 
+#include "units.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -52,7 +54,7 @@ void HypothesisDock::showDocument(const ScenarioDocument& doc) {
   list_->clear();
   shown_.clear();
   for (const auto& e : doc.entries()) {
-    auto* item = new QListWidgetItem(QString::fromStdString(e.hypothesis.toString()), list_);
+    auto* item = new QListWidgetItem(hypothesisText(e.hypothesis), list_);
     item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
     item->setCheckState(e.enabled ? Qt::Checked : Qt::Unchecked);
     item->setToolTip(e.enabled ? tr("Applied to the prediction") : tr("Disabled: kept but not applied"));
@@ -82,7 +84,7 @@ void HypothesisDock::setPending(const std::vector<Hypothesis>& pending) {
   const QSignalBlocker block(list_);
   for (int row = 0; row < list_->count() && row < static_cast<int>(shown_.size()); ++row) {
     auto* item = list_->item(row);
-    const QString name = QString::fromStdString(shown_[row].toString());
+    const QString name = hypothesisText(shown_[row]);
     const bool isPending = std::find(pending.begin(), pending.end(), shown_[row]) != pending.end();
     item->setText(isPending ? tr("%1 (pending)").arg(name) : name);
     QFont f = item->font();

@@ -1,5 +1,6 @@
 // perwiz [TRACE | SESSION.perwiz] [--lang ja]
 // perwiz --export-image OUT TRACE [--scenario FILE] [--view measured|predicted|overlay|lanes]
+//        [--width PX] [--lane-height PX] [--no-header] [--force]
 #include "app_paths.h"
 #include "headless_export.h"
 #include "i18n.h"
@@ -66,7 +67,16 @@ int main(int argc, char** argv) {
   const QCommandLineOption rangeOpt(
       QStringLiteral("width"), QCoreApplication::translate("main", "Image width for --export-image (pixels)."),
       QStringLiteral("PIXELS"), QStringLiteral("1600"));
-  parser.addOptions({langOpt, exportOpt, scenarioOpt, viewOpt, rangeOpt});
+  const QCommandLineOption laneOpt(
+      QStringLiteral("lane-height"),
+      QCoreApplication::translate("main", "Height of a lane for --export-image (pixels, at least 14; a Lanes row has two)."),
+      QStringLiteral("PIXELS"), QStringLiteral("24"));
+  const QCommandLineOption noHeaderOpt(
+      QStringLiteral("no-header"),
+      QCoreApplication::translate("main", "--export-image without the title, hypotheses and run times above the timeline."));
+  const QCommandLineOption forceOpt(QStringLiteral("force"),
+                                    QCoreApplication::translate("main", "--export-image replaces OUT if it exists."));
+  parser.addOptions({langOpt, exportOpt, scenarioOpt, viewOpt, rangeOpt, laneOpt, noHeaderOpt, forceOpt});
   parser.addPositionalArgument(
       QStringLiteral("TRACE"),
       QCoreApplication::translate("main", "ALOG or OTF2 trace, or a .perwiz session (default: the sample trace)."));
@@ -97,7 +107,15 @@ int main(int argc, char** argv) {
       err << QCoreApplication::translate("main", "perwiz: --width must be between 200 and 20000") << Qt::endl;
       return 2;
     }
+    const int lane = parser.value(laneOpt).toInt(&ok);
+    if (!ok || lane < perwiz::ui::kMinExportLanePx || lane > 200) {
+      err << QCoreApplication::translate("main", "perwiz: --lane-height must be between %1 and 200").arg(perwiz::ui::kMinExportLanePx) << Qt::endl;
+      return 2;
+    }
     perwiz::gui::HeadlessExportArgs args;
+    args.laneHeight = lane;
+    args.header = !parser.isSet(noHeaderOpt);
+    args.force = parser.isSet(forceOpt);
     args.out = parser.value(exportOpt);
     args.trace = positional.first();
     args.scenario = parser.value(scenarioOpt);
@@ -105,8 +123,9 @@ int main(int argc, char** argv) {
     args.width = width;
     return perwiz::gui::runHeadlessExport(args);
   }
-  if (parser.isSet(scenarioOpt) || parser.isSet(viewOpt) || parser.isSet(rangeOpt)) {
-    err << QCoreApplication::translate("main", "perwiz: --scenario, --view and --width need --export-image")
+  if (parser.isSet(scenarioOpt) || parser.isSet(viewOpt) || parser.isSet(rangeOpt) || parser.isSet(laneOpt) ||
+      parser.isSet(noHeaderOpt) || parser.isSet(forceOpt)) {
+    err << QCoreApplication::translate("main", "perwiz: --scenario, --view, --width, --lane-height, --no-header and --force need --export-image")
         << Qt::endl;
     return 2;
   }

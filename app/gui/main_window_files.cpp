@@ -1,6 +1,7 @@
 // The main window's file dialogs, session files, exports, recent files and drops (main_window.h).
 #include "main_window.h"
 
+#include "export_dialog.h"
 #include "export_image.h"
 #include "headless_export.h"  // view mode names
 #include "units.h"
@@ -128,10 +129,11 @@ void MainWindow::saveSessionAs() {
 void MainWindow::exportImageDialog() {
   if (!session_->trace()) return;
   const QString tracePath = session_->tracePath();
-  bool ok = false;
-  const QStringList ranges = {tr("Whole trace"), tr("Current view")};
-  const QString range = QInputDialog::getItem(this, tr("Export Image"), tr("Range:"), ranges, 0, false, &ok);
-  if (!ok) return;
+  const auto& prediction = session_->prediction();
+  ExportChoice choice;
+  choice.options.mode = timeline_->mode();
+  choice.options.width = std::max(1600, timeline_->width());
+  if (!askExportChoice(this, prediction != nullptr, choice)) return;
   QString selectedFilter;
   const QString pngFilter = tr("PNG image (*.png)"), svgFilter = tr("SVG image (*.svg)"),
                 pdfFilter = tr("PDF document (*.pdf)");
@@ -150,11 +152,12 @@ void MainWindow::exportImageDialog() {
             QMessageBox::Yes)
       return;
   }
-  ui::TimelineExportOptions options;
-  options.wholeTrace = range == ranges[0];
-  options.width = std::max(1600, timeline_->width());
+  if (choice.header)
+    describeExport(choice.options, tracePath, prediction ? prediction->applied : std::vector<Hypothesis>{},
+                   prediction ? prediction->measuredTime : session_->trace()->endTime,
+                   prediction ? prediction->predictedTime : -1);
   QString error;
-  if (!exportTimelineImage(*timeline_, path, options, true, &error))
+  if (!exportTimelineImage(*timeline_, path, choice.options, true, &error))
     showError(tr("Cannot export image"), error);
   else
     statusBar()->showMessage(tr("Exported %1").arg(path), 4000);

@@ -28,4 +28,20 @@ QString predictionSummary(TimeNs measured, TimeNs predicted) {
       .arg(formatDuration(measured), formatDuration(predicted), formatChange(measured, predicted));
 }
 
+QString hypothesisText(const Hypothesis& h) {
+  const QString event = QString::fromStdString(h.event.toString());
+  switch (h.kind) {
+    case HypothesisKind::ZeroWait: return QCoreApplication::translate("Hypothesis", "zero-wait %1").arg(event);
+    case HypothesisKind::ZeroEvent: return QCoreApplication::translate("Hypothesis", "zero-event %1").arg(event);
+    case HypothesisKind::BalanceCompute:
+      return QCoreApplication::translate("Hypothesis", "balance-compute step %1").arg(h.step);
+    case HypothesisKind::BalanceVolume:
+      return QCoreApplication::translate("Hypothesis", "balance-volume step %1").arg(h.step);
+    case HypothesisKind::Compensate:
+      return h.overheadFromTrace() ? QCoreApplication::translate("Hypothesis", "compensate overhead recorded in the trace")
+                                   : QCoreApplication::translate("Hypothesis", "compensate %1 ns/event").arg(h.overheadNs);
+  }
+  return QString::fromStdString(h.toString());
+}
+
 }  // namespace perwiz::gui

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "perwiz/network_model.h"
+#include "perwiz/scenario.h"
 
 #include <QString>
 
@@ -13,5 +14,8 @@ QString formatDuration(TimeNs ns);
 QString formatChange(TimeNs measured, TimeNs predicted);
 // "measured 6.162 ms → predicted 5.100 ms (−17.2 %)" (translated).
 QString predictionSummary(TimeNs measured, TimeNs predicted);
+// A hypothesis as the user reads it: Hypothesis::toString() in English ("zero-wait 1:5",
+// "balance-compute step 3"), translated in other languages.
+QString hypothesisText(const Hypothesis& h);
 
 }  // namespace perwiz::gui

@@ -12,6 +12,7 @@
 #include "network_model_dialog.h"
 #include "region_picker_dialog.h"
 #include "test_traces.h"
+#include "export_image.h"
 #include "i18n.h"
 #include "inspector_dock.h"
 #include "main_window.h"
@@ -469,7 +470,15 @@ class TestGui : public QObject {
     auto trace = std::make_shared<const Trace>(loadTrace(kSample.toStdString()));
     ui::TimelineView view;
     view.setTrace(trace);
-    const QSize wanted = view.exportSize(ui::TimelineExportOptions{});
+    // Headed by the trace's name and its measured run time (describeExport), unless --no-header.
+    ui::TimelineExportOptions headed;
+    headed.mode = ui::TimelineMode::Measured;
+    gui::describeExport(headed, kSample, {}, trace->endTime, -1);
+    QCOMPARE(headed.title, QStringLiteral("ring4.alog"));
+    QCOMPARE(headed.notes, QStringList{QStringLiteral("Measured run time %1").arg(gui::formatDuration(trace->endTime))});
+    const QSize wanted = view.exportSize(headed);
+    const QSize plain = view.exportSize(ui::TimelineExportOptions{});
+    QVERIFY(wanted.height() > plain.height());
     QImage image(png);
     QVERIFY(!image.isNull());
     QCOMPARE(image.size(), wanted);
@@ -507,7 +516,15 @@ class TestGui : public QObject {
       QCOMPARE(run({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("o.png")), kSample,
                     QStringLiteral("--scenario"), scenarioPath, QStringLiteral("--view"), QStringLiteral("overlay")}, &err),
                0);
-      QVERIFY(QImage(dir.filePath(QStringLiteral("o.png"))).size() == wanted);
+      // One more header line: the hypotheses, then measured → predicted.
+      QCOMPARE(QImage(dir.filePath(QStringLiteral("o.png"))).width(), wanted.width());
+      QVERIFY(QImage(dir.filePath(QStringLiteral("o.png"))).height() > wanted.height());
+      // Lanes: two lanes of at least 14 px per rank.
+      QCOMPARE(run({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("l.png")), kSample,
+                    QStringLiteral("--scenario"), scenarioPath, QStringLiteral("--view"), QStringLiteral("lanes"),
+                    QStringLiteral("--lane-height"), QStringLiteral("14"), QStringLiteral("--no-header")}, &err),
+               0);
+      QVERIFY(QImage(dir.filePath(QStringLiteral("l.png"))).height() >= int(trace->rankCount()) * 2 * ui::kMinExportLanePx);
       sc.hypotheses = {Hypothesis{HypothesisKind::BalanceCompute, {}, 999}};
       const QString badPath = dir.filePath(QStringLiteral("bad.json"));
       QFile b(badPath);
@@ -527,6 +544,13 @@ class TestGui : public QObject {
     QVERIFY(err.contains(png));
     const QByteArray after = [&] { QFile f(png); f.open(QIODevice::ReadOnly); return f.readAll(); }();
     QCOMPARE(after, before);
+    QVERIFY(err.contains(QStringLiteral("--force")));
+    // --force replaces it; --no-header leaves the title out.
+    QCOMPARE(run({QStringLiteral("--export-image"), png, kSample, QStringLiteral("--force"), QStringLiteral("--no-header")}, &err), 0);
+    QCOMPARE(QImage(png).size(), plain);
+    QCOMPARE(run({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("w.png")), kSample,
+                  QStringLiteral("--lane-height"), QStringLiteral("10")}), 2);
+    QCOMPARE(run({QStringLiteral("--force")}), 2);  // needs --export-image
     QCOMPARE(run({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("x.png")),
                   QStringLiteral("/nonexistent.alog")}, &err), 1);
     QVERIFY(err.contains(QStringLiteral("/nonexistent.alog")));
@@ -980,9 +1004,16 @@ class TestGui : public QObject {
     const QString svg = dir.filePath(QStringLiteral("view.svg"));
     int step = 0;
     answer([&](QWidget* modal) {
-      if (auto* input = qobject_cast<QInputDialog*>(modal); input && step == 0) {
-        input->setTextValue(input->comboBoxItems().value(0));  // whole trace
-        input->accept();
+      if (auto* d = qobject_cast<QDialog*>(modal); d && step == 0 && d->objectName() == QStringLiteral("exportImageDialog")) {
+        // The whole trace, lanes, 18 px lanes, with the header.
+        auto* range = d->findChild<QComboBox*>(QStringLiteral("exportRange"));
+        auto* view = d->findChild<QComboBox*>(QStringLiteral("exportView"));
+        auto* lane = d->findChild<QSpinBox*>(QStringLiteral("exportLaneHeight"));
+        if (!range || !view || !lane) return false;
+        range->setCurrentIndex(0);
+        view->setCurrentIndex(view->findData(int(ui::TimelineMode::Lanes)));
+        lane->setValue(18);
+        d->accept();
         step = 1;
         return false;
       }
@@ -999,6 +1030,8 @@ class TestGui : public QObject {
     const QByteArray content = f.readAll();
     QVERIFY(content.contains("<svg"));
     QVERIFY(content.contains("rank 0"));
+    QVERIFY(content.contains("ring4.alog"));  // the title
+    QVERIFY(!content.contains("PERWIZ_"));    // no internal names
 
     // The predicted trace: written in the background; loading it gives the predicted T.
     const QString out = dir.filePath(QStringLiteral("predicted.alog"));

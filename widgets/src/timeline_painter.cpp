@@ -212,7 +212,7 @@ void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& 
   f.boxLabels();
   for (int k = 0; k < f.lanes; ++k) f.arrows(f.specs[k]);
   f.selection();
-  f.viewLabel(state.mode);
+  if (state.viewLabel) f.viewLabel(state.mode);
   p.restore();
 
   f.rankLabels();

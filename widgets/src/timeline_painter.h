@@ -31,6 +31,7 @@ struct PaintState {
   std::vector<TimelineItem> highlighted;
   int legendMaxLines = 3;
   bool legendAllFunctions = false;  // list every function (export of the whole trace)
+  bool viewLabel = true;            // name the view in the plot's corner (the screen)
 };
 
 struct BoxLabel {

@@ -203,45 +203,100 @@ QString TimelineView::toolTipFor(const TimelineItem& item) const { return toolTi
 
 TimelineFrameStats TimelineView::lastFrameStats() const { return d->stats; }
 
-void TimelineView::render(QPainter& painter, const QRect& target, const TimelineExportOptions& options) const {
+namespace {
+
+// The header of an export: the title (bold, larger) and the notes, wrapped to the width.
+struct ExportHeader {
+  QFont titleFont, noteFont;
+  int height = 0;
+};
+ExportHeader exportHeader(const QFont& base, const TimelineExportOptions& o, int width) {
+  ExportHeader h;
+  h.titleFont = base;
+  h.titleFont.setBold(true);
+  h.titleFont.setPointSizeF(base.pointSizeF() > 0 ? base.pointSizeF() * 1.25 : 12);
+  h.noteFont = base;
+  if (o.title.isEmpty() && o.notes.isEmpty()) return h;
+  const int w = std::max(50, width - 16);
+  int y = 6;
+  if (!o.title.isEmpty()) y += QFontMetrics(h.titleFont).boundingRect(QRect(0, 0, w, 1 << 20), Qt::TextWordWrap, o.title).height() + 4;
+  for (const QString& n : o.notes)
+    y += QFontMetrics(h.noteFont).boundingRect(QRect(0, 0, w, 1 << 20), Qt::TextWordWrap, n).height() + 2;
+  h.height = y + 6;
+  return h;
+}
+
+LayoutInput exportLayoutInput(const TimelineData& data, TimelineMode mode, const TimelineExportOptions& o) {
   LayoutInput in;
-  in.area = target;
+  in.mode = mode;
+  const int lane = std::max(kMinExportLanePx, o.rowHeight);
+  LaneSpec specs[2];
+  const bool lanes = mode == TimelineMode::Lanes && lanesFor(mode, data.hasPrediction(), specs) == 2;
+  in.rowHeight = lanes ? 2 * lane : lane;
+  in.axis = o.axis;
+  in.legend = o.legend;
+  in.legendMaxLines = 0;
+  return in;
+}
+
+}  // namespace
+
+void TimelineView::render(QPainter& painter, const QRect& target, const TimelineExportOptions& options) const {
+  const TimelineMode mode = options.mode.value_or(d->mode);
+  const ExportHeader header = exportHeader(font(), options, target.width());
+  LayoutInput in = exportLayoutInput(d->data, mode, options);
+  in.area = target.adjusted(0, header.height, 0, 0);
   in.begin = options.wholeTrace ? 0 : d->begin;
   in.end = options.wholeTrace ? d->total() : d->end;
-  in.mode = d->mode;
-  in.rowHeight = std::max(2, options.rowHeight);
-  in.axis = options.axis;
-  in.legend = options.legend;
-  in.legendMaxLines = 0;
   in.font = font();
   const TimelineLayout L = computeLayout(d->data, in);
   PaintState st;
-  st.mode = d->mode;
-  st.selection = d->selection;
-  st.partners = d->partners;
-  st.highlighted = d->highlighted;
+  st.mode = mode;
+  if (options.selection) {
+    st.selection = d->selection;
+    st.partners = d->partners;
+    st.highlighted = d->highlighted;
+  }
   st.legendMaxLines = 0;
   st.legendAllFunctions = options.wholeTrace;
+  st.viewLabel = false;  // the legend (and the header) say which view it is
   PaintCache cache;
   painter.save();
   painter.setFont(font());
   painter.setClipRect(target);
+  if (header.height > 0) {
+    const int w = std::max(50, target.width() - 16);
+    int y = target.top() + 6;
+    painter.setPen(QColor(20, 20, 20));
+    if (!options.title.isEmpty()) {
+      painter.setFont(header.titleFont);
+      const QRect r = painter.boundingRect(QRect(target.left() + 8, y, w, 1 << 20), Qt::TextWordWrap, options.title);
+      painter.drawText(r, Qt::TextWordWrap, options.title);
+      y += r.height() + 4;
+    }
+    painter.setFont(header.noteFont);
+    painter.setPen(QColor(60, 60, 60));
+    for (const QString& n : options.notes) {
+      const QRect r = painter.boundingRect(QRect(target.left() + 8, y, w, 1 << 20), Qt::TextWordWrap, n);
+      painter.drawText(r, Qt::TextWordWrap, n);
+      y += r.height() + 2;
+    }
+    painter.setFont(font());
+  }
   paintTimeline(painter, d->data, L, st, cache, d->stats);
   painter.restore();
 }
 
 QSize TimelineView::exportSize(const TimelineExportOptions& options) const {
-  LayoutInput in;
-  in.area = QRect(0, 0, std::max(200, options.width), 1 << 20);
-  in.rowHeight = std::max(2, options.rowHeight);
-  in.mode = d->mode;
-  in.axis = options.axis;
-  in.legend = options.legend;
-  in.legendMaxLines = 0;
+  const TimelineMode mode = options.mode.value_or(d->mode);
+  const int width = std::max(200, options.width);
+  const ExportHeader header = exportHeader(font(), options, width);
+  LayoutInput in = exportLayoutInput(d->data, mode, options);
+  in.area = QRect(0, 0, width, 1 << 20);
   in.font = font();
   const TimelineLayout L = computeLayout(d->data, in);
   const int h = L.plot.top() + std::max(L.contentHeight(), L.rowHeight) + L.axis.height() + L.legend.height() + 2;
-  return {in.area.width(), h};
+  return {width, header.height + h};
 }
 
 void TimelineView::paintEvent(QPaintEvent*) {

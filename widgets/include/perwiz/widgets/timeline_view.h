@@ -13,6 +13,7 @@
 #include "perwiz/scenario.h"
 #include "perwiz/trace.h"
 
+#include <QStringList>
 #include <QWidget>
 
 #include <memory>
@@ -75,8 +76,13 @@ struct TimelineExportOptions {
   bool axis = true;
   bool legend = true;
   int width = 1600;        // pixels (PNG) / points (SVG, PDF)
-  int rowHeight = 24;
+  int rowHeight = 24;      // per lane (a Lanes row holds two); never below kMinExportLanePx
+  std::optional<TimelineMode> mode;  // the view's own when empty
+  QString title;           // drawn bold above the timeline (e.g. the trace's name); empty: none
+  QStringList notes;       // lines under the title (hypotheses, measured → predicted T), wrapped
+  bool selection = false;  // draw the selection, its partners and highlights (not for a report)
 };
+inline constexpr int kMinExportLanePx = 14;
 
 class TimelineView : public QWidget {
   Q_OBJECT
