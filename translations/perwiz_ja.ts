@@ -514,10 +514,6 @@
         <translation>仮定</translation>
     </message>
     <message>
-        <source>Lower bounds from the per-rank breakdown: Q1 zero waiting, Q2 balanced workload, Q3 balanced message amount</source>
-        <translation>ランクごとの内訳から求めた下限: Q1 待ち時間ゼロ、Q2 負荷均衡、Q3 メッセージ量均衡</translation>
-    </message>
-    <message>
         <source>Bounds</source>
         <translation>下限</translation>
     </message>
@@ -571,12 +567,6 @@
         <source> The search stopped at its path limit.</source>
         <translation> 探索はパス数の上限で停止しました。</translation>
     </message>
-    <message numerus="yes">
-        <source>From rank %1: %n event(s), zero %2</source>
-        <translation>
-            <numerusform>ランク %1 から: %n イベント、%2 をゼロに</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Longest wait: %1, %2 → predicted %3 (%4).</source>
         <translation>最長の待ち: %1、%2 → 予測 %3 (%4)。</translation>
@@ -598,6 +588,24 @@
         <translation>
             <numerusform>全 %n ステップを均衡化 → %1 (%2)。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Estimates from the per-rank breakdown: Q1 zero waiting, Q2 balanced workload, Q3 balanced message amount (* above the measured T: see the cell)</source>
+        <translation>ランクごとの内訳による見積もり: Q1 待ちゼロ、Q2 負荷均衡、Q3 メッセージ量均衡（* は実測 T を上回る: セルを参照）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 → %2 (%n event(s))</source>
+        <translation>
+            <numerusform>%1 → %2（%n イベント）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Zero the wait of %1: the delay it caused runs along this path (started from rank %2).</source>
+        <translation>%1 の待ちをゼロにします: それが生んだ遅れはこの経路をたどります（ランク %2 から探索）。</translation>
+    </message>
+    <message>
+        <source>Above the measured T: with the workload balanced but the waits kept, a rank that did not wait gets more work while every rank keeps its waiting time. The per-rank estimate adds them; combine with Q1 (zero waiting) for a bound.</source>
+        <translation>実測 T を上回ります: 待ちを残したまま負荷を均衡化すると、待っていなかったランクの仕事が増え、各ランクは待ち時間を保ちます。ランクごとの見積もりはこれらを足し合わせます。下限には Q1（待ちゼロ）と組み合わせてください。</translation>
     </message>
 </context>
 <context>

@@ -657,6 +657,22 @@ class TestGui : public QObject {
     QCOMPARE(dock->stepTable()->rowCount(), static_cast<int>(trace.steps.size()));
     QCOMPARE(dock->boundsTable()->rowCount(), static_cast<int>(outcome->bounds.size() * 8));
     QVERIFY(!candidates.empty());
+    // A domino row names its path, first → last event (its children, cause first).
+    for (int i = 0; i < dock->dominoTree()->topLevelItemCount(); ++i) {
+      const QTreeWidgetItem* top = dock->dominoTree()->topLevelItem(i);
+      QVERIFY(top->childCount() > 0);
+      const QString text = top->text(0);
+      QVERIFY2(text.startsWith(top->child(0)->text(0) + QStringLiteral(" → ") + top->child(top->childCount() - 1)->text(0)),
+               qPrintable(text));
+    }
+    // Gains: time saved and its share carry one sign ("+x (+y %)", "−x (−y %)").
+    auto checkGain = [](const QString& g) {
+      const bool plus = g.startsWith(QLatin1Char('+')), minus = g.startsWith(QChar(0x2212));
+      QVERIFY2(plus ? g.contains(QStringLiteral("(+")) : minus ? g.contains(QStringLiteral("(−")) : !g.contains(QLatin1Char('+')),
+               qPrintable(g));
+    };
+    for (QTableWidget* table : {dock->candidateTable(), dock->stepTable(), dock->boundsTable()})
+      for (int row = 0; row < table->rowCount(); ++row) checkGain(table->item(row, table->columnCount() - 1)->text());
 
     // Select the best candidate: its call is highlighted and scrolled to; Apply adds zero-wait.
     dock->tabs()->setCurrentIndex(1);

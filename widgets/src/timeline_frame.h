@@ -21,7 +21,6 @@ namespace perwiz::ui::frame_detail {
 
 constexpr int kArrowBudget = 6000;    // arrows (aggregated or not) per frame, all drawings
 constexpr int kArrowHeadsUpTo = 1500;  // draw heads when there are at most this many
-constexpr int kCountLabels = 150;
 constexpr int kBoxLabels = 250;
 
 QColor mix(const QColor& a, const QColor& b, double t);

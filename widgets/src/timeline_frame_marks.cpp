@@ -58,11 +58,6 @@ void Frame::arrows(const LaneSpec& spec) {
   }
   const double px = L.nsPerPx();
   std::vector<QLineF> lines;
-  struct Count {
-    QPointF at;
-    std::uint32_t n;
-  };
-  std::vector<Count> counts;
   lines.reserve(std::min<std::uint64_t>(total, kArrowBudget * 2));
   for (const Range& rg : ranges) {
     const ArrowChannel& ch = *rg.channel;
@@ -79,7 +74,6 @@ void Frame::arrows(const LaneSpec& spec) {
       QPointF a(L.plot.left() + xs, ys), b(L.x(ch.recv[i]), yd);
       clipToMargin(a, b, L);
       lines.emplace_back(a, b);
-      if (j - i > 1) counts.push_back({a + (b - a) * 0.6, j - i});
       i = j;
     }
   }
@@ -87,7 +81,9 @@ void Frame::arrows(const LaneSpec& spec) {
   p.save();
   const bool few = lines.size() <= kArrowHeadsUpTo;
   p.setRenderHint(QPainter::Antialiasing, few);
-  // Aggregated or crowded arrows are drawn translucent so they do not hide the rows.
+  // Aggregated or crowded arrows are drawn translucent so they do not hide the rows. An
+  // aggregated arrow stands for the messages of its bin (the first one's line), without a count:
+  // numbers over zoomed-out rows hid them and said nothing; zooming in separates them.
   QColor c = spec.style == LaneStyle::Faded ? colors::arrowFaded : colors::arrow;
   if (bin > 1 || L.rowHeight < 8) c.setAlpha(spec.style == LaneStyle::Faded ? 70 : 90);
   else if (spec.style == LaneStyle::Outline) c.setAlpha(200);
@@ -105,18 +101,6 @@ void Frame::arrows(const LaneSpec& spec) {
     }
   }
   p.drawLines(lines.data(), int(lines.size()));
-  if (L.rowHeight >= 10 && !counts.empty()) {
-    QFont f = p.font();
-    f.setPointSizeF(std::max(6.0, f.pointSizeF() * 0.8));
-    p.setFont(f);
-    p.setPen(c.darker(120));
-    int n = 0;
-    for (const Count& k : counts) {
-      if (++n > kCountLabels) break;
-      p.drawText(k.at + QPointF(3, -2), QString::number(k.n));
-      ++stats.texts;
-    }
-  }
   p.restore();
 }
 
