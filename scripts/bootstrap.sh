@@ -16,7 +16,7 @@ packages=(
   libopen-trace-format-dev otf-trace zlib1g-dev vite
   nlohmann-json3-dev libcli11-dev libboost-graph-dev
   libgtest-dev libbenchmark-dev
-  qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools libqcustomplot-dev
+  qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n libqcustomplot-dev
   libgl-dev xvfb xauth
   libopenmpi-dev openmpi-bin gfortran libsimgrid-dev
   clang libclang-rt-14-dev

@@ -51,6 +51,9 @@ TEST(Io, LoadErrorsNameTheFileAndTheProblem) {
   expectError((dir / "missing.alog").string(), "no such file");
   expectError(test::writeFile(dir / "empty.alog", "").string(), "empty");
   expectError(test::writeFile(dir / "words.txt", "just some text\n").string(), "unknown trace format");
+  // MPE's binary CLOG2 (its preamble starts with the version string): named, with the way out.
+  expectError(test::writeFile(dir / "run.clog2", std::string("CLOG-02.44\0\0TRUE\0\0\0\0", 20)).string(),
+              "a CLOG2 file (MPE's binary log), which PerWiz does not read: convert it to ALOG");
   fs::create_directories(dir / "nothing");
   expectError((dir / "nothing").string(), "no OTF2 anchor");
 }

@@ -1281,10 +1281,6 @@
         <translation>予測トレースを書き出す</translation>
     </message>
     <message>
-        <source>ALOG trace (*.alog);;OTF trace (*.otf);;OTF2 archive (*.otf2)</source>
-        <translation>ALOG トレース (*.alog);;OTF トレース (*.otf);;OTF2 アーカイブ (*.otf2)</translation>
-    </message>
-    <message>
         <source>%1 already exists. PerWiz never overwrites a trace; choose another name.</source>
         <translation>%1 は既に存在します。PerWiz はトレースを上書きしません。別の名前を選んでください。</translation>
     </message>
@@ -1465,6 +1461,30 @@
     <message>
         <source>%1[*] (%2) — PerWiz</source>
         <translation>%1[*] (%2) — PerWiz</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard and Mouse</source>
+        <translation>キーボードとマウス(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Keyboard and Mouse</source>
+        <translation>キーボードとマウス</translation>
+    </message>
+    <message>
+        <source>&lt;table cellspacing=&apos;4&apos;&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Click&lt;/b&gt;&lt;/td&gt;&lt;td&gt;select a message arrow, an MPI call or a step band&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;zero the wait (of a call, or of the receive of a message)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;E&lt;/b&gt;&lt;/td&gt;&lt;td&gt;zero the selected call&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;B / V&lt;/b&gt;&lt;/td&gt;&lt;td&gt;balance the step&apos;s computation / message volume&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;P&lt;/b&gt;&lt;/td&gt;&lt;td&gt;go to the partner call (repeat to walk a collective)&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;← / →&lt;/b&gt;&lt;/td&gt;&lt;td&gt;previous / next event on the rank&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;↑ / ↓&lt;/b&gt;&lt;/td&gt;&lt;td&gt;the event at the same time on the rank above / below&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Esc&lt;/b&gt;&lt;/td&gt;&lt;td&gt;clear the selection&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Wheel, W / S&lt;/b&gt;&lt;/td&gt;&lt;td&gt;zoom in / out&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Drag, A / D&lt;/b&gt;&lt;/td&gt;&lt;td&gt;pan; a right drag zooms to the range&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;fit the whole trace&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+1 … 4&lt;/b&gt;&lt;/td&gt;&lt;td&gt;measured, predicted, overlay, lanes&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Shift+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;undo / redo a hypothesis&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;predict again&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</source>
+        <translation>&lt;table cellspacing=&apos;4&apos;&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;クリック&lt;/b&gt;&lt;/td&gt;&lt;td&gt;メッセージの矢印、MPI 呼び出し、またはステップ帯を選択&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;待ちをゼロに（呼び出しの待ち、またはメッセージの受信の待ち）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;E&lt;/b&gt;&lt;/td&gt;&lt;td&gt;選択した呼び出しをゼロに&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;B / V&lt;/b&gt;&lt;/td&gt;&lt;td&gt;ステップの計算 / 通信量を均衡化&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;P&lt;/b&gt;&lt;/td&gt;&lt;td&gt;相手の呼び出しへ移動（繰り返すと集団通信をたどる）&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;← / →&lt;/b&gt;&lt;/td&gt;&lt;td&gt;ランク上の前 / 次のイベント&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;↑ / ↓&lt;/b&gt;&lt;/td&gt;&lt;td&gt;上 / 下のランクで同時刻のイベント&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Esc&lt;/b&gt;&lt;/td&gt;&lt;td&gt;選択を解除&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;ホイール、W / S&lt;/b&gt;&lt;/td&gt;&lt;td&gt;拡大 / 縮小&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;ドラッグ、A / D&lt;/b&gt;&lt;/td&gt;&lt;td&gt;移動。右ドラッグでその範囲に拡大&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F&lt;/b&gt;&lt;/td&gt;&lt;td&gt;トレース全体を表示&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+1 … 4&lt;/b&gt;&lt;/td&gt;&lt;td&gt;実測、予測、重ね表示、レーン&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;Ctrl+Z / Ctrl+Shift+Z&lt;/b&gt;&lt;/td&gt;&lt;td&gt;仮説を元に戻す / やり直す&lt;/td&gt;&lt;/tr&gt;&lt;tr&gt;&lt;td&gt;&lt;b&gt;F5&lt;/b&gt;&lt;/td&gt;&lt;td&gt;再予測&lt;/td&gt;&lt;/tr&gt;&lt;/table&gt;</translation>
+    </message>
+    <message>
+        <source>ALOG trace (*.alog)</source>
+        <translation>ALOG トレース (*.alog)</translation>
+    </message>
+    <message>
+        <source>OTF trace (*.otf)</source>
+        <translation>OTF トレース (*.otf)</translation>
+    </message>
+    <message>
+        <source>OTF2 archive (*.otf2)</source>
+        <translation>OTF2 アーカイブ (*.otf2)</translation>
     </message>
 </context>
 <context>

@@ -27,6 +27,7 @@ QTableWidget* makeTable(const QStringList& headers, QWidget* parent) {
   t->setEditTriggers(QAbstractItemView::NoEditTriggers);
   t->verticalHeader()->setVisible(false);
   t->horizontalHeader()->setStretchLastSection(false);  // columns sized to content, the gain next to its row
+  t->resizeColumnsToContents();                         // headers whole before the first rows
   t->setSortingEnabled(false);
   return t;
 }

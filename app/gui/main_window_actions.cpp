@@ -9,6 +9,8 @@
 #include "warnings_dock.h"
 
 #include <QAction>
+#include <QDockWidget>
+#include <QTabBar>
 #include <QSettings>
 #include <QActionGroup>
 #include <QCoreApplication>
@@ -165,12 +167,33 @@ void MainWindow::createMenus() {
   viewMenu_->addSeparator();
   viewMenu_->addAction(fitAct_);
   viewMenu_->addSeparator();
-  viewMenu_->addAction(inspector_->toggleViewAction());
-  viewMenu_->addAction(hypotheses_->toggleViewAction());
-  viewMenu_->addAction(advisorDock_->toggleViewAction());
-  viewMenu_->addAction(chartsDock_->toggleViewAction());
-  viewMenu_->addAction(overheadDock_->toggleViewAction());
-  viewMenu_->addAction(warningsDock_->toggleViewAction());
+  for (QDockWidget* dock : std::initializer_list<QDockWidget*>{inspector_, hypotheses_, advisorDock_, chartsDock_,
+                                                              overheadDock_, warningsDock_}) {
+    // From the menu, a dock comes to the front of its tab group: shown and raised when hidden,
+    // raised (not hidden) when it sits behind another tab; only a dock in front is hidden. (Its
+    // own toggleViewAction would hide a dock that is behind a tab.)
+    QAction* toggle = dock->toggleViewAction();
+    auto* a = new QAction(toggle->text(), this);
+    a->setObjectName(dock->objectName() + QStringLiteral("Action"));
+    a->setCheckable(true);
+    a->setChecked(toggle->isChecked());
+    connect(toggle, &QAction::toggled, a, &QAction::setChecked);
+    connect(a, &QAction::triggered, dock, [this, dock, a] {
+      bool behind = false;
+      if (!dock->isHidden() && !tabifiedDockWidgets(dock).isEmpty())
+        for (QTabBar* bar : findChildren<QTabBar*>())
+          for (int i = 0; i < bar->count(); ++i)
+            if (bar->tabText(i) == dock->windowTitle() && bar->currentIndex() != i) behind = true;
+      if (dock->isHidden() || behind) {
+        dock->show();
+        dock->raise();
+      } else {
+        dock->hide();
+      }
+      a->setChecked(!dock->isHidden());  // trigger() flipped it before this ran
+    });
+    viewMenu_->addAction(a);
+  }
 
   predictionMenu_ = menuBar()->addMenu(tr("&Prediction"));
   predictionMenu_->setObjectName(QStringLiteral("predictionMenu"));
@@ -197,6 +220,30 @@ void MainWindow::createMenus() {
 
   helpMenu_ = menuBar()->addMenu(tr("&Help"));
   helpMenu_->setObjectName(QStringLiteral("helpMenu"));
+  auto* keys = helpMenu_->addAction(tr("&Keyboard and Mouse"), this, [this] {
+    auto* box = new QMessageBox(QMessageBox::Information, tr("Keyboard and Mouse"),
+                                tr("<table cellspacing='4'>"
+                                   "<tr><td><b>Click</b></td><td>select a message arrow, an MPI call or a step band</td></tr>"
+                                   "<tr><td><b>Z</b></td><td>zero the wait (of a call, or of the receive of a message)</td></tr>"
+                                   "<tr><td><b>E</b></td><td>zero the selected call</td></tr>"
+                                   "<tr><td><b>B / V</b></td><td>balance the step's computation / message volume</td></tr>"
+                                   "<tr><td><b>P</b></td><td>go to the partner call (repeat to walk a collective)</td></tr>"
+                                   "<tr><td><b>← / →</b></td><td>previous / next event on the rank</td></tr>"
+                                   "<tr><td><b>↑ / ↓</b></td><td>the event at the same time on the rank above / below</td></tr>"
+                                   "<tr><td><b>Esc</b></td><td>clear the selection</td></tr>"
+                                   "<tr><td><b>Wheel, W / S</b></td><td>zoom in / out</td></tr>"
+                                   "<tr><td><b>Drag, A / D</b></td><td>pan; a right drag zooms to the range</td></tr>"
+                                   "<tr><td><b>F</b></td><td>fit the whole trace</td></tr>"
+                                   "<tr><td><b>Ctrl+1 … 4</b></td><td>measured, predicted, overlay, lanes</td></tr>"
+                                   "<tr><td><b>Ctrl+Z / Ctrl+Shift+Z</b></td><td>undo / redo a hypothesis</td></tr>"
+                                   "<tr><td><b>F5</b></td><td>predict again</td></tr></table>"),
+                                QMessageBox::Ok, this);
+    box->setObjectName(QStringLiteral("keyboardHelp"));
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
+  });
+  keys->setObjectName(QStringLiteral("keyboardHelp"));
+  keys->setShortcut(QKeySequence::HelpContents);
   helpMenu_->addAction(tr("&About PerWiz"), this, [this] {
     QMessageBox::about(this, tr("About PerWiz"),
                        tr("<p><b>PerWiz</b> %1</p><p>What-if performance prediction for MPI traces: "

@@ -171,11 +171,22 @@ void MainWindow::exportPredictedTraceDialog() {
   }
   const quint64 generation = session_->prediction()->generation;
   const QString tracePath = session_->tracePath();
+  // The input's own format by default (an OTF2 archive gives an OTF2 archive).
+  TraceFormat format = TraceFormat::Alog;
+  try {
+    format = detectFormat(tracePath.toStdString());
+  } catch (const TraceError&) {
+  }
+  const QString alogFilter = tr("ALOG trace (*.alog)"), otfFilter = tr("OTF trace (*.otf)"),
+                otf2Filter = tr("OTF2 archive (*.otf2)");
+  QString filter = format == TraceFormat::Otf2 ? otf2Filter : format == TraceFormat::Otf ? otfFilter : alogFilter;
+  const QString ext = format == TraceFormat::Otf2 ? QStringLiteral(".otf2") : format == TraceFormat::Otf ? QStringLiteral(".otf")
+                                                                                                        : QStringLiteral(".alog");
   const QString suggestion = QFileInfo(tracePath).absoluteDir().absoluteFilePath(
-      QFileInfo(tracePath).completeBaseName() + QStringLiteral("-predicted.alog"));
+      QFileInfo(tracePath).completeBaseName() + QStringLiteral("-predicted") + ext);
   const QString path = QFileDialog::getSaveFileName(this, tr("Export Predicted Trace"), suggestion,
-                                                    tr("ALOG trace (*.alog);;OTF trace (*.otf);;OTF2 archive (*.otf2)"), nullptr,
-                                                    QFileDialog::DontConfirmOverwrite);
+                                                    alogFilter + QStringLiteral(";;") + otfFilter + QStringLiteral(";;") + otf2Filter,
+                                                    &filter, QFileDialog::DontConfirmOverwrite);
   if (path.isEmpty()) return;
   if (QFileInfo::exists(path)) {
     QMessageBox::warning(this, tr("Export Predicted Trace"),

@@ -194,6 +194,17 @@ Trace build(const std::string& path, const char* format, ReadFn read, const Load
 
 }  // namespace
 
+namespace {
+// Whether the regular file `path` starts with `prefix` (false if it cannot be read).
+bool startsWithBytes(const std::string& path, std::string_view prefix) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return false;
+  std::ifstream in(path, std::ios::binary);
+  std::string head(prefix.size(), '\0');
+  return in.read(head.data(), static_cast<std::streamsize>(head.size())) && head == prefix;
+}
+}  // namespace
+
 TraceFormat detectFormat(const std::string& path) {
   std::error_code ec;
   fs::file_status st = fs::status(path, ec);
@@ -281,6 +292,10 @@ Trace loadTrace(const std::string& path, const LoadOptions& opts) {
     case TraceFormat::Otf: return build(path, "otf", readOtf, opts, opts.pipelined);
     case TraceFormat::Unknown: break;
   }
+  if (startsWithBytes(path, "CLOG-02"))  // MPE's binary log: its preamble's version string
+    throw TraceError(path, "a CLOG2 file (MPE's binary log), which PerWiz does not read: convert it to ALOG "
+                           "with MPE's clog2alog where your MPE has it, or log ALOG directly (MPE_LOG_FORMAT=ALOG "
+                           "with MPE 1); clog2TOslog2 makes SLOG-2 for Jumpshot, which PerWiz does not read either");
   throw TraceError(path, "unknown trace format (not an OTF2 archive, an OTF master control file or ALOG text)");
 }
 

@@ -29,6 +29,11 @@
 #include "perwiz/trace_io.h"
 #include "perwiz/widgets/timeline_view.h"
 
+#include <QDialogButtonBox>
+#include <QRegularExpression>
+#include <QTabBar>
+#include <QDockWidget>
+#include <QAbstractButton>
 #include <QFile>
 #include <QFileDialog>
 #include <QInputDialog>
@@ -355,6 +360,69 @@ class TestGui : public QObject {
     asked.clear();
     QVERIFY(w.close());
     QVERIFY(asked.isEmpty());
+  }
+
+  // Export Predicted Trace suggests the input's own format: an OTF2 archive for an OTF2 input.
+  void exportPredictedTraceSuggestsTheInputsFormat() {
+    MainWindow w;
+    w.show();
+    QSignalSpy loaded(&w, &MainWindow::traceLoaded);
+    w.openTrace(QStringLiteral(PERWIZ_SAMPLE_OTF2));
+    QVERIFY(loaded.wait(10000));
+    QVERIFY(waitReady(w));
+    QString suggested;
+    auto* timer = new QTimer(&w);
+    timer->setInterval(20);
+    QObject::connect(timer, &QTimer::timeout, [&suggested, timer] {
+      auto* files = qobject_cast<QFileDialog*>(QApplication::activeModalWidget());
+      if (!files) return;
+      suggested = files->selectedFiles().value(0);
+      timer->stop();
+      files->reject();
+    });
+    timer->start();
+    w.findChild<QAction*>(QStringLiteral("exportPredictedTrace"))->trigger();
+    QVERIFY2(suggested.endsWith(QStringLiteral("binary_swap_8-predicted.otf2")), qPrintable(suggested));
+  }
+
+  // Help ▸ Keyboard and Mouse lists the keys; View ▸ a dock brings it to the front of its tabs.
+  void keyboardHelpAndDocksComeToTheFront() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.findChild<QAction*>(QStringLiteral("keyboardHelp"))->trigger();
+    auto* box = w.findChild<QMessageBox*>(QStringLiteral("keyboardHelp"));
+    QVERIFY(box);
+    for (const char* key : {"<b>Z</b>", "<b>P</b>", "<b>Esc</b>", "<b>← / →</b>", "message arrow"})
+      QVERIFY2(box->text().contains(QString::fromUtf8(key)), key);
+    box->close();
+    auto* charts = w.findChild<QDockWidget*>(QStringLiteral("chartsDock"));
+    QVERIFY(charts);
+    charts->show();
+    w.advisorDock()->show();
+    QVERIFY(!w.tabifiedDockWidgets(charts).isEmpty());  // it shares its place with the advisor
+    auto inFront = [&] {
+      for (QTabBar* bar : w.findChildren<QTabBar*>())
+        for (int i = 0; i < bar->count(); ++i)
+          if (bar->tabText(i) == charts->windowTitle()) return bar->currentIndex() == i;
+      return false;
+    };
+    // Behind the advisor's tab: View ▸ Charts brings it to the front (it used to hide it).
+    w.advisorDock()->show();
+    w.advisorDock()->raise();
+    QTRY_VERIFY(!inFront());
+    QAction* viewCharts = w.findChild<QAction*>(QStringLiteral("chartsDockAction"));
+    QVERIFY(viewCharts && viewCharts->isChecked());
+    viewCharts->trigger();
+    QTRY_VERIFY(inFront());
+    QVERIFY(!charts->isHidden());
+    QVERIFY(viewCharts->isChecked());
+    // In front: the same entry hides it; again: shown in front.
+    viewCharts->trigger();
+    QVERIFY(charts->isHidden());
+    QVERIFY(!viewCharts->isChecked());
+    viewCharts->trigger();
+    QTRY_VERIFY(inFront());
   }
 
   void balanceStepByKey() {
@@ -1267,6 +1335,53 @@ class TestGui : public QObject {
     auto* view = w.findChild<QMenu*>(QStringLiteral("viewMenu"));
     QVERIFY(view);
     QCOMPARE(view->title(), QString::fromUtf8("表示(&V)"));
+    // Qt's own strings too (qtbase's translations): a dialog's Cancel.
+    QDialogButtonBox buttons(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    const QString cancel = buttons.button(QDialogButtonBox::Cancel)->text();
+    QVERIFY2(!cancel.contains(QStringLiteral("Cancel")), qPrintable(cancel));
+    // No visible English left: every menu entry, dock title, label, button and table header of
+    // the window with the sample loaded and a prediction shown. A string counts as English when
+    // it holds a word of three or more Latin letters that is not a name (of the program, a
+    // format, a model, an MPI call or a file).
+    QSignalSpy loaded(&w, &MainWindow::traceLoaded);
+    w.show();
+    w.openTrace(kSample);
+    QVERIFY(loaded.wait(10000));
+    QVERIFY(waitReady(w));
+    const QRegularExpression word(QStringLiteral("[A-Za-z]{3,}"));
+    const QRegularExpression name(QStringLiteral("^(PerWiz|MPI\\w*|ALOG|OTF2?|LogGPS|LogGPO|LogGP|PNG|SVG|PDF|JSON|ALLREDUCE|RECV|SEND|ring|alog|perwiz|Jumpshot|Vampir|Ctrl|Shift|Esc)$"));
+    QStringList english;
+    // Tokens with a digit, '_', '.' or '-' are identifiers (file, preset and symbol names).
+    const QRegularExpression identifier(QStringLiteral("[0-9_.\\-]"));
+    auto check = [&](const QString& text, const QString& where) {
+      QString t = text;
+      t.remove(QLatin1Char('&'));
+      for (const QString& token : t.split(QRegularExpression(QStringLiteral("[\\s,;:()\\[\\]/…]+")), Qt::SkipEmptyParts)) {
+        if (identifier.match(token).hasMatch()) continue;
+        for (auto it = word.globalMatch(token); it.hasNext();)
+          if (!name.match(it.next().captured()).hasMatch()) {
+            english << where + QStringLiteral(": ") + text;
+            return;
+          }
+      }
+    };
+    for (QMenu* m : w.findChildren<QMenu*>()) {
+      check(m->title(), QStringLiteral("menu"));
+      for (QAction* a : m->actions())
+        if (!a->isSeparator() && !a->menu() && !a->text().contains(QLatin1Char('/')) && !a->text().endsWith(QLatin1String(".alog")))
+          check(a->text(), QStringLiteral("action"));
+    }
+    for (QDockWidget* d : w.findChildren<QDockWidget*>()) check(d->windowTitle(), QStringLiteral("dock"));
+    for (QAbstractButton* b : w.findChildren<QAbstractButton*>())
+      if (b->isVisibleTo(&w)) check(b->text(), QStringLiteral("button"));
+    for (QLabel* l : w.findChildren<QLabel*>())
+      if (l->isVisibleTo(&w) && !l->text().contains(QStringLiteral("ring4"))) check(l->text(), QStringLiteral("label"));
+    for (QTabBar* t : w.findChildren<QTabBar*>())
+      for (int i = 0; i < t->count(); ++i) check(t->tabText(i), QStringLiteral("tab"));
+    for (QTableWidget* t : w.findChildren<QTableWidget*>())
+      for (int c = 0; c < t->columnCount(); ++c)
+        if (auto* h = t->horizontalHeaderItem(c)) check(h->text(), QStringLiteral("column"));
+    QVERIFY2(english.isEmpty(), qPrintable(english.join(QLatin1Char('\n'))));
     grabWindow(QStringLiteral("perwiz-window-ja.png"));
   }
 
