@@ -14,6 +14,8 @@
 #include "palette.h"
 #include "time_axis.h"
 #include "time_shading.h"
+#include "timeline_data.h"
+#include "timeline_layout.h"
 #include "timeline_lod.h"
 
 #include <QApplication>
@@ -248,6 +250,34 @@ TEST(Timeline, ClickOnAMessageArrowSelectsTheMessage) {
   // P goes to the receiving call.
   QTest::keyClick(&s.view, Qt::Key_P);
   EXPECT_EQ(s.view.selection(), eventItem(1, recv));
+}
+
+// Rank labels: the column fits every name in bold (the selected rank's), so "rank 1 (node-1)"
+// is never cut; a name longer than the column's cap is elided.
+TEST(Timeline, RankLabelColumnFitsTheNamesInBold) {
+  TraceBuilder b("names", "test");
+  b.begin({3, {"rank 0 (node-0)", "rank 1 (node-1)", "rank 2 (a node with a very long host name indeed)"}});
+  const auto fn = b.defineFunction({"MPI_Barrier", EventKind::MpiCall, classifyMpiName("MPI_Barrier"), ""});
+  for (std::uint32_t r = 0; r < 3; ++r) {
+    b.enter(r, 0, fn);
+    b.leave(r, 10 * us, fn);
+  }
+  b.end();
+  auto t = std::make_shared<const Trace>(b.take());
+  perwiz::ui::TimelineData data;
+  data.setTrace(t);
+  QFont font = QApplication::font();
+  QFont bold = font;
+  bold.setBold(true);
+  perwiz::ui::LayoutInput in;
+  in.area = QRect(0, 0, 1600, 400);
+  in.end = 10 * us;
+  in.font = font;
+  const perwiz::ui::TimelineLayout L = perwiz::ui::computeLayout(data, in);
+  const QFontMetrics fm(bold);
+  // The label text starts 6 px in and keeps 4 px before the column's edge.
+  EXPECT_GE(L.labels.width() - 10, fm.horizontalAdvance(QStringLiteral("rank 1 (node-1)")));
+  EXPECT_LE(L.labels.width(), 1600 / 4);  // capped: the long name is elided, not the plot squeezed
 }
 
 TEST(Timeline, HypothesisKeys) {

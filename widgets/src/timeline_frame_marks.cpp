@@ -13,12 +13,19 @@ void Frame::boxLabels() {
   if (labels.empty()) return;
   p.save();
   p.setPen(colors::text);
+  // A nested box's label would be written over its parent's (both centred in the row): a label
+  // whose text would touch one already drawn is left out.
+  std::vector<QRectF> drawn;
+  drawn.reserve(labels.size());
   for (const BoxLabel& b : labels) {
+    const QPointF at(b.rect.left() + (b.rect.width() - cache.nameWidth[b.fn]) / 2.0,
+                     b.rect.top() + (b.rect.height() - fontHeight) / 2.0);
+    const QRectF textRect(at.x() - 2, at.y(), cache.nameWidth[b.fn] + 4, fontHeight);
+    if (std::any_of(drawn.begin(), drawn.end(), [&](const QRectF& r) { return r.intersects(textRect); })) continue;
+    drawn.push_back(textRect);
     const QColor& c = data.color(b.fn);
     const int luma = (299 * c.red() + 587 * c.green() + 114 * c.blue()) / 1000;
     p.setPen(luma < 140 ? QColor(Qt::white) : colors::text);
-    const QPointF at(b.rect.left() + (b.rect.width() - cache.nameWidth[b.fn]) / 2.0,
-                     b.rect.top() + (b.rect.height() - fontHeight) / 2.0);
     cache.text.draw(p, at, QString::fromStdString(data.trace()->functions[b.fn].name));
     ++stats.texts;
   }
@@ -233,21 +240,28 @@ void Frame::rankLabels() {
   QFont small = p.font();
   small.setPointSizeF(std::max(6.0, small.pointSizeF() * 0.75));
   const int tagW = L.lanes ? QFontMetrics(small).horizontalAdvance(QStringLiteral("m")) + 6 : 0;
+  const QFontMetrics boldFm(bold);
+  const int textW = L.labels.width() - 10 - tagW;
   for (std::uint32_t r = r0; r < r1; ++r) {
     if (r % std::uint32_t(every) != 0 && r != selRank) continue;
     const int top = L.rowTop(r);
     const int h = std::max(L.rowHeight, fm.height());
-    const int y = every > 1 ? top + L.rowHeight / 2 - h / 2 : top;
+    int y = every > 1 ? top + L.rowHeight / 2 - h / 2 : top;
+    // A label taller than its row stays inside the label column (rank 0's at the top edge).
+    y = std::clamp(y, L.labels.top(), std::max(L.labels.top(), L.labels.bottom() + 1 - h));
     p.setPen(colors::text);
     const QString name = QString::fromStdString(tr.ranks[r].name);
+    // Too long for the column (it is at most a quarter of the width): elided, never cut.
     if (r == selRank) {
       p.fillRect(QRect(L.labels.left(), top, L.labels.width() - 1, L.rowHeight), QColor(255, 236, 200));
       const QFont keep = p.font();
       p.setFont(bold);
-      p.drawText(QRect(L.labels.left() + 6, y, L.labels.width() - 10 - tagW, h), Qt::AlignVCenter | Qt::AlignLeft, name);
+      p.drawText(QRect(L.labels.left() + 6, y, textW, h), Qt::AlignVCenter | Qt::AlignLeft,
+                 boldFm.elidedText(name, Qt::ElideRight, textW));
       p.setFont(keep);
     } else {
-      cache.text.draw(p, QPointF(L.labels.left() + 6, y + (h - fm.height()) / 2.0), name);
+      cache.text.draw(p, QPointF(L.labels.left() + 6, y + (h - fm.height()) / 2.0),
+                      fm.horizontalAdvance(name) <= textW ? name : fm.elidedText(name, Qt::ElideRight, textW));
     }
     ++stats.texts;
     if (L.lanes && L.lane(r, false).height() >= QFontMetrics(small).height() - 2) {

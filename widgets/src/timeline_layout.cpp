@@ -95,10 +95,14 @@ TimelineLayout computeLayout(const TimelineData& data, const LayoutInput& in) {
   L.lanes = lanesFor(in.mode, data.hasPrediction(), specs) == 2 && in.mode == TimelineMode::Lanes;
   const QFontMetrics fm(in.font);
 
-  int labelW = fm.horizontalAdvance(QStringLiteral("rank 00")) + 16;
+  // Wide enough for the names in bold (the selected rank's label).
+  QFont bold = in.font;
+  bold.setBold(true);
+  const QFontMetrics boldFm(bold);
+  int labelW = boldFm.horizontalAdvance(QStringLiteral("rank 00")) + 16;
   if (const Trace* t = data.trace())
     for (const RankTrace& r : t->ranks)
-      labelW = std::max(labelW, fm.horizontalAdvance(QString::fromStdString(r.name)) + 16);
+      labelW = std::max(labelW, boldFm.horizontalAdvance(QString::fromStdString(r.name)) + 16);
   labelW = std::min(labelW, std::max(60, in.area.width() / 4));
   if (L.lanes) labelW += fm.horizontalAdvance(QStringLiteral("m")) + 6;
 

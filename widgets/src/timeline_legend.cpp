@@ -42,27 +42,29 @@ std::vector<LegendEntry> legendEntries(const TimelineData& data, TimelineMode mo
     if (rank(a) != rank(b)) return rank(a) < rank(b);
     return t->functions[a].name < t->functions[b].name;
   });
+  // What the view's styles mean first (a legend cut at its last line keeps them), then the
+  // functions.
+  std::vector<LegendEntry> styles;
+  if (data.hasPrediction() && mode == TimelineMode::Overlay) {
+    styles.push_back({LegendEntry::Kind::Faded, QColor(90, 90, 200), QObject::tr("measured")});
+    styles.push_back({LegendEntry::Kind::Outline, QColor(90, 90, 200), QObject::tr("predicted")});
+  }
+  if (data.hasPrediction() && mode == TimelineMode::Lanes)
+    styles.push_back({LegendEntry::Kind::Box, QColor(0, 0, 0, 0), QObject::tr("lanes: m measured, p predicted")});
+  if (t->messageStats.matched > 0) styles.push_back({LegendEntry::Kind::Arrow, colors::arrow, QObject::tr("message")});
+  if (!t->steps.empty()) {
+    styles.push_back({LegendEntry::Kind::Band, colors::stepEven, QObject::tr("even step")});
+    styles.push_back({LegendEntry::Kind::Band, colors::stepOdd, QObject::tr("odd step")});
+  }
+  if (data.marked() && mode != TimelineMode::Predicted)
+    styles.push_back({LegendEntry::Kind::Band, colors::marked, data.markedLabel()});
+  out = std::move(styles);
   for (std::uint32_t f : fns) {
     // The tracer's own record (kEventOverheadPoint) by what it is, not by its internal name.
     const bool tracerRecord = t->functions[f].name == kEventOverheadPoint;
     out.push_back({data.role(f) == FnRole::Point ? LegendEntry::Kind::Tick : LegendEntry::Kind::Box,
                    data.color(f), tracerRecord ? QObject::tr("tracer's cost per record")
                                                : QString::fromStdString(t->functions[f].name)});
-  }
-  if (!t->steps.empty()) {
-    out.push_back({LegendEntry::Kind::Band, colors::stepEven, QObject::tr("even step")});
-    out.push_back({LegendEntry::Kind::Band, colors::stepOdd, QObject::tr("odd step")});
-  }
-  if (t->messageStats.matched > 0)
-    out.push_back({LegendEntry::Kind::Arrow, colors::arrow, QObject::tr("message")});
-  if (data.marked() && mode != TimelineMode::Predicted)
-    out.push_back({LegendEntry::Kind::Band, colors::marked, data.markedLabel()});
-  if (data.hasPrediction() && mode == TimelineMode::Overlay) {
-    out.push_back({LegendEntry::Kind::Faded, QColor(90, 90, 200), QObject::tr("measured")});
-    out.push_back({LegendEntry::Kind::Outline, QColor(90, 90, 200), QObject::tr("predicted")});
-  }
-  if (data.hasPrediction() && mode == TimelineMode::Lanes) {
-    out.push_back({LegendEntry::Kind::Box, QColor(0, 0, 0, 0), QObject::tr("lanes: m measured, p predicted")});
   }
   return out;
 }

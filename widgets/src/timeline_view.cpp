@@ -226,6 +226,10 @@ ExportHeader exportHeader(const QFont& base, const TimelineExportOptions& o, int
   return h;
 }
 
+// An exported legend: the view's styles first, then the functions, at most this many lines
+// ("+N more": a trace of 300 regions would otherwise be a page of legend under a strip).
+constexpr int kExportLegendLines = 4;
+
 LayoutInput exportLayoutInput(const TimelineData& data, TimelineMode mode, const TimelineExportOptions& o) {
   LayoutInput in;
   in.mode = mode;
@@ -235,7 +239,7 @@ LayoutInput exportLayoutInput(const TimelineData& data, TimelineMode mode, const
   in.rowHeight = lanes ? 2 * lane : lane;
   in.axis = o.axis;
   in.legend = o.legend;
-  in.legendMaxLines = 0;
+  in.legendMaxLines = kExportLegendLines;
   return in;
 }
 
@@ -257,7 +261,7 @@ void TimelineView::render(QPainter& painter, const QRect& target, const Timeline
     st.partners = d->partners;
     st.highlighted = d->highlighted;
   }
-  st.legendMaxLines = 0;
+  st.legendMaxLines = kExportLegendLines;
   st.legendAllFunctions = options.wholeTrace;
   st.viewLabel = false;  // the legend (and the header) say which view it is
   PaintCache cache;
