@@ -138,14 +138,31 @@ Json criticalPathSummaryJson(const Trace& t, const CriticalPath& cp, std::size_t
 }
 
 void printCriticalPath(std::ostream& out, const Trace& t, const CriticalPath& cp, std::size_t limit) {
+  // A wait whose partner's record lies after the call's return (the ranks' clocks disagree; the
+  // replay shortened the dependency's offset to fit, below zero) steps back in time: it is
+  // listed as clock skew, apart from the waits, never as a negative wait.
+  TimeNs skew = 0;
+  for (const CriticalSegment& s : cp.segments)
+    if (s.kind == CriticalSegment::Kind::Message && s.end < s.begin) skew = satAdd(skew, satSub(s.end, s.begin));
   out << "critical path: " << humanDuration(cp.length) << ", " << cp.totals.calls << " MPI calls, "
       << cp.totals.segments << " segments (computation " << humanDuration(cp.totals.computationNs) << ", calls "
-      << humanDuration(cp.totals.callNs) << ", waits " << humanDuration(cp.totals.waitNs) << ")\n";
+      << humanDuration(cp.totals.callNs) << ", waits " << humanDuration(satSub(cp.totals.waitNs, skew));
+  if (skew < 0) out << ", clock skew -" << humanDuration(-skew);
+  out << ")\n";
   std::size_t shown = 0;
   for (const CriticalSegment& s : cp.segments) {
     if (shown++ == limit) break;
-    out << "  " << std::setw(12) << humanDuration(s.begin) << "  +" << std::left << std::setw(12)
-        << humanDuration(satSub(s.end, s.begin)) << std::right << ' ';
+    const TimeNs len = satSub(s.end, s.begin);
+    out << "  " << std::setw(12) << humanDuration(s.begin) << "  " << (len < 0 ? '-' : '+') << std::left
+        << std::setw(12) << humanDuration(len < 0 ? -len : len) << std::right << ' ';
+    if (s.kind == CriticalSegment::Kind::Message && len < 0) {
+      out << "clock skew  " << s.id() << ' ' << callName(t, s.rank, s.index) << " for "
+          << (s.fromRank == kNone32 ? std::string("the collective's last member")
+                                    : std::to_string(s.fromRank) + ":" + std::to_string(s.fromIndex) + ' ' +
+                                          callName(t, s.fromRank, s.fromIndex))
+          << " (the partner's record is later than this call's return)\n";
+      continue;
+    }
     switch (s.kind) {
       case CriticalSegment::Kind::Computation:
         out << "computation " << s.id() << '\n';
