@@ -41,12 +41,32 @@ QCPBars* makeBars(QCustomPlot* plot, const QColor& color, const QString& name) {
 }
 
 // Integer ticks at a readable spacing for `n` bars.
+// Ticks of a bar chart indexed 0..n-1 (ranks, steps): every index labelled up to kAllLabels
+// bars (a fixed ticker's own thinning showed only the even ranks of 8), else a round step
+// (1, 2 or 5 × 10^k) giving at most about 16 labels, never thinned further.
+constexpr int kAllLabels = 32;
 QSharedPointer<QCPAxisTicker> indexTicker(int n) {
+  if (n <= kAllLabels) {
+    QSharedPointer<QCPAxisTickerText> t(new QCPAxisTickerText);
+    for (int i = 0; i < n; ++i) t->addTick(i, QString::number(i));
+    return t;
+  }
+  double step = 1;
+  for (double mag = 1;; mag *= 10) {
+    for (double f : {1.0, 2.0, 5.0})
+      if (n / (f * mag) <= 16) {
+        step = f * mag;
+        break;
+      }
+    if (step > 1 || n <= 16) break;
+  }
   QSharedPointer<QCPAxisTickerFixed> t(new QCPAxisTickerFixed);
-  t->setTickStep(std::max(1.0, std::pow(10.0, std::floor(std::log10(std::max(1, n))))) / (n > 20 ? 2 : 1));
-  t->setScaleStrategy(QCPAxisTickerFixed::ssMultiples);
+  t->setTickStep(step);
+  t->setScaleStrategy(QCPAxisTickerFixed::ssNone);
   return t;
 }
+// Labels turned when every bar of many is labelled.
+double indexLabelRotation(int n) { return n > 16 && n <= kAllLabels ? -90 : 0; }
 
 }  // namespace
 
@@ -180,7 +200,7 @@ void ChartsDock::setSteps(const std::vector<StepRow>& rows, double baseNs) {
   }
   const int n = static_cast<int>(rows.back().step) + 1;
   steps_->xAxis->setTicker(indexTicker(n));
-  steps_->xAxis->setTickLabelRotation(0);
+  steps_->xAxis->setTickLabelRotation(indexLabelRotation(n));
   steps_->xAxis->setLabel(tr("parallel step"));
   steps_->xAxis->setRange(-0.6, n - 0.4);
   steps_->yAxis->setLabel(tr("time (%1)").arg(u.suffix));
@@ -211,7 +231,7 @@ void ChartsDock::setRankEnds(const std::vector<double>& measuredNs, const std::v
     if (r < static_cast<int>(predictedNs.size())) predicted->addData(r, predictedNs[r] / u.divisor);
   }
   ranks_->xAxis->setTicker(indexTicker(n));
-  ranks_->xAxis->setTickLabelRotation(0);
+  ranks_->xAxis->setTickLabelRotation(indexLabelRotation(n));
   ranks_->xAxis->setLabel(tr("rank"));
   ranks_->xAxis->setRange(-0.6, n - 0.4);
   ranks_->yAxis->setLabel(tr("end (%1)").arg(u.suffix));

@@ -832,6 +832,11 @@ class TestGui : public QObject {
       maxEnd = std::max(maxEnd, it->value);
     const gui::TimeUnit u = gui::timeUnitFor(static_cast<double>(trace.endTime - trace.startTime));
     QVERIFY(std::abs(maxEnd * u.divisor - static_cast<double>(w.predictedTimeShown())) < 1.0);
+    // Every rank labelled (the ticker used to thin them to the even ranks).
+    auto* rankTicks = dynamic_cast<QCPAxisTickerText*>(ranks->xAxis->ticker().data());
+    QVERIFY(rankTicks);
+    QCOMPARE(rankTicks->ticks().size(), static_cast<int>(trace.rankCount()));
+    for (std::uint32_t r = 0; r < trace.rankCount(); ++r) QCOMPARE(rankTicks->ticks().value(r), QString::number(r));
 
     // Steps: σ for every step before the advisor ran; with its table, a gain bar set too.
     charts->tabs()->setCurrentIndex(1);
