@@ -202,7 +202,7 @@ void Frame::selection() {
 // Which view the plot shows, in its top-right corner, once there is a prediction to compare:
 // measured and predicted look alike, so the canvas says which is which.
 void Frame::viewLabel(TimelineMode mode) {
-  if (!data.hasPrediction()) return;
+  if (!data.hasPrediction() || mode == TimelineMode::Measured) return;  // the plain trace needs no name
   QString text;
   switch (mode) {
     case TimelineMode::Measured: text = QObject::tr("Measured"); break;
@@ -242,13 +242,17 @@ void Frame::rankLabels() {
   const int tagW = L.lanes ? QFontMetrics(small).horizontalAdvance(QStringLiteral("m")) + 6 : 0;
   const QFontMetrics boldFm(bold);
   const int textW = L.labels.width() - 10 - tagW;
+  int freeFrom = L.labels.top();  // labels are written top down without overlapping
   for (std::uint32_t r = r0; r < r1; ++r) {
     if (r % std::uint32_t(every) != 0 && r != selRank) continue;
     const int top = L.rowTop(r);
     const int h = std::max(L.rowHeight, fm.height());
     int y = every > 1 ? top + L.rowHeight / 2 - h / 2 : top;
-    // A label taller than its row stays inside the label column (rank 0's at the top edge).
+    // A label taller than its row stays inside the label column (rank 0's at the top edge);
+    // one that would then overlap the label above it is left out (the selected rank's is not).
     y = std::clamp(y, L.labels.top(), std::max(L.labels.top(), L.labels.bottom() + 1 - h));
+    if (every > 1 && y < freeFrom && r != selRank) continue;
+    freeFrom = y + (every > 1 ? fm.height() : h);
     p.setPen(colors::text);
     const QString name = QString::fromStdString(tr.ranks[r].name);
     // Too long for the column (it is at most a quarter of the width): elided, never cut.
