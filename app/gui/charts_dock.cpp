@@ -133,8 +133,17 @@ void ChartsDock::setHistory(const QVector<HistoryPoint>& points, int current, do
   QSharedPointer<QCPAxisTickerText> ticker(new QCPAxisTickerText);
   const int n = static_cast<int>(points.size());
   for (int i = 0; i < n; ++i) {
+    // Long labels ("Add balance-compute step 1") on two lines, broken at the space nearest the
+    // middle; only a label too long for two lines is shortened.
     QString label = points[i].label;
-    if (label.size() > 22) label = label.left(20) + QStringLiteral("…");
+    if (label.size() > 44) label = label.left(42) + QStringLiteral("…");
+    if (label.size() > 22) {
+      int best = -1;
+      for (int k = 0; k < label.size(); ++k)
+        if (label[k] == QLatin1Char(' ') && (best < 0 || std::abs(k - label.size() / 2) < std::abs(best - label.size() / 2)))
+          best = k;
+      if (best > 0) label[best] = QLatin1Char('\n');
+    }
     if (n <= 16 || i % ((n + 15) / 16) == 0) ticker->addTick(i, label);
     if (points[i].predictedNs < 0) continue;
     (i == current ? now : bars)->addData(i, points[i].predictedNs / u.divisor);
