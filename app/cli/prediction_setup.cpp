@@ -155,12 +155,15 @@ void printCriticalPath(std::ostream& out, const Trace& t, const CriticalPath& cp
     const TimeNs len = satSub(s.end, s.begin);
     out << "  " << std::setw(12) << humanDuration(s.begin) << "  " << (len < 0 ? '-' : '+') << std::left
         << std::setw(12) << humanDuration(len < 0 ? -len : len) << std::right << ' ';
-    if (s.kind == CriticalSegment::Kind::Message && len < 0) {
-      out << "clock skew  " << s.id() << ' ' << callName(t, s.rank, s.index) << " for "
-          << (s.fromRank == kNone32 ? std::string("the collective's last member")
+    // "RANK:INDEX Function for PARTNER"
+    auto waitFor = [&] {
+      return s.id() + ' ' + callName(t, s.rank, s.index) + " for " +
+             (s.fromRank == kNone32 ? std::string("the collective's last member")
                                     : std::to_string(s.fromRank) + ":" + std::to_string(s.fromIndex) + ' ' +
-                                          callName(t, s.fromRank, s.fromIndex))
-          << " (the partner's record is later than this call's return)\n";
+                                          callName(t, s.fromRank, s.fromIndex));
+    };
+    if (s.kind == CriticalSegment::Kind::Message && len < 0) {
+      out << "clock skew  " << waitFor() << " (the partner's record is later than this call's return)\n";
       continue;
     }
     switch (s.kind) {
@@ -171,11 +174,7 @@ void printCriticalPath(std::ostream& out, const Trace& t, const CriticalPath& cp
         out << "call        " << s.id() << ' ' << callName(t, s.rank, s.index) << '\n';
         break;
       case CriticalSegment::Kind::Message:
-        out << "wait        " << s.id() << ' ' << callName(t, s.rank, s.index) << " for "
-            << (s.fromRank == kNone32 ? std::string("the collective's last member")
-                                      : std::to_string(s.fromRank) + ":" + std::to_string(s.fromIndex) + ' ' +
-                                            callName(t, s.fromRank, s.fromIndex))
-            << '\n';
+        out << "wait        " << waitFor() << '\n';
         break;
     }
   }

@@ -190,20 +190,22 @@ std::optional<MessageEndpoint> messageReceive(const Trace& trace, const Timeline
 std::vector<TimelineItem> partnersOf(const TimelineData& data, const TimelineItem& item) {
   std::vector<TimelineItem> out;
   const Trace* tr = data.trace();
+  // Event r:e as a partner, once (never the item itself).
+  auto add = [&](std::uint32_t r, std::uint32_t e) {
+    if (e == kNone32 || r >= tr->rankCount() || e >= tr->ranks[r].size()) return;
+    if (item.kind == TimelineItem::Kind::Event && r == item.rank && e == item.event) return;
+    TimelineItem p;
+    p.kind = TimelineItem::Kind::Event;
+    p.rank = r;
+    p.event = e;
+    p.predicted = item.predicted;
+    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+  };
   if (tr && item.kind == TimelineItem::Kind::Message) {
     // The receiving call first (P goes there), then the sending call(s).
     std::uint32_t rr = kNone32;
     const auto send = messageSend(*tr, item);
     const auto recv = messageReceive(*tr, item, &rr);
-    auto add = [&](std::uint32_t r, std::uint32_t e) {
-      if (e == kNone32 || r >= tr->rankCount() || e >= tr->ranks[r].size()) return;
-      TimelineItem p;
-      p.kind = TimelineItem::Kind::Event;
-      p.rank = r;
-      p.event = e;
-      p.predicted = item.predicted;
-      if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
-    };
     if (recv) {
       add(rr, recv->event);
       add(rr, recv->postEvent);
@@ -216,16 +218,6 @@ std::vector<TimelineItem> partnersOf(const TimelineData& data, const TimelineIte
   }
   if (!tr || item.kind != TimelineItem::Kind::Event || item.rank >= tr->rankCount()) return out;
   const RankTrace& rt = tr->ranks[item.rank];
-  auto add = [&](std::uint32_t r, std::uint32_t e) {
-    if (e == kNone32 || r >= tr->rankCount() || e >= tr->ranks[r].size()) return;
-    if (r == item.rank && e == item.event) return;
-    TimelineItem p;
-    p.kind = TimelineItem::Kind::Event;
-    p.rank = r;
-    p.event = e;
-    p.predicted = item.predicted;
-    if (std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
-  };
   for (const MessageEndpoint& m : rt.messages) {
     if ((m.event != item.event && m.postEvent != item.event) || !m.matched()) continue;
     if (m.matchRank >= tr->rankCount() || m.matchIndex >= tr->ranks[m.matchRank].messages.size()) continue;

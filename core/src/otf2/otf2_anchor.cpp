@@ -1,6 +1,7 @@
 // The OTF2 anchor of a path given by the user: the file itself, or the single *.otf2 file in a
 // directory. Lives in the OTF2 module because the reader needs it and links before trace_io.
 #include "otf2_anchor.h"
+#include "otf2_common.h"
 
 #include "perwiz/trace_io.h"
 
@@ -105,34 +106,9 @@ class AnchorCursor {
 };
 
 std::string readAnchorBytes(const std::string& shown, const std::string& anchor) {
-  // O_NONBLOCK and fstat: never block on a FIFO put in an anchor's place.
-  const int fd = ::open(anchor.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0)
-    throw TraceError(shown, "cannot open the OTF2 anchor file " + anchor + ": " +
-                                std::strerror(errno));
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    throw TraceError(shown, "the OTF2 anchor " + anchor + " is not a regular file");
-  }
-  if (static_cast<std::uint64_t>(st.st_size) > kMaxAnchorBytes) {
-    ::close(fd);
-    throw TraceError(shown, "the OTF2 anchor file " + anchor + " has " +
-                                std::to_string(st.st_size) + " bytes; a real anchor has a few "
-                                "hundred (at most " + std::to_string(kMaxAnchorBytes) +
-                                " accepted)");
-  }
-  std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
-  std::size_t got = 0;
-  while (got < bytes.size()) {
-    const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
-  bytes.resize(got);
-  return bytes;
+  return readFileBeforeLibotf2(shown, anchor, "the OTF2 anchor file", kMaxAnchorBytes,
+                               "a real anchor has a few hundred (at most " + std::to_string(kMaxAnchorBytes) +
+                                   " accepted)");
 }
 
 }  // namespace

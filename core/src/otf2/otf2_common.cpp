@@ -10,7 +10,11 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <cstring>
+#include <fcntl.h>
 #include <mutex>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace perwiz::otf2 {
 
@@ -187,6 +191,32 @@ ArchivePaths archivePathsOfAnchor(const std::filesystem::path& anchor) {
   if (p.dir.empty()) p.dir = ".";
   p.name = anchor.stem().string();
   return p;
+}
+
+std::string readFileBeforeLibotf2(const std::string& shown, const std::string& file, const std::string& what,
+                                  std::uint64_t maxBytes, const std::string& tooLarge) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) throw TraceError(shown, "cannot open " + what + " " + file + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw TraceError(shown, what + " " + file + " is not a regular file");
+  }
+  if (static_cast<std::uint64_t>(st.st_size) > maxBytes) {
+    ::close(fd);
+    throw TraceError(shown, what + " " + file + " has " + std::to_string(st.st_size) + " bytes; " + tooLarge);
+  }
+  std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
+  std::size_t got = 0;
+  while (got < bytes.size()) {
+    const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  bytes.resize(got);
+  return bytes;
 }
 
 }  // namespace perwiz::otf2

@@ -50,4 +50,11 @@ struct ArchivePaths {
 };
 ArchivePaths archivePathsOfAnchor(const std::filesystem::path& anchor);
 
+// The bytes of `file`, read before libotf2 reads it (anchor and definition checks). Opened
+// O_NONBLOCK and fstat'ed, so that a FIFO in its place never blocks; `what` names it in the
+// TraceError(shown, ...) ("the OTF2 anchor file"); a file over `maxBytes` is refused with
+// `tooLarge` appended to the message.
+std::string readFileBeforeLibotf2(const std::string& shown, const std::string& file, const std::string& what,
+                                  std::uint64_t maxBytes = UINT64_MAX, const std::string& tooLarge = {});
+
 }  // namespace perwiz::otf2

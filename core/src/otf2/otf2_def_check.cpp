@@ -23,13 +23,10 @@
 // just past its buffer, so they are left to it.
 #include "otf2_def_check.h"
 
+#include "otf2_common.h"
+
 #include "perwiz/trace_io.h"
 
-#include <cerrno>
-#include <cstring>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace perwiz::otf2 {
 
@@ -78,27 +75,6 @@ class Cursor {
   bool big_;
 };
 
-std::string readAll(const std::string& shown, const std::string& file) {
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) throw TraceError(shown, "cannot open the global definition file " + file + ": " + std::strerror(errno));
-  struct stat st {};
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    ::close(fd);
-    throw TraceError(shown, "the global definition file " + file + " is not a regular file");
-  }
-  std::string bytes(static_cast<std::size_t>(st.st_size), '\0');
-  std::size_t got = 0;
-  while (got < bytes.size()) {
-    const ssize_t n = ::read(fd, bytes.data() + got, bytes.size() - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += static_cast<std::size_t>(n);
-  }
-  ::close(fd);
-  bytes.resize(got);
-  return bytes;
-}
-
 }  // namespace
 
 void checkGlobalDefinitionBytes(const std::string& shown, const std::string& file, std::string_view b) {
@@ -144,7 +120,7 @@ void checkGlobalDefinitionBytes(const std::string& shown, const std::string& fil
 }
 
 void checkGlobalDefinitions(const std::string& shown, const std::string& file) {
-  const std::string bytes = readAll(shown, file);
+  const std::string bytes = readFileBeforeLibotf2(shown, file, "the global definition file");
   checkGlobalDefinitionBytes(shown, file, bytes);
 }
 
