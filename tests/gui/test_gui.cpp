@@ -1388,6 +1388,7 @@ class TestGui : public QObject {
         if (auto* h = t->horizontalHeaderItem(c)) check(h->text(), QStringLiteral("column"));
     QVERIFY2(english.isEmpty(), qPrintable(english.join(QLatin1Char('\n'))));
     grabWindow(QStringLiteral("perwiz-window-ja.png"));
+    grabWindow(QStringLiteral("perwiz-advisor-ja.png"), true);
   }
 
  private:
