@@ -4,6 +4,7 @@
 
 #include "palette.h"
 #include "timeline_data.h"
+#include "timeline_export.h"
 #include "timeline_layout.h"
 #include "timeline_painter.h"
 #include "timeline_query.h"
@@ -203,47 +204,6 @@ QString TimelineView::toolTipFor(const TimelineItem& item) const { return toolTi
 
 TimelineFrameStats TimelineView::lastFrameStats() const { return d->stats; }
 
-namespace {
-
-// The header of an export: the title (bold, larger) and the notes, wrapped to the width.
-struct ExportHeader {
-  QFont titleFont, noteFont;
-  int height = 0;
-};
-ExportHeader exportHeader(const QFont& base, const TimelineExportOptions& o, int width) {
-  ExportHeader h;
-  h.titleFont = base;
-  h.titleFont.setBold(true);
-  h.titleFont.setPointSizeF(base.pointSizeF() > 0 ? base.pointSizeF() * 1.25 : 12);
-  h.noteFont = base;
-  if (o.title.isEmpty() && o.notes.isEmpty()) return h;
-  const int w = std::max(50, width - 16);
-  int y = 6;
-  if (!o.title.isEmpty()) y += QFontMetrics(h.titleFont).boundingRect(QRect(0, 0, w, 1 << 20), Qt::TextWordWrap, o.title).height() + 4;
-  for (const QString& n : o.notes)
-    y += QFontMetrics(h.noteFont).boundingRect(QRect(0, 0, w, 1 << 20), Qt::TextWordWrap, n).height() + 2;
-  h.height = y + 6;
-  return h;
-}
-
-// An exported legend: the view's styles first, then the functions, at most this many lines
-// ("+N more": a trace of 300 regions would otherwise be a page of legend under a strip).
-constexpr int kExportLegendLines = 4;
-
-LayoutInput exportLayoutInput(const TimelineData& data, TimelineMode mode, const TimelineExportOptions& o) {
-  LayoutInput in;
-  in.mode = mode;
-  const int lane = std::max(kMinExportLanePx, o.rowHeight);
-  LaneSpec specs[2];
-  const bool lanes = mode == TimelineMode::Lanes && lanesFor(mode, data.hasPrediction(), specs) == 2;
-  in.rowHeight = lanes ? 2 * lane : lane;
-  in.axis = o.axis;
-  in.legend = o.legend;
-  in.legendMaxLines = kExportLegendLines;
-  return in;
-}
-
-}  // namespace
 
 void TimelineView::render(QPainter& painter, const QRect& target, const TimelineExportOptions& options) const {
   const TimelineMode mode = options.mode.value_or(d->mode);
@@ -268,25 +228,7 @@ void TimelineView::render(QPainter& painter, const QRect& target, const Timeline
   painter.save();
   painter.setFont(font());
   painter.setClipRect(target);
-  if (header.height > 0) {
-    const int w = std::max(50, target.width() - 16);
-    int y = target.top() + 6;
-    painter.setPen(QColor(20, 20, 20));
-    if (!options.title.isEmpty()) {
-      painter.setFont(header.titleFont);
-      const QRect r = painter.boundingRect(QRect(target.left() + 8, y, w, 1 << 20), Qt::TextWordWrap, options.title);
-      painter.drawText(r, Qt::TextWordWrap, options.title);
-      y += r.height() + 4;
-    }
-    painter.setFont(header.noteFont);
-    painter.setPen(QColor(60, 60, 60));
-    for (const QString& n : options.notes) {
-      const QRect r = painter.boundingRect(QRect(target.left() + 8, y, w, 1 << 20), Qt::TextWordWrap, n);
-      painter.drawText(r, Qt::TextWordWrap, n);
-      y += r.height() + 2;
-    }
-    painter.setFont(font());
-  }
+  drawExportHeader(painter, header, options, target);
   paintTimeline(painter, d->data, L, st, cache, d->stats);
   painter.restore();
 }
