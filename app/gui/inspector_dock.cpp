@@ -24,13 +24,12 @@ int mpiIndexOf(const Trace& trace, std::uint32_t rank, std::uint32_t event) {
 
 ui::TimelineItem callOf(const Trace& trace, const ui::TimelineItem& item) {
   if (item.kind != ui::TimelineItem::Kind::Message) return item;
-  std::uint32_t rank = kNone32;
-  const auto recv = ui::messageReceive(trace, item, &rank);
+  const ui::MessageEnds m = ui::messageEnds(trace, item);
   ui::TimelineItem out;
-  if (!recv || recv->event == kNone32) return out;
+  if (!m.recv || m.recv->event == kNone32) return out;
   out.kind = ui::TimelineItem::Kind::Event;
-  out.rank = rank;
-  out.event = recv->event;
+  out.rank = m.recvRank;
+  out.event = m.recv->event;
   out.predicted = item.predicted;
   return out;
 }
@@ -240,9 +239,7 @@ void InspectorDock::show(const Trace* trace, const ui::TimelineItem& item,
 
 void InspectorDock::showMessage(const Trace& trace, const ui::TimelineItem& item,
                                 const std::shared_ptr<const PredictionResult>& prediction) {
-  const auto send = ui::messageSend(trace, item);
-  std::uint32_t rr = kNone32;
-  const auto recv = ui::messageReceive(trace, item, &rr);
+  const auto [send, recv, rr] = ui::messageEnds(trace, item);
   const ui::TimelineItem call = callOf(trace, item);
   const int recvMpi = call.kind == ui::TimelineItem::Kind::Event ? mpiIndexOf(trace, call.rank, call.event) : -1;
   const int step = call.kind == ui::TimelineItem::Kind::Event ? stepOf(trace, call.rank, call.event) : -1;

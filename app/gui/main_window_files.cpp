@@ -171,17 +171,13 @@ void MainWindow::exportPredictedTraceDialog() {
   }
   const quint64 generation = session_->prediction()->generation;
   const QString tracePath = session_->tracePath();
-  // The input's own format by default (an OTF2 archive gives an OTF2 archive).
-  TraceFormat format = TraceFormat::Alog;
-  try {
-    format = detectFormat(tracePath.toStdString());
-  } catch (const TraceError&) {
-  }
+  // The input's own format by default (an OTF2 archive gives an OTF2 archive): the reader's
+  // name of it, kept in the trace.
+  const std::string& format = session_->trace()->format;
   const QString alogFilter = tr("ALOG trace (*.alog)"), otfFilter = tr("OTF trace (*.otf)"),
                 otf2Filter = tr("OTF2 archive (*.otf2)");
-  QString filter = format == TraceFormat::Otf2 ? otf2Filter : format == TraceFormat::Otf ? otfFilter : alogFilter;
-  const QString ext = format == TraceFormat::Otf2 ? QStringLiteral(".otf2") : format == TraceFormat::Otf ? QStringLiteral(".otf")
-                                                                                                        : QStringLiteral(".alog");
+  QString filter = format == "otf2" ? otf2Filter : format == "otf" ? otfFilter : alogFilter;
+  const QString ext = QStringLiteral(".") + QString::fromStdString(format == "otf2" || format == "otf" ? format : "alog");
   const QString suggestion = QFileInfo(tracePath).absoluteDir().absoluteFilePath(
       QFileInfo(tracePath).completeBaseName() + QStringLiteral("-predicted") + ext);
   const QString path = QFileDialog::getSaveFileName(this, tr("Export Predicted Trace"), suggestion,

@@ -39,6 +39,16 @@ bool looksLikeOtf2Anchor(const fs::path& p) {
   return in.gcount() == 6 && std::string(head + 2, 4) == "OTF2";
 }
 
+// MPE's binary CLOG2 log starts with its preamble's version string, "CLOG-02.nn".
+bool looksLikeClog2(const fs::path& p) {
+  std::error_code ec;
+  if (!fs::is_regular_file(p, ec)) return false;
+  std::ifstream in(p, std::ios::binary);
+  char head[7] = {};
+  in.read(head, 7);
+  return in.gcount() == 7 && std::string(head, 7) == "CLOG-02";
+}
+
 // First non-blank, non-comment line of an ALOG file is six integers (the sixth may be
 // decimal). Only the first 64 KiB are inspected.
 bool looksLikeAlog(const fs::path& p) {
@@ -194,17 +204,6 @@ Trace build(const std::string& path, const char* format, ReadFn read, const Load
 
 }  // namespace
 
-namespace {
-// Whether the regular file `path` starts with `prefix` (false if it cannot be read).
-bool startsWithBytes(const std::string& path, std::string_view prefix) {
-  std::error_code ec;
-  if (!fs::is_regular_file(path, ec)) return false;
-  std::ifstream in(path, std::ios::binary);
-  std::string head(prefix.size(), '\0');
-  return in.read(head.data(), static_cast<std::streamsize>(head.size())) && head == prefix;
-}
-}  // namespace
-
 TraceFormat detectFormat(const std::string& path) {
   std::error_code ec;
   fs::file_status st = fs::status(path, ec);
@@ -292,7 +291,7 @@ Trace loadTrace(const std::string& path, const LoadOptions& opts) {
     case TraceFormat::Otf: return build(path, "otf", readOtf, opts, opts.pipelined);
     case TraceFormat::Unknown: break;
   }
-  if (startsWithBytes(path, "CLOG-02"))  // MPE's binary log: its preamble's version string
+  if (looksLikeClog2(path))
     throw TraceError(path, "a CLOG2 file (MPE's binary log), which PerWiz does not read: convert it to ALOG "
                            "with MPE's clog2alog where your MPE has it, or log ALOG directly (MPE_LOG_FORMAT=ALOG "
                            "with MPE 1); clog2TOslog2 makes SLOG-2 for Jumpshot, which PerWiz does not read either");

@@ -1,6 +1,7 @@
 // Marks over a timeline frame: box labels, arrows, the selection, rank labels and the time
 // axis (timeline_frame.h).
 #include "timeline_frame.h"
+#include "timeline_query.h"
 
 #include <QFontMetrics>
 
@@ -165,19 +166,13 @@ void Frame::selection() {
   }
   if (sel.kind == TimelineItem::Kind::Message) {
     // The selected message's arrow, bold, in every lane shown; its two calls outlined.
-    std::uint32_t rr = kNone32;
-    const auto send = messageSend(tr, sel);
-    const auto recv = messageReceive(tr, sel, &rr);
-    if (send && recv) {
-      for (int k = 0; k < lanes; ++k) {
-        const bool pred = specs[k].predicted;
-        QPointF a(L.x(data.endpointTime(pred, sel.rank, *send)), laneY(sel.rank, pred));
-        QPointF b(L.x(data.endpointTime(pred, rr, *recv)), laneY(rr, pred));
-        clipToMargin(a, b, L);
-        p.setPen(QPen(colors::selection, 2.5));
-        drawArrow(p, a, b);
-        ++stats.arrows;
-      }
+    for (int k = 0; k < lanes; ++k) {
+      QPointF a, b;
+      if (!messageArrow(data, L, sel, specs[k].predicted, a, b)) break;
+      clipToMargin(a, b, L);
+      p.setPen(QPen(colors::selection, 2.5));
+      drawArrow(p, a, b);
+      ++stats.arrows;
     }
     for (const TimelineItem& pt : state.partners) outline(pt, colors::partner, 2);
   }
@@ -202,10 +197,10 @@ void Frame::selection() {
 // Which view the plot shows, in its top-right corner, once there is a prediction to compare:
 // measured and predicted look alike, so the canvas says which is which.
 void Frame::viewLabel(TimelineMode mode) {
-  if (!data.hasPrediction() || mode == TimelineMode::Measured) return;  // the plain trace needs no name
+  if (!data.hasPrediction()) return;
   QString text;
   switch (mode) {
-    case TimelineMode::Measured: text = QObject::tr("Measured"); break;
+    case TimelineMode::Measured: return;  // the plain trace needs no name
     case TimelineMode::Predicted: text = QObject::tr("Predicted"); break;
     case TimelineMode::Overlay: text = QObject::tr("Overlay: measured faded, predicted outlined"); break;
     case TimelineMode::Lanes: text = QObject::tr("Lanes: m measured, p predicted"); break;

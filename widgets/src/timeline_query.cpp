@@ -137,8 +137,7 @@ TimelineItem hitTest(const TimelineData& data, const TimelineLayout& L, Timeline
     if (msg.kind == TimelineItem::Kind::Message) {
       // On the arrow's own rows a call drawn under the point is what was meant (the arrow
       // leaves and enters its calls; a zoomed-in arrow runs along them).
-      std::uint32_t recvRank = kNone32;
-      (void)messageReceive(*data.trace(), msg, &recvRank);
+      const std::uint32_t recvRank = messageEnds(*data.trace(), msg).recvRank;
       bool atEnd = false;
       if (rank == msg.rank || rank == recvRank) {
         const std::uint32_t e = eventAt(data, msg.predicted, rank, t, 0);
@@ -169,22 +168,28 @@ TimelineItem hitTest(const TimelineData& data, const TimelineLayout& L, Timeline
   return none;
 }
 
-std::optional<MessageEndpoint> messageSend(const Trace& trace, const TimelineItem& item) {
-  if (item.kind != TimelineItem::Kind::Message || item.rank >= trace.rankCount()) return std::nullopt;
+MessageEnds messageEnds(const Trace& trace, const TimelineItem& item) {
+  MessageEnds out;
+  if (item.kind != TimelineItem::Kind::Message || item.rank >= trace.rankCount()) return out;
   const auto& ms = trace.ranks[item.rank].messages;
-  if (item.event >= ms.size()) return std::nullopt;
+  if (item.event >= ms.size()) return out;
   const MessageEndpoint m = ms[item.event];
-  if (!m.isSend) return std::nullopt;
-  return m;
+  if (!m.isSend) return out;
+  out.send = m;
+  if (m.matched() && m.matchRank < trace.rankCount() && m.matchIndex < trace.ranks[m.matchRank].messages.size()) {
+    out.recv = trace.ranks[m.matchRank].messages[m.matchIndex];
+    out.recvRank = m.matchRank;
+  }
+  return out;
 }
 
-std::optional<MessageEndpoint> messageReceive(const Trace& trace, const TimelineItem& item, std::uint32_t* rank) {
-  const auto s = messageSend(trace, item);
-  if (!s || !s->matched() || s->matchRank >= trace.rankCount() ||
-      s->matchIndex >= trace.ranks[s->matchRank].messages.size())
-    return std::nullopt;
-  if (rank) *rank = s->matchRank;
-  return MessageEndpoint(trace.ranks[s->matchRank].messages[s->matchIndex]);
+bool messageArrow(const TimelineData& data, const TimelineLayout& L, const TimelineItem& item, bool predicted,
+                  QPointF& from, QPointF& to) {
+  const MessageEnds m = data.trace() ? messageEnds(*data.trace(), item) : MessageEnds{};
+  if (!m.send || !m.recv) return false;
+  from = QPointF(L.x(data.endpointTime(predicted, item.rank, *m.send)), L.lane(item.rank, predicted && L.lanes).center());
+  to = QPointF(L.x(data.endpointTime(predicted, m.recvRank, *m.recv)), L.lane(m.recvRank, predicted && L.lanes).center());
+  return true;
 }
 
 std::vector<TimelineItem> partnersOf(const TimelineData& data, const TimelineItem& item) {
@@ -203,16 +208,14 @@ std::vector<TimelineItem> partnersOf(const TimelineData& data, const TimelineIte
   };
   if (tr && item.kind == TimelineItem::Kind::Message) {
     // The receiving call first (P goes there), then the sending call(s).
-    std::uint32_t rr = kNone32;
-    const auto send = messageSend(*tr, item);
-    const auto recv = messageReceive(*tr, item, &rr);
-    if (recv) {
-      add(rr, recv->event);
-      add(rr, recv->postEvent);
+    const MessageEnds m = messageEnds(*tr, item);
+    if (m.recv) {
+      add(m.recvRank, m.recv->event);
+      add(m.recvRank, m.recv->postEvent);
     }
-    if (send) {
-      add(item.rank, send->postEvent);
-      add(item.rank, send->event);
+    if (m.send) {
+      add(item.rank, m.send->postEvent);
+      add(item.rank, m.send->event);
     }
     return out;
   }
@@ -336,9 +339,7 @@ QString toolTipText(const TimelineData& data, const TimelineItem& item) {
     return s;
   }
   if (item.kind == TimelineItem::Kind::Message) {
-    const auto send = messageSend(*tr, item);
-    std::uint32_t rr = kNone32;
-    const auto recv = messageReceive(*tr, item, &rr);
+    const auto [send, recv, rr] = messageEnds(*tr, item);
     if (!send) return {};
     auto call = [&](std::uint32_t r, std::uint32_t e) {
       if (e == kNone32 || e >= tr->ranks[r].size()) return QObject::tr("(no call)");

@@ -176,24 +176,16 @@ QPointF TimelineView::eventCenter(std::uint32_t rank, std::uint32_t event, bool 
 }
 
 QPointF TimelineView::messagePoint(std::uint32_t rank, std::uint32_t endpoint, double fraction, bool predicted) const {
-  const QPointF outside(-1, -1);
-  const Trace* tr = d->data.trace();
-  if (!tr) return outside;
   TimelineItem it;
   it.kind = TimelineItem::Kind::Message;
   it.rank = rank;
   it.event = endpoint;
-  std::uint32_t rr = kNone32;
-  const auto send = messageSend(*tr, it);
-  const auto recv = messageReceive(*tr, it, &rr);
-  if (!send || !recv) return outside;
   const TimelineLayout L = d->layout(this);
-  const bool pred = shownDrawing(d->mode, d->data.hasPrediction(), predicted);
-  const QPointF a(L.x(d->data.endpointTime(pred, rank, *send)), L.lane(rank, pred && L.lanes).center());
-  const QPointF b(L.x(d->data.endpointTime(pred, rr, *recv)), L.lane(rr, pred && L.lanes).center());
+  QPointF a, b;
+  if (!messageArrow(d->data, L, it, shownDrawing(d->mode, d->data.hasPrediction(), predicted), a, b))
+    return QPointF(-1, -1);
   const QPointF at = a + (b - a) * fraction;
-  if (!QRectF(L.plot).contains(at)) return outside;
-  return at;
+  return QRectF(L.plot).contains(at) ? at : QPointF(-1, -1);
 }
 
 TimelineItem TimelineView::itemAt(const QPointF& pos) const {
@@ -203,7 +195,6 @@ TimelineItem TimelineView::itemAt(const QPointF& pos) const {
 QString TimelineView::toolTipFor(const TimelineItem& item) const { return toolTipText(d->data, item); }
 
 TimelineFrameStats TimelineView::lastFrameStats() const { return d->stats; }
-
 
 void TimelineView::render(QPainter& painter, const QRect& target, const TimelineExportOptions& options) const {
   const TimelineMode mode = options.mode.value_or(d->mode);
@@ -321,12 +312,10 @@ void TimelineView::scrollTo(const TimelineItem& item) {
     a = t.enter[item.event];
     b = t.leave[item.event];
   } else if (item.kind == TimelineItem::Kind::Message) {
-    std::uint32_t rr = kNone32;
-    const auto send = messageSend(*tr, item);
-    const auto recv = messageReceive(*tr, item, &rr);
-    if (!send || !recv) return;
-    a = d->data.endpointTime(pred, item.rank, *send);
-    b = d->data.endpointTime(pred, rr, *recv);
+    const MessageEnds m = messageEnds(*tr, item);
+    if (!m.send || !m.recv) return;
+    a = d->data.endpointTime(pred, item.rank, *m.send);
+    b = d->data.endpointTime(pred, m.recvRank, *m.recv);
     if (b < a) std::swap(a, b);
   } else if (!d->data.stepSpan(pred, item.step, item.rank, a, b)) {
     return;

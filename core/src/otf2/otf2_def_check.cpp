@@ -27,6 +27,8 @@
 
 #include "perwiz/trace_io.h"
 
+#include <cstdint>
+#include <string_view>
 
 namespace perwiz::otf2 {
 
@@ -75,9 +77,7 @@ class Cursor {
   bool big_;
 };
 
-}  // namespace
-
-void checkGlobalDefinitionBytes(const std::string& shown, const std::string& file, std::string_view b) {
+void checkBytes(const std::string& shown, const std::string& file, std::string_view b) {
   if (b.size() < kChunkHeaderBytes) return;  // libotf2 refuses it itself
   const auto endianness = static_cast<std::uint8_t>(b[1]);
   if (endianness != 0x42 && endianness != 0x23) return;
@@ -89,9 +89,8 @@ void checkGlobalDefinitionBytes(const std::string& shown, const std::string& fil
     const std::size_t at = pos;
     Cursor head(b, pos + 1, b.size(), big);
     std::uint8_t small = 0;
-    std::uint64_t length = 0;
     if (!head.u8(small)) return;
-    length = small;
+    std::uint64_t length = small;
     if (small == 0xff && !head.full64(length)) return;
     if (length > b.size() - head.pos()) return;  // libotf2: "could not read record"
     const std::size_t begin = head.pos(), end = begin + static_cast<std::size_t>(length);
@@ -99,29 +98,30 @@ void checkGlobalDefinitionBytes(const std::string& shown, const std::string& fil
       // self, name (compressed 32-bit), the pre-1.2 group type (8-bit), the member count
       // (compressed 32-bit), then the members (compressed 64-bit each).
       Cursor c(b, begin, end, big);
+      auto corrupt = [&](const std::string& what) {
+        return TraceError(shown, "corrupt OTF2 global definition file " + file + ": the group definition at byte " +
+                                     std::to_string(at) + " " + what);
+      };
       std::uint64_t self = 0, name = 0, count = 0;
       std::uint8_t type12 = 0;
-      if (c.compressed(4, self) && c.compressed(4, name) && c.u8(type12) && c.compressed(4, count)) {
-        for (std::uint64_t i = 0; i < count; ++i) {
-          std::uint64_t member = 0;
-          if (!c.compressed(8, member))
-            throw TraceError(shown, "corrupt OTF2 global definition file " + file + ": the group definition at byte " +
-                                        std::to_string(at) + " declares " + std::to_string(count) +
-                                        " members, but its " + std::to_string(length) +
-                                        "-byte record ends inside member " + std::to_string(i + 1));
-        }
-      } else {
-        throw TraceError(shown, "corrupt OTF2 global definition file " + file + ": the group definition at byte " +
-                                    std::to_string(at) + " is malformed before its member count");
+      if (!c.compressed(4, self) || !c.compressed(4, name) || !c.u8(type12) || !c.compressed(4, count))
+        throw corrupt("is malformed before its member count");
+      for (std::uint64_t i = 0; i < count; ++i) {
+        std::uint64_t member = 0;
+        if (!c.compressed(8, member))
+          throw corrupt("declares " + std::to_string(count) + " members, but its " + std::to_string(length) +
+                        "-byte record ends inside member " + std::to_string(i + 1));
       }
     }
     pos = end;
   }
 }
 
+}  // namespace
+
 void checkGlobalDefinitions(const std::string& shown, const std::string& file) {
   const std::string bytes = readFileBeforeLibotf2(shown, file, "the global definition file");
-  checkGlobalDefinitionBytes(shown, file, bytes);
+  checkBytes(shown, file, bytes);
 }
 
 }  // namespace perwiz::otf2

@@ -1,9 +1,7 @@
 // Checks on an OTF2 global definition file made before libotf2 reads it (see otf2_def_check.cpp).
 #pragma once
 
-#include <cstdint>
 #include <string>
-#include <string_view>
 
 namespace perwiz::otf2 {
 
@@ -11,8 +9,5 @@ namespace perwiz::otf2 {
 // array longer than its own bytes can hold: libotf2 3.0 would read past its buffer (a crash)
 // or allocate what the count claims.
 void checkGlobalDefinitions(const std::string& shown, const std::string& file);
-
-// The same check on the file's bytes (for tests); `file` only names it in the message.
-void checkGlobalDefinitionBytes(const std::string& shown, const std::string& file, std::string_view bytes);
 
 }  // namespace perwiz::otf2

@@ -41,10 +41,13 @@ struct TimelineItem {
   bool operator==(const TimelineItem&) const = default;
 };
 
-// The two ends of a Kind::Message item: its send endpoint, and its matched receive endpoint
-// with the receiving rank (none when the item is no message of `trace` or is unmatched).
-std::optional<MessageEndpoint> messageSend(const Trace& trace, const TimelineItem& item);
-std::optional<MessageEndpoint> messageReceive(const Trace& trace, const TimelineItem& item, std::uint32_t* rank);
+// The two ends of a Kind::Message item: its send endpoint and, when matched, its receive
+// endpoint and the receiving rank (neither when the item is no message of `trace`).
+struct MessageEnds {
+  std::optional<MessageEndpoint> send, recv;
+  std::uint32_t recvRank = kNone32;
+};
+MessageEnds messageEnds(const Trace& trace, const TimelineItem& item);
 
 // What a view prepares once per trace (function roles, rank nesting, the messages as arrows)
 // and a drawing prepared from one set of times (level-of-detail tables, steps, arrows): both
