@@ -392,6 +392,10 @@ TEST(NetworkModelJson, RoundTripsEveryPresetAndACustomModel) {
   c.syncSend = {40000, 1.0 / 3};
   c.syncRecv = {45000.25, 2.2};
   models.push_back(std::make_unique<LogGpsModel>(c));
+  c.name = "receiver-driven";
+  c.eagerAtReceive = true;  // written as "eager_transfer": "at-receive", read back
+  models.push_back(std::make_unique<LogGpsModel>(c));
+  EXPECT_NE(models.back()->toJson().find("\"eager_transfer\": \"at-receive\""), std::string::npos);
 
   for (const auto& m : models) {
     std::string error;
@@ -495,6 +499,10 @@ TEST(NetworkModelJson, ErrorsNameTheSourceAndTheProblem) {
                    "key 'sync_send_us' must be an object {\"a\": µs, \"b_per_byte\": µs}");
   expectParseError("{" + base + R"(, "latency": 3})", "unknown key 'latency'");
   expectParseError("{" + base + R"(, "name": 7})", "key 'name' must be a non-empty string");
+  expectParseError("{" + base + R"(, "eager_transfer": "later"})",
+                   "key 'eager_transfer' must be \"at-send\" or \"at-receive\", not \"later\"");
+  expectParseError("{" + base + R"(, "eager_transfer": true})",
+                   "key 'eager_transfer' must be \"at-send\" or \"at-receive\", not true");
 
   // A null error pointer is allowed.
   EXPECT_EQ(networkModelFromJson("nonsense", "x", nullptr), nullptr);

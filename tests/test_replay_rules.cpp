@@ -994,6 +994,58 @@ TEST(ReplayRules, Table5PingModelMode) {
   }
 }
 
+// Eager data that moves once its receive is posted ("eager_transfer": "at-receive",
+// docs/model.md §2.2; SMPI's default): the receive costs L + G·(k − 1) + o_r(k) from
+// max(its own call, the send's call + o_s(k)). Model mode, k = 1001 (eager), with
+//   L = 1000, G = 0.5 ns/B, o_s(k) = o_r(k) = o = 100:
+//   wire(1001) = L + G·1000 = 1500; receive local = 1500 + 100 = 1600; dependency = o_s = 100.
+TEST(ReplayRules, EagerAtReceiveModelMode) {
+  LogGpsParams p = simpleParams();
+  p.G = 0.5;
+  p.S = 4096;
+  p.eagerAtReceive = true;
+  const LogGpsModel m(p);
+  EXPECT_EQ(m.receiveDelay(CommRole::BlockingRecv, 1001), 100);   // o_s(1001)
+  EXPECT_EQ(m.receiveDelay(CommRole::IrecvComplete, 1001), 100);
+  EXPECT_EQ(m.roleCost(CommRole::BlockingRecv, 1001), 1600);     // 1000 + 0.5·1000 + 100
+  EXPECT_EQ(m.roleCost(CommRole::IrecvComplete, 1001), 1600);
+  EXPECT_EQ(m.roleCost(CommRole::BlockingSend, 1001), 100);      // o_s: the send returns
+  EXPECT_EQ(m.arrivalDelay(1001), 1600);  // o_s + wire: unchanged (where the data would be)
+  // Rendezvous is untouched: REQ at o_s(0) + L = 1100, receive t_sr = 3o + 2L = 2300 (default).
+  EXPECT_EQ(m.receiveDelay(CommRole::BlockingRecv, 5000), 1100);
+  // A hop of a collective carries the wire: o_s + L + G·(k − 1) + o_r = 100 + 1500 + 100; a
+  // Bcast over 2 ranks is one hop.
+  EXPECT_EQ(m.collectiveCost(MpiOp::Bcast, 1001, 2), 1700);
+
+  // Receiver early (called at 0, the send at 5000): X' = max(0, 5000 + 100) + 1600 = 6700,
+  // wait 5100. (At-send would give max(0, 5000 + 1600) + 100 = 6700 too: the same when the
+  // receiver waits.)
+  {
+    Tb b(2);
+    b.send(0, 5000, 5200, 1, 1001);
+    b.recv(1, 0, 9000, 0, 1001);
+    const Trace t = b.take();
+    Replayer rp(t, scenarioOf(p, CostMode::Model));
+    EXPECT_TRUE(callIs(rp, 0, 0, 5000, 5100, 0));
+    EXPECT_TRUE(callIs(rp, 1, 0, 0, 6700, 5100));
+  }
+  // Receiver late (the send at 0, the receive at 5000): the data moves only now,
+  // X' = max(5000, 0 + 100) + 1600 = 6600, wait 0. At-send it would have arrived at 1600 and
+  // the receive would end at 5000 + 100 = 5100.
+  {
+    Tb b(2);
+    b.send(0, 0, 200, 1, 1001);
+    b.recv(1, 5000, 5300, 0, 1001);
+    const Trace t = b.take();
+    Replayer rp(t, scenarioOf(p, CostMode::Model));
+    EXPECT_TRUE(callIs(rp, 1, 0, 5000, 6600, 0));
+    LogGpsParams atSend = p;
+    atSend.eagerAtReceive = false;
+    Replayer sender(t, scenarioOf(atSend, CostMode::Model));
+    EXPECT_TRUE(callIs(sender, 1, 0, 5000, 5100, 0));
+  }
+}
+
 // ---- §2.7 clock skew and §2.6 cycles --------------------------------------------------------
 
 TEST(ReplayRules, ClockSkewReceiveBeforeSend) {

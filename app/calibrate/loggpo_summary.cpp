@@ -84,8 +84,7 @@ std::string loggpoSummaryText(const CalibrateOptions& o, const RunInfo& run,
     out << row;
   }
   out << "\nS (largest eager message) = " << m.S << " bytes\n";
-  out << "L = " << fixed(fit.L / 1000, 3) << " µs, G = " << fixed(fit.G / 1000, 6)
-      << " µs/byte, O' = " << fixed(fit.Octrl / 1000, 3) << " µs\n";
+  out << "L = " << fixed(fit.L / 1000, 3) << " µs, G = " << gapText(fit.G) << ", O' = " << fixed(fit.Octrl / 1000, 3) << " µs\n";
   out << "O_i(k) = " << lineText(fit.Oi) << "\n";
   out << "O_c(k) = " << lineText(fit.Oc) << "\n";
   const ProgressProbe& p = m.progress;

@@ -1,8 +1,9 @@
 // LogGPS measurement plan (see loggps_mode.h):
 //   1. ping-pong on every size of the list (its times also scale the delays below);
 //   2. S: the first size of the list whose send is synchronous, then bisection down to the byte;
-//   3. on the list plus S and S + 1: the send with the receiver waiting, and the receive of a
-//      message that has already arrived.
+//   3. on the list plus S and S + 1: the send with the receiver waiting, the receive of a
+//      message that has already arrived, and a stream of kStreamMessages back-to-back messages
+//      against one (the time per message of the stream: G).
 #include "loggps_mode.h"
 
 #include "model_json.h"
@@ -16,6 +17,9 @@
 
 namespace perwiz::calibrate {
 namespace {
+
+// Messages of the stream (the receiver holds them all: 8 MiB at the default --max-size).
+constexpr int kStreamMessages = 8;
 
 class Plan {
  public:
@@ -41,8 +45,12 @@ class Plan {
       SizeTimes t;
       t.bytes = k;
       t.pingPongHalf = pingPong(k);
+      t.pingPongSpread = spread_[k];
       t.sendReady = summarize(bench_.sendReceiverReady(k, o_.warmup, o_.repetitions), o_.statistic);
       t.recvLate = summarize(bench_.recvAfterArrival(k, o_.warmup, o_.repetitions), o_.statistic);
+      const double many = summarize(bench_.stream(k, kStreamMessages, o_.warmup, o_.repetitions), o_.statistic);
+      const double one = summarize(bench_.stream(k, 1, o_.warmup, o_.repetitions), o_.statistic);
+      t.streamGap = (many - one) / (kStreamMessages - 1);
       m.sizes.push_back(t);
     }
     return m;
@@ -53,7 +61,9 @@ class Plan {
   double pingPong(std::uint64_t k) {
     auto it = halfRtt_.find(k);
     if (it != halfRtt_.end()) return it->second;
-    const double v = summarize(bench_.pingPongHalf(k, o_.warmup, o_.repetitions), o_.statistic);
+    const std::vector<double> samples = bench_.pingPongHalf(k, o_.warmup, o_.repetitions);
+    const double v = summarize(samples, o_.statistic);
+    spread_[k] = medianAbsoluteDeviation(samples);  // rank 0's (the fit runs there)
     return halfRtt_[k] = bench_.shareFromRank0(bench_.rank() == 0 ? v : 0.0);
   }
 
@@ -80,6 +90,7 @@ class Plan {
   PairBench& bench_;
   const CalibrateOptions& o_;
   std::map<std::uint64_t, double> halfRtt_;
+  std::map<std::uint64_t, double> spread_;
 };
 
 }  // namespace
@@ -103,7 +114,7 @@ int runLogGpsMode(MPI_Comm world, const CalibrateOptions& o) {
   const std::string model = modelJson(fit, modelName(o));
   return publishModel(o, model, [&](const CalibrateOptions& shown) {
     return o.json ? summaryJson(shown, run, m, fit, model) + "\n" : summaryText(shown, run, m, fit);
-  });
+  }, fit.degenerate);
 }
 
 }  // namespace perwiz::calibrate

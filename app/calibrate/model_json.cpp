@@ -41,6 +41,9 @@ std::string modelJson(const LogGpsFit& fit, const std::string& name) {
   j["recv_overhead_us"] = line(fit.recvOverhead);
   j["sync_send_us"] = line(fit.syncSend);
   j["sync_recv_us"] = line(fit.syncRecv);
+  // Written only where it differs from the loader's default ("at-send"): files of machines
+  // whose sender moves eager data stay as before.
+  if (fit.receiverDriven) j["eager_transfer"] = "at-receive";
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 

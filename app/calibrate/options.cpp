@@ -44,6 +44,9 @@ ParseResult parseOptions(int argc, char** argv, CalibrateOptions& o) {
   app.add_option("-o,--output", o.output,
                  "model or profile JSON file to write (refused if it exists)");
   app.add_flag("--force", o.force, "overwrite an existing output file");
+  app.add_flag("--allow-degenerate", o.allowDegenerate,
+               "write the model even when L or G is not positive or a fit misses the measurements by more "
+               "than 10 % (otherwise an error, exit 1)");
   app.add_option("--name", o.name, "the model's name (default: the output file's stem)");
   app.add_option("--min-size", o.minSize, "smallest message in bytes")
       ->check(CLI::Range(std::uint64_t(0), kMaxMessageBytes))

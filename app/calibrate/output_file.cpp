@@ -49,9 +49,19 @@ void writeOutputFile(const std::string& path, const std::string& text, bool forc
 }
 
 int publishModel(const CalibrateOptions& o, const std::string& model,
-                 const std::function<std::string(const CalibrateOptions& shown)>& summarise) {
+                 const std::function<std::string(const CalibrateOptions& shown)>& summarise,
+                 const std::vector<std::string>& degenerate) {
   int status = kExitOk;
-  if (!o.output.empty()) {
+  const bool refuse = !degenerate.empty() && !o.allowDegenerate;
+  if (refuse) {
+    std::string why = "perwiz-calibrate: the measured parameters do not describe this network";
+    why += o.output.empty() ? ":\n" : " (" + o.output + " not written):\n";
+    for (const std::string& d : degenerate) why += "  " + d + "\n";
+    why += "Check that ranks 0 and 1 sit where intended and the machine is quiet, or write the model anyway with "
+           "--allow-degenerate.\n";
+    std::fputs(why.c_str(), stderr);
+    status = kExitFailure;
+  } else if (!o.output.empty()) {
     try {
       writeOutputFile(o.output, model, o.force);
     } catch (const OutputError& e) {

@@ -7,6 +7,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace perwiz::calibrate {
 
@@ -27,7 +28,11 @@ void writeOutputFile(const std::string& path, const std::string& text, bool forc
 // The end of a pair mode on rank 0: writes `model` to options.output (if given; a failure is
 // reported on stderr) and prints summarise(shown), where `shown` is `options` with the output
 // cleared when nothing was written. Returns the exit status.
+// `degenerate` (the fit's reasons why the model does not describe the machine) makes it an
+// error (exit 1, nothing written, the reasons on stderr) unless options.allowDegenerate; with
+// it they are printed as warnings and the file is written.
 int publishModel(const CalibrateOptions& options, const std::string& model,
-                 const std::function<std::string(const CalibrateOptions& shown)>& summarise);
+                 const std::function<std::string(const CalibrateOptions& shown)>& summarise,
+                 const std::vector<std::string>& degenerate = {});
 
 }  // namespace perwiz::calibrate

@@ -13,7 +13,7 @@ namespace {
 
 // Distinct tags per pattern: a stray message can never be taken for another pattern's.
 enum Tag : int { kTagPingPong = 11, kTagReady = 12, kTagLate = 13, kTagProbe = 14, kTagAck = 15,
-                 kTagSamples = 16, kTagGo = 17 };
+                 kTagSamples = 16, kTagGo = 17, kTagStream = 18 };
 
 }  // namespace
 
@@ -129,6 +129,34 @@ std::vector<double> PairBench::recvAfterArrival(std::uint64_t bytes, int warmup,
     }
   }
   return collectOnRank0(std::move(samples));
+}
+
+std::vector<double> PairBench::stream(std::uint64_t bytes, int messages, int warmup, int reps) {
+  const int n = count(bytes);
+  std::vector<double> samples;
+  std::vector<MPI_Request> requests;
+  if (rank_ == 1) {
+    streamBuffer_.resize(static_cast<std::size_t>(bytes) * static_cast<std::size_t>(messages) + 1);
+    requests.resize(static_cast<std::size_t>(messages));
+  }
+  for (int i = 0; i < warmup + reps; ++i) {
+    if (rank_ == 0) {
+      MPI_Recv(nullptr, 0, MPI_BYTE, 1, kTagAck, comm_, MPI_STATUS_IGNORE);
+      const double t0 = MPI_Wtime();
+      for (int m = 0; m < messages; ++m) MPI_Send(buffer_.data(), n, MPI_BYTE, 1, kTagStream, comm_);
+      MPI_Recv(nullptr, 0, MPI_BYTE, 1, kTagAck, comm_, MPI_STATUS_IGNORE);
+      const double t1 = MPI_Wtime();
+      if (i >= warmup) samples.push_back(t1 - t0);
+    } else {
+      for (int m = 0; m < messages; ++m)
+        MPI_Irecv(streamBuffer_.data() + static_cast<std::size_t>(m) * static_cast<std::size_t>(bytes), n, MPI_BYTE, 0,
+                  kTagStream, comm_, &requests[static_cast<std::size_t>(m)]);
+      MPI_Send(nullptr, 0, MPI_BYTE, 0, kTagAck, comm_);
+      MPI_Waitall(messages, requests.data(), MPI_STATUSES_IGNORE);
+      MPI_Send(nullptr, 0, MPI_BYTE, 0, kTagAck, comm_);
+    }
+  }
+  return samples;
 }
 
 bool PairBench::sendIsSynchronous(std::uint64_t bytes, double delay, int votes) {

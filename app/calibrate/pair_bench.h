@@ -34,6 +34,12 @@ class PairBench {
   // Duration of rank 1's MPI_Recv of a message that has arrived: called only once MPI_Iprobe
   // sees the message, so an eager message, or a rendezvous request, is there.
   std::vector<double> recvAfterArrival(std::uint64_t bytes, int warmup, int reps);
+  // A stream: rank 1 posts `messages` receives (each into its own part of a buffer) and
+  // acknowledges; rank 0 then sends `messages` k-byte messages back to back and times until
+  // rank 1's acknowledgement that all arrived (the classic LogGP measurement of the gap: the
+  // time per message of a long stream is the larger of g and G·k). Rank 0 returns the timed
+  // repetitions of the whole stream.
+  std::vector<double> stream(std::uint64_t bytes, int messages, int warmup, int reps);
   // Is a k-byte MPI_Send synchronous? Rank 1 calls the receive `delay` seconds after rank 0
   // started the send: an eager send returns long before, a synchronous one waits for it.
   // Majority of `votes` trials; both ranks get the verdict.
@@ -71,6 +77,7 @@ class PairBench {
   // A second buffer for a receive posted while buffer_ is being sent; allocated by the one
   // pattern that needs it (the LogGPS mode does not pay for it).
   std::vector<char> reply_;
+  std::vector<char> streamBuffer_;  // the stream's receives (rank 1 only)
 };
 
 }  // namespace perwiz::calibrate

@@ -33,6 +33,15 @@ double summarize(std::vector<double> samples, Statistic s) {
   return median(std::move(samples));
 }
 
+double medianAbsoluteDeviation(const std::vector<double>& samples) {
+  if (samples.size() < 2) return 0;
+  const double m = median(samples);
+  std::vector<double> dev;
+  dev.reserve(samples.size());
+  for (double v : samples) dev.push_back(std::fabs(v - m));
+  return median(std::move(dev));
+}
+
 LineFit fitLine(const std::vector<double>& x, const std::vector<double>& y) {
   LineFit f;
   const std::size_t n = std::min(x.size(), y.size());
@@ -53,8 +62,10 @@ LineFit fitLine(const std::vector<double>& x, const std::vector<double>& y) {
   }
   f.b = sxx > 0 ? sxy / sxx : 0.0;
   f.a = my - f.b * mx;
-  for (std::size_t i = 0; i < n; ++i)
+  for (std::size_t i = 0; i < n; ++i) {
     f.maxResidual = std::max(f.maxResidual, std::fabs(y[i] - (f.a + f.b * x[i])));
+    f.maxValue = std::max(f.maxValue, std::fabs(y[i]));
+  }
   return f;
 }
 

@@ -20,6 +20,9 @@ std::string statisticName(Statistic s);
 // The summary of `samples` (seconds or any unit); NaN for an empty sample.
 double summarize(std::vector<double> samples, Statistic s);
 double median(std::vector<double> samples);
+// The median absolute deviation from the median (the samples' spread, robust to outliers); 0
+// for fewer than two samples.
+double medianAbsoluteDeviation(const std::vector<double>& samples);
 
 // y = a + b·x fitted by ordinary least squares.
 struct LineFit {
@@ -27,6 +30,7 @@ struct LineFit {
   double b = 0;          // slope
   std::size_t points = 0;
   double maxResidual = 0;  // largest |y − (a + b·x)| over the points (same unit as y)
+  double maxValue = 0;     // largest |y| over the points
   bool valid() const { return points > 0; }
 };
 

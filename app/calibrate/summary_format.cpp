@@ -30,6 +30,16 @@ std::string lineText(const LineFit& f) {
          std::to_string(f.points) + " sizes, max residual " + fixed(f.maxResidual / 1000, 3) + " µs)";
 }
 
+std::string gapText(double nsPerByte) {
+  if (!(nsPerByte > 0)) return "0 ns/byte (no per-byte cost)";
+  const double bytesPerSecond = 1e9 / nsPerByte;
+  char text[96];
+  const bool giga = bytesPerSecond >= 1e9;
+  std::snprintf(text, sizeof text, "%.4g ns/byte (%.1f %s)", nsPerByte, giga ? bytesPerSecond / 1e9 : bytesPerSecond / 1e6,
+                giga ? "GB/s" : "MB/s");
+  return text;
+}
+
 bool isEagerSize(ThresholdStatus status, std::uint64_t S, std::uint64_t bytes) {
   return status != ThresholdStatus::AllSynchronous && bytes <= S;
 }

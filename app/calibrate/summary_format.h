@@ -20,6 +20,9 @@ nlohmann::ordered_json lineJson(const LineFit& fit);
 std::string lineText(const LineFit& fit);
 // v with `decimals` digits after the point.
 std::string fixed(double v, int decimals);
+// A gap per byte G (ns/byte) for people: "4.252 ns/byte (235.2 MB/s)", the bandwidth in MB/s
+// or GB/s; "0 ns/byte (no per-byte cost)" for 0.
+std::string gapText(double nsPerByte);
 // A message of `bytes` went eagerly in a run whose threshold search ended with `status` and S.
 bool isEagerSize(ThresholdStatus status, std::uint64_t S, std::uint64_t bytes);
 const char* thresholdName(ThresholdStatus status);  // "found", "none-synchronous", ...

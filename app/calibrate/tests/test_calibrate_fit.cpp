@@ -85,6 +85,9 @@ LogGpsMeasurement syntheticMeasurement(std::uint64_t S) {
       t.recvLate = tsrNs(k) / 1e9;
       t.pingPongHalf = (tssNs(k) + tsrNs(k)) / 2e9;  // not used by the fit
     }
+    // A long stream's time per message: the per-message cost g = 700 ns plus G·k (the wire is
+    // the bottleneck). The fit takes G from the synchronous sizes' slope.
+    t.streamGap = (700 + kG * k) / 1e9;
     m.sizes.push_back(t);
   }
   return m;
@@ -111,7 +114,7 @@ TEST(CalibrateFit, RecoversTheParametersOfAnExactMachine) {
   EXPECT_EQ(f.syncSend.points, 3u);
 }
 
-TEST(CalibrateFit, NegativeValuesAreClampedWithAWarning) {
+TEST(CalibrateFit, NegativeValuesAreClampedOrDegenerate) {
   LogGpsMeasurement m = syntheticMeasurement(16383);
   // A receive that gets faster with size (noise), and a ping-pong faster than both overheads.
   for (SizeTimes& t : m.sizes)
@@ -120,16 +123,79 @@ TEST(CalibrateFit, NegativeValuesAreClampedWithAWarning) {
       t.pingPongHalf = t.sendReady;  // L + G·(k − 1) = −o_r(k) < 0
     }
   const LogGpsFit f = fitLogGps(m);
+  // o_r's negative slope is clamped with a warning: the line stays legal.
   EXPECT_EQ(f.recvOverhead.b, 0);
   EXPECT_GT(f.recvOverhead.a, 0);
-  // The wire is ping-pong half − send − receive = −o_r(k) = −3000 + 0.01·k ns: G = 0.01 ns/byte,
-  // L = −3000 + G < 0, clamped.
-  EXPECT_NEAR(f.G, 0.01, 1e-12);
-  EXPECT_EQ(f.L, 0);
   std::string all;
   for (const std::string& w : f.warnings) all += w + "\n";
   EXPECT_NE(all.find("receive overhead o_r(k): slope"), std::string::npos) << all;
-  EXPECT_NE(all.find("latency L"), std::string::npos) << all;
+  // G still comes from the stream (0.5 ns/byte). What the ping-pong leaves for the wire at the
+  // small sizes (k ≤ 64) is −o_r(k) − G·(k − 1) = −3000 + 0.01·k − 0.5·(k − 1) ns < 0: L is not
+  // a latency, which makes the result degenerate (perwiz-calibrate exits 1), L written as 0.
+  EXPECT_NEAR(f.G, kG, 1e-9);
+  EXPECT_EQ(f.L, 0);
+  ASSERT_EQ(f.degenerate.size(), 1u);
+  EXPECT_NE(f.degenerate[0].find("latency L"), std::string::npos) << f.degenerate[0];
+  EXPECT_NE(f.degenerate[0].find("the ping-pong is faster"), std::string::npos) << f.degenerate[0];
+}
+
+TEST(CalibrateFit, AFlatStreamMakesGDegenerate) {
+  LogGpsMeasurement m = syntheticMeasurement(16383);
+  for (SizeTimes& t : m.sizes) t.streamGap = 900e-9;  // no size takes longer per message
+  const LogGpsFit f = fitLogGps(m);
+  EXPECT_EQ(f.G, 0);
+  ASSERT_FALSE(f.degenerate.empty());
+  EXPECT_NE(f.degenerate[0].find("gap per byte G"), std::string::npos) << f.degenerate[0];
+  // Under SMPI's default settings the old method (G from the ping-pong less the receive of an
+  // arrived message) gave L = G = 0 without a word; see the receiver-driven test below.
+}
+
+TEST(CalibrateFit, AStreamThatIsNotOneBandwidthIsDegenerate) {
+  LogGpsMeasurement m = syntheticMeasurement(16383);
+  // The synchronous sizes 16384, 32768, 65536: 0.5 ns/B, then 4× slower at the largest. The
+  // least-squares line misses a point by far more than 10 % of the largest time.
+  for (SizeTimes& t : m.sizes)
+    if (t.bytes == 65536) t.streamGap = (700 + 2.0 * 65536) / 1e9;
+  const LogGpsFit f = fitLogGps(m);
+  ASSERT_FALSE(f.degenerate.empty());
+  EXPECT_NE(f.degenerate[0].find("not one bandwidth"), std::string::npos) << f.degenerate[0];
+}
+
+// A machine whose eager data moves only once the receive is posted (SMPI's default,
+// smpi/async-small-thresh = 0): the receive of a message that "has arrived" lasts the whole
+// transfer, T_r(k) = L + G·(k − 1) + o_r(k), and the ping-pong half is o_s(k) + T_r(k).
+TEST(CalibrateFit, ReceiverDrivenMachine) {
+  constexpr double L = 20147, G = 4.25, orSlope = 0.3;  // ns, ns/B, ns/B (o_r(0) = 0)
+  LogGpsMeasurement m = syntheticMeasurement(65535);
+  for (SizeTimes& t : m.sizes) {
+    const double k = static_cast<double>(t.bytes);
+    const double wire = L + G * (k > 0 ? k - 1 : 0);
+    if (t.bytes <= 65535) {
+      t.sendReady = 10e-9;
+      t.recvLate = (wire + orSlope * k) / 1e9;
+      t.pingPongHalf = t.sendReady + t.recvLate;
+    }
+    t.streamGap = (116000 + G * k) / 1e9;
+  }
+  const LogGpsFit f = fitLogGps(m);
+  EXPECT_TRUE(f.degenerate.empty()) << f.degenerate.front();
+  EXPECT_TRUE(f.receiverDriven);
+  // The wire's share (P − T_s − T_r) / (P − T_s) is 0 at every eager size.
+  EXPECT_NEAR(f.wireShare, 0, 1e-9);
+  // L: T_r(k) − G·(k − 1) at k ≤ 64 is L + 0.3·k: the median over 0, 1, 2, 4, …, 64 (8 sizes)
+  // is between k = 4 and 8: L + 0.3·6 = L + 1.8 ns.
+  EXPECT_NEAR(f.L, L + 1.8, 1e-6);
+  EXPECT_NEAR(f.G, G, 1e-9);
+  // o_r(k) = T_r(k) − L_fit − G·(k − 1) = 0.3·k − 1.8: the intercept clamps to 0 (with a
+  // warning), the slope stays.
+  EXPECT_NEAR(f.recvOverhead.b, orSlope, 1e-9);
+  EXPECT_EQ(f.recvOverhead.a, 0);
+  const std::string text = modelJson(f, "smpi-default");
+  EXPECT_NE(text.find("\"eager_transfer\": \"at-receive\""), std::string::npos) << text;
+  std::string error;
+  const auto model = networkModelFromJson(text, "smpi-default.json", &error);
+  ASSERT_TRUE(model) << error;
+  EXPECT_TRUE(dynamic_cast<const LogGpsModel&>(*model).params().eagerAtReceive);
 }
 
 TEST(CalibrateFit, NoSynchronousSizeLeavesTheSyncLinesToTheModel) {
@@ -222,6 +288,24 @@ TEST(CalibrateOutput, RefusesToOverwriteWithoutForce) {
   EXPECT_THROW(checkOutputPath(dir.string(), true), OutputError);  // a directory
 }
 
+TEST(CalibrateOutput, ADegenerateModelIsAnErrorUnlessAllowed) {
+  const auto dir = test::freshDir("output_degenerate");
+  CalibrateOptions o;
+  o.output = (dir / "model.json").string();
+  const std::vector<std::string> why{"gap per byte G = 0.000 ns/byte ≤ 0: ..."};
+  auto summary = [](const CalibrateOptions&) { return std::string(); };
+  EXPECT_EQ(publishModel(o, "{}", summary, why), kExitFailure);
+  EXPECT_FALSE(std::filesystem::exists(o.output));  // nothing written
+  o.allowDegenerate = true;
+  EXPECT_EQ(publishModel(o, "{}", summary, why), kExitOk);
+  EXPECT_EQ(test::readFile(o.output), "{}\n");
+  // Without reasons the flag changes nothing.
+  o.allowDegenerate = false;
+  o.force = true;
+  EXPECT_EQ(publishModel(o, "{\"a\": 1}", summary, {}), kExitOk);
+  EXPECT_EQ(test::readFile(o.output), "{\"a\": 1}\n");
+}
+
 // ---- options ----------------------------------------------------------------------------------
 
 ParseResult parse(std::vector<std::string> args, CalibrateOptions& o) {
@@ -241,7 +325,11 @@ TEST(CalibrateOptions, ParsesAndRejects) {
   EXPECT_EQ(o.statistic, Statistic::Min);
   EXPECT_EQ(o.repetitions, 5);
   EXPECT_TRUE(o.json);
-  EXPECT_EQ(modelName(o), "my-cluster");  // the file's stem, as the model loader would name it
+  EXPECT_FALSE(o.allowDegenerate);
+  EXPECT_EQ(modelName(o), "my-cluster");
+  CalibrateOptions lenient;
+  EXPECT_TRUE(parse({"--allow-degenerate"}, lenient).run);
+  EXPECT_TRUE(lenient.allowDegenerate);  // the file's stem, as the model loader would name it
 
   CalibrateOptions bad;
   r = parse({"--min-size", "100", "--max-size", "10"}, bad);

@@ -77,6 +77,12 @@ struct LogGpsParams {
   LinearCost recvOverhead;  // o_r(k): asynchronous receive time
   LinearCost syncSend;      // synchronous send time (k > S)
   LinearCost syncRecv;      // synchronous receive time (k > S)
+  // Where eager data moves (docs/model.md, "Eager transfer"): false (file "at-send", the
+  // papers' LogGPS) — the sender's library moves it, and it arrives o_s(k) + L + G·(k − 1)
+  // after the send's call whatever the receiver does; true ("at-receive", SMPI's default and
+  // receiver-driven copies) — it moves only once its receive is posted, so the receive costs
+  // L + G·(k − 1) + o_r(k) from max(its own call, the send's call + o_s(k)).
+  bool eagerAtReceive = false;
   bool operator==(const LogGpsParams&) const = default;
 };
 
@@ -88,12 +94,14 @@ class LogGpsModel final : public NetworkModel {
   std::string name() const override { return p_.name; }
   bool synchronous(std::uint64_t bytes) const override;
   TimeNs arrivalDelay(std::uint64_t bytes) const override;
+  TimeNs receiveDelay(CommRole role, std::uint64_t bytes) const override;
   TimeNs roleCost(CommRole role, std::uint64_t bytes) const override;
   TimeNs collectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t members) const override;
   std::string toJson() const override;
   std::unique_ptr<NetworkModel> clone() const override;
 
  private:
+  double wire(std::uint64_t bytes) const;  // L + G·(k − 1) + (packets − 1)·g, ns
   LogGpsParams p_;
 };
 

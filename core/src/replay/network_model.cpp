@@ -348,6 +348,10 @@ std::unique_ptr<NetworkModel> parseModel(const std::string& text, const std::str
       ok = readLinear(v, key, &p.syncSend, &problem);
     } else if (key == "sync_recv_us") {
       ok = readLinear(v, key, &p.syncRecv, &problem);
+    } else if (key == "eager_transfer") {
+      ok = v.is_string() && (v.get<std::string>() == "at-send" || v.get<std::string>() == "at-receive");
+      if (ok) p.eagerAtReceive = v.get<std::string>() == "at-receive";
+      else problem = "key 'eager_transfer' must be \"at-send\" or \"at-receive\", not " + v.dump();
     } else {
       problem = "unknown key '" + key + "'";
       ok = false;
@@ -371,14 +375,24 @@ TimeNs LinearCost::at(std::uint64_t bytes) const { return roundNs(eval(*this, by
 
 bool LogGpsModel::synchronous(std::uint64_t bytes) const { return bytes > p_.S; }
 
+double LogGpsModel::wire(std::uint64_t bytes) const {
+  std::uint64_t packets = 1;
+  if (p_.s != 0 && bytes > p_.s) packets = bytes / p_.s + (bytes % p_.s != 0 ? 1 : 0);
+  const double perByte = bytes > 0 ? static_cast<double>(bytes - 1) : 0.0;
+  return p_.L + p_.G * perByte + static_cast<double>(packets - 1) * p_.g;
+}
+
 TimeNs LogGpsModel::arrivalDelay(std::uint64_t bytes) const {
   const Effective e = effective(p_);
   if (synchronous(bytes)) return roundNs(eval(e.send, 0) + p_.L);  // the REQ: o_s(0) + L
-  std::uint64_t packets = 1;
-  if (p_.s != 0 && bytes > p_.s) packets = bytes / p_.s + (bytes % p_.s != 0 ? 1 : 0);
-  double perByte = bytes > 0 ? static_cast<double>(bytes - 1) : 0.0;
-  return roundNs(eval(e.send, bytes) + p_.L + p_.G * perByte +
-                 static_cast<double>(packets - 1) * p_.g);
+  return roundNs(eval(e.send, bytes) + wire(bytes));
+}
+
+TimeNs LogGpsModel::receiveDelay(CommRole, std::uint64_t bytes) const {
+  // Eager data that moves once its receive is posted: the receive can start moving it as soon
+  // as the send has been called and has spent its overhead; the wire is the receive's own cost.
+  if (p_.eagerAtReceive && !synchronous(bytes)) return roundNs(eval(effective(p_).send, bytes));
+  return arrivalDelay(bytes);
 }
 
 TimeNs LogGpsModel::roleCost(CommRole role, std::uint64_t bytes) const {
@@ -388,7 +402,7 @@ TimeNs LogGpsModel::roleCost(CommRole role, std::uint64_t bytes) const {
     case CommRole::BlockingSend:
       return roundNs(sync ? eval(e.syncSend, bytes) : std::max(eval(e.send, bytes), p_.g));
     case CommRole::BlockingRecv:
-      return roundNs(sync ? eval(e.syncRecv, bytes) : eval(e.recv, bytes));
+      return roundNs(sync ? eval(e.syncRecv, bytes) : eval(e.recv, bytes) + (p_.eagerAtReceive ? wire(bytes) : 0.0));
     case CommRole::IsendPost:
       return roundNs(sync ? eval(e.send, 0) : std::max(eval(e.send, bytes), p_.g));
     case CommRole::IsendComplete:
@@ -396,15 +410,17 @@ TimeNs LogGpsModel::roleCost(CommRole role, std::uint64_t bytes) const {
     case CommRole::IrecvPost:
       return 0;
     case CommRole::IrecvComplete:
-      return roundNs(sync ? eval(e.syncRecv, bytes) : eval(e.recv, bytes));
+      return roundNs(sync ? eval(e.syncRecv, bytes) : eval(e.recv, bytes) + (p_.eagerAtReceive ? wire(bytes) : 0.0));
   }
   return 0;
 }
 
 TimeNs LogGpsModel::collectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t members) const {
   const Effective e = effective(p_);
-  return treeCollectiveCost(op, bytes, members,
-                            [&](std::uint64_t k) { return eval(e.send, k) + p_.L + eval(e.recv, k); });
+  // At-receive: o_r no longer holds the wire, so a hop adds it (o_s + L + G·(k − 1) + o_r).
+  return treeCollectiveCost(op, bytes, members, [&](std::uint64_t k) {
+    return p_.eagerAtReceive ? eval(e.send, k) + wire(k) + eval(e.recv, k) : eval(e.send, k) + p_.L + eval(e.recv, k);
+  });
 }
 
 std::string LogGpsModel::toJson() const {
@@ -423,6 +439,7 @@ std::string LogGpsModel::toJson() const {
     j["recv_overhead_us"] = linearJson(p_.recvOverhead);
     j["sync_send_us"] = linearJson(p_.syncSend);
     j["sync_recv_us"] = linearJson(p_.syncRecv);
+    if (p_.eagerAtReceive) j["eager_transfer"] = "at-receive";
     // A name that is not valid UTF-8 is written with replacement characters, not thrown on.
     return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
   } catch (const std::exception&) {
