@@ -564,3 +564,96 @@ TEST(NetworkModelFiles, SavesAndRefusesToOverwrite) {
   EXPECT_FALSE(saveNetworkModel(*t5, unwritable, &error));
   EXPECT_TRUE(startsWith(error, unwritable + ": cannot write")) << error;
 }
+
+// ---- issue #20: concurrency within a call and SMPI's collective algorithms --------------------
+
+namespace {
+// L = 1000 ns, G = 1 ns/B, S = 4096; o_s(k) = 100, o_r(k) = 200; t_ss(k) = t_sr(k) = 3000 + k.
+LogGpsParams issue20Params() {
+  LogGpsParams p;
+  p.L = 1000;
+  p.G = 1;
+  p.S = 4096;
+  p.sendOverhead = {100, 0};
+  p.recvOverhead = {200, 0};
+  p.syncSend = {3000, 1};
+  p.syncRecv = {3000, 1};
+  return p;
+}
+}  // namespace
+
+TEST(NetworkModel, TheEndpointsOfOneCallOverlap) {
+  LogGpsParams p = issue20Params();
+  const LogGpsModel full(p);
+  using R = CommRole;
+  // One role: its own cost.
+  EXPECT_EQ(full.callCost(std::vector<RoleUse>{{R::BlockingRecv, 1000}}), 200);
+  // An eager Sendrecv of 1000 B: send side o_s = 100, receive side o_r = 200: the larger, 200
+  // (the base rule, a sum, would say 300).
+  const std::vector<RoleUse> eager{{R::BlockingSend, 1000}, {R::BlockingRecv, 1000}};
+  EXPECT_EQ(full.callCost(eager), 200);
+  // A rendezvous Sendrecv of 10000 B: t_ss = t_sr = 3000 + 10000 = 13000 on each side: 13000.
+  const std::vector<RoleUse> rdv{{R::BlockingSend, 10000}, {R::BlockingRecv, 10000}};
+  EXPECT_EQ(full.callCost(rdv), 13000);
+  // A Waitall of two rendezvous Isend completions and two Irecv completions of 10000 B:
+  //   send side: each max(t_ss − o_s(0), 0) = 12900, of which 10000 per byte: fixed 2900, so
+  //              2900 + 2·10000 = 22900 (the two sends share the host's outgoing link);
+  //   receive side: fixed 3000 + 2·10000 = 23000.  The call: 23000.
+  const std::vector<RoleUse> waitall{{R::IsendComplete, 10000}, {R::IsendComplete, 10000},
+                                     {R::IrecvComplete, 10000}, {R::IrecvComplete, 10000}};
+  EXPECT_EQ(full.callCost(waitall), 23000);
+  // Half duplex: one link for both directions, so all per-byte parts add up:
+  //   Sendrecv: max(3000, 3000) + 2·10000 = 23000; Waitall: max(2900, 3000) + 4·10000 = 43000.
+  p.halfDuplex = true;
+  const LogGpsModel half(p);
+  EXPECT_EQ(half.callCost(rdv), 23000);
+  EXPECT_EQ(half.callCost(waitall), 43000);
+  EXPECT_EQ(half.callCost(eager), 200);  // no per-byte part: the overheads overlap
+  // Other models keep the sum (LogGP here: 2 receives of o = 100 each... its own roleCost).
+  const std::unique_ptr<NetworkModel> loggp = networkPreset("loggp-myrinet");
+  const std::vector<RoleUse> two{{R::BlockingRecv, 8}, {R::BlockingRecv, 8}};
+  EXPECT_EQ(loggp->callCost(two), 2 * loggp->roleCost(R::BlockingRecv, 8));
+}
+
+TEST(NetworkModel, SmpiDefaultCollectives) {
+  LogGpsParams p = issue20Params();
+  p.smpiCollectives = true;
+  const LogGpsModel m(p);
+  EXPECT_TRUE(m.collectiveCostPerMember());
+  // P = 4, 100 B (eager): hop = o_s + L + G·99 + o_r = 100 + 1099 + 200 = 1399, of which 99 per
+  // byte; an eager blocking send costs its sender s = o_s = 100.
+  // Bcast, binomial tree from relative rank 0 (sends to 2, then 1; rank 2 sends to 3):
+  //   0: two sends: 2·100 = 200
+  //   2: receives at 0·100 + 1399 = 1399, one send: 1499
+  //   1: receives after one send of the root: 1·100 + 1399 = 1499, no child: 1499
+  //   3: receives from 2 at 1399 + 0·100 + 1399 = 2798: 2798
+  EXPECT_EQ(m.memberCost(MpiOp::Bcast, 100, 4, 0), 200);
+  EXPECT_EQ(m.memberCost(MpiOp::Bcast, 100, 4, 2), 1499);
+  EXPECT_EQ(m.memberCost(MpiOp::Bcast, 100, 4, 1), 1499);
+  EXPECT_EQ(m.memberCost(MpiOp::Bcast, 100, 4, 3), 2798);
+  // Reduce, linear into the root: fixed(hop) + 3·99 + 2·o_r(0) = 1300 + 297 + 400 = 1997; a
+  // non-root's eager send: 100.
+  EXPECT_EQ(m.memberCost(MpiOp::Reduce, 100, 4, 0), 1997);
+  EXPECT_EQ(m.memberCost(MpiOp::Reduce, 100, 4, 3), 100);
+  // Allreduce = Reduce to 0, then Bcast: 1997 + the Bcast leave; the worst member is 3.
+  EXPECT_EQ(m.memberCost(MpiOp::Allreduce, 100, 4, 3), 1997 + 2798);
+  EXPECT_EQ(m.memberCost(MpiOp::Allreduce, 100, 4, 0), 1997 + 200);
+  EXPECT_EQ(m.collectiveCost(MpiOp::Allreduce, 100, 4), 1997 + 2798);
+  // Barrier, linear in then out with 0 bytes: hop(0) = 1300; in 1300 + 2·200, out 1300 + 2·100.
+  EXPECT_EQ(m.memberCost(MpiOp::Barrier, 0, 4, 1), 1700 + 1500);
+  // Rendezvous Bcast of 10000 B: each send lasts the transfer T = 13000; the child receives when
+  // it ends. Rank 3: 1·T (root → 2, first send) + 1·T (2 → 3) = 26000; rank 1: the root's second
+  // send ends at 2·T = 26000; the root: two sends, 26000.
+  EXPECT_EQ(m.memberCost(MpiOp::Bcast, 10000, 4, 3), 26000);
+  EXPECT_EQ(m.memberCost(MpiOp::Bcast, 10000, 4, 1), 26000);
+  EXPECT_EQ(m.memberCost(MpiOp::Bcast, 10000, 4, 0), 26000);
+  // A file says so, and reads back.
+  std::string error;
+  const auto back = networkModelFromJson(m.toJson(), "smpi.json", &error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_TRUE(dynamic_cast<const LogGpsModel&>(*back).params().smpiCollectives);
+  expectParseError(R"({"model": "LogGPS", "L_us": 1, "o_us": 1, "S_bytes": 1, "collectives": "ring"})",
+                   "key 'collectives' must be \"binomial\" or \"smpi\", not \"ring\"");
+  expectParseError(R"({"model": "LogGPS", "L_us": 1, "o_us": 1, "S_bytes": 1, "duplex": "simplex"})",
+                   "key 'duplex' must be \"full\" or \"half\", not \"simplex\"");
+}

@@ -53,6 +53,17 @@ LogGpsFit fitLogGps(const LogGpsMeasurement& m) {
   if (f.gap.points < 2) f.gap = streamOn([&](std::uint64_t k) { return eager(k) && k >= 4096; });
   if (f.gap.points < 2) f.gap = streamOn([](std::uint64_t) { return true; });
   f.G = f.gap.b;
+  // Duplex: the exchange's per-byte slope on the same sizes as G.
+  {
+    auto exchangeOn = [&](auto pick) {
+      return fitSizes(m.sizes, pick, [](const SizeTimes& s) { return s.exchange; });
+    };
+    f.exchangeLine = exchangeOn(sync);
+    if (f.exchangeLine.points < 2) f.exchangeLine = exchangeOn([&](std::uint64_t k) { return eager(k) && k >= 4096; });
+    if (f.exchangeLine.points < 2) f.exchangeLine = exchangeOn([](std::uint64_t) { return true; });
+    f.duplexRatio = f.G > 0 && f.exchangeLine.points >= 2 ? f.exchangeLine.b / f.G : 0;
+    f.halfDuplex = f.duplexRatio > 1.5;
+  }
 
   // Who moves eager data. Where the sender's library moves it, a receive of a message that has
   // arrived costs only its overhead, well below the one-way time P − T_s; where the data moves
@@ -83,10 +94,34 @@ LogGpsFit fitLogGps(const LogGpsMeasurement& m) {
   }
   f.L = f.latencyPoints.empty() ? 0 : median(f.latencyPoints);
   if (f.receiverDriven) {
+    // o_r(0) = 0 (L holds the constant part): the slope of a line through the origin over
+    // what the receive takes beyond L + G·(k − 1), fitted on relative errors (weights 1/T_r²):
+    // b = Σ w·k·y / Σ w·k². Plain least squares would follow the largest eager sizes only
+    // (powers of two), and a free intercept would catch the middle sizes' bumps (SMPI's
+    // piecewise factors) and charge them to every message: 33 µs per receive on the
+    // Ethernet-like platform.
     const double L = f.L;
-    f.recvOverhead = fitSizes(m.sizes, eager, [&](const SizeTimes& s) {
-      return s.recvLate - (L + perByte(s.bytes)) / kNsPerSecond;
-    });
+    double sxy = 0, sxx = 0, worst = 0, largest = 0;
+    std::size_t points = 0;
+    for (const SizeTimes& s : m.sizes) {
+      if (!eager(s.bytes) || !std::isfinite(s.recvLate) || !(s.recvLate > 0)) continue;
+      const double k = static_cast<double>(s.bytes), y = s.recvLate * kNsPerSecond - (L + perByte(s.bytes));
+      const double w = 1.0 / (s.recvLate * kNsPerSecond * s.recvLate * kNsPerSecond);
+      sxy += w * k * y;
+      sxx += w * k * k;
+      ++points;
+    }
+    f.recvOverhead = LineFit{};
+    f.recvOverhead.points = points;
+    f.recvOverhead.b = sxx > 0 ? sxy / sxx : 0;
+    for (const SizeTimes& s : m.sizes) {
+      if (!eager(s.bytes) || !std::isfinite(s.recvLate)) continue;
+      const double k = static_cast<double>(s.bytes), y = s.recvLate * kNsPerSecond - (L + perByte(s.bytes));
+      worst = std::max(worst, std::abs(y - f.recvOverhead.b * k));
+      largest = std::max(largest, std::abs(y));
+    }
+    f.recvOverhead.maxResidual = worst;
+    f.recvOverhead.maxValue = largest;
   } else {
     f.recvOverhead = fitSizes(m.sizes, eager, [](const SizeTimes& s) { return s.recvLate; });
   }

@@ -20,6 +20,7 @@ struct SizeTimes {
   double recvLate = 0;      // MPI_Recv duration, the message (eager) or its REQ already arrived
   double streamGap = std::numeric_limits<double>::quiet_NaN();  // per message of a long stream
   double pingPongSpread = 0;  // median absolute deviation of the ping-pong halves (noise)
+  double exchange = std::numeric_limits<double>::quiet_NaN();  // both ranks send k bytes at once
 };
 
 struct LogGpsMeasurement {
@@ -39,6 +40,12 @@ struct LogGpsFit {
   // receive of a message that "has arrived" then lasts the whole transfer, and the model file
   // says "eager_transfer": "at-receive".
   bool receiverDriven = false;
+  // The two directions of a host share its link ("duplex": "half"): an exchange's bytes take
+  // about twice a one-way transfer's (its per-byte slope over G, `duplexRatio`, above 1.5).
+  LineFit exchangeLine;
+  double duplexRatio = 0;
+  bool halfDuplex = false;
+  bool smpiCollectives = false;  // "collectives": "smpi" (the MPI's algorithms, not measured)
   double wireShare = 0;  // median over eager sizes of (P − T_s − T_r) / (P − T_s)
   std::vector<double> latencyPoints;  // the per-size estimates L is the median of
   std::vector<std::string> warnings;

@@ -3,7 +3,8 @@
 //   2. S: the first size of the list whose send is synchronous, then bisection down to the byte;
 //   3. on the list plus S and S + 1: the send with the receiver waiting, the receive of a
 //      message that has already arrived, and a stream of kStreamMessages back-to-back messages
-//      against one (the time per message of the stream: G).
+//      against one (the time per message of the stream: G), and an exchange (both ranks send
+//      at once: full or half duplex).
 #include "loggps_mode.h"
 
 #include "model_json.h"
@@ -51,6 +52,7 @@ class Plan {
       const double many = summarize(bench_.stream(k, kStreamMessages, o_.warmup, o_.repetitions), o_.statistic);
       const double one = summarize(bench_.stream(k, 1, o_.warmup, o_.repetitions), o_.statistic);
       t.streamGap = (many - one) / (kStreamMessages - 1);
+      t.exchange = summarize(bench_.exchange(k, o_.warmup, o_.repetitions), o_.statistic);
       m.sizes.push_back(t);
     }
     return m;
@@ -110,7 +112,14 @@ int runLogGpsMode(MPI_Comm world, const CalibrateOptions& o) {
   MPI_Comm_free(&pair);
   if (rank != 0) return kExitOk;
 
-  const LogGpsFit fit = fitLogGps(m);
+  LogGpsFit fit = fitLogGps(m);
+  // The collective algorithms are the MPI's, not measured: SMPI's default selector in the SMPI
+  // build (docs/model.md §3), binomial trees otherwise, unless --collectives says.
+#ifdef PERWIZ_CALIBRATE_SMPI
+  fit.smpiCollectives = o.collectives != "binomial";
+#else
+  fit.smpiCollectives = o.collectives == "smpi";
+#endif
   const std::string model = modelJson(fit, modelName(o));
   return publishModel(o, model, [&](const CalibrateOptions& shown) {
     return o.json ? summaryJson(shown, run, m, fit, model) + "\n" : summaryText(shown, run, m, fit);

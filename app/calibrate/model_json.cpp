@@ -44,6 +44,8 @@ std::string modelJson(const LogGpsFit& fit, const std::string& name) {
   // Written only where it differs from the loader's default ("at-send"): files of machines
   // whose sender moves eager data stay as before.
   if (fit.receiverDriven) j["eager_transfer"] = "at-receive";
+  if (fit.halfDuplex) j["duplex"] = "half";
+  if (fit.smpiCollectives) j["collectives"] = "smpi";
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 

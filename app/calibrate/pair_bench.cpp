@@ -13,7 +13,7 @@ namespace {
 
 // Distinct tags per pattern: a stray message can never be taken for another pattern's.
 enum Tag : int { kTagPingPong = 11, kTagReady = 12, kTagLate = 13, kTagProbe = 14, kTagAck = 15,
-                 kTagSamples = 16, kTagGo = 17, kTagStream = 18 };
+                 kTagSamples = 16, kTagGo = 17, kTagStream = 18, kTagExchange = 19 };
 
 }  // namespace
 
@@ -155,6 +155,26 @@ std::vector<double> PairBench::stream(std::uint64_t bytes, int messages, int war
       MPI_Waitall(messages, requests.data(), MPI_STATUSES_IGNORE);
       MPI_Send(nullptr, 0, MPI_BYTE, 0, kTagAck, comm_);
     }
+  }
+  return samples;
+}
+
+std::vector<double> PairBench::exchange(std::uint64_t bytes, int warmup, int reps) {
+  const int n = count(bytes);
+  std::vector<double> samples;
+  if (reply_.size() < buffer_.size()) reply_.resize(buffer_.size());
+  const int partner = 1 - rank_;
+  for (int i = 0; i < warmup + reps; ++i) {
+    MPI_Request req[2];
+    MPI_Irecv(reply_.data(), n, MPI_BYTE, partner, kTagExchange, comm_, &req[0]);
+    // Both receives are posted before either send starts: each rank tells the other.
+    MPI_Sendrecv(nullptr, 0, MPI_BYTE, partner, kTagAck, nullptr, 0, MPI_BYTE, partner, kTagAck, comm_,
+                 MPI_STATUS_IGNORE);
+    const double t0 = MPI_Wtime();
+    MPI_Isend(buffer_.data(), n, MPI_BYTE, partner, kTagExchange, comm_, &req[1]);
+    MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+    const double t1 = MPI_Wtime();
+    if (rank_ == 0 && i >= warmup) samples.push_back(t1 - t0);
   }
   return samples;
 }

@@ -40,6 +40,11 @@ class PairBench {
   // time per message of a long stream is the larger of g and G·k). Rank 0 returns the timed
   // repetitions of the whole stream.
   std::vector<double> stream(std::uint64_t bytes, int messages, int warmup, int reps);
+  // Both ranks send k bytes to each other at once (MPI_Irecv, MPI_Isend, MPI_Waitall), after
+  // an acknowledgement that the partner's receive is posted; rank 0 times its exchange. Against
+  // a one-way transfer it tells whether the two directions share the hosts' links (half
+  // duplex: the exchange's bytes take twice as long) or not (full duplex).
+  std::vector<double> exchange(std::uint64_t bytes, int warmup, int reps);
   // Is a k-byte MPI_Send synchronous? Rank 1 calls the receive `delay` seconds after rank 0
   // started the send: an eager send returns long before, a synchronous one waits for it.
   // Majority of `votes` trials; both ranks get the verdict.

@@ -29,7 +29,8 @@ std::string summaryJson(const CalibrateOptions& o, const RunInfo& run, const Log
                          {"pingpong_half_us", usOrNull(s.pingPongHalf)},
                          {"send_us", usOrNull(s.sendReady)},
                          {"recv_us", usOrNull(s.recvLate)},
-                         {"stream_per_message_us", usOrNull(s.streamGap)}});
+                         {"stream_per_message_us", usOrNull(s.streamGap)},
+                         {"exchange_us", usOrNull(s.exchange)}});
   Json j;
   j["mode"] = o.mode;
   j["ranks"] = Json{{"world", run.worldSize}, {"measured", Json::array({0, 1})}};
@@ -46,6 +47,8 @@ std::string summaryJson(const CalibrateOptions& o, const RunInfo& run, const Log
                    {"stream_gap", lineJson(fit.gap)}};
   j["eager_transfer"] = fit.receiverDriven ? "at-receive" : "at-send";
   j["wire_share"] = fit.wireShare;
+  j["duplex"] = fit.halfDuplex ? "half" : "full";
+  j["duplex_ratio"] = fit.duplexRatio;
   j["degenerate"] = fit.degenerate;
   j["sizes"] = sizes;
   j["model"] = Json::parse(modelText);
@@ -75,6 +78,8 @@ std::string summaryText(const CalibrateOptions& o, const RunInfo& run, const Log
   out << "eager data moves " << (fit.receiverDriven ? "once the receive is posted (eager_transfer: at-receive)"
                                                      : "from the sender (eager_transfer: at-send)")
       << "; the wire's share of a one-way time: " << fixed(100 * fit.wireShare, 1) << " %\n";
+  out << "an exchange's bytes take " << fixed(fit.duplexRatio, 2) << " × G: "
+      << (fit.halfDuplex ? "the two directions share a host's link (duplex: half)" : "full duplex") << "\n";
   out << "o_s(k)  = " << lineText(fit.sendOverhead) << "\n";
   out << "o_r(k)  = " << lineText(fit.recvOverhead) << "\n";
   out << "t_ss(k) = " << lineText(fit.syncSend) << "\n";

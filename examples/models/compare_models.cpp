@@ -304,18 +304,17 @@ double partErr(const RunResult& r, const char* model) {
 }
 
 // Eager messages only: LogGPS's o_s, o_r, L, G and LogGPO's O_i, O_c, L, G are the same
-// calibrated numbers (checked above), so the two price every point-to-point call alike; they
-// differ only in the collectives' hop (LogGPO's T_c adds G·(k − 1): < 0.1 µs for these ≤ 16-byte
-// collectives). Both then match SMPI's eager costs exactly; what is left is the replay's,
-// common to all models: a call's whole cost comes after its wait (a Sendrecv or Waitall whose
-// partner is late pays the send overhead once more, ≤ 2.7 µs per 4 KiB message), and collectives
-// priced as binomial trees (stencil's 8-byte MPI_Allreduce: 2·⌈log2 P⌉ hops, 60 µs at 16 ranks,
-// where SMPI takes about 38). Measured: at most 3.2 % (stencil); bound 5 %.
+// calibrated numbers (checked above), so the two price every single point-to-point call alike.
+// Since issue #20 the two differ: LogGPS overlaps the endpoints of one call (a Sendrecv's
+// halves, a Waitall's completions: docs/model.md, "Concurrency within a call") where LogGPO
+// still sums them, and the LogGPS file of perwiz-calibrate-smpi prices collectives with SMPI's
+// default algorithms ("collectives": "smpi") where LogGPO keeps binomial trees. Measured on
+// this platform: registration LogGPS −0.2 % / LogGPO +1.2 %; pipeline +0.57 % / +0.12 % (SMPI's
+// linear barrier: the root's per-message overheads priced 64 µs where SMPI takes 36–46 µs).
+// Both within the bound, 5 %.
 constexpr double kEagerBoundPercent = 5.0;
 void expectEagerTie(const RunResult& r) {
   ASSERT_LE(r.largestMessage, kEagerLimit) << "the premise: every message is eager";
-  EXPECT_LE(std::abs(r.predicted.at("LogGPS").t - r.predicted.at("LogGPO").t), r.measured.t / 1000)
-      << "LogGPS and LogGPO must tie within 0.1 % on eager messages";
   EXPECT_LE(std::abs(err(r, "LogGPS")), kEagerBoundPercent);
   EXPECT_LE(std::abs(err(r, "LogGPO")), kEagerBoundPercent);
 }
@@ -324,17 +323,19 @@ TEST(SmpiModels, Registration) { expectEagerTie(smpiCase({"registration", 16, {}
 TEST(SmpiModels, Pipeline) { expectEagerTie(smpiCase({"pipeline", 16, {}})); }
 TEST(SmpiModels, Stencil) { expectEagerTie(smpiCase({"stencil", 16, {}})); }
 
-// Rendezvous MPI_Sendrecv of 64–512 KiB. SMPI runs the two directions at once: the call lasts
-// one transfer x(k) after the later partner. LogGP charges 2o and waits for the partner's half
-// (λ = o + G·(k − 1) + L ≈ x(k)): nearly SMPI. LogGPS charges the two halves one after the other,
-// t_ss(k) + t_sr(k) = 2·x(k); LogGPO two handshakes and RDMA writes, each O_i(k) + G·(k − 1) plus
-// control messages and latencies, more than 2·x(k). In the timed part (the stages) that orders the
-// errors, whatever the exact sizes.
+// Rendezvous MPI_Sendrecv of 64–512 KiB. SMPI runs the two directions at once (the platform's
+// links are SPLITDUPLEX): the call lasts one transfer x(k) after the later partner. LogGPS
+// overlaps the two halves (issue #20: the longer of t_ss(k) and t_sr(k), both x(k)); LogGP
+// charges 2o and waits for the partner's half (λ = o + G·(k − 1) + L ≈ x(k)): both nearly SMPI.
+// LogGPO sums two handshakes and RDMA writes, each O_i(k) + G·(k − 1) plus control messages and
+// latencies, more than 2·x(k). Measured in the timed part: LogGPS +0.12 %, LogGP +0.20 %, LogGPO
+// +12.4 % (before issue #20 LogGPS summed the halves: +7.0 %).
 TEST(SmpiModels, BinarySwap) {
   const RunResult r = smpiCase({"binary_swap", 16, {}});
   ASSERT_GT(r.smallestMessage, kEagerLimit) << "the premise: every exchange is rendezvous";
-  EXPECT_LT(std::abs(partErr(r, "LogGP")), partErr(r, "LogGPS"));
-  EXPECT_LT(partErr(r, "LogGPS"), partErr(r, "LogGPO"));
+  EXPECT_LE(std::abs(partErr(r, "LogGPS")), 1.0);
+  EXPECT_LT(std::abs(partErr(r, "LogGPS")), partErr(r, "LogGPO"));
+  EXPECT_LT(std::abs(partErr(r, "LogGP")), partErr(r, "LogGPO"));
 }
 
 // Blocking MPI_Send/MPI_Recv of 256 KiB (the paper's regime of large messages). SMPI holds each

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -35,6 +36,17 @@ enum class CommRole : std::uint8_t {
   IrecvComplete,   // the Wait/Test call that completes an Irecv
 };
 
+// One communication role of a call and the size of its message.
+struct RoleUse {
+  CommRole role = CommRole::BlockingSend;
+  std::uint64_t bytes = 0;
+};
+
+// The send side of a call (its host's outgoing link) or the receive side (the incoming one).
+inline bool sendSide(CommRole r) {
+  return r == CommRole::BlockingSend || r == CommRole::IsendPost || r == CommRole::IsendComplete;
+}
+
 class NetworkModel {
  public:
   virtual ~NetworkModel() = default;
@@ -54,8 +66,21 @@ class NetworkModel {
   }
   // Local cost of one communication role for a k-byte message (cost mode "model").
   virtual TimeNs roleCost(CommRole role, std::uint64_t bytes) const = 0;
+  // Local cost of a call whose communication roles are `roles` (cost mode "model"): the sum of
+  // the roles' costs here; LogGPS overlaps the transfers of one call (docs/model.md,
+  // "Concurrency within a call"). One role: roleCost.
+  virtual TimeNs callCost(std::span<const RoleUse> roles) const;
   // Local cost of a collective call moving `bytes` per member among `members` ranks.
   virtual TimeNs collectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t members) const = 0;
+  // The same for the member at `relative` = its communicator rank less the root's, modulo
+  // `members` (rank 0 is the root; the communicator rank where the operation has no root).
+  // Algorithms whose members finish at different times (a broadcast tree) override it and
+  // return true from collectiveCostPerMember(); the default is the same for every member.
+  virtual TimeNs memberCost(MpiOp op, std::uint64_t bytes, std::uint32_t members, std::uint32_t relative) const {
+    (void)relative;
+    return collectiveCost(op, bytes, members);
+  }
+  virtual bool collectiveCostPerMember() const { return false; }
   // The model's JSON form (docs/model.md, "Parameter files"); loadable by networkModelFromJson.
   virtual std::string toJson() const = 0;
   virtual std::unique_ptr<NetworkModel> clone() const = 0;
@@ -83,6 +108,14 @@ struct LogGpsParams {
   // receiver-driven copies) — it moves only once its receive is posted, so the receive costs
   // L + G·(k − 1) + o_r(k) from max(its own call, the send's call + o_s(k)).
   bool eagerAtReceive = false;
+  // Whether a host sends and receives at once ("duplex": "full", default) or its two
+  // directions share one link ("half"): how the transfers of one call overlap (callCost).
+  bool halfDuplex = false;
+  // The collective algorithms (docs/model.md §3, "Collectives"): false ("collectives":
+  // "binomial") — binomial trees of hops for every operation; true ("smpi") — SimGrid SMPI
+  // 3.32's default selector: linear Reduce, Gather, Scatter, Allgather and Barrier, a
+  // binomial Bcast, Allreduce = Reduce then Bcast.
+  bool smpiCollectives = false;
   bool operator==(const LogGpsParams&) const = default;
 };
 
@@ -96,12 +129,23 @@ class LogGpsModel final : public NetworkModel {
   TimeNs arrivalDelay(std::uint64_t bytes) const override;
   TimeNs receiveDelay(CommRole role, std::uint64_t bytes) const override;
   TimeNs roleCost(CommRole role, std::uint64_t bytes) const override;
+  TimeNs callCost(std::span<const RoleUse> roles) const override;
   TimeNs collectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t members) const override;
+  TimeNs memberCost(MpiOp op, std::uint64_t bytes, std::uint32_t members, std::uint32_t relative) const override;
+  bool collectiveCostPerMember() const override { return p_.smpiCollectives; }
   std::string toJson() const override;
   std::unique_ptr<NetworkModel> clone() const override;
 
  private:
+  double binomialBcastLeave(std::uint64_t bytes, std::uint32_t members, std::uint32_t relative) const;
   double wire(std::uint64_t bytes) const;  // L + G·(k − 1) + (packets − 1)·g, ns
+  // A role's cost before rounding, and the part of it that grows with the bytes.
+  struct Parts {
+    double cost = 0, perByte = 0;
+  };
+  Parts roleParts(CommRole role, std::uint64_t bytes) const;
+  Parts hop(std::uint64_t bytes) const;  // one message with its receiver ready, send to receive
+  double smpiCollective(MpiOp op, std::uint64_t bytes, std::uint32_t members, std::uint32_t relative) const;  // < 0: binomial
   LogGpsParams p_;
 };
 

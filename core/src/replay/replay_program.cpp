@@ -561,16 +561,24 @@ class Builder {
       }
       const std::span<const Member> ms(&*first, static_cast<std::size_t>(last - first));
       const std::uint32_t P = static_cast<std::uint32_t>(ms.size());
-      for (const Member& m : ms) {  // the model's price, asked once per (operation, size, members)
-        if (!priced) break;
-        if (m.bytes != lastCost.bytes || ci.op != lastCost.op || P != lastCost.members)
-          lastCost = {ci.op, m.bytes, P, model_->collectiveCost(ci.op, m.bytes, P)};
-        collectiveCost_[m.unit] = lastCost.cost;
-      }
       const std::int32_t root = ms.front().root;
       const Member* rootMember = nullptr;
       for (const Member& m : ms)
         if (static_cast<std::int32_t>(m.rank) == root) rootMember = &m;
+      if (priced && model_->collectiveCostPerMember()) {
+        // Each member's own price: its position relative to the root (members are in
+        // communicator order; the first one where the operation has no root).
+        const std::uint32_t rootAt = rootMember ? static_cast<std::uint32_t>(rootMember - ms.data()) : 0;
+        for (std::uint32_t j = 0; j < P; ++j)
+          collectiveCost_[ms[j].unit] = model_->memberCost(ci.op, ms[j].bytes, P, (j + P - rootAt) % P);
+      } else {
+        for (const Member& m : ms) {  // the model's price, asked once per (operation, size, members)
+          if (!priced) break;
+          if (m.bytes != lastCost.bytes || ci.op != lastCost.op || P != lastCost.members)
+            lastCost = {ci.op, m.bytes, P, model_->collectiveCost(ci.op, m.bytes, P)};
+          collectiveCost_[m.unit] = lastCost.cost;
+        }
+      }
       switch (collectiveRule(ci.op, rootMember != nullptr)) {
         case CollectiveRule::AllWaitForAll: {
           const std::uint32_t node = addNode(ms);
@@ -786,6 +794,7 @@ class Builder {
     // Per rank in parallel: a unit writes only its own costs and its own dependencies.
     std::vector<std::uint64_t> skewed(p_.ranks, 0);
     eachRank(p_.ranks, [&](std::uint32_t r) {
+      std::vector<RoleUse> roles;  // of the unit being priced (cost mode "model")
       for (std::uint32_t u = p_.rankBegin[r]; u < p_.rankBegin[r + 1]; ++u) {
         const TimeNs E = p_.measEnter.in(r, u), X = leave_[u];
         TimeNs ready = E;
@@ -815,9 +824,11 @@ class Builder {
           continue;
         }
         p_.modelLocal[u] = 1;
-        TimeNs cost = std::max<TimeNs>(collectiveCost_[u], 0);
+        roles.clear();
         for (std::uint32_t i = p_.roleBegin[u]; i < p_.roleBegin[u + 1]; ++i)
-          cost = satAdd(cost, model_->roleCost(p_.roleKind[i], p_.messageBytes[p_.roleMsg[i]]));
+          roles.push_back({p_.roleKind[i], p_.messageBytes[p_.roleMsg[i]]});
+        TimeNs cost = std::max<TimeNs>(collectiveCost_[u], 0);
+        if (!roles.empty()) cost = satAdd(cost, model_->callCost(roles));
         p_.local0.set(u, cost);
       }
     });

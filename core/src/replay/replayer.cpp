@@ -187,12 +187,18 @@ struct Replayer::Impl {
     // the changed sizes reprice the unit's roles and its dependencies' offsets.
     const bool resized = bytes.copied();
     if (resized) {
+      // The call's model cost with the changed sizes less the one with the measured sizes
+      // (callCost: the roles of one call overlap, so the change is not per role).
       p.prepareLinks();
+      std::vector<RoleUse> was, now;
+      bool changed = false;
       for (std::uint32_t i = p.roleBegin[u]; i < p.roleBegin[u + 1]; ++i) {
         const std::uint32_t m = p.roleMsg[i];
-        if (bytes[m] != p.messageBytes[m])
-          l = satAdd(l, satSub(model().roleCost(p.roleKind[i], bytes[m]), model().roleCost(p.roleKind[i], p.messageBytes[m])));
+        was.push_back({p.roleKind[i], p.messageBytes[m]});
+        now.push_back({p.roleKind[i], bytes[m]});
+        changed = changed || bytes[m] != p.messageBytes[m];
       }
+      if (changed) l = satAdd(l, satSub(model().callCost(now), model().callCost(was)));
     }
     if (comp && !(p.modelLocal.size() > u && p.modelLocal[u])) l = satSub(l, charges.local[u]);
     local.set(u, zeroLocal[u] ? 0 : std::max<TimeNs>(0, l));
