@@ -20,6 +20,7 @@ packages=(
   libgl-dev xvfb xauth
   libopenmpi-dev openmpi-bin gfortran libsimgrid-dev
   clang libclang-rt-14-dev
+  python3
 )
 
 install_packages() {

@@ -15,10 +15,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 mkdir -p "$out/traces"; out=$(cd "$out" && pwd)
 for i in $(seq 0 63); do echo node-$i; done > "$out/hosts"
 cli=$build/app/cli/perwiz-cli
+smpirun=${SMPIRUN:-smpirun}
 json() { python3 -c "import json,sys; print(json.load(sys.stdin)[\"$1\"])"; }
 
 for p in myrinet-like ethernet-like; do
-  [ -f "$out/$p-$kind.json" ] || smpirun -np 2 -platform "$here/$p.xml" -hostfile "$out/hosts" --log=root.thres:warning \
+  [ -f "$out/$p-$kind.json" ] || "$smpirun" -np 2 -platform "$here/$p.xml" -hostfile "$out/hosts" --log=root.thres:warning \
     "$build/app/calibrate/perwiz-calibrate-smpi" --mode "$kind" -o "$out/$p-$kind.json" > /dev/null
 done
 
@@ -27,7 +28,7 @@ trace() {  # PLATFORM NAME ARGS...
   [ -d "$out/traces/$name" ] && return
   local tmp; tmp=$(mktemp -d)
   TMPDIR=$tmp PERWIZ_TRACE_DIR=$out/traces PERWIZ_TRACE_NAME=$name LD_LIBRARY_PATH=$build/tracer/smpi \
-    smpirun -np "$np" -platform "$here/$plat.xml" -hostfile "$out/hosts" --log=root.thres:warning \
+    "$smpirun" -np "$np" -platform "$here/$plat.xml" -hostfile "$out/hosts" --log=root.thres:warning \
     --cfg=smpi/simulate-computation:no --cfg=smpi/privatize-libs:libperwiz-trace.so \
     "$build/examples/exchange-smpi-traced" "$@" > /dev/null
   rm -rf "$tmp"
@@ -49,4 +50,24 @@ for pat in 0 1 2; do for bytes in 4096 65536 1048576; do
 ta,tb,sa,sb,pa,pb,qa,qb=$ta,$tb,$sa,$sb,$pa,$pb,$qa,$qb
 e=lambda p,m: f'{100*(p-m)/m:+.2f} %'
 print(f'| $kind | $np | $pat | $bytes | {ta/1e6:.3f} | {e(sa,ta)} | {e(qa,pa)} | {tb/1e6:.3f} | {e(sb,tb)} | {e(qb,pb)} |')"
+done; done
+
+# The balance what-if in model mode: A's (imbalanced) trace with every step's computation
+# balanced (--balance-compute for each of the 10 steps), predicted with A's model and with B's,
+# against the balanced program (exchange --balanced) measured on A and on B.
+steps=$(for k in $(seq 0 9); do printf -- '--balance-compute %d ' "$k"; done)
+for pat in 0 1 2; do for bytes in 4096 65536 1048576; do
+  a=p$pat-b$bytes-n$np-myrinet-like; ba=p$pat-b$bytes-n$np-myrinet-like-balanced; bb=p$pat-b$bytes-n$np-ethernet-like-balanced
+  trace myrinet-like "$ba" --pattern $pat --bytes $bytes --iters 10 --balanced
+  trace ethernet-like "$bb" --pattern $pat --bytes $bytes --iters 10 --balanced
+  rm -f "$out/self.alog" "$out/retarget.alog"
+  $cli predict "$out/traces/$a" --model "$out/myrinet-like-$kind.json" --costs model $steps -o "$out/self.alog" > /dev/null
+  $cli predict "$out/traces/$a" --model "$out/ethernet-like-$kind.json" --costs model $steps -o "$out/retarget.alog" > /dev/null
+  pa=$(python3 "$here/timed_part.py" "$cli" "$out/traces/$ba"); pb=$(python3 "$here/timed_part.py" "$cli" "$out/traces/$bb")
+  qa=$(python3 "$here/timed_part.py" "$cli" "$out/self.alog"); qb=$(python3 "$here/timed_part.py" "$cli" "$out/retarget.alog")
+  # | model | ranks | pattern | bytes | balanced, timed part on A | self what-if error | on B | retarget what-if error |
+  python3 -c "
+pa,pb,qa,qb=$pa,$pb,$qa,$qb
+e=lambda p,m: f'{100*(p-m)/m:+.2f} %'
+print(f'| $kind balance | $np | $pat | $bytes | {pa/1e6:.3f} | {e(qa,pa)} | {pb/1e6:.3f} | {e(qb,pb)} |')"
 done; done
