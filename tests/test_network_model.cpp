@@ -470,6 +470,10 @@ TEST(NetworkModelJson, ErrorsNameTheSourceAndTheProblem) {
                    "unsupported model 'LogP' (supported: LogGPS, LogGP, LogGPO)");
   expectParseError(R"({"L_us": 1, "o_us": 1, "S_bytes": 1})",
                    "missing required key 'model' (supported: LogGPS, LogGP, LogGPO)");
+  // A file of another kind: an overhead profile given as a model.
+  expectParseError(R"({"format": "perwiz-overhead-profile", "version": 1, "functions": []})",
+                   "this is an overhead profile (key 'format': perwiz-overhead-profile), not a network model; give it "
+                   "to perwiz-cli overhead --profile, and here a file of perwiz-calibrate --mode loggps or loggpo");
   expectParseError(R"({"model": "LogGPS", "o_us": 2.15, "S_bytes": 16383})",
                    "missing required key 'L_us'");
   expectParseError(R"({"model": "LogGPS", "L_us": 9.11, "S_bytes": 16383})",

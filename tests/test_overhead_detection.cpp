@@ -647,6 +647,8 @@ TEST(Profile, BadFilesNameTheFileAndTheProblem) {
   const std::vector<Case> cases = {
       {"not_json", "{ nope", "invalid JSON"},
       {"array", "[1, 2]", "expected a JSON object"},
+      {"network_model", R"({"model": "LogGPS", "L_us": 9.11, "o_us": 2.15, "S_bytes": 16383})",
+       "this is a LogGPS network model file (key 'model'), not an overhead profile; give it to --model"},
       {"format", R"({"format": "other", "version": 1, "quantile": 0.95, "functions": []})", "expected 'perwiz-overhead-profile'"},
       {"version", R"({"format": "perwiz-overhead-profile", "version": 9, "quantile": 0.95, "functions": []})", "version 9"},
       {"quantile", R"({"format": "perwiz-overhead-profile", "version": 1, "quantile": 0.5, "functions": []})", "quantile 0.5 is outside [0.8, 1]"},

@@ -301,7 +301,13 @@ std::unique_ptr<NetworkModel> parseModel(const std::string& text, const std::str
   if (!j.is_object()) return fail("expected a JSON object with the model's parameters");
 
   auto modelIt = j.find("model");
-  if (modelIt == j.end()) return fail("missing required key 'model' (supported: LogGPS, LogGP, LogGPO)");
+  if (modelIt == j.end()) {
+    // An overhead profile (perwiz-calibrate --mode profile) given where a model belongs.
+    if (auto f = j.find("format"); f != j.end() && f->is_string() && *f == "perwiz-overhead-profile")
+      return fail("this is an overhead profile (key 'format': perwiz-overhead-profile), not a network model; give it "
+                  "to perwiz-cli overhead --profile, and here a file of perwiz-calibrate --mode loggps or loggpo");
+    return fail("missing required key 'model' (supported: LogGPS, LogGP, LogGPO)");
+  }
   std::string kind = modelIt->is_string() ? modelIt->get<std::string>() : modelIt->dump();
   if (kind == "LogGP") return parseLogGp(j, source, defaultName, error);
   if (kind == "LogGPO") return parseLogGpo(j, source, defaultName, error);

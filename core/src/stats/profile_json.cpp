@@ -92,6 +92,11 @@ ProfilePointFit parseFit(const nlohmann::json& j, const std::string& where) {
 
 OverheadProfile parseProfile(const nlohmann::json& j) {
   if (!j.is_object()) throw ProfileProblem{"", "expected a JSON object (an overhead profile)"};
+  // A network model file (perwiz-calibrate --mode loggps/loggpo) given where a profile belongs.
+  if (!j.contains("format") && j.contains("model") && j["model"].is_string())
+    throw ProfileProblem{"", "this is a " + j["model"].get<std::string>() +
+                                 " network model file (key 'model'), not an overhead profile; give it to --model, "
+                                 "and here a file of perwiz-calibrate --mode profile"};
   const std::string format = text(j, "format", "");
   if (format != kFormat) throw ProfileProblem{"", "'format' is '" + format + "', expected '" + kFormat + "'"};
   const int version = integer<int>(j, "version", "", 0, 1'000'000);
