@@ -2,6 +2,7 @@
 #include "loggpo_fit.h"
 
 #include "line_checks.h"
+#include "wire_fit.h"
 #include "model_json.h"
 
 #include <nlohmann/json.hpp>
@@ -25,30 +26,39 @@ LogGpoFit fitLogGpo(const LogGpoMeasurement& m) {
   if (allSync)
     f.warnings.push_back("even the smallest size is sent with the rendezvous protocol; S is set below it");
 
-  // Eager messages: the sender's and the receiver's total overheads are O_i(k) and O_c(k).
+  // Eager messages: the sender's total overhead is O_i(k).
   f.Oi = fitSizes(m.sizes, eager, [](const LogGpoSizeTimes& s) { return s.isendTotal; });
-  f.Oc = fitSizes(m.sizes, eager, [](const LogGpoSizeTimes& s) { return s.recvTotal; });
-  // T_c = O_i + G(k − 1) + L + O_c: what the ping-pong half leaves after both overheads is
-  // L + G·(k − 1) = (L − G) + G·k.
+  // What the ping-pong half leaves after both overheads (the summary shows it).
   f.wire = fitSizes(m.sizes, eager, [](const LogGpoSizeTimes& s) {
     return s.pingPongHalf - s.isendTotal - s.recvTotal;
   });
+  // L, G and who moves eager data as in the LogGPS mode (wire_fit.h): T_c = O_i + G(k − 1) +
+  // L + O_c is the same eager message; O_c is the receive's overhead (beyond the wire where the
+  // receive moves the data).
+  std::vector<WireSample> samples;
+  for (const LogGpoSizeTimes& s : m.sizes) {
+    WireSample w;
+    w.bytes = s.bytes;
+    w.eager = eager(s.bytes);
+    w.pingPongHalf = s.pingPongHalf;
+    w.send = s.isendTotal;
+    w.recv = s.recvTotal;
+    w.streamGap = s.streamGap;
+    w.pingPongSpread = s.pingPongSpread;
+    samples.push_back(w);
+  }
+  WireFit w = fitWire(samples);
+  f.L = w.L;
+  f.G = w.G;
+  f.gap = w.gap;
+  f.Oc = w.recvOverhead;
+  f.receiverDriven = w.receiverDriven;
+  f.wireShare = w.wireShare;
+  f.degenerate = std::move(w.degenerate);
   requirePoints(f.Oi, "initialisation overhead O_i(k)", "left 0", f.warnings);
   requirePoints(f.Oc, "copy overhead O_c(k)", "left 0", f.warnings);
-  requirePoints(f.wire, "latency and gap L, G", "left 0", f.warnings);
   clampLine(f.Oi, "initialisation overhead O_i(k)", f.warnings);
   clampLine(f.Oc, "copy overhead O_c(k)", f.warnings);
-
-  f.G = std::max(f.wire.b, 0.0);
-  if (f.wire.b < -kNegligible)
-    f.warnings.push_back("gap per byte G: slope " + std::to_string(f.wire.b) + " ns/byte < 0, set to 0");
-  f.L = f.wire.a + f.G;  // the line at k = 1
-  if (f.L < 0) {
-    if (f.L < -kNegligible)
-      f.warnings.push_back("latency L: " + std::to_string(f.L) +
-                           " ns < 0 (the ping-pong is faster than the two overheads), set to 0");
-    f.L = 0;
-  }
 
   // O' is a constant of the library (the paper: "normally, it has a constant value"): the
   // median over the rendezvous sizes of the MPI_Isend that sends the REQ.
@@ -97,6 +107,7 @@ std::string loggpoModelJson(const LogGpoFit& fit, const std::string& name) {
   j["P"] = 0;  // 0: the replay takes the trace's rank count
   j["progress"] = fit.independentProgress ? "independent" : "dependent";
   j["transfer"] = "RAT";  // the only transfer mechanism the model implements (not measured)
+  if (fit.receiverDriven) j["eager_transfer"] = "at-receive";
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 

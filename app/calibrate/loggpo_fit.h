@@ -15,6 +15,7 @@
 #include "threshold.h"
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,8 @@ struct LogGpoSizeTimes {
   double isendPost = 0;     // MPI_Isend alone, receive posted
   double isendTotal = 0;    // MPI_Isend + MPI_Wait, receive posted
   double recvTotal = 0;     // MPI_Irecv + MPI_Wait of an arrived message
+  double streamGap = std::numeric_limits<double>::quiet_NaN();  // per message of a long stream
+  double pingPongSpread = 0;  // median absolute deviation of the ping-pong halves
 };
 
 // The progress probe on one rendezvous size (docs/calibrate.md, "Progress strategy"): the Wait
@@ -55,7 +58,11 @@ struct LogGpoFit {
   double L = 0, G = 0, Octrl = 0;  // O' = Octrl
   std::uint64_t S = 0;
   LineFit Oi, Oc;  // O_i(k), O_c(k)
-  LineFit wire;    // L + G·(k − 1) = pingPongHalf − isendTotal − recvTotal, before the L shift
+  LineFit wire;    // pingPongHalf − isendTotal − recvTotal over the eager sizes (the summary's)
+  LineFit gap;     // the stream's time per message: slope = G (wire_fit.h)
+  bool receiverDriven = false;  // "eager_transfer": "at-receive"
+  double wireShare = 1;
+  std::vector<std::string> degenerate;  // exit 1 unless --allow-degenerate
   std::size_t rendezvousSizes = 0;  // sizes above S whose MPI_Isend gave O'
   bool independentProgress = false;
   bool senderOverlaps = false, receiverOverlaps = false;

@@ -50,6 +50,11 @@ class LogGpoPlan {
       s.isendPost = summary(send.post);
       s.isendTotal = summary(send.total);
       s.recvTotal = summary(bench_.irecvAfterArrival(k, o_.warmup, o_.repetitions));
+      // G as LogGP measures it: 8 back-to-back messages against 1 (wire_fit.h).
+      const double many = summary(bench_.stream(k, 8, o_.warmup, o_.repetitions));
+      const double one = summary(bench_.stream(k, 1, o_.warmup, o_.repetitions));
+      s.streamGap = (many - one) / 7;
+      s.pingPongSpread = spread_[k];
       m.sizes.push_back(s);
     }
 
@@ -65,7 +70,9 @@ class LogGpoPlan {
   double pingPong(std::uint64_t k) {
     auto it = halfRtt_.find(k);
     if (it != halfRtt_.end()) return it->second;
-    const double v = summary(bench_.nonblockingPingPongHalf(k, o_.warmup, o_.repetitions));
+    const std::vector<double> samples = bench_.nonblockingPingPongHalf(k, o_.warmup, o_.repetitions);
+    const double v = summary(samples);
+    spread_[k] = medianAbsoluteDeviation(samples);  // rank 0's (the fit runs there)
     return halfRtt_[k] = bench_.shareFromRank0(bench_.rank() == 0 ? v : 0.0);
   }
 
@@ -99,6 +106,7 @@ class LogGpoPlan {
   PairBench& bench_;
   const CalibrateOptions& o_;
   std::map<std::uint64_t, double> halfRtt_;
+  std::map<std::uint64_t, double> spread_;
 };
 
 }  // namespace
@@ -122,7 +130,7 @@ int runLogGpoMode(MPI_Comm world, const CalibrateOptions& o) {
   const std::string model = loggpoModelJson(fit, modelName(o));
   return publishModel(o, model, [&](const CalibrateOptions& shown) {
     return o.json ? loggpoSummaryJson(shown, run, m, fit, model) + "\n" : loggpoSummaryText(shown, run, m, fit);
-  });
+  }, fit.degenerate);
 }
 
 }  // namespace perwiz::calibrate

@@ -65,6 +65,8 @@ std::string loggpoSummaryJson(const CalibrateOptions& o, const RunInfo& run,
   j["model"] = Json::parse(modelText);
   j["output"] = o.output.empty() ? Json(nullptr) : Json(o.output);
   j["warnings"] = fit.warnings;
+  j["eager_transfer"] = fit.receiverDriven ? "at-receive" : "at-send";
+  j["degenerate"] = fit.degenerate;
   return j.dump(2, ' ', false, Json::error_handler_t::replace);
 }
 
@@ -84,6 +86,9 @@ std::string loggpoSummaryText(const CalibrateOptions& o, const RunInfo& run,
     out << row;
   }
   out << "\nS (largest eager message) = " << m.S << " bytes\n";
+  out << "eager data moves " << (fit.receiverDriven ? "once the receive is posted (eager_transfer: at-receive)"
+                                                     : "from the sender (eager_transfer: at-send)")
+      << "; the wire's share of a one-way time: " << fixed(100 * fit.wireShare, 1) << " %\n";
   out << "L = " << fixed(fit.L / 1000, 3) << " µs, G = " << gapText(fit.G) << ", O' = " << fixed(fit.Octrl / 1000, 3) << " µs\n";
   out << "O_i(k) = " << lineText(fit.Oi) << "\n";
   out << "O_c(k) = " << lineText(fit.Oc) << "\n";
@@ -97,6 +102,7 @@ std::string loggpoSummaryText(const CalibrateOptions& o, const RunInfo& run,
   out << "progress strategy: " << (fit.independentProgress ? "independent (ICP)" : "dependent (DCP)")
       << "\n";
   for (const std::string& w : fit.warnings) out << "warning: " << w << "\n";
+  for (const std::string& d : fit.degenerate) out << "degenerate: " << d << "\n";
   if (!o.output.empty()) out << "model written to " << o.output << "\n";
   return out.str();
 }

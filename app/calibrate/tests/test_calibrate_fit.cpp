@@ -186,16 +186,17 @@ TEST(CalibrateFit, ReceiverDrivenMachine) {
   // is between k = 4 and 8: L + 0.3·6 = L + 1.8 ns.
   EXPECT_NEAR(f.L, L + 1.8, 1e-6);
   EXPECT_NEAR(f.G, G, 1e-9);
-  // o_r: T_r(k) − L_fit − G·(k − 1) = 0.3·k − 1.8 at every eager size k, fitted through the
-  // origin (o_r(0) = 0: L holds the constant part): b = Σ k·(0.3·k − 1.8) / Σ k²
-  // = 0.3 − 1.8·Σk / Σk².
-  double sk = 0, skk = 0;
+  // o_r: y(k) = T_r(k) − L_fit − G·(k − 1) = 0.3·k − 1.8 at every eager size k, fitted through
+  // the origin (o_r(0) = 0: L holds the constant part) on relative errors, weights
+  // w = 1 / T_r(k)²: b = Σ w·k·y / Σ w·k².
+  double swky = 0, swkk = 0;
   for (const SizeTimes& t : m.sizes)
     if (t.bytes <= 65535) {
-      sk += static_cast<double>(t.bytes);
-      skk += static_cast<double>(t.bytes) * static_cast<double>(t.bytes);
+      const double k = static_cast<double>(t.bytes), tr = L + G * (k > 0 ? k - 1 : 0) + orSlope * k;
+      swky += k * (orSlope * k - 1.8) / (tr * tr);
+      swkk += k * k / (tr * tr);
     }
-  EXPECT_NEAR(f.recvOverhead.b, orSlope - 1.8 * sk / skk, 1e-12);
+  EXPECT_NEAR(f.recvOverhead.b, swky / swkk, 1e-9);
   EXPECT_EQ(f.recvOverhead.a, 0);
   const std::string text = modelJson(f, "smpi-default");
   EXPECT_NE(text.find("\"eager_transfer\": \"at-receive\""), std::string::npos) << text;

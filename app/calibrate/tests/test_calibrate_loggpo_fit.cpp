@@ -51,6 +51,9 @@ LogGpoMeasurement exactMachine() {
       t.isendPost = kOctrl / 1e9;
       t.isendTotal = t.recvTotal = t.pingPongHalf = 1.0;  // one second: unused
     }
+    // A long stream's time per message: 600 ns plus G·k (the fit takes G from the rendezvous
+    // sizes' slope, wire_fit.h).
+    t.streamGap = (600 + kG * k) / 1e9;
     m.sizes.push_back(t);
   }
   m.progress.measured = true;
@@ -118,7 +121,7 @@ TEST(CalibrateLogGpoFit, WithoutRendezvousSizesOPrimeAndProgressFallBackWithWarn
   EXPECT_NE(all.find("no rendezvous send up to the largest size"), std::string::npos) << all;
 }
 
-TEST(CalibrateLogGpoFit, NegativeValuesAreClampedWithAWarning) {
+TEST(CalibrateLogGpoFit, NegativeValuesAreClampedOrDegenerate) {
   LogGpoMeasurement m = exactMachine();
   // A copy that gets cheaper with size (noise), and a ping-pong faster than both overheads.
   for (LogGpoSizeTimes& t : m.sizes)
@@ -128,13 +131,15 @@ TEST(CalibrateLogGpoFit, NegativeValuesAreClampedWithAWarning) {
     }
   const LogGpoFit f = fitLogGpo(m);
   EXPECT_EQ(f.Oc.b, 0);
-  // The wire is −O_c(k) = −3000 + 0.01·k ns: G = 0.01 ns/byte, L = −3000 + G < 0, clamped.
-  EXPECT_NEAR(f.G, 0.01, 1e-12);
-  EXPECT_EQ(f.L, 0);
   std::string all;
   for (const std::string& w : f.warnings) all += w + "\n";
   EXPECT_NE(all.find("copy overhead O_c(k): slope"), std::string::npos) << all;
-  EXPECT_NE(all.find("latency L"), std::string::npos) << all;
+  // G comes from the stream (0.5 ns/B); what the ping-pong leaves at k ≤ 64 is −O_c(k) −
+  // G·(k − 1) < 0: L is not a latency, the result is degenerate (exit 1), L written as 0.
+  EXPECT_NEAR(f.G, kG, 1e-9);
+  EXPECT_EQ(f.L, 0);
+  ASSERT_EQ(f.degenerate.size(), 1u);
+  EXPECT_NE(f.degenerate[0].find("latency L"), std::string::npos) << f.degenerate[0];
 }
 
 TEST(CalibrateLogGpoModelFile, HasTheDocumentedKeysAndLoadsInCore) {

@@ -57,6 +57,10 @@ struct LogGpoParams {
   std::uint64_t S = 0;      // messages longer than S bytes use the rendezvous protocol
   std::uint32_t P = 0;
   ProgressStrategy progress = ProgressStrategy::Dependent;
+  // Eager data moves only once its receive is posted ("eager_transfer": "at-receive", issue
+  // #20; docs/model.md §2.2): the receive costs L + G·(k − 1) + O_c(k) from the later of its
+  // call and the send's call + O_i(k).
+  bool eagerAtReceive = false;
   bool operator==(const LogGpoParams&) const = default;
 };
 

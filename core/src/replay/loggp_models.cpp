@@ -77,6 +77,9 @@ TimeNs LogGpoModel::receiveDelay(CommRole role, std::uint64_t bytes) const {
   // flight L — the data is there without the receiver's Wait having to do anything.
   if (synchronous(bytes) && role == CommRole::IrecvComplete && p_.progress == ProgressStrategy::Independent)
     return roundNs(3 * p_.Octrl + 3 * p_.L + eval(p_.Oi, bytes) + p_.G * bytesMinusOne(bytes));
+  // Eager data that moves once its receive is posted: from the send's call plus O_i(k); the
+  // flight is the receive's own cost (roleCost).
+  if (p_.eagerAtReceive && !synchronous(bytes)) return roundNs(eval(p_.Oi, bytes));
   return arrivalDelay(bytes);
 }
 
@@ -93,7 +96,7 @@ TimeNs LogGpoModel::roleCost(CommRole role, std::uint64_t bytes) const {
         return roundNs(Oi);
       case CommRole::BlockingRecv:
       case CommRole::IrecvComplete:
-        return roundNs(Oc);
+        return roundNs(p_.eagerAtReceive ? p_.L + p_.G * bytesMinusOne(bytes) + Oc : Oc);
       case CommRole::IsendComplete:
       case CommRole::IrecvPost:
         return 0;
@@ -194,6 +197,7 @@ std::string LogGpoModel::toJson() const {
   j["P"] = p_.P;
   j["progress"] = p_.progress == ProgressStrategy::Dependent ? "dependent" : "independent";
   j["transfer"] = "RAT";
+  if (p_.eagerAtReceive) j["eager_transfer"] = "at-receive";
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
@@ -282,13 +286,19 @@ std::unique_ptr<NetworkModel> parseLogGpo(const nlohmann::json& j, const std::st
       else *problem = "key 'progress' must be \"dependent\" or \"independent\"";
       return problem->empty();
     }
+    if (k == "eager_transfer") {
+      const bool ok = v.is_string() && (v.get<std::string>() == "at-send" || v.get<std::string>() == "at-receive");
+      if (ok) p.eagerAtReceive = v.get<std::string>() == "at-receive";
+      else *problem = "key 'eager_transfer' must be \"at-send\" or \"at-receive\", not " + v.dump();
+      return ok;
+    }
     if (k == "transfer") {
       if (v.is_string() && v.get<std::string>() == "RAT") return true;
       *problem = "key 'transfer': only \"RAT\" (REQ, ACK, RDMA write) is modelled";
       return false;
     }
     *problem = "unknown key '" + k +
-               "' (LogGPO keys: L_us, G_us_per_byte, O_ctrl_us, O_i_us, O_c_us, S_bytes, P, progress, transfer, name)";
+               "' (LogGPO keys: L_us, G_us_per_byte, O_ctrl_us, O_i_us, O_c_us, S_bytes, P, progress, transfer, eager_transfer, name)";
     return false;
   };
   if (!walkModelKeys(j, source, {"L_us", "O_ctrl_us", "S_bytes"}, &p.name, key, error)) return nullptr;
