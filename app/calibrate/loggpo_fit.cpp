@@ -47,14 +47,8 @@ LogGpoFit fitLogGpo(const LogGpoMeasurement& m) {
     w.pingPongSpread = s.pingPongSpread;
     samples.push_back(w);
   }
-  WireFit w = fitWire(samples);
-  f.L = w.L;
-  f.G = w.G;
-  f.gap = w.gap;
-  f.Oc = w.recvOverhead;
-  f.receiverDriven = w.receiverDriven;
-  f.wireShare = w.wireShare;
-  f.degenerate = std::move(w.degenerate);
+  static_cast<WireFit&>(f) = fitWire(samples);
+  f.Oc = f.recvOverhead;
   requirePoints(f.Oi, "initialisation overhead O_i(k)", "left 0", f.warnings);
   requirePoints(f.Oc, "copy overhead O_c(k)", "left 0", f.warnings);
   clampLine(f.Oi, "initialisation overhead O_i(k)", f.warnings);

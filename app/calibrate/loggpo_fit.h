@@ -13,6 +13,7 @@
 
 #include "stats.h"
 #include "threshold.h"
+#include "wire_fit.h"
 
 #include <cstdint>
 #include <limits>
@@ -54,15 +55,13 @@ struct LogGpoMeasurement {
 bool sideOverlaps(double waitAlone, double waitAfterAway);
 
 // The fitted parameters in nanoseconds (per-byte terms in ns/byte), as perwiz::LogGpoParams.
-struct LogGpoFit {
-  double L = 0, G = 0, Octrl = 0;  // O' = Octrl
+// The wire part (L, G, who moves eager data, the degenerate reasons) is WireFit's
+// (wire_fit.h); O_c(k) is its recvOverhead.
+struct LogGpoFit : WireFit {
+  double Octrl = 0;  // O'
   std::uint64_t S = 0;
   LineFit Oi, Oc;  // O_i(k), O_c(k)
   LineFit wire;    // pingPongHalf − isendTotal − recvTotal over the eager sizes (the summary's)
-  LineFit gap;     // the stream's time per message: slope = G (wire_fit.h)
-  bool receiverDriven = false;  // "eager_transfer": "at-receive"
-  double wireShare = 1;
-  std::vector<std::string> degenerate;  // exit 1 unless --allow-degenerate
   std::size_t rendezvousSizes = 0;  // sizes above S whose MPI_Isend gave O'
   bool independentProgress = false;
   bool senderOverlaps = false, receiverOverlaps = false;

@@ -37,18 +37,7 @@ LogGpsFit fitLogGps(const LogGpsMeasurement& m) {
   for (const SizeTimes& s : m.sizes)
     samples.push_back({s.bytes, eager(s.bytes), s.pingPongHalf, s.sendReady, s.recvLate, s.streamGap, s.exchange,
                        s.pingPongSpread});
-  WireFit w = fitWire(samples);
-  f.L = w.L;
-  f.G = w.G;
-  f.gap = w.gap;
-  f.exchangeLine = w.exchangeLine;
-  f.duplexRatio = w.duplexRatio;
-  f.halfDuplex = w.halfDuplex;
-  f.wireShare = w.wireShare;
-  f.receiverDriven = w.receiverDriven;
-  f.latencyPoints = std::move(w.latencyPoints);
-  f.recvOverhead = w.recvOverhead;
-  f.degenerate = std::move(w.degenerate);
+  static_cast<WireFit&>(f) = fitWire(samples);
 
   const std::string modelDefault = "left 0 (the model then uses its default)";
   requirePoints(f.sendOverhead, "send overhead o_s(k)", modelDefault, f.warnings);

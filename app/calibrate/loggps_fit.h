@@ -4,6 +4,7 @@
 
 #include "stats.h"
 #include "threshold.h"
+#include "wire_fit.h"
 
 #include <cstdint>
 #include <limits>
@@ -30,29 +31,15 @@ struct LogGpsMeasurement {
 };
 
 // The fitted parameters in nanoseconds (per-byte terms in ns/byte), as perwiz::LogGpsParams.
-struct LogGpsFit {
-  double L = 0, G = 0, o = 0;
+// The wire part (L, G, duplex, who moves eager data, o_r as recvOverhead, the degenerate
+// reasons) is WireFit's (wire_fit.h); o_r(k) is its recvOverhead.
+struct LogGpsFit : WireFit {
+  double o = 0;
   std::uint64_t S = 0;
-  LineFit sendOverhead, recvOverhead, syncSend, syncRecv;  // o_s(k), o_r(k), t_ss(k), t_sr(k)
+  LineFit sendOverhead, syncSend, syncRecv;  // o_s(k), t_ss(k), t_sr(k)
   LineFit wire;  // pingPongHalf − sendReady − recvLate over the eager sizes (the summary's)
-  LineFit gap;   // the stream's time per message over the sizes G is taken from: slope = G
-  // Eager data moves only once its receive is posted (SMPI's default; docs/calibrate.md): the
-  // receive of a message that "has arrived" then lasts the whole transfer, and the model file
-  // says "eager_transfer": "at-receive".
-  bool receiverDriven = false;
-  // The two directions of a host share its link ("duplex": "half"): an exchange's bytes take
-  // about twice a one-way transfer's (its per-byte slope over G, `duplexRatio`, above 1.5).
-  LineFit exchangeLine;
-  double duplexRatio = 0;
-  bool halfDuplex = false;
   bool smpiCollectives = false;  // "collectives": "smpi" (the MPI's algorithms, not measured)
-  double wireShare = 0;  // median over eager sizes of (P − T_s − T_r) / (P − T_s)
-  std::vector<double> latencyPoints;  // the per-size estimates L is the median of
   std::vector<std::string> warnings;
-  // Why the parameters do not describe the machine (L or G not positive, fits that miss the
-  // measurements by more than 10 %): perwiz-calibrate then exits 1 without writing the file
-  // unless --allow-degenerate is given.
-  std::vector<std::string> degenerate;
 };
 
 // Fits o_s, t_ss, t_sr on the sizes of their protocol (eager: bytes ≤ S; synchronous: bytes >
