@@ -50,10 +50,7 @@ class LogGpoPlan {
       s.isendPost = summary(send.post);
       s.isendTotal = summary(send.total);
       s.recvTotal = summary(bench_.irecvAfterArrival(k, o_.warmup, o_.repetitions));
-      // G as LogGP measures it: 8 back-to-back messages against 1 (wire_fit.h).
-      const double many = summary(bench_.stream(k, 8, o_.warmup, o_.repetitions));
-      const double one = summary(bench_.stream(k, 1, o_.warmup, o_.repetitions));
-      s.streamGap = (many - one) / 7;
+      s.streamGap = bench_.streamGap(k, o_.warmup, o_.repetitions, o_.statistic);  // G (wire_fit.h)
       s.pingPongSpread = spread_[k];
       m.sizes.push_back(s);
     }

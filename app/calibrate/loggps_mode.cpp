@@ -2,7 +2,7 @@
 //   1. ping-pong on every size of the list (its times also scale the delays below);
 //   2. S: the first size of the list whose send is synchronous, then bisection down to the byte;
 //   3. on the list plus S and S + 1: the send with the receiver waiting, the receive of a
-//      message that has already arrived, and a stream of kStreamMessages back-to-back messages
+//      message that has already arrived, and a stream of PairBench::kStreamMessages back-to-back messages
 //      against one (the time per message of the stream: G), and an exchange (both ranks send
 //      at once: full or half duplex).
 #include "loggps_mode.h"
@@ -18,9 +18,6 @@
 
 namespace perwiz::calibrate {
 namespace {
-
-// Messages of the stream (the receiver holds them all: 8 MiB at the default --max-size).
-constexpr int kStreamMessages = 8;
 
 class Plan {
  public:
@@ -49,9 +46,7 @@ class Plan {
       t.pingPongSpread = spread_[k];
       t.sendReady = summarize(bench_.sendReceiverReady(k, o_.warmup, o_.repetitions), o_.statistic);
       t.recvLate = summarize(bench_.recvAfterArrival(k, o_.warmup, o_.repetitions), o_.statistic);
-      const double many = summarize(bench_.stream(k, kStreamMessages, o_.warmup, o_.repetitions), o_.statistic);
-      const double one = summarize(bench_.stream(k, 1, o_.warmup, o_.repetitions), o_.statistic);
-      t.streamGap = (many - one) / (kStreamMessages - 1);
+      t.streamGap = bench_.streamGap(k, o_.warmup, o_.repetitions, o_.statistic);
       t.exchange = summarize(bench_.exchange(k, o_.warmup, o_.repetitions), o_.statistic);
       m.sizes.push_back(t);
     }

@@ -179,6 +179,12 @@ std::vector<double> PairBench::exchange(std::uint64_t bytes, int warmup, int rep
   return samples;
 }
 
+double PairBench::streamGap(std::uint64_t bytes, int warmup, int reps, Statistic statistic) {
+  const double many = summarize(stream(bytes, kStreamMessages, warmup, reps), statistic);
+  const double one = summarize(stream(bytes, 1, warmup, reps), statistic);
+  return (many - one) / (kStreamMessages - 1);
+}
+
 bool PairBench::sendIsSynchronous(std::uint64_t bytes, double delay, int votes) {
   const int n = count(bytes);
   int synchronous = 0;

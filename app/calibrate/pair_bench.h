@@ -3,6 +3,8 @@
 // MPI_Wtime run on the simulated clock.
 #pragma once
 
+#include "stats.h"
+
 #include <mpi.h>
 
 #include <cstdint>
@@ -40,6 +42,10 @@ class PairBench {
   // time per message of a long stream is the larger of g and G·k). Rank 0 returns the timed
   // repetitions of the whole stream.
   std::vector<double> stream(std::uint64_t bytes, int messages, int warmup, int reps);
+  // The time per message of a long stream (G's measurement, wire_fit.h): a stream of
+  // kStreamMessages against one, each summarised with `statistic`, on rank 0 (NaN elsewhere).
+  static constexpr int kStreamMessages = 8;
+  double streamGap(std::uint64_t bytes, int warmup, int reps, Statistic statistic);
   // Both ranks send k bytes to each other at once (MPI_Irecv, MPI_Isend, MPI_Waitall), after
   // an acknowledgement that the partner's receive is posted; rank 0 times its exchange. Against
   // a one-way transfer it tells whether the two directions share the hosts' links (half

@@ -42,11 +42,6 @@ struct RoleUse {
   std::uint64_t bytes = 0;
 };
 
-// The send side of a call (its host's outgoing link) or the receive side (the incoming one).
-inline bool sendSide(CommRole r) {
-  return r == CommRole::BlockingSend || r == CommRole::IsendPost || r == CommRole::IsendComplete;
-}
-
 class NetworkModel {
  public:
   virtual ~NetworkModel() = default;

@@ -286,12 +286,7 @@ std::unique_ptr<NetworkModel> parseLogGpo(const nlohmann::json& j, const std::st
       else *problem = "key 'progress' must be \"dependent\" or \"independent\"";
       return problem->empty();
     }
-    if (k == "eager_transfer") {
-      const bool ok = v.is_string() && (v.get<std::string>() == "at-send" || v.get<std::string>() == "at-receive");
-      if (ok) p.eagerAtReceive = v.get<std::string>() == "at-receive";
-      else *problem = "key 'eager_transfer' must be \"at-send\" or \"at-receive\", not " + v.dump();
-      return ok;
-    }
+    if (k == "eager_transfer") return readChoice(v, k, "at-send", "at-receive", &p.eagerAtReceive, problem);
     if (k == "transfer") {
       if (v.is_string() && v.get<std::string>() == "RAT") return true;
       *problem = "key 'transfer': only \"RAT\" (REQ, ACK, RDMA write) is modelled";

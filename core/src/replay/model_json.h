@@ -23,6 +23,9 @@ bool readMicros(const nlohmann::json& v, const std::string& key, double* ns, std
 bool readCount(const nlohmann::json& v, const std::string& key, std::uint64_t max,
                std::uint64_t* out, std::string* problem);
 bool readLinear(const nlohmann::json& v, const std::string& key, LinearCost* out, std::string* problem);
+// A key with two string values: *second = (v == b); anything else is a problem naming both.
+bool readChoice(const nlohmann::json& v, const std::string& key, const char* a, const char* b, bool* second,
+                std::string* problem);
 TimeNs treeCollectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t members,
                           const std::function<double(std::uint64_t)>& hop);
 

@@ -229,6 +229,16 @@ bool readCount(const nlohmann::json& v, const std::string& key, std::uint64_t ma
   return true;
 }
 
+bool readChoice(const nlohmann::json& v, const std::string& key, const char* a, const char* b, bool* second,
+                std::string* problem) {
+  if (v.is_string() && (v.get<std::string>() == a || v.get<std::string>() == b)) {
+    *second = v.get<std::string>() == b;
+    return true;
+  }
+  *problem = "key '" + key + "' must be \"" + a + "\" or \"" + b + "\", not " + v.dump();
+  return false;
+}
+
 bool readLinear(const nlohmann::json& v, const std::string& key, LinearCost* out,
                 std::string* problem) {
   if (!v.is_object()) {
@@ -357,17 +367,11 @@ std::unique_ptr<NetworkModel> parseModel(const std::string& text, const std::str
     } else if (key == "sync_recv_us") {
       ok = readLinear(v, key, &p.syncRecv, &problem);
     } else if (key == "collectives") {
-      ok = v.is_string() && (v.get<std::string>() == "binomial" || v.get<std::string>() == "smpi");
-      if (ok) p.smpiCollectives = v.get<std::string>() == "smpi";
-      else problem = "key 'collectives' must be \"binomial\" or \"smpi\", not " + v.dump();
+      ok = readChoice(v, key, "binomial", "smpi", &p.smpiCollectives, &problem);
     } else if (key == "duplex") {
-      ok = v.is_string() && (v.get<std::string>() == "full" || v.get<std::string>() == "half");
-      if (ok) p.halfDuplex = v.get<std::string>() == "half";
-      else problem = "key 'duplex' must be \"full\" or \"half\", not " + v.dump();
+      ok = readChoice(v, key, "full", "half", &p.halfDuplex, &problem);
     } else if (key == "eager_transfer") {
-      ok = v.is_string() && (v.get<std::string>() == "at-send" || v.get<std::string>() == "at-receive");
-      if (ok) p.eagerAtReceive = v.get<std::string>() == "at-receive";
-      else problem = "key 'eager_transfer' must be \"at-send\" or \"at-receive\", not " + v.dump();
+      ok = readChoice(v, key, "at-send", "at-receive", &p.eagerAtReceive, &problem);
     } else {
       problem = "unknown key '" + key + "'";
       ok = false;
@@ -389,11 +393,14 @@ std::string presetList() {
 
 TimeNs NetworkModel::callCost(std::span<const RoleUse> roles) const {
   TimeNs sum = 0;
-  for (const RoleUse& r : roles) {
-    sum = satAdd(sum, roleCost(r.role, r.bytes));
-  }
+  for (const RoleUse& r : roles) sum = satAdd(sum, roleCost(r.role, r.bytes));
   return sum;
 }
+
+namespace {
+// The send side of a call (its host's outgoing link) or the receive side (the incoming one).
+bool sendSide(CommRole r) { return r == CommRole::BlockingSend || r == CommRole::IsendPost || r == CommRole::IsendComplete; }
+}  // namespace
 
 // ---- LinearCost / LogGpsModel ---------------------------------------------------------------
 
@@ -560,8 +567,8 @@ double LogGpsModel::smpiCollective(MpiOp op, std::uint64_t bytes, std::uint32_t 
     case MpiOp::Gatherv:
       return relative == 0 ? linear(bytes, true) : linearSender(bytes);
     case MpiOp::Scatter:
-    case MpiOp::Scatterv:
-      return relative == 0 ? linear(bytes, false) : linear(bytes, false);
+    case MpiOp::Scatterv:  // every member waits for the root's P − 1 messages to be out
+      return linear(bytes, false);
     case MpiOp::Allreduce:  // Reduce to rank 0 (everyone waits for it), then Bcast from it
       return linear(bytes, true) + binomialBcastLeave(bytes, members, relative);
     case MpiOp::Barrier:  // ompi_basic_linear: all to rank 0, then rank 0 to all
