@@ -133,13 +133,27 @@ TEST(LogGpo, RendezvousIndependentProgress) {
   EXPECT_DOUBLE_EQ(c.Tc, 21499);
   // A Wait reached after the data costs nothing at the receiver.
   EXPECT_DOUBLE_EQ(m.costs(2000, 0, 3000, 2000, 30000).Orw, 0);
-  // Replay: the Isend's Wait only writes; the Irecv's Wait waits for the data (3O' + 3L +
-  // O_i + G(k−1) = 21499 after the Isend) and costs nothing; blocking calls are unchanged.
-  EXPECT_EQ(m.roleCost(CommRole::IsendComplete, 2000), 3499);
+  // A sender's Wait reached after the write has nothing left either: the write started with
+  // the ACK (at 13000), not with the Wait.
+  EXPECT_DOUBLE_EQ(m.costs(2000, 0, 3000, 30000, 9000).Osw, 0);
+  // Replay: both Waits wait for their transfer through the dependency and cost nothing — the
+  // Irecv's Wait for the data (3O' + 3L + O_i + G(k−1) = 21499 after the Isend), the Isend's
+  // for the write's end (2O' + L + O_i + G(k−1) = 2000 + 5000 + 3499 = 10499 after the Irecv,
+  // the late receiver's case); blocking calls are unchanged (the sender waits from −(O' + L)).
+  EXPECT_EQ(m.roleCost(CommRole::IsendComplete, 2000), 0);
   EXPECT_EQ(m.roleCost(CommRole::IrecvComplete, 2000), 0);
   EXPECT_EQ(m.receiveDelay(CommRole::IrecvComplete, 2000), 21499);
   EXPECT_EQ(m.receiveDelay(CommRole::BlockingRecv, 2000), 6000);
+  EXPECT_EQ(m.sendDelay(CommRole::IsendComplete, 2000), 10499);
+  EXPECT_EQ(m.sendDelay(CommRole::BlockingSend, 2000), -6000);
   EXPECT_EQ(m.roleCost(CommRole::BlockingSend, 2000), 3000 + 10000 + 3499);
+  // Transfers completed by one call share its links (docs/model.md §4): a Waitall of two
+  // 2000-byte Isends adds the second write's bytes, O_i's slope and G(k − 1) = 1000 + 1999;
+  // one Isend and one Irecv run on the two directions at once and add nothing.
+  const RoleUse twoSends[] = {{CommRole::IsendComplete, 2000}, {CommRole::IsendComplete, 2000}};
+  EXPECT_EQ(m.callCost(twoSends), 2999);
+  const RoleUse sendAndRecv[] = {{CommRole::IsendComplete, 2000}, {CommRole::IrecvComplete, 2000}};
+  EXPECT_EQ(m.callCost(sendAndRecv), 0);
 }
 
 TEST(LogGpo, ReplayOverlapDependsOnProgress) {
@@ -163,11 +177,13 @@ TEST(LogGpo, ReplayOverlapDependsOnProgress) {
     EXPECT_EQ(r->predicted(0, 1).leave, 61399);
     EXPECT_EQ(r->predicted(1, 1).leave, 61399);
   }
-  // ICP: the handshake overlapped the computation. Rank 0: 50900 + 3499 = 54399. Rank 1: the
-  // data arrived at 21499 < 49900: no wait, no cost, leaves at 49900.
+  // ICP: the handshake and the write overlapped the computation. Rank 0: the write ended at
+  // 0 + 10499 < 50900: leaves at 50900. Rank 1: the data arrived at 21499 < 49900: no wait, no
+  // cost, leaves at 49900.
   {
     auto r = replay(std::make_shared<LogGpoModel>(gpo(ProgressStrategy::Independent)));
-    EXPECT_EQ(r->predicted(0, 1).leave, 54399);
+    EXPECT_EQ(r->predicted(0, 1).leave, 50900);
+    EXPECT_EQ(r->predicted(0, 1).wait, 0);
     EXPECT_EQ(r->predicted(1, 1).leave, 49900);
     EXPECT_EQ(r->predicted(1, 1).wait, 0);
   }

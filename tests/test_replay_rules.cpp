@@ -1080,6 +1080,43 @@ TEST(ReplayRules, ClockSkewReceiveBeforeSend) {
   EXPECT_TRUE(callIs(rp, 1, 0, 1000, 1500, 500));
 }
 
+TEST(ReplayRules, ModelModeKeepsASlowerNetworksDelays) {
+  // A trace from a fast network retargeted to a slower one: the message took 400 ns,
+  //   rank 0: Send 64 B [0, 100]
+  //   rank 1: Recv [0, 500]
+  // and the model's λ(64) = o + L = 100 + 1000 = 1100 > X − T_src = 500.
+  Tb b(2);
+  b.send(0, 0, 100, 1, 64);
+  b.recv(1, 0, 500, 0, 64);
+  const Trace t = b.take();
+  // Measured costs: judged against the measured times, the dependency is skew (shortened to
+  // X − T_src = 500): the replay reproduces L.
+  {
+    Replayer rp(t, simple());
+    EXPECT_EQ(rp.report().skewedDependencies, 1u);
+    expectIdentity(rp, t);
+  }
+  // Model costs: the offset is the target network's, not a measurement: kept. The send costs
+  // o = 100; the receive X' = max(0, 0 + 1100) + o = 1200, wait 1100 (it was shortened to 500,
+  // X' = 600, before issue #20).
+  {
+    Replayer rp(t, scenarioOf(simpleParams(), CostMode::Model));
+    EXPECT_EQ(rp.report().skewedDependencies, 0u);
+    EXPECT_TRUE(callIs(rp, 0, 0, 0, 100, 0));
+    EXPECT_TRUE(callIs(rp, 1, 0, 0, 1200, 1100));
+  }
+  // A partner called after this call returned is skew in both modes: a receive at [0, 500] of a
+  // send called at 2000.
+  {
+    Tb c(2);
+    c.send(0, 2000, 2100, 1, 64);
+    c.recv(1, 0, 500, 0, 64);
+    const Trace late = c.take();
+    Replayer rp(late, scenarioOf(simpleParams(), CostMode::Model));
+    EXPECT_EQ(rp.report().skewedDependencies, 1u);
+  }
+}
+
 TEST(ReplayRules, HeadToHeadRendezvousCycleIsBroken) {
   // Both ranks MPI_Send 2048 B (> S) first, then receive: completed in the real run, so the
   // library buffered them; the replay cuts a rendezvous dependency.

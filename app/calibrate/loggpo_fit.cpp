@@ -44,6 +44,7 @@ LogGpoFit fitLogGpo(const LogGpoMeasurement& m) {
     w.send = s.isendTotal;
     w.recv = s.recvTotal;
     w.streamGap = s.streamGap;
+    w.exchange = s.exchange;
     w.pingPongSpread = s.pingPongSpread;
     samples.push_back(w);
   }
@@ -66,6 +67,16 @@ LogGpoFit fitLogGpo(const LogGpoMeasurement& m) {
   } else {
     f.Octrl = std::max(median(posts), 0.0);
   }
+
+  // The rendezvous transfer with the receiver in time costs the sender 3O' + 2L + O_i(k) +
+  // G(k − 1) (REQ, the answer, the ACK's flight, the RDMA write): O_i(k) of the rendezvous sizes
+  // is what their Isend + Wait leaves. Under SMPI it carries the larger latency factor of big
+  // messages (docs/calibrate.md); on a real MPI the registration of the buffer.
+  f.OiRendezvous = fitSizes(m.sizes, [&](std::uint64_t k) { return !eager(k); }, [&](const LogGpoSizeTimes& s) {
+    const double k = s.bytes > 0 ? static_cast<double>(s.bytes - 1) : 0.0;
+    return s.isendTotal - (3 * f.Octrl + 2 * f.L + f.G * k) / kNsPerSecond;
+  });
+  if (f.OiRendezvous.valid()) clampLine(f.OiRendezvous, "rendezvous initialisation overhead O_i(k), k > S", f.warnings);
 
   const ProgressProbe& p = m.progress;
   if (!p.measured) {
@@ -97,11 +108,14 @@ std::string loggpoModelJson(const LogGpoFit& fit, const std::string& name) {
   j["O_ctrl_us"] = us(fit.Octrl);
   j["O_i_us"] = line(fit.Oi);
   j["O_c_us"] = line(fit.Oc);
+  if (fit.OiRendezvous.valid()) j["O_i_rendezvous_us"] = line(fit.OiRendezvous);
   j["S_bytes"] = fit.S;
   j["P"] = 0;  // 0: the replay takes the trace's rank count
   j["progress"] = fit.independentProgress ? "independent" : "dependent";
   j["transfer"] = "RAT";  // the only transfer mechanism the model implements (not measured)
   if (fit.receiverDriven) j["eager_transfer"] = "at-receive";
+  if (fit.halfDuplex) j["duplex"] = "half";
+  if (fit.smpiCollectives) j["collectives"] = "smpi";
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 

@@ -7,6 +7,7 @@
 //   O_c(k)  eager:        O_r = O_c                    → MPI_Irecv + MPI_Wait, message arrived
 //   L, G    eager:        T_c = O_i + G(k−1) + L + O_c → ping-pong half − O_i(k) − O_c(k)
 //   O'      rendezvous:   the MPI_Isend itself sends the REQ, O_s = O' + O_sw → MPI_Isend alone
+//   O_i(k) of k > S:      O_s = 3O' + 2L + O_i(k) + G(k−1) → MPI_Isend + MPI_Wait, receive posted
 //   S       the largest size whose blocking send does not wait for a late receiver
 //   progress  DCP if a Wait after time away from MPI still carries the transfer, ICP if not.
 #pragma once
@@ -30,6 +31,7 @@ struct LogGpoSizeTimes {
   double isendTotal = 0;    // MPI_Isend + MPI_Wait, receive posted
   double recvTotal = 0;     // MPI_Irecv + MPI_Wait of an arrived message
   double streamGap = std::numeric_limits<double>::quiet_NaN();  // per message of a long stream
+  double exchange = std::numeric_limits<double>::quiet_NaN();   // both ranks send k at once
   double pingPongSpread = 0;  // median absolute deviation of the ping-pong halves
 };
 
@@ -61,6 +63,10 @@ struct LogGpoFit : WireFit {
   double Octrl = 0;  // O'
   std::uint64_t S = 0;
   LineFit Oi, Oc;  // O_i(k), O_c(k)
+  // O_i(k) of the rendezvous sizes: what their Isend + Wait (receiver ready, the model's
+  // 3O' + 2L + O_i(k) + G(k − 1)) leaves after the handshake and the bytes.
+  LineFit OiRendezvous;
+  bool smpiCollectives = false;  // "collectives": "smpi" (the MPI's algorithms, not measured)
   LineFit wire;    // pingPongHalf − isendTotal − recvTotal over the eager sizes (the summary's)
   std::size_t rendezvousSizes = 0;  // sizes above S whose MPI_Isend gave O'
   bool independentProgress = false;

@@ -51,6 +51,7 @@ class LogGpoPlan {
       s.isendTotal = summary(send.total);
       s.recvTotal = summary(bench_.irecvAfterArrival(k, o_.warmup, o_.repetitions));
       s.streamGap = bench_.streamGap(k, o_.warmup, o_.repetitions, o_.statistic);  // G (wire_fit.h)
+      s.exchange = summary(bench_.exchange(k, o_.warmup, o_.repetitions));      // duplex (wire_fit.h)
       s.pingPongSpread = spread_[k];
       m.sizes.push_back(s);
     }
@@ -123,7 +124,13 @@ int runLogGpoMode(MPI_Comm world, const CalibrateOptions& o) {
   MPI_Comm_free(&pair);
   if (rank != 0) return kExitOk;
 
-  const LogGpoFit fit = fitLogGpo(m);
+  LogGpoFit fit = fitLogGpo(m);
+  // The collective algorithms, as in the LogGPS mode (loggps_mode.cpp).
+#ifdef PERWIZ_CALIBRATE_SMPI
+  fit.smpiCollectives = o.collectives != "binomial";
+#else
+  fit.smpiCollectives = o.collectives == "smpi";
+#endif
   const std::string model = loggpoModelJson(fit, modelName(o));
   return publishModel(o, model, [&](const CalibrateOptions& shown) {
     return o.json ? loggpoSummaryJson(shown, run, m, fit, model) + "\n" : loggpoSummaryText(shown, run, m, fit);

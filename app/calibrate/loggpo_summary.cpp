@@ -57,6 +57,7 @@ std::string loggpoSummaryJson(const CalibrateOptions& o, const RunInfo& run,
                         {"status", thresholdName(m.threshold)}};
   j["fits"] = Json{{"O_i", lineJson(fit.Oi)},
                    {"O_c", lineJson(fit.Oc)},
+                   {"O_i_rendezvous", lineJson(fit.OiRendezvous)},
                    {"wire", lineJson(fit.wire)},
                    {"O_ctrl_us", roundSignificant(fit.Octrl / 1000)},
                    {"O_ctrl_sizes", fit.rendezvousSizes}};
@@ -92,6 +93,8 @@ std::string loggpoSummaryText(const CalibrateOptions& o, const RunInfo& run,
   out << "L = " << fixed(fit.L / 1000, 3) << " µs, G = " << gapText(fit.G) << ", O' = " << fixed(fit.Octrl / 1000, 3) << " µs\n";
   out << "O_i(k) = " << lineText(fit.Oi) << "\n";
   out << "O_c(k) = " << lineText(fit.Oc) << "\n";
+  if (fit.OiRendezvous.valid()) out << "O_i(k), k > S = " << lineText(fit.OiRendezvous) << "\n";
+  out << "duplex: " << (fit.halfDuplex ? "half" : "full") << ", collectives: " << (fit.smpiCollectives ? "smpi" : "binomial") << "\n";
   const ProgressProbe& p = m.progress;
   if (p.measured)
     out << "progress (" << p.bytes << " bytes, " << fixed(p.awaySeconds * 1e6, 1)

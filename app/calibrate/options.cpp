@@ -45,7 +45,7 @@ ParseResult parseOptions(int argc, char** argv, CalibrateOptions& o) {
                  "model or profile JSON file to write (refused if it exists)");
   app.add_flag("--force", o.force, "overwrite an existing output file");
   app.add_option("--collectives", o.collectives,
-                 "LogGPS: the collective algorithms the model prices, binomial or smpi (SimGrid SMPI's default "
+                 "LogGPS and LogGPO: the collective algorithms the model prices, binomial or smpi (SimGrid SMPI's default "
                  "selector); default: smpi in perwiz-calibrate-smpi, binomial otherwise")
       ->check(CLI::IsMember({"binomial", "smpi"}));
   app.add_flag("--allow-degenerate", o.allowDegenerate,

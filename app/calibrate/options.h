@@ -25,7 +25,7 @@ struct CalibrateOptions {
   std::string output;           // model file to write ("" = only print the summary)
   bool force = false;           // replace an existing output file
   bool allowDegenerate = false; // write a model whose L, G or fits are degenerate (pair modes)
-  std::string collectives;      // LogGPS "collectives": "binomial" or "smpi" ("" = the build's)
+  std::string collectives;      // LogGPS/LogGPO "collectives": "binomial" or "smpi" ("" = the build's)
   std::string name;             // the model's "name" ("" = the output file's stem)
   std::uint64_t minSize = 0;    // message sizes: minSize, the powers of two between, maxSize
   std::uint64_t maxSize = std::uint64_t(1) << 20;

@@ -25,10 +25,13 @@ constexpr double kL = 9110, kG = 0.5, kOctrl = 800;
 constexpr std::uint64_t kS = 16383;
 double oiNs(double k) { return 2000 + 1.2 * k; }
 double ocNs(double k) { return 1500 + 0.3 * k; }
+// O_i(k) of the rendezvous sizes (registering the buffer): 30 µs + 0.2·k.
+double oiRendezvousNs(double k) { return 30000 + 0.2 * k; }
 
 // What it would measure (seconds): eager sizes k ≤ S have Isend + Wait = O_i(k),
 // Irecv + Wait = O_c(k) and a ping-pong half T_c = O_i(k) + G·(k − 1) + L + O_c(k);
-// rendezvous sizes an Isend of O' (their other times are not used by the fit, so they are
+// rendezvous sizes an Isend of O' and an Isend + Wait of 3O' + 2L + O_i(k) + G(k − 1) (REQ,
+// answer, ACK flight, RDMA write; their other times are not used by the fit, so they are
 // deliberately absurd: a fit that used them would fail).
 LogGpoMeasurement exactMachine() {
   LogGpoMeasurement m;
@@ -49,7 +52,8 @@ LogGpoMeasurement exactMachine() {
       t.pingPongHalf = (oiNs(k) + kG * (k - 1) + kL + ocNs(k)) / 1e9;
     } else {
       t.isendPost = kOctrl / 1e9;
-      t.isendTotal = t.recvTotal = t.pingPongHalf = 1.0;  // one second: unused
+      t.isendTotal = (3 * kOctrl + 2 * kL + oiRendezvousNs(k) + kG * (k - 1)) / 1e9;
+      t.recvTotal = t.pingPongHalf = 1.0;  // one second: unused
     }
     // A long stream's time per message: 600 ns plus G·k (the fit takes G from the rendezvous
     // sizes' slope, wire_fit.h).
@@ -79,6 +83,9 @@ TEST(CalibrateLogGpoFit, RecoversTheParametersOfAnExactMachine) {
   EXPECT_NEAR(f.Oc.a, 1500, 1e-6);
   EXPECT_NEAR(f.Oc.b, 0.3, 1e-9);
   EXPECT_NEAR(f.Octrl, kOctrl, 1e-9);
+  EXPECT_NEAR(f.OiRendezvous.a, 30000, 1e-6);
+  EXPECT_NEAR(f.OiRendezvous.b, 0.2, 1e-9);
+  EXPECT_EQ(f.OiRendezvous.points, 3u);
   // Eager: the 14 powers of two 1 … 8192 and S; rendezvous: S + 1 = 16384, 32768, 65536.
   EXPECT_EQ(f.Oi.points, 15u);
   EXPECT_EQ(f.rendezvousSizes, 3u);
@@ -153,7 +160,7 @@ TEST(CalibrateLogGpoModelFile, HasTheDocumentedKeysAndLoadsInCore) {
   for (auto it = j.begin(); it != j.end(); ++it) keys.push_back(it.key());
   std::sort(keys.begin(), keys.end());
   // docs/model.md §4, LogGPO parameter file.
-  EXPECT_EQ(keys, (std::vector<std::string>{"G_us_per_byte", "L_us", "O_c_us", "O_ctrl_us", "O_i_us", "P",
+  EXPECT_EQ(keys, (std::vector<std::string>{"G_us_per_byte", "L_us", "O_c_us", "O_ctrl_us", "O_i_rendezvous_us", "O_i_us", "P",
                                             "S_bytes", "model", "name", "progress", "transfer"}));
   EXPECT_EQ(j["model"], "LogGPO");
   EXPECT_EQ(j["transfer"], "RAT");
@@ -169,6 +176,9 @@ TEST(CalibrateLogGpoModelFile, HasTheDocumentedKeysAndLoadsInCore) {
   EXPECT_NEAR(p.Oi.b, 1.2, 1e-9);
   EXPECT_NEAR(p.Oc.a, 1500, 1e-6);
   EXPECT_NEAR(p.Oc.b, 0.3, 1e-9);
+  ASSERT_TRUE(p.OiRendezvous.has_value());
+  EXPECT_NEAR(p.OiRendezvous->a, 30000, 1e-3);
+  EXPECT_NEAR(p.OiRendezvous->b, 0.2, 1e-9);
   EXPECT_EQ(p.S, kS);
   EXPECT_EQ(p.progress, ProgressStrategy::Independent);
 }

@@ -13,6 +13,8 @@
 
 #include "perwiz/network_model.h"
 
+#include <optional>
+
 namespace perwiz {
 
 struct LogGpParams {
@@ -61,6 +63,14 @@ struct LogGpoParams {
   // #20; docs/model.md §2.2): the receive costs L + G·(k − 1) + O_c(k) from the later of its
   // call and the send's call + O_i(k).
   bool eagerAtReceive = false;
+  // O_i(k) of a rendezvous transfer ("O_i_rendezvous_us"; absent: O_i(k) for every size).
+  // Registering a buffer for the RDMA write is another path than an eager copy's set-up; under
+  // SMPI it carries the larger latency of its big messages (docs/calibrate.md, "LogGPO").
+  std::optional<LinearCost> OiRendezvous;
+  // As in LogGPS ("duplex", "collectives"; docs/model.md §3): whether a host's two directions
+  // share one link, and binomial trees or SMPI's default collective algorithms.
+  bool halfDuplex = false;
+  bool smpiCollectives = false;
   bool operator==(const LogGpoParams&) const = default;
 };
 
@@ -84,8 +94,13 @@ class LogGpoModel final : public NetworkModel {
   // Eager: O_i(k) + G·(k−1) + L (the data); rendezvous: O' + L (the REQ).
   TimeNs arrivalDelay(std::uint64_t bytes) const override;
   TimeNs receiveDelay(CommRole role, std::uint64_t bytes) const override;
+  TimeNs sendDelay(CommRole role, std::uint64_t bytes) const override;
   TimeNs roleCost(CommRole role, std::uint64_t bytes) const override;
+  // The transfers of one call overlap as in LogGPS (docs/model.md §3).
+  TimeNs callCost(std::span<const RoleUse> roles) const override;
   TimeNs collectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t members) const override;
+  TimeNs memberCost(MpiOp op, std::uint64_t bytes, std::uint32_t members, std::uint32_t relative) const override;
+  bool collectiveCostPerMember() const override { return p_.smpiCollectives; }
   std::string toJson() const override;
   std::unique_ptr<NetworkModel> clone() const override;
 

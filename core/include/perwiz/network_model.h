@@ -59,6 +59,14 @@ class NetworkModel {
     (void)role;
     return arrivalDelay(bytes);
   }
+  // A rendezvous send's dependency on its receiver: from the receive's posting call until the
+  // send can proceed (signed). −λ(k) for every role of LogGPS (the sender waits from its REQ's
+  // arrival until the receive is called); LogGPO with independent progress lets an Isend's Wait
+  // wait for the end of its RDMA write, which the receive's post started (docs/model.md §4).
+  virtual TimeNs sendDelay(CommRole role, std::uint64_t bytes) const {
+    (void)role;
+    return -arrivalDelay(bytes);
+  }
   // Local cost of one communication role for a k-byte message (cost mode "model").
   virtual TimeNs roleCost(CommRole role, std::uint64_t bytes) const = 0;
   // Local cost of a call whose communication roles are `roles` (cost mode "model"): the sum of
@@ -132,15 +140,6 @@ class LogGpsModel final : public NetworkModel {
   std::unique_ptr<NetworkModel> clone() const override;
 
  private:
-  double binomialBcastLeave(std::uint64_t bytes, std::uint32_t members, std::uint32_t relative) const;
-  double wire(std::uint64_t bytes) const;  // L + G·(k − 1) + (packets − 1)·g, ns
-  // A role's cost before rounding, and the part of it that grows with the bytes.
-  struct Parts {
-    double cost = 0, perByte = 0;
-  };
-  Parts roleParts(CommRole role, std::uint64_t bytes) const;
-  Parts hop(std::uint64_t bytes) const;  // one message with its receiver ready, send to receive
-  double smpiCollective(MpiOp op, std::uint64_t bytes, std::uint32_t members, std::uint32_t relative) const;  // < 0: binomial
   LogGpsParams p_;
 };
 

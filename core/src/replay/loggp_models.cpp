@@ -3,6 +3,7 @@
 #include "perwiz/loggp_models.h"
 
 #include "model_json.h"
+#include "transfer_rules.h"
 
 #include <algorithm>
 #include <functional>
@@ -66,9 +67,95 @@ std::unique_ptr<NetworkModel> LogGpModel::clone() const { return std::make_uniqu
 
 // ---- LogGPO ---------------------------------------------------------------------------------
 
+namespace {
+
+// O_i(k) of the message's protocol: the rendezvous line where one is given.
+double initOverhead(const LogGpoParams& p, std::uint64_t bytes) {
+  return eval(bytes > p.S && p.OiRendezvous ? *p.OiRendezvous : p.Oi, bytes);
+}
+double initPerByte(const LogGpoParams& p, std::uint64_t bytes) {
+  return (bytes > p.S && p.OiRendezvous ? p.OiRendezvous->b : p.Oi.b) * static_cast<double>(bytes);
+}
+
+// LogGPO's role costs in the shared rules' terms (transfer_rules.h), with the partner in time.
+class LogGpoRoles final : public TransferCosts {
+ public:
+  explicit LogGpoRoles(const LogGpoParams& p) : p_(p) {}
+
+  bool synchronous(std::uint64_t bytes) const override { return bytes > p_.S; }
+
+  CostParts roleParts(CommRole role, std::uint64_t bytes) const override {
+    const double k = static_cast<double>(bytes);
+    const double Oi = initOverhead(p_, bytes), Oc = eval(p_.Oc, bytes), O1 = p_.Octrl;
+    const double GK = p_.G * bytesMinusOne(bytes);
+    const CostParts rdma{Oi + GK, initPerByte(p_, bytes) + GK};  // O_i(k) + G(k − 1)
+    auto plus = [](double fixed, CostParts x) { return CostParts{fixed + x.cost, x.perByte}; };
+    const bool dcp = p_.progress == ProgressStrategy::Dependent;
+    if (!synchronous(bytes)) {
+      // §2.2.1: O_s = O_i (nothing left for the Wait), O_r = O_c paid where the message is
+      // copied out of the library's buffer — the receive's Wait.
+      switch (role) {
+        case CommRole::BlockingSend:
+        case CommRole::IsendPost:
+          return {Oi, initPerByte(p_, bytes)};
+        case CommRole::BlockingRecv:
+        case CommRole::IrecvComplete:
+          if (p_.eagerAtReceive) return {p_.L + GK + Oc, GK + p_.Oc.b * k};
+          return {Oc, p_.Oc.b * k};
+        case CommRole::IsendComplete:
+        case CommRole::IrecvPost:
+          return {};
+      }
+      return {};
+    }
+    // §2.2.2 with the partner in time (its lateness is the replay's wait, not a cost):
+    switch (role) {
+      case CommRole::BlockingSend:
+        // REQ (O'), the receiver answers after L (2O'), the ACK flies L, then the RDMA write.
+        return plus(3 * O1 + 2 * p_.L, rdma);
+      case CommRole::IsendPost:
+        return {O1, 0};  // the REQ
+      case CommRole::IsendComplete:
+        // DCP: the handshake advances only in this Wait, O_sw = 2O' + L + O_i + G(k−1);
+        // ICP: it ran in the background and so does the write: the Wait waits for the write's
+        // end through sendDelay and has nothing left to do.
+        return dcp ? plus(2 * O1 + p_.L, rdma) : CostParts{};
+      case CommRole::IrecvPost:
+        return {};  // case (b): the REQ has not arrived; the Irecv returns at once
+      case CommRole::BlockingRecv:
+        // After the REQ arrives: answer (2O'), ACK flight L, RDMA write, data flight L.
+        return plus(2 * O1 + 2 * p_.L, rdma);
+      case CommRole::IrecvComplete:
+        // DCP: O_r = O' + O_rw with O_rw = 2O' + L + O_i + G(k−1), from the REQ's arrival;
+        // ICP: the data is waited for through receiveDelay, nothing is left to do.
+        return dcp ? plus(3 * O1 + p_.L, rdma) : CostParts{};
+    }
+    return {};
+  }
+
+  CostParts hop(std::uint64_t bytes) const override {
+    // Rendezvous: the longer side, the blocking send (3O' + 2L + O_i + G(k − 1)). Eager, the
+    // receiver waiting: O_i(k) + L + G(k − 1) + O_c(k) wherever the data moves.
+    if (synchronous(bytes)) return roleParts(CommRole::BlockingSend, bytes);
+    const double GK = p_.G * bytesMinusOne(bytes);
+    return {initOverhead(p_, bytes) + p_.L + GK + eval(p_.Oc, bytes),
+            initPerByte(p_, bytes) + GK + p_.Oc.b * static_cast<double>(bytes)};
+  }
+
+  double perMessage(bool in) const override { return in ? p_.Oc.a : p_.Oi.a; }
+
+  // The part of a rendezvous transfer that grows with the bytes: O_i's slope and G(k − 1).
+  double rdmaPerByte(std::uint64_t bytes) const { return initPerByte(p_, bytes) + p_.G * bytesMinusOne(bytes); }
+
+ private:
+  const LogGpoParams& p_;
+};
+
+}  // namespace
+
 TimeNs LogGpoModel::arrivalDelay(std::uint64_t bytes) const {
   if (synchronous(bytes)) return roundNs(p_.Octrl + p_.L);  // the REQ
-  return roundNs(eval(p_.Oi, bytes) + p_.G * bytesMinusOne(bytes) + p_.L);
+  return roundNs(initOverhead(p_, bytes) + p_.G * bytesMinusOne(bytes) + p_.L);
 }
 
 TimeNs LogGpoModel::receiveDelay(CommRole role, std::uint64_t bytes) const {
@@ -76,58 +163,57 @@ TimeNs LogGpoModel::receiveDelay(CommRole role, std::uint64_t bytes) const {
   // once (2O' + L back to the sender as the ACK), the RDMA write (O_i + G(k−1)) and its
   // flight L — the data is there without the receiver's Wait having to do anything.
   if (synchronous(bytes) && role == CommRole::IrecvComplete && p_.progress == ProgressStrategy::Independent)
-    return roundNs(3 * p_.Octrl + 3 * p_.L + eval(p_.Oi, bytes) + p_.G * bytesMinusOne(bytes));
+    return roundNs(3 * p_.Octrl + 3 * p_.L + initOverhead(p_, bytes) + p_.G * bytesMinusOne(bytes));
   // Eager data that moves once its receive is posted: from the send's call plus O_i(k); the
   // flight is the receive's own cost (roleCost).
-  if (p_.eagerAtReceive && !synchronous(bytes)) return roundNs(eval(p_.Oi, bytes));
+  if (p_.eagerAtReceive && !synchronous(bytes)) return roundNs(initOverhead(p_, bytes));
   return arrivalDelay(bytes);
 }
 
 TimeNs LogGpoModel::roleCost(CommRole role, std::uint64_t bytes) const {
-  const double Oi = eval(p_.Oi, bytes), Oc = eval(p_.Oc, bytes), O1 = p_.Octrl;
-  const double rdma = Oi + p_.G * bytesMinusOne(bytes);
-  const bool dcp = p_.progress == ProgressStrategy::Dependent;
-  if (!synchronous(bytes)) {
-    // §2.2.1: O_s = O_i (nothing left for the Wait), O_r = O_c paid where the message is
-    // copied out of the library's buffer — the receive's Wait.
-    switch (role) {
-      case CommRole::BlockingSend:
-      case CommRole::IsendPost:
-        return roundNs(Oi);
-      case CommRole::BlockingRecv:
-      case CommRole::IrecvComplete:
-        return roundNs(p_.eagerAtReceive ? p_.L + p_.G * bytesMinusOne(bytes) + Oc : Oc);
-      case CommRole::IsendComplete:
-      case CommRole::IrecvPost:
-        return 0;
+  return roundNs(LogGpoRoles(p_).roleParts(role, bytes).cost);
+}
+
+TimeNs LogGpoModel::sendDelay(CommRole role, std::uint64_t bytes) const {
+  // Independent progress, rendezvous, an Isend's Wait: the REQ was answered at the receive's
+  // post (or on its arrival, if later: the Isend's own time, which the Wait follows anyway),
+  // the ACK flew back (2O' + L) and the RDMA write ran (O_i + G(k−1)) in the background.
+  if (synchronous(bytes) && role == CommRole::IsendComplete && p_.progress == ProgressStrategy::Independent)
+    return roundNs(2 * p_.Octrl + p_.L + initOverhead(p_, bytes) + p_.G * bytesMinusOne(bytes));
+  return -arrivalDelay(bytes);
+}
+
+TimeNs LogGpoModel::callCost(std::span<const RoleUse> roles) const {
+  const LogGpoRoles m(p_);
+  double cost = overlappedCallCost(m, roles, p_.halfDuplex);
+  if (p_.progress == ProgressStrategy::Independent) {
+    // Under ICP a completed rendezvous transfer is the Wait's dependency (the write's end, the
+    // data's arrival), each priced as if alone. The transfers one call completes share its
+    // host's links: a side adds what its flows' bytes take beyond the largest one's
+    // (docs/model.md §4).
+    double sum[2] = {0, 0}, largest[2] = {0, 0};
+    for (const RoleUse& r : roles) {
+      if (!synchronous(r.bytes) || (r.role != CommRole::IsendComplete && r.role != CommRole::IrecvComplete)) continue;
+      const int side = r.role == CommRole::IsendComplete && !p_.halfDuplex ? 0 : 1;
+      const double x = m.rdmaPerByte(r.bytes);
+      sum[side] += x;
+      largest[side] = std::max(largest[side], x);
     }
-    return 0;
+    cost += std::max(sum[0] - largest[0], sum[1] - largest[1]);
   }
-  // §2.2.2 with the partner in time (its lateness is the replay's wait, not a cost):
-  switch (role) {
-    case CommRole::BlockingSend:
-      // REQ (O'), the receiver answers after L (2O'), the ACK flies L, then the RDMA write.
-      return roundNs(3 * O1 + 2 * p_.L + rdma);
-    case CommRole::IsendPost:
-      return roundNs(O1);  // the REQ
-    case CommRole::IsendComplete:
-      // DCP: the handshake advances only in this Wait, O_sw = 2O' + L + O_i + G(k−1);
-      // ICP: it ran in the background, only the RDMA write is left.
-      return roundNs(dcp ? 2 * O1 + p_.L + rdma : rdma);
-    case CommRole::IrecvPost:
-      return 0;  // case (b): the REQ has not arrived; the Irecv returns at once
-    case CommRole::BlockingRecv:
-      // After the REQ arrives: answer (2O'), ACK flight L, RDMA write, data flight L.
-      return roundNs(2 * O1 + 2 * p_.L + rdma);
-    case CommRole::IrecvComplete:
-      // DCP: O_r = O' + O_rw with O_rw = 2O' + L + O_i + G(k−1), from the REQ's arrival;
-      // ICP: the data is waited for through receiveDelay, nothing is left to do.
-      return dcp ? roundNs(3 * O1 + p_.L + rdma) : 0;
-  }
-  return 0;
+  return roundNs(cost);
+}
+
+TimeNs LogGpoModel::memberCost(MpiOp op, std::uint64_t bytes, std::uint32_t members, std::uint32_t relative) const {
+  if (p_.smpiCollectives)
+    if (const double c = smpiCollective(LogGpoRoles(p_), op, bytes, members, relative % std::max<std::uint32_t>(members, 1)); c >= 0)
+      return roundNs(c);
+  return collectiveCost(op, bytes, members);
 }
 
 TimeNs LogGpoModel::collectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t members) const {
+  if (p_.smpiCollectives)
+    if (const double worst = smpiCollectiveWorst(LogGpoRoles(p_), op, bytes, members); worst >= 0) return roundNs(worst);
   return treeCollectiveCost(op, bytes, members, [&](std::uint64_t k) {
     const LogGpoCosts c = costs(k, 0, 0, 0, 0);
     return c.Tc;
@@ -136,7 +222,7 @@ TimeNs LogGpoModel::collectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t 
 
 LogGpoCosts LogGpoModel::costs(std::uint64_t bytes, double Ts, double Tr, double Tsw, double Trw) const {
   LogGpoCosts c;
-  const double Oi = eval(p_.Oi, bytes), Oc = eval(p_.Oc, bytes), O1 = p_.Octrl, L = p_.L;
+  const double Oi = initOverhead(p_, bytes), Oc = eval(p_.Oc, bytes), O1 = p_.Octrl, L = p_.L;
   const double GK = p_.G * bytesMinusOne(bytes);
   if (!synchronous(bytes)) {
     // §2.2.1: O_s = O_i + O_sw = O_i, O_r = O_c, T_c = O_i + G(K−1) + L + O_c.
@@ -167,11 +253,13 @@ LogGpoCosts LogGpoModel::costs(std::uint64_t bytes, double Ts, double Tr, double
     }
   } else {
     // Independent progress: the REQ is answered at Tx = max(T_r, T_s + O' + L) whatever the
-    // receiver computes; the sender's Wait and the receiver's Wait only wait for what is left.
+    // receiver computes, and the ACK starts the RDMA write whatever the sender computes (what
+    // the calibration's progress probe calls "overlaps": a Wait after time away finds the
+    // transfer done); the sender's Wait and the receiver's Wait only wait for what is left.
     const double Tx = std::max(Tr, Ts + O1 + L);
-    const double ackAt = Tx + 2 * O1 + L;           // the sender may write from here on
-    const double sentAt = std::max(ackAt, Tsw) + Oi + GK;
-    c.Osw = sentAt - Tsw;
+    const double ackAt = Tx + 2 * O1 + L;  // the write starts
+    const double sentAt = ackAt + Oi + GK;
+    c.Osw = std::max(0.0, sentAt - Tsw);
     c.Os = O1 + c.Osw;
     c.Orw = std::max(0.0, sentAt + L - Trw);
     c.Or = 2 * O1 + c.Orw;
@@ -193,11 +281,14 @@ std::string LogGpoModel::toJson() const {
   j["O_ctrl_us"] = nsToUs(p_.Octrl);
   j["O_i_us"] = linearJson(p_.Oi);
   j["O_c_us"] = linearJson(p_.Oc);
+  if (p_.OiRendezvous) j["O_i_rendezvous_us"] = linearJson(*p_.OiRendezvous);
   j["S_bytes"] = p_.S;
   j["P"] = p_.P;
   j["progress"] = p_.progress == ProgressStrategy::Dependent ? "dependent" : "independent";
   j["transfer"] = "RAT";
   if (p_.eagerAtReceive) j["eager_transfer"] = "at-receive";
+  if (p_.halfDuplex) j["duplex"] = "half";
+  if (p_.smpiCollectives) j["collectives"] = "smpi";
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
@@ -277,6 +368,9 @@ std::unique_ptr<NetworkModel> parseLogGpo(const nlohmann::json& j, const std::st
     if (k == "O_ctrl_us") return readMicros(v, k, &p.Octrl, problem);
     if (k == "O_i_us") return readLinear(v, k, &p.Oi, problem);
     if (k == "O_c_us") return readLinear(v, k, &p.Oc, problem);
+    if (k == "O_i_rendezvous_us") return readLinear(v, k, &p.OiRendezvous.emplace(), problem);
+    if (k == "duplex") return readChoice(v, k, "full", "half", &p.halfDuplex, problem);
+    if (k == "collectives") return readChoice(v, k, "binomial", "smpi", &p.smpiCollectives, problem);
     if (k == "S_bytes") return readCount(v, k, std::numeric_limits<std::uint64_t>::max(), &p.S, problem);
     if (k == "P") return readProcessors(v, k, &p.P, problem);
     if (k == "progress") {
@@ -293,7 +387,7 @@ std::unique_ptr<NetworkModel> parseLogGpo(const nlohmann::json& j, const std::st
       return false;
     }
     *problem = "unknown key '" + k +
-               "' (LogGPO keys: L_us, G_us_per_byte, O_ctrl_us, O_i_us, O_c_us, S_bytes, P, progress, transfer, eager_transfer, name)";
+               "' (LogGPO keys: L_us, G_us_per_byte, O_ctrl_us, O_i_us, O_c_us, O_i_rendezvous_us, S_bytes, P, progress, transfer, eager_transfer, duplex, collectives, name)";
     return false;
   };
   if (!walkModelKeys(j, source, {"L_us", "O_ctrl_us", "S_bytes"}, &p.name, key, error)) return nullptr;

@@ -11,6 +11,7 @@
 #include "perwiz/trace_io.h"
 
 #include "model_json.h"
+#include "transfer_rules.h"
 
 #include <nlohmann/json.hpp>
 
@@ -397,28 +398,89 @@ TimeNs NetworkModel::callCost(std::span<const RoleUse> roles) const {
   return sum;
 }
 
-namespace {
-// The send side of a call (its host's outgoing link) or the receive side (the incoming one).
-bool sendSide(CommRole r) { return r == CommRole::BlockingSend || r == CommRole::IsendPost || r == CommRole::IsendComplete; }
-}  // namespace
-
 // ---- LinearCost / LogGpsModel ---------------------------------------------------------------
 
 TimeNs LinearCost::at(std::uint64_t bytes) const { return roundNs(eval(*this, bytes)); }
 
 bool LogGpsModel::synchronous(std::uint64_t bytes) const { return bytes > p_.S; }
 
-double LogGpsModel::wire(std::uint64_t bytes) const {
-  std::uint64_t packets = 1;
-  if (p_.s != 0 && bytes > p_.s) packets = bytes / p_.s + (bytes % p_.s != 0 ? 1 : 0);
-  const double perByte = bytes > 0 ? static_cast<double>(bytes - 1) : 0.0;
-  return p_.L + p_.G * perByte + static_cast<double>(packets - 1) * p_.g;
-}
+namespace {
+
+// LogGPS's costs in the shared rules' terms (transfer_rules.h).
+class LogGpsCosts final : public TransferCosts {
+ public:
+  explicit LogGpsCosts(const LogGpsParams& p) : p_(p), e_(effective(p)) {}
+
+  bool synchronous(std::uint64_t bytes) const override { return bytes > p_.S; }
+
+  // L + G·(k − 1) + (packets − 1)·g
+  double wire(std::uint64_t bytes) const {
+    std::uint64_t packets = 1;
+    if (p_.s != 0 && bytes > p_.s) packets = bytes / p_.s + (bytes % p_.s != 0 ? 1 : 0);
+    const double perByte = bytes > 0 ? static_cast<double>(bytes - 1) : 0.0;
+    return p_.L + p_.G * perByte + static_cast<double>(packets - 1) * p_.g;
+  }
+
+  CostParts roleParts(CommRole role, std::uint64_t bytes) const override {
+    const bool sync = synchronous(bytes);
+    const double k = static_cast<double>(bytes);
+    auto line = [&](const LinearCost& c) { return CostParts{eval(c, bytes), c.b * k}; };
+    auto received = [&] {  // an eager receive: o_r(k), plus the wire where the receive moves it
+      CostParts r = line(e_.recv);
+      if (p_.eagerAtReceive) {
+        const double w = wire(bytes);
+        r.cost += w;
+        r.perByte += w - p_.L;  // G·(k − 1) and the packets' gaps
+      }
+      return r;
+    };
+    switch (role) {
+      case CommRole::BlockingSend:
+        if (sync) return line(e_.syncSend);
+        return eval(e_.send, bytes) >= p_.g ? line(e_.send) : CostParts{p_.g, 0};
+      case CommRole::BlockingRecv:
+        return sync ? line(e_.syncRecv) : received();
+      case CommRole::IsendPost:
+        if (sync) return {eval(e_.send, 0), 0};
+        return eval(e_.send, bytes) >= p_.g ? line(e_.send) : CostParts{p_.g, 0};
+      case CommRole::IsendComplete: {
+        if (!sync) return {};
+        const double c = std::max(eval(e_.syncSend, bytes) - eval(e_.send, 0), 0.0);
+        return {c, std::min(c, e_.syncSend.b * k)};
+      }
+      case CommRole::IrecvPost:
+        return {};
+      case CommRole::IrecvComplete:
+        return sync ? line(e_.syncRecv) : received();
+    }
+    return {};
+  }
+
+  CostParts hop(std::uint64_t bytes) const override {
+    if (synchronous(bytes)) {  // a rendezvous transfer: the longer of its two sides
+      const CostParts s = roleParts(CommRole::BlockingSend, bytes), r = roleParts(CommRole::BlockingRecv, bytes);
+      return s.cost >= r.cost ? s : r;
+    }
+    // Eager: the send's overhead, the wire, the receive's overhead (with the receiver waiting,
+    // where the data moves does not matter).
+    const double k = static_cast<double>(bytes);
+    const double w = wire(bytes);
+    return {eval(e_.send, bytes) + w + eval(e_.recv, bytes), e_.send.b * k + (w - p_.L) + e_.recv.b * k};
+  }
+
+  double perMessage(bool in) const override { return in ? e_.recv.a : e_.send.a; }
+
+ private:
+  const LogGpsParams& p_;
+  Effective e_;
+};
+
+}  // namespace
 
 TimeNs LogGpsModel::arrivalDelay(std::uint64_t bytes) const {
   const Effective e = effective(p_);
   if (synchronous(bytes)) return roundNs(eval(e.send, 0) + p_.L);  // the REQ: o_s(0) + L
-  return roundNs(eval(e.send, bytes) + wire(bytes));
+  return roundNs(eval(e.send, bytes) + LogGpsCosts(p_).wire(bytes));
 }
 
 TimeNs LogGpsModel::receiveDelay(CommRole, std::uint64_t bytes) const {
@@ -428,177 +490,31 @@ TimeNs LogGpsModel::receiveDelay(CommRole, std::uint64_t bytes) const {
   return arrivalDelay(bytes);
 }
 
-LogGpsModel::Parts LogGpsModel::roleParts(CommRole role, std::uint64_t bytes) const {
-  const Effective e = effective(p_);
-  const bool sync = synchronous(bytes);
-  const double k = static_cast<double>(bytes);
-  auto line = [&](const LinearCost& c) { return Parts{eval(c, bytes), c.b * k}; };
-  auto received = [&] {  // an eager receive: o_r(k), plus the wire where the receive moves it
-    Parts r = line(e.recv);
-    if (p_.eagerAtReceive) {
-      const double w = wire(bytes);
-      r.cost += w;
-      r.perByte += w - p_.L;  // G·(k − 1) and the packets' gaps
-    }
-    return r;
-  };
-  switch (role) {
-    case CommRole::BlockingSend:
-      if (sync) return line(e.syncSend);
-      return eval(e.send, bytes) >= p_.g ? line(e.send) : Parts{p_.g, 0};
-    case CommRole::BlockingRecv:
-      return sync ? line(e.syncRecv) : received();
-    case CommRole::IsendPost:
-      if (sync) return {eval(e.send, 0), 0};
-      return eval(e.send, bytes) >= p_.g ? line(e.send) : Parts{p_.g, 0};
-    case CommRole::IsendComplete: {
-      if (!sync) return {};
-      const double c = std::max(eval(e.syncSend, bytes) - eval(e.send, 0), 0.0);
-      return {c, std::min(c, e.syncSend.b * k)};
-    }
-    case CommRole::IrecvPost:
-      return {};
-    case CommRole::IrecvComplete:
-      return sync ? line(e.syncRecv) : received();
-  }
-  return {};
+TimeNs LogGpsModel::roleCost(CommRole role, std::uint64_t bytes) const {
+  return roundNs(LogGpsCosts(p_).roleParts(role, bytes).cost);
 }
-
-TimeNs LogGpsModel::roleCost(CommRole role, std::uint64_t bytes) const { return roundNs(roleParts(role, bytes).cost); }
 
 TimeNs LogGpsModel::callCost(std::span<const RoleUse> roles) const {
-  // Concurrency within a call (docs/model.md): the transfers of one call overlap. Its sends
-  // share the host's outgoing link and its receives the incoming one, so per side the
-  // per-byte parts add up and the fixed parts (overheads, latencies) overlap: side = the
-  // largest fixed part + the sum of the per-byte parts. The two sides run at once: the call
-  // costs the larger ("duplex": "half": one side for both). One role: its own cost.
-  double fixed[2] = {0, 0}, perByte[2] = {0, 0};
-  bool any[2] = {false, false};
-  for (const RoleUse& r : roles) {
-    const Parts x = roleParts(r.role, r.bytes);
-    // Half duplex: one link carries both directions, a single side.
-    const int side = sendSide(r.role) && !p_.halfDuplex ? 0 : 1;
-    fixed[side] = std::max(fixed[side], x.cost - x.perByte);
-    perByte[side] += x.perByte;
-    any[side] = true;
-  }
-  double cost = 0;
-  for (int side = 0; side < 2; ++side)
-    if (any[side]) cost = std::max(cost, fixed[side] + perByte[side]);
-  return roundNs(cost);
-}
-
-LogGpsModel::Parts LogGpsModel::hop(std::uint64_t bytes) const {
-  if (synchronous(bytes)) {  // a rendezvous transfer: the longer of its two sides
-    const Parts s = roleParts(CommRole::BlockingSend, bytes), r = roleParts(CommRole::BlockingRecv, bytes);
-    return s.cost >= r.cost ? s : r;
-  }
-  // Eager: the send's overhead, the wire, the receive's overhead (with the receiver waiting,
-  // where the data moves does not matter).
-  const Effective e = effective(p_);
-  const double k = static_cast<double>(bytes);
-  const double w = wire(bytes);
-  return {eval(e.send, bytes) + w + eval(e.recv, bytes), e.send.b * k + (w - p_.L) + e.recv.b * k};
-}
-
-double LogGpsModel::binomialBcastLeave(std::uint64_t bytes, std::uint32_t members, std::uint32_t relative) const {
-  // SMPI's bcast__binomial_tree (MPICH's): relative rank r receives from r − lowbit(r); every
-  // rank then sends to r + m for the masks m below lowbit(r) (below 2^d at the root), largest
-  // first, with blocking sends. An eager send costs the sender s = o_s(k) and its message
-  // arrives a hop after the send starts; a rendezvous send lasts the transfer T (the longer
-  // side), and its receiver has the data when it ends. So, walking the path from the root:
-  //   receive(child) = receive(parent) + i·s + hop(k)   (eager; i sends before it)
-  //                  = receive(parent) + (i + 1)·T       (rendezvous)
-  //   leave(r) = receive(r) + children(r)·(s or T).
-  const bool sync = synchronous(bytes);
-  const double step = sync ? hop(bytes).cost : roleParts(CommRole::BlockingSend, bytes).cost;
-  const double arrive = sync ? 0.0 : hop(bytes).cost;  // eager: after the sends before it
-  std::uint32_t top = 1;
-  while (top < members) top <<= 1;
-  auto childrenBefore = [&](std::uint32_t parent, std::uint32_t limit, std::uint32_t mask) {
-    std::uint32_t n = 0;  // children of `parent` served before the one at `mask`
-    for (std::uint32_t m = limit >> 1; m > mask; m >>= 1)
-      if (parent + m < members) ++n;
-    return n;
-  };
-  auto children = [&](std::uint32_t r, std::uint32_t limit) {
-    std::uint32_t n = 0;
-    for (std::uint32_t m = limit >> 1; m > 0; m >>= 1)
-      if (r + m < members) ++n;
-    return n;
-  };
-  double t = 0;
-  std::uint32_t node = 0, limit = top;  // walk from the root down to `relative`
-  while (node != relative) {
-    // The next hop: the highest set bit of relative − node below `limit`.
-    std::uint32_t mask = limit >> 1;
-    while (mask && !((relative - node) & mask)) mask >>= 1;
-    const std::uint32_t before = childrenBefore(node, limit, mask);
-    t += sync ? (before + 1) * step : before * step + arrive;
-    node += mask;
-    limit = mask;
-  }
-  return t + children(node, limit) * step;
-}
-
-double LogGpsModel::smpiCollective(MpiOp op, std::uint64_t bytes, std::uint32_t members, std::uint32_t relative) const {
-  const double P = std::max<std::uint32_t>(members, 1);
-  if (members <= 1) return 0;
-  // Linear: P − 1 messages of `bytes` into (or out of) one rank at once. Their latencies and
-  // the first message's fixed costs overlap; the bytes share the root's link, and the root's
-  // processor pays the fixed part of its overhead once per further message:
-  // fixed(hop) + (P − 1)·perByte(hop) + (P − 2)·o(0).
-  const Effective e = effective(p_);
-  auto linear = [&](std::uint64_t k, bool in) {
-    const Parts h = hop(k);
-    const double perMessage = in ? e.recv.a : e.send.a;
-    return (h.cost - h.perByte) + (P - 1) * h.perByte + (P - 2) * perMessage;
-  };
-  // A non-root member of a linear Reduce or Gather: its send (eager: the overhead; rendezvous:
-  // it lasts until the root's link has carried every member's bytes).
-  auto linearSender = [&](std::uint64_t k) {
-    return synchronous(k) ? linear(k, true) : roleParts(CommRole::BlockingSend, k).cost;
-  };
-  switch (op) {
-    case MpiOp::Bcast:
-      return binomialBcastLeave(bytes, members, relative);
-    case MpiOp::Reduce:
-    case MpiOp::Gather:
-    case MpiOp::Gatherv:
-      return relative == 0 ? linear(bytes, true) : linearSender(bytes);
-    case MpiOp::Scatter:
-    case MpiOp::Scatterv:  // every member waits for the root's P − 1 messages to be out
-      return linear(bytes, false);
-    case MpiOp::Allreduce:  // Reduce to rank 0 (everyone waits for it), then Bcast from it
-      return linear(bytes, true) + binomialBcastLeave(bytes, members, relative);
-    case MpiOp::Barrier:  // ompi_basic_linear: all to rank 0, then rank 0 to all
-      return linear(0, true) + linear(0, false);
-    case MpiOp::Allgather:
-    case MpiOp::Allgatherv:  // everyone to everyone at once: P − 1 parts in and out per rank
-      return linear(bytes / std::max<std::uint64_t>(1, members), true);
-    default:
-      return -1;  // the binomial family's formula
-  }
+  // Concurrency within a call (docs/model.md §3; transfer_rules.h).
+  return roundNs(overlappedCallCost(LogGpsCosts(p_), roles, p_.halfDuplex));
 }
 
 TimeNs LogGpsModel::memberCost(MpiOp op, std::uint64_t bytes, std::uint32_t members, std::uint32_t relative) const {
   if (p_.smpiCollectives)
-    if (const double c = smpiCollective(op, bytes, members, relative % std::max<std::uint32_t>(members, 1)); c >= 0)
+    if (const double c = smpiCollective(LogGpsCosts(p_), op, bytes, members, relative % std::max<std::uint32_t>(members, 1)); c >= 0)
       return roundNs(c);
   return collectiveCost(op, bytes, members);
 }
 
 TimeNs LogGpsModel::collectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t members) const {
   // SMPI's family: the member that finishes last (the broadcast tree's deepest leaf, ...).
-  if (p_.smpiCollectives) {
-    double worst = -1;
-    for (std::uint32_t r = 0; r < std::max<std::uint32_t>(members, 1); ++r) worst = std::max(worst, smpiCollective(op, bytes, members, r));
-    if (worst >= 0) return roundNs(worst);
-  }
+  const LogGpsCosts m(p_);
+  if (p_.smpiCollectives)
+    if (const double worst = smpiCollectiveWorst(m, op, bytes, members); worst >= 0) return roundNs(worst);
   const Effective e = effective(p_);
   // At-receive: o_r no longer holds the wire, so a hop adds it (o_s + L + G·(k − 1) + o_r).
   return treeCollectiveCost(op, bytes, members, [&](std::uint64_t k) {
-    return p_.eagerAtReceive ? eval(e.send, k) + wire(k) + eval(e.recv, k) : eval(e.send, k) + p_.L + eval(e.recv, k);
+    return p_.eagerAtReceive ? eval(e.send, k) + m.wire(k) + eval(e.recv, k) : eval(e.send, k) + p_.L + eval(e.recv, k);
   });
 }
 

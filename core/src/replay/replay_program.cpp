@@ -295,7 +295,7 @@ class Builder {
     explicit Delays(const NetworkModel& m) : m_(m) {}
     struct Entry {
       std::uint64_t bytes = ~std::uint64_t{0};
-      TimeNs arrival = 0, blockingRecv = 0, irecvComplete = 0;
+      TimeNs blockingSend = 0, isendComplete = 0, blockingRecv = 0, irecvComplete = 0;
       bool sync = false;
     };
     const Entry& of(std::uint64_t bytes) {
@@ -303,7 +303,8 @@ class Builder {
       if (e.bytes != bytes) {
         e.bytes = bytes;
         e.sync = m_.synchronous(bytes);
-        e.arrival = m_.arrivalDelay(bytes);
+        e.blockingSend = m_.sendDelay(CommRole::BlockingSend, bytes);
+        e.isendComplete = m_.sendDelay(CommRole::IsendComplete, bytes);
         e.blockingRecv = m_.receiveDelay(CommRole::BlockingRecv, bytes);
         e.irecvComplete = m_.receiveDelay(CommRole::IrecvComplete, bytes);
       }
@@ -351,10 +352,11 @@ class Builder {
       if (done == kNone32 || src == kNone32) continue;
       // The message's size: the send's own (a receive reads it from the sender's slot).
       const Delays::Entry& d = delays ? delays->of(m.isSend ? m.bytes : p_.messageBytes[id]) : none;
+      const bool blocking = m.event == m.postEvent;
       if (m.isSend) {
-        onDep(done, src, -d.arrival, static_cast<std::uint8_t>(dep::kSyncSend | (d.sync ? dep::kActive : 0)), id);
+        onDep(done, src, blocking ? d.blockingSend : d.isendComplete,
+              static_cast<std::uint8_t>(dep::kSyncSend | (d.sync ? dep::kActive : 0) | (blocking ? 0 : dep::kLateSend)), id);
       } else {
-        const bool blocking = m.event == m.postEvent;
         onDep(done, src, blocking ? d.blockingRecv : d.irecvComplete,
               static_cast<std::uint8_t>(dep::kActive | (blocking ? 0 : dep::kLateRecv)), id);
       }
@@ -801,15 +803,25 @@ class Builder {
         for (std::uint32_t d = p_.depBegin[u]; d < p_.depBegin[u + 1]; ++d)
           if ((p_.depFlags0[d] & dep::kUse) == dep::kUse) ready = std::max(ready, satAdd(srcTime(p_.depSrc[d]), p_.depOff0[d]));
         if (ready > X) {  // the partner's time lies after this call returned: clock skew
+          // In cost mode "model" the offsets are the target network's, which may be slower than
+          // the one measured (a retarget): a dependency is skew only where the partner's call,
+          // less a negative offset, came after this call returned (docs/model.md §2.7).
+          TimeNs kept = E;
           for (std::uint32_t d = p_.depBegin[u]; d < p_.depBegin[u + 1]; ++d) {
+            if ((p_.depFlags0[d] & dep::kUse) != dep::kUse) continue;
             const TimeNs t = srcTime(p_.depSrc[d]);
-            if ((p_.depFlags0[d] & dep::kUse) == dep::kUse && satAdd(t, p_.depOff0[d]) > X) {
+            const TimeNs off = p_.depOff0[d];
+            const TimeNs judged = costs_ == CostMode::Model ? std::min<TimeNs>(off, 0) : off;
+            if (satAdd(t, judged) > X) {
               p_.depOff0.set(d, X - t);
               p_.depFlags0[d] |= dep::kSkewed;
               ++skewed[r];
+              kept = X;  // the shortened dependency is ready when the call returned
+            } else {
+              kept = std::max(kept, satAdd(t, off));
             }
           }
-          ready = X;
+          ready = std::min(kept, X);
         }
         const TimeNs wait = ready - E;
         if (costs_ == CostMode::Model) p_.wait0[u] = wait;

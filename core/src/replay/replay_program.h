@@ -28,6 +28,7 @@ inline constexpr std::uint8_t kScheduled = 2;  // the schedule respects it (not 
 inline constexpr std::uint8_t kSyncSend = 4;   // a rendezvous send's wait for its receiver
 inline constexpr std::uint8_t kSkewed = 8;     // offset shortened to fit the measured times
 inline constexpr std::uint8_t kLateRecv = 16;  // a receive completed by a later call (Wait/Test)
+inline constexpr std::uint8_t kLateSend = 32;  // a send completed by a later call (Wait/Test)
 inline constexpr std::uint8_t kUse = kActive | kScheduled;
 }  // namespace dep
 

@@ -208,7 +208,8 @@ struct Replayer::Impl {
       TimeNs off = p.depOff0[d];
       if (m != kNone32 && bytes[m] != p.messageBytes[m]) {
         if (f & dep::kSyncSend) {
-          off = satSub(off, satSub(model().arrivalDelay(bytes[m]), model().arrivalDelay(p.messageBytes[m])));
+          const CommRole role = (f & dep::kLateSend) ? CommRole::IsendComplete : CommRole::BlockingSend;
+          off = satAdd(off, satSub(model().sendDelay(role, bytes[m]), model().sendDelay(role, p.messageBytes[m])));
           f = static_cast<std::uint8_t>(model().synchronous(bytes[m]) ? (f | dep::kActive) : (f & ~dep::kActive));
         } else {
           const CommRole role = (f & dep::kLateRecv) ? CommRole::IrecvComplete : CommRole::BlockingRecv;

@@ -1,0 +1,48 @@
+// The model-mode rules LogGPS and LogGPO share (internal; docs/model.md §3, "Concurrency within
+// a call" and "Collectives"): how the transfers of one call overlap, and SimGrid SMPI's default
+// collective algorithms priced from a model's point-to-point costs. A model supplies its role
+// costs split into a fixed and a per-byte part; the rules here know nothing of its parameters.
+#pragma once
+
+#include "perwiz/mpi_ops.h"
+#include "perwiz/network_model.h"
+
+#include <cstdint>
+#include <span>
+
+namespace perwiz::model_detail {
+
+// A cost in ns and the part of it that grows with the bytes (G·(k − 1), per-byte overheads):
+// the part that shares a link with other transfers; the rest (overheads, latencies) overlaps.
+struct CostParts {
+  double cost = 0, perByte = 0;
+  double fixed() const { return cost - perByte; }
+};
+
+// What the shared rules ask of a model, before rounding.
+class TransferCosts {
+ public:
+  virtual ~TransferCosts() = default;
+  virtual bool synchronous(std::uint64_t bytes) const = 0;
+  virtual CostParts roleParts(CommRole role, std::uint64_t bytes) const = 0;
+  // One k-byte message with its receiver ready: eager, from the send's call to the receive's
+  // end; rendezvous, the longer side of the transfer.
+  virtual CostParts hop(std::uint64_t bytes) const = 0;
+  // The fixed processor cost of one more message at the root of a linear collective (in:
+  // receiving, out: sending).
+  virtual double perMessage(bool in) const = 0;
+};
+
+// Concurrency within a call: per side (sends on the outgoing link, receives on the incoming
+// one; one side for both when half duplex) the largest fixed part plus the sum of the per-byte
+// parts; the call costs the larger side.
+double overlappedCallCost(const TransferCosts& m, std::span<const RoleUse> roles, bool halfDuplex);
+
+// SMPI 3.32's default algorithm for `op` at the member `relative` to the root (0 = root); < 0
+// when `op` is not one of the family (the caller then uses its binomial formula).
+double smpiCollective(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std::uint32_t members,
+                      std::uint32_t relative);
+// The member that finishes last (< 0 as above).
+double smpiCollectiveWorst(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std::uint32_t members);
+
+}  // namespace perwiz::model_detail
