@@ -474,6 +474,29 @@ TEST(NetworkModelJson, ErrorsNameTheSourceAndTheProblem) {
   expectParseError(R"({"format": "perwiz-overhead-profile", "version": 1, "functions": []})",
                    "this is an overhead profile (key 'format': perwiz-overhead-profile), not a network model; give it "
                    "to perwiz-cli overhead --profile, and here a file of perwiz-calibrate --mode loggps or loggpo");
+  // A calibration by perwiz-calibrate before issue #20 under SMPI's defaults (its Myrinet-like
+  // file, shortened): every key that perwiz-calibrate writes, L = G = 0, the transfer in o_r(k).
+  const std::string older =
+      "keys 'L_us' and 'G_us_per_byte' are both 0 in a file of perwiz-calibrate's shape: a calibration by a version "
+      "before issue #20, which under SMPI's default settings put the whole transfer into the overheads, so that "
+      "model-cost predictions come out wrong. Calibrate again (perwiz-calibrate --mode ";
+  expectParseError(R"({"model": "LogGPS", "name": "myrinet", "L_us": 0, "o_us": 0.01, "g_us": 0, "G_us_per_byte": 0,
+                       "P": 0, "S_bytes": 65535, "s_bytes": 0, "send_overhead_us": {"a": 0.01, "b_per_byte": 0},
+                       "recv_overhead_us": {"a": 41.3, "b_per_byte": 0.0052},
+                       "sync_send_us": {"a": 116.5, "b_per_byte": 0.0042},
+                       "sync_recv_us": {"a": 116.5, "b_per_byte": 0.0042}})",
+                   older + "loggps), or give L_us and G_us_per_byte yourself");
+  expectParseError(R"({"model": "LogGPO", "L_us": 0, "G_us_per_byte": 0, "O_ctrl_us": 0.01,
+                       "O_i_us": {"a": 0.02, "b_per_byte": 0}, "O_c_us": {"a": 41.3, "b_per_byte": 0.0052},
+                       "S_bytes": 65535, "P": 0, "progress": "independent", "transfer": "RAT"})",
+                   older + "loggpo), or give L_us and G_us_per_byte yourself");
+  // A model of one's own with a free network (examples/smpi/loggps-smpi.json) stays legal.
+  {
+    std::string error;
+    EXPECT_NE(networkModelFromJson(R"({"model": "LogGPS", "L_us": 0, "o_us": 0, "S_bytes": 65535})", "own.json", &error),
+              nullptr)
+        << error;
+  }
   expectParseError(R"({"model": "LogGPS", "o_us": 2.15, "S_bytes": 16383})",
                    "missing required key 'L_us'");
   expectParseError(R"({"model": "LogGPS", "L_us": 9.11, "S_bytes": 16383})",

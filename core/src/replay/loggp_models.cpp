@@ -391,6 +391,12 @@ std::unique_ptr<NetworkModel> parseLogGpo(const nlohmann::json& j, const std::st
     return false;
   };
   if (!walkModelKeys(j, source, {"L_us", "O_ctrl_us", "S_bytes"}, &p.name, key, error)) return nullptr;
+  if (std::string why = olderCalibration(j, {"G_us_per_byte", "O_i_us", "O_c_us", "P", "progress", "transfer"}, p.L, p.G,
+                                         "loggpo");
+      !why.empty()) {
+    setError(error, source + ": " + why);
+    return nullptr;
+  }
   return std::make_unique<LogGpoModel>(std::move(p));
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 
@@ -26,6 +27,10 @@ bool readLinear(const nlohmann::json& v, const std::string& key, LinearCost* out
 // A key with two string values: *second = (v == b); anything else is a problem naming both.
 bool readChoice(const nlohmann::json& v, const std::string& key, const char* a, const char* b, bool* second,
                 std::string* problem);
+// A calibration file of perwiz-calibrate before issue #20 (docs/model.md, "Parameter files"):
+// all of `calibrateKeys` present and L = G = 0. The problem (without the source), or "".
+std::string olderCalibration(const nlohmann::json& j, std::initializer_list<const char*> calibrateKeys, double L,
+                             double G, const char* mode);
 TimeNs treeCollectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t members,
                           const std::function<double(std::uint64_t)>& hop);
 

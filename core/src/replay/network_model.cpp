@@ -259,6 +259,18 @@ bool readLinear(const nlohmann::json& v, const std::string& key, LinearCost* out
   return true;
 }
 
+std::string olderCalibration(const nlohmann::json& j, std::initializer_list<const char*> calibrateKeys, double L,
+                             double G, const char* mode) {
+  if (L != 0 || G != 0) return {};
+  for (const char* k : calibrateKeys)
+    if (!j.contains(k)) return {};  // not the shape perwiz-calibrate writes: the user's own choice
+  return std::string("keys 'L_us' and 'G_us_per_byte' are both 0 in a file of perwiz-calibrate's shape: a calibration "
+                     "by a version before issue #20, which under SMPI's default settings put the whole transfer into "
+                     "the overheads, so that model-cost predictions come out wrong. Calibrate again (perwiz-calibrate "
+                     "--mode ") +
+         mode + "), or give L_us and G_us_per_byte yourself";
+}
+
 // Collective cost from the cost of one point-to-point message `hop(k)` (docs/model.md §3).
 TimeNs treeCollectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t members,
                           const std::function<double(std::uint64_t)>& hop) {
@@ -379,6 +391,10 @@ std::unique_ptr<NetworkModel> parseModel(const std::string& text, const std::str
     }
     if (!ok) return fail(problem);
   }
+  if (std::string why = olderCalibration(j, {"g_us", "s_bytes", "P", "send_overhead_us", "recv_overhead_us",
+                                             "sync_send_us", "sync_recv_us"}, p.L, p.G, "loggps");
+      !why.empty())
+    return fail(why);
   return std::make_unique<LogGpsModel>(std::move(p));
 }
 
