@@ -305,13 +305,12 @@ double partErr(const RunResult& r, const char* model) {
 
 // Eager messages only: LogGPS's o_s, o_r, L, G and LogGPO's O_i, O_c, L, G are the same
 // calibrated numbers (checked above), so the two price every single point-to-point call alike.
-// Since issue #20 the two differ: LogGPS overlaps the endpoints of one call (a Sendrecv's
-// halves, a Waitall's completions: docs/model.md, "Concurrency within a call") where LogGPO
-// still sums them, and the LogGPS file of perwiz-calibrate-smpi prices collectives with SMPI's
-// default algorithms ("collectives": "smpi") where LogGPO keeps binomial trees. Measured on
-// this platform: registration LogGPS −0.2 % / LogGPO +1.2 %; pipeline +0.57 % / +0.12 % (SMPI's
-// linear barrier: the root's per-message overheads priced 64 µs where SMPI takes 36–46 µs).
-// Both within the bound, 5 %.
+// Since issue #20 both overlap the endpoints of one call (a Sendrecv's halves, a Waitall's
+// completions: docs/model.md, "Concurrency within a call") and price collectives with SMPI's
+// default algorithms ("collectives": "smpi" in the files of perwiz-calibrate-smpi): they tie
+// again. Measured on this platform: registration +0.55 %, pipeline +0.57 % (SMPI's linear
+// barrier: the root's per-message overheads priced 64 µs where SMPI takes 36–46 µs), stencil
+// +2.00 %, for both. Bound 5 %.
 constexpr double kEagerBoundPercent = 5.0;
 void expectEagerTie(const RunResult& r) {
   ASSERT_LE(r.largestMessage, kEagerLimit) << "the premise: every message is eager";
@@ -324,18 +323,21 @@ TEST(SmpiModels, Pipeline) { expectEagerTie(smpiCase({"pipeline", 16, {}})); }
 TEST(SmpiModels, Stencil) { expectEagerTie(smpiCase({"stencil", 16, {}})); }
 
 // Rendezvous MPI_Sendrecv of 64–512 KiB. SMPI runs the two directions at once (the platform's
-// links are SPLITDUPLEX): the call lasts one transfer x(k) after the later partner. LogGPS
-// overlaps the two halves (issue #20: the longer of t_ss(k) and t_sr(k), both x(k)); LogGP
-// charges 2o and waits for the partner's half (λ = o + G·(k − 1) + L ≈ x(k)): both nearly SMPI.
-// LogGPO sums two handshakes and RDMA writes, each O_i(k) + G·(k − 1) plus control messages and
-// latencies, more than 2·x(k). Measured in the timed part: LogGPS +0.12 %, LogGP +0.20 %, LogGPO
-// +12.4 % (before issue #20 LogGPS summed the halves: +7.0 %).
+// links are SPLITDUPLEX): the call lasts one transfer x(k) after the later partner. LogGPS and
+// LogGPO overlap the two halves (issue #20: the longer side of the call; LogGPO's rendezvous
+// O_i(k) is calibrated from the rendezvous Isend + Wait, here clamped at 0 because SMPI's one
+// flow is shorter than RAT's handshake by 2 µs + x(0)); LogGP charges 2o after waiting for the
+// partner's half, λ = o + G·(k − 1) + L ≈ x(k) from the partner's call, so a partner already
+// waiting costs it the transfer again. Measured in the timed part: LogGPS +0.41 %, LogGPO
+// +0.56 %, LogGP +4.31 % (before issue #20 LogGPS summed the halves: +7.0 %, LogGPO +12.4 %;
+// LogGP's +0.20 % then was the replay shortening its λ to the measured calls as clock skew).
 TEST(SmpiModels, BinarySwap) {
   const RunResult r = smpiCase({"binary_swap", 16, {}});
   ASSERT_GT(r.smallestMessage, kEagerLimit) << "the premise: every exchange is rendezvous";
   EXPECT_LE(std::abs(partErr(r, "LogGPS")), 1.0);
-  EXPECT_LT(std::abs(partErr(r, "LogGPS")), partErr(r, "LogGPO"));
-  EXPECT_LT(std::abs(partErr(r, "LogGP")), partErr(r, "LogGPO"));
+  EXPECT_LE(std::abs(partErr(r, "LogGPO")), 1.0);
+  EXPECT_LT(std::abs(partErr(r, "LogGPS")), std::abs(partErr(r, "LogGP")));
+  EXPECT_LT(std::abs(partErr(r, "LogGPO")), std::abs(partErr(r, "LogGP")));
 }
 
 // Blocking MPI_Send/MPI_Recv of 256 KiB (the paper's regime of large messages). SMPI holds each
