@@ -649,23 +649,32 @@ TEST(NetworkModel, SmpiDefaultCollectives) {
   EXPECT_TRUE(m.collectiveCostPerMember());
   // P = 4, 100 B (eager): hop = o_s + L + G·99 + o_r = 100 + 1099 + 200 = 1399, of which 99 per
   // byte; an eager blocking send costs its sender s = o_s = 100.
-  // Bcast, binomial tree from relative rank 0 (sends to 2, then 1; rank 2 sends to 3):
+  // Bcast, binomial tree from relative rank 0 (sends to 2, then 1; rank 2 sends to 3). A
+  // parent's eager messages travel at once and share its link: a child receives
+  // fixed(hop) + c·99 after its parent's receive and the sends before its own (c = the parent's
+  // children):
   //   0: two sends: 2·100 = 200
-  //   2: receives at 0·100 + 1399 = 1399, one send: 1499
-  //   1: receives after one send of the root: 1·100 + 1399 = 1499, no child: 1499
-  //   3: receives from 2 at 1399 + 0·100 + 1399 = 2798: 2798
+  //   2: receives at 0·100 + 1300 + 2·99 = 1498, one send: 1598
+  //   1: receives after one send of the root: 1·100 + 1300 + 2·99 = 1598, no child: 1598
+  //   3: receives from 2 at 1498 + 0·100 + 1300 + 1·99 = 2897: 2897
   EXPECT_EQ(m.memberCost(MpiOp::Bcast, 100, 4, 0), 200);
-  EXPECT_EQ(m.memberCost(MpiOp::Bcast, 100, 4, 2), 1499);
-  EXPECT_EQ(m.memberCost(MpiOp::Bcast, 100, 4, 1), 1499);
-  EXPECT_EQ(m.memberCost(MpiOp::Bcast, 100, 4, 3), 2798);
+  EXPECT_EQ(m.memberCost(MpiOp::Bcast, 100, 4, 2), 1598);
+  EXPECT_EQ(m.memberCost(MpiOp::Bcast, 100, 4, 1), 1598);
+  EXPECT_EQ(m.memberCost(MpiOp::Bcast, 100, 4, 3), 2897);
   // Reduce, linear into the root: fixed(hop) + 3·99 + 2·o_r(0) = 1300 + 297 + 400 = 1997; a
   // non-root's eager send: 100.
   EXPECT_EQ(m.memberCost(MpiOp::Reduce, 100, 4, 0), 1997);
   EXPECT_EQ(m.memberCost(MpiOp::Reduce, 100, 4, 3), 100);
   // Allreduce = Reduce to 0, then Bcast: 1997 + the Bcast leave; the worst member is 3.
-  EXPECT_EQ(m.memberCost(MpiOp::Allreduce, 100, 4, 3), 1997 + 2798);
+  EXPECT_EQ(m.memberCost(MpiOp::Allreduce, 100, 4, 3), 1997 + 2897);
   EXPECT_EQ(m.memberCost(MpiOp::Allreduce, 100, 4, 0), 1997 + 200);
-  EXPECT_EQ(m.collectiveCost(MpiOp::Allreduce, 100, 4), 1997 + 2798);
+  EXPECT_EQ(m.collectiveCost(MpiOp::Allreduce, 100, 4), 1997 + 2897);
+  // The root's link holds each member's message for the hop's per-byte part, 99 (the replay's
+  // queue); not in a Bcast, nor for a rendezvous Reduce.
+  EXPECT_EQ(m.collectiveQueue(MpiOp::Reduce, 100, 4), 99);
+  EXPECT_EQ(m.collectiveQueue(MpiOp::Allreduce, 100, 4), 99);
+  EXPECT_EQ(m.collectiveQueue(MpiOp::Bcast, 100, 4), 0);
+  EXPECT_EQ(m.collectiveQueue(MpiOp::Reduce, 10000, 4), 0);
   // Barrier, linear in then out with 0 bytes: hop(0) = 1300; in 1300 + 2·200, out 1300 + 2·100.
   EXPECT_EQ(m.memberCost(MpiOp::Barrier, 0, 4, 1), 1700 + 1500);
   // Rendezvous Bcast of 10000 B: each send lasts the transfer T = 13000; the child receives when

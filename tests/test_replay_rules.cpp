@@ -574,6 +574,83 @@ TEST(ReplayRules, ReduceRootWaitsForMembers) {
   EXPECT_TRUE(callIs(rp, 2, 0, 2000, 2200, 0));
 }
 
+// SMPI's collective family in model mode (issue #20; docs/model.md §3). simpleParams with
+// G = 1 ns/B: hop(100) = o_s + L + G·99 + o_r = 100 + 1099 + 100 = 1299, of which 99 per byte
+// (fixed 1200); an eager send costs s = o = 100.
+LogGpsParams smpiFamily() {
+  LogGpsParams p = simpleParams();
+  p.G = 1;
+  p.smpiCollectives = true;
+  return p;
+}
+
+TEST(ReplayRules, SmpiLinearReduceQueuesAtTheRootsLink) {
+  // Reduce of 100 B into rank 0 of 4; the members call at 0 (root), 1000, 5000, 5000.
+  Tb b(4);
+  b.coll(0, 0, 9000, MpiOp::Reduce, 0, 100);
+  b.coll(1, 1000, 1100, MpiOp::Reduce, 0, 100);
+  b.coll(2, 5000, 5100, MpiOp::Reduce, 0, 100);
+  b.coll(3, 5000, 5100, MpiOp::Reduce, 0, 100);
+  const Trace t = b.take();
+  const LogGpsParams p = smpiFamily();
+  EXPECT_EQ(LogGpsModel(p).collectiveQueue(MpiOp::Reduce, 100, 4), 99);
+  Replayer rp(t, scenarioOf(p, CostMode::Model));
+  // The root's link carries each message q = 99 from its member's call, latest first: the two
+  // at 5000 end at 5000 + 2·99 = 5198; the one at 1000 at 1000 + 3·99 = 1297; the root posted
+  // at 0: 0 + 3·99 = 297. The gather: 5198. The root's cost without its link's share:
+  // memberCost − 3·q = (1200 + 3·99 + 2·o_r(0)) − 297 = 1697 − 297 = 1400: leaves at 6598.
+  // (All at the last call, as before: 5000 + 1697 = 6697; the member at 1000 had gone.)
+  EXPECT_TRUE(callIs(rp, 0, 0, 0, 6598, 5198));
+  EXPECT_TRUE(callIs(rp, 1, 0, 1000, 1100, 0));  // non-roots: their eager send, s = 100
+  EXPECT_TRUE(callIs(rp, 3, 0, 5000, 5100, 0));
+  // The critical path runs from the member whose message went last (rank 2, the first of the
+  // two at 5000) through the root's Reduce.
+  const CriticalPath cp = criticalPath(rp);
+  EXPECT_EQ(cp.length, rp.predictedTime());
+  bool viaRank2 = false;
+  for (const CriticalSegment& s : cp.segments)
+    if (s.kind == CriticalSegment::Kind::Message && s.rank == 0 && s.fromRank == 2) viaRank2 = true;
+  EXPECT_TRUE(viaRank2);
+  ExecutionDag dag(rp);
+  EXPECT_EQ(dag.criticalPath().length, rp.predictedTime());
+}
+
+TEST(ReplayRules, SmpiBcastWaitsForLateAncestors) {
+  // Bcast of 100 B from rank 0 of 4: the binomial tree 0 → 2, 0 → 1 (in that order), 2 → 3.
+  // A parent's c messages share its link: a child receives h = 1200 + c·99 after its parent's
+  // receive and the sends before its own (h = 1398 under the root, 1299 under rank 2).
+  // Rank 2 calls late, at 3000; the others at 0.
+  Tb b(4);
+  b.coll(0, 0, 200, MpiOp::Bcast, 0, 100);
+  b.coll(1, 0, 9000, MpiOp::Bcast, 0, 100);
+  b.coll(2, 3000, 9000, MpiOp::Bcast, 0, 100);
+  b.coll(3, 0, 9000, MpiOp::Bcast, 0, 100);
+  const Trace t = b.take();
+  Replayer rp(t, scenarioOf(smpiFamily(), CostMode::Model));
+  // receive(child) = max(call(child), receive(parent) + i·s) + h; receive(root) = its call.
+  //   0: two sends, 200
+  //   2: max(3000, 0 + 0) + 1398 = 4398, then one send: leaves 4498
+  //   1: max(0, 0 + 1·100) + 1398 = 1498
+  //   3: max(0, 4398 + 0) + 1299 = 5697 (waiting for the root alone, it would leave at
+  //      0 + 1398 + 1299 = 2697)
+  EXPECT_TRUE(callIs(rp, 0, 0, 0, 200, 0));
+  EXPECT_TRUE(callIs(rp, 2, 0, 3000, 4498, 0));
+  EXPECT_TRUE(callIs(rp, 1, 0, 0, 1498, 100));
+  EXPECT_TRUE(callIs(rp, 3, 0, 0, 5697, 4398));
+  std::vector<CollectiveTreeDep> deps;
+  TimeNs local = 0;
+  // Rank 3's dependencies: on rank 2 (relative 2) with h_2 + e(2 → 3) − h_3 = 1398 + 1299 −
+  // 1299 and on the root with (1398 + 1299) − 1299, both 1398; its cost h_3 = 1299.
+  ASSERT_TRUE(LogGpsModel(smpiFamily()).collectiveTree(MpiOp::Bcast, 100, 4, 3, deps, local));
+  ASSERT_EQ(deps.size(), 2u);
+  EXPECT_EQ(deps[0].relative, 2u);
+  EXPECT_EQ(deps[0].offset, 1398);
+  EXPECT_EQ(deps[1].relative, 0u);
+  EXPECT_EQ(deps[1].offset, 1398);
+  EXPECT_EQ(local, 1299);
+  EXPECT_EQ(criticalPath(rp).length, rp.predictedTime());
+}
+
 TEST(ReplayRules, ScanWaitsForLowerRanks) {
   // Enters 3000, 1000, 2000; member i waits for members 0 … i−1.
   const Trace t = collective3(MpiOp::Scan, -1, {3200, 3200, 3200}, {3000, 1000, 2000});

@@ -101,6 +101,9 @@ class LogGpoModel final : public NetworkModel {
   TimeNs collectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t members) const override;
   TimeNs memberCost(MpiOp op, std::uint64_t bytes, std::uint32_t members, std::uint32_t relative) const override;
   bool collectiveCostPerMember() const override { return p_.smpiCollectives; }
+  TimeNs collectiveQueue(MpiOp op, std::uint64_t bytes, std::uint32_t members) const override;
+  bool collectiveTree(MpiOp op, std::uint64_t bytes, std::uint32_t members, std::uint32_t relative,
+                      std::vector<CollectiveTreeDep>& deps, TimeNs& local) const override;
   std::string toJson() const override;
   std::unique_ptr<NetworkModel> clone() const override;
 

@@ -42,6 +42,13 @@ struct RoleUse {
   std::uint64_t bytes = 0;
 };
 
+// A member's dependency on an ancestor in a collective's tree (NetworkModel::collectiveTree):
+// the ancestor's position relative to the root (0 = the root) and the offset from its call.
+struct CollectiveTreeDep {
+  std::uint32_t relative = 0;
+  TimeNs offset = 0;
+};
+
 class NetworkModel {
  public:
   virtual ~NetworkModel() = default;
@@ -84,6 +91,25 @@ class NetworkModel {
     return collectiveCost(op, bytes, members);
   }
   virtual bool collectiveCostPerMember() const { return false; }
+  // Linear collectives whose members' messages all cross the root's link one after another
+  // (SMPI's Reduce, Gather and Allreduce's Reduce): the time q one member's message holds that
+  // link; 0 for every other operation. memberCost assumes that every member arrives at once
+  // and includes (members − 1)·q; the replay instead lets the link carry each message from its
+  // member's arrival (a queue at the instance's gather, docs/model.md §3).
+  virtual TimeNs collectiveQueue(MpiOp op, std::uint64_t bytes, std::uint32_t members) const {
+    (void)op, (void)bytes, (void)members;
+    return 0;
+  }
+  // Rooted collectives whose data travels down a tree (SMPI's binomial Bcast): a non-root
+  // member's data comes through its ancestors, each of which may call late. Fills `deps` with
+  // one dependency per ancestor (the root included) and `local` with the member's cost from the
+  // later of its own call and those, and returns true; false (the default) where the member
+  // simply waits for the root and costs memberCost (docs/model.md §3).
+  virtual bool collectiveTree(MpiOp op, std::uint64_t bytes, std::uint32_t members, std::uint32_t relative,
+                              std::vector<CollectiveTreeDep>& deps, TimeNs& local) const {
+    (void)op, (void)bytes, (void)members, (void)relative, (void)deps, (void)local;
+    return false;
+  }
   // The model's JSON form (docs/model.md, "Parameter files"); loadable by networkModelFromJson.
   virtual std::string toJson() const = 0;
   virtual std::unique_ptr<NetworkModel> clone() const = 0;
@@ -136,6 +162,9 @@ class LogGpsModel final : public NetworkModel {
   TimeNs collectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t members) const override;
   TimeNs memberCost(MpiOp op, std::uint64_t bytes, std::uint32_t members, std::uint32_t relative) const override;
   bool collectiveCostPerMember() const override { return p_.smpiCollectives; }
+  TimeNs collectiveQueue(MpiOp op, std::uint64_t bytes, std::uint32_t members) const override;
+  bool collectiveTree(MpiOp op, std::uint64_t bytes, std::uint32_t members, std::uint32_t relative,
+                      std::vector<CollectiveTreeDep>& deps, TimeNs& local) const override;
   std::string toJson() const override;
   std::unique_ptr<NetworkModel> clone() const override;
 

@@ -77,10 +77,8 @@ class Walk {
     return p_.indexIn(p_.rankOf(u), u);
   }
 
-  TimeNs nodeTime(std::uint32_t n) const {
-    TimeNs t = 0;
-    for (std::uint32_t i = p_.nodeBegin[n]; i < p_.nodeBegin[n + 1]; ++i) t = std::max(t, enter_[p_.nodeMembers[i]]);
-    return t;
+  TimeNs nodeTime(std::uint32_t n, std::uint32_t* critical = nullptr) const {
+    return p_.nodeValue(n, [&](std::uint32_t m) { return enter_[m]; }, critical);
   }
 
   // Explains leave[u]; returns the unit whose start the path continues from.
@@ -100,13 +98,12 @@ class Walk {
         return s;
       }
       const std::uint32_t n = s - p_.units;
-      const TimeNs t = nodeTime(n);
+      std::uint32_t last = kNone32;  // the member the gather's time comes from
+      const TimeNs t = nodeTime(n, &last);
       if (satAdd(satAdd(t, eff_.depOff[d]), local) != leave_[u]) continue;
-      // A gather takes the time of its member that arrived last (the first such on a tie).
-      std::uint32_t last = kNone32;
-      for (std::uint32_t i = p_.nodeBegin[n]; i < p_.nodeBegin[n + 1] && last == kNone32; ++i)
-        if (enter_[p_.nodeMembers[i]] == t) last = p_.nodeMembers[i];
-      emit(CriticalSegment::Kind::Message, u, last, t, leave_[u]);
+      // A gather takes the time of its member that arrived last (the first such on a tie); a
+      // queue node's, of the member whose message its root's link carried last.
+      emit(CriticalSegment::Kind::Message, u, last, enter_[last], leave_[u]);
       return last;
     }
     // Unreachable while the results are the replay's: its leave is one of the terms above.

@@ -58,9 +58,13 @@ ExecutionDag::ExecutionDag(const Replayer& replayer) : d(std::make_unique<Impl>(
       if ((eff.depFlags[k] & dep::kUse) == dep::kUse)
         add(vertexOf(p.depSrc[k]), 2 * u + 1, {satAdd(eff.depOff[k], eff.local[u]), k, kDep});
   }
-  for (std::uint32_t n = 0; n < p.nodes(); ++n)
+  std::vector<TimeNs> weight;  // a queue node's member edges (Program::nodeMemberWeights)
+  auto predictedEnter = [&](std::uint32_t u) { return replayer.predictedEnter(u); };
+  for (std::uint32_t n = 0; n < p.nodes(); ++n) {
+    p.nodeMemberWeights(n, predictedEnter, weight);
     for (std::uint32_t i = p.nodeBegin[n]; i < p.nodeBegin[n + 1]; ++i)
-      add(2 * p.nodeMembers[i], 2 * p.units + n, {0, p.nodeMembers[i], kMember});
+      add(2 * p.nodeMembers[i], 2 * p.units + n, {weight[i - p.nodeBegin[n]], p.nodeMembers[i], kMember});
+  }
   d->g = Graph(boost::edges_are_unsorted_multi_pass, edges.begin(), edges.end(), info.begin(), d->source + 1);
 }
 
@@ -146,8 +150,11 @@ CriticalPath ExecutionDag::criticalPath() const {
         s.index = callIndex(u);
         const std::uint32_t src = p.depSrc[info.aux];
         std::uint32_t fromUnit = src;
-        if (src >= p.units && hasPred[from] && g[pred[from]].kind == kMember)
+        if (src >= p.units && hasPred[from] && g[pred[from]].kind == kMember) {
           fromUnit = g[pred[from]].aux;  // the member that arrived last
+          // (from its enter: a queue node's time lies after it by what the root's link carries)
+          s.begin = dist[boost::source(pred[from], g)];
+        }
         if (fromUnit < p.units) {
           s.fromRank = p.rankOf(fromUnit);
           s.fromIndex = callIndex(fromUnit);
@@ -202,9 +209,14 @@ std::vector<TimeNs> zeroWaitTimes(const Replayer& replayer, const std::vector<Ev
   // Longest distances from the start: the replay's own results (a gather node is the latest
   // enter of its members).
   std::vector<TimeNs> nodeDist(N, 0);
-  for (std::uint32_t n = 0; n < N; ++n)
-    for (std::uint32_t i = p.nodeBegin[n]; i < p.nodeBegin[n + 1]; ++i)
-      nodeDist[n] = std::max(nodeDist[n], enter(p.nodeMembers[i]));
+  for (std::uint32_t n = 0; n < N; ++n) nodeDist[n] = p.nodeValue(n, enter);
+  // A queue node's member edges weigh what its root's link carries after each member
+  // (Program::nodeMemberWeights); every other node's weigh 0.
+  std::vector<TimeNs> weight;
+  auto memberWeights = [&](std::uint32_t n) -> const std::vector<TimeNs>& {
+    p.nodeMemberWeights(n, enter, weight);
+    return weight;
+  };
 
   // A topological order of the DAG's vertices: the order in which a forward sweep fixes them
   // (first enters; then per schedule item a unit's return and its successor's enter, or a
@@ -243,7 +255,9 @@ std::vector<TimeNs> zeroWaitTimes(const Replayer& replayer, const std::vector<Ev
     } else {
       const std::uint32_t n = item - U;
       if (tailN[n] == kNo) continue;
-      for (std::uint32_t j = p.nodeBegin[n]; j < p.nodeBegin[n + 1]; ++j) relax(tailE[p.nodeMembers[j]], tailN[n]);
+      const std::vector<TimeNs>& w = memberWeights(n);
+      for (std::uint32_t j = p.nodeBegin[n]; j < p.nodeBegin[n + 1]; ++j)
+        relax(tailE[p.nodeMembers[j]], satAdd(w[j - p.nodeBegin[n]], tailN[n]));
     }
   }
 
@@ -282,9 +296,10 @@ std::vector<TimeNs> zeroWaitTimes(const Replayer& replayer, const std::vector<Ev
   }
   for (std::uint32_t n = 0; n < N; ++n) {
     if (tailN[n] == kNo) continue;
+    const std::vector<TimeNs>& w = memberWeights(n);
     for (std::uint32_t j = p.nodeBegin[n]; j < p.nodeBegin[n + 1]; ++j) {
       const std::uint32_t m = p.nodeMembers[j];
-      jump(posE[m], posN[n], satAdd(enter(m), tailN[n]));
+      jump(posE[m], posN[n], satAdd(satAdd(enter(m), w[j - p.nodeBegin[n]]), tailN[n]));
     }
   }
   for (std::uint32_t r = 0; r < p.ranks; ++r) {

@@ -211,6 +211,22 @@ TimeNs LogGpoModel::memberCost(MpiOp op, std::uint64_t bytes, std::uint32_t memb
   return collectiveCost(op, bytes, members);
 }
 
+bool LogGpoModel::collectiveTree(MpiOp op, std::uint64_t bytes, std::uint32_t members, std::uint32_t relative,
+                              std::vector<CollectiveTreeDep>& deps, TimeNs& local) const {
+  deps.clear();
+  if (!p_.smpiCollectives) return false;
+  std::vector<std::pair<std::uint32_t, double>> tree;
+  double cost = 0;
+  if (!smpiCollectiveTree(LogGpoRoles(p_), op, bytes, members, relative, tree, &cost)) return false;
+  for (const auto& [ancestor, offset] : tree) deps.push_back({ancestor, roundNs(offset)});
+  local = roundNs(cost);
+  return true;
+}
+
+TimeNs LogGpoModel::collectiveQueue(MpiOp op, std::uint64_t bytes, std::uint32_t members) const {
+  return p_.smpiCollectives ? roundNs(smpiCollectiveQueue(LogGpoRoles(p_), op, bytes, members)) : 0;
+}
+
 TimeNs LogGpoModel::collectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t members) const {
   if (p_.smpiCollectives)
     if (const double worst = smpiCollectiveWorst(LogGpoRoles(p_), op, bytes, members); worst >= 0) return roundNs(worst);

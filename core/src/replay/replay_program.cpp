@@ -375,7 +375,7 @@ class Builder {
       unmatched[r] = walkLinks(
           r, nullptr, [](std::uint32_t, CommRole, std::uint32_t, int) {},
           [&](std::uint32_t u, std::uint32_t, TimeNs, std::uint8_t, std::uint32_t) { ++p_.depBegin[u + 1]; });
-      for (const auto& [u, src] : collDeps_[r]) ++p_.depBegin[u + 1];
+      for (const CollDep& c : collDeps_[r]) ++p_.depBegin[c.unit + 1];
     });
     for (std::uint64_t n : unmatched) report_.unmatchedEndpoints += n;
     std::uint64_t deps = 0;
@@ -400,7 +400,7 @@ class Builder {
       Delays delays(*model_);
       walkLinks(
           r, &delays, [](std::uint32_t, CommRole, std::uint32_t, int) {}, putDep);
-      for (const auto& [u, src] : collDeps_[r]) putDep(u, src, 0, dep::kActive, kNone32);
+      for (const CollDep& c : collDeps_[r]) putDep(c.unit, c.src, c.off, dep::kActive, kNone32);
       releaseMemory(collDeps_[r]);
     });
     for (std::uint32_t u = U; u > 0; --u) p_.depBegin[u] = p_.depBegin[u - 1];
@@ -550,6 +550,7 @@ class Builder {
       TimeNs cost = 0;
     } lastCost;
     collDeps_.assign(R, {});
+    std::vector<CollectiveTreeDep> tree;  // one member's ancestors (collectiveTree)
     p_.nodeMembers.reserve(members.size());
     for (std::uint32_t i = 0; i < I; ++i) {
       const auto first = members.begin() + instBegin[i], last = members.begin() + instBegin[i + 1];
@@ -581,29 +582,74 @@ class Builder {
           collectiveCost_[m.unit] = lastCost.cost;
         }
       }
+      // A linear collective into a known root (Allreduce's Reduce goes to communicator rank 0):
+      // the root's link carries the members' messages as they arrive (a queue node), and each
+      // member that waits for the node is priced without the (P − 1)·q its link then carries.
+      const std::uint32_t queueRoot =
+          rootMember ? rootMember->unit : (ci.op == MpiOp::Allreduce ? ms.front().unit : kNone32);
+      const TimeNs q = priced && queueRoot != kNone32
+                           ? model_->collectiveQueue(ci.op, rootMember ? rootMember->bytes : ms.front().bytes, P)
+                           : 0;
+      auto queueAt = [&](std::uint32_t node, const Member& waiter) {
+        if (q <= 0) return;
+        setQueue(node - p_.units, q, queueRoot);
+        TimeNs& c = collectiveCost_[waiter.unit];
+        c = std::max<TimeNs>(0, c - static_cast<TimeNs>(P - 1) * q);
+      };
       switch (collectiveRule(ci.op, rootMember != nullptr)) {
         case CollectiveRule::AllWaitForAll: {
           const std::uint32_t node = addNode(ms);
-          for (const Member& m : ms) collDeps_[m.rank].emplace_back(m.unit, node);
+          for (const Member& m : ms) {
+            collDeps_[m.rank].push_back({m.unit, node, 0});
+            queueAt(node, m);
+          }
           break;
         }
-        case CollectiveRule::MembersWaitForRoot:
-          for (const Member& m : ms)
-            if (&m != rootMember)
-              collDeps_[m.rank].emplace_back(m.unit, rootMember->unit);
+        case CollectiveRule::MembersWaitForRoot: {
+          // In cost mode "model" a tree algorithm (SMPI's binomial Bcast) makes each member wait
+          // for its ancestors along the tree, each with its path's offset; otherwise for the root.
+          const std::uint32_t rootAt = static_cast<std::uint32_t>(rootMember - ms.data());
+          for (std::uint32_t j = 0; j < P; ++j) {
+            const Member& m = ms[j];
+            if (&m == rootMember) continue;
+            TimeNs local = 0;
+            if (priced && model_->collectiveTree(ci.op, m.bytes, P, (j + P - rootAt) % P, tree, local)) {
+              collectiveCost_[m.unit] = local;
+              for (const CollectiveTreeDep& t : tree)
+                collDeps_[m.rank].push_back({m.unit, ms[(t.relative + rootAt) % P].unit, t.offset});
+            } else {
+              collDeps_[m.rank].push_back({m.unit, rootMember->unit, 0});
+            }
+          }
           break;
+        }
         case CollectiveRule::RootWaitsForMembers: {
           const std::uint32_t node = addNode(ms);
-          collDeps_[rootMember->rank].emplace_back(rootMember->unit, node);
+          collDeps_[rootMember->rank].push_back({rootMember->unit, node, 0});
+          queueAt(node, *rootMember);
           break;
         }
         case CollectiveRule::Prefix:
           for (std::uint32_t a = 1; a < P; ++a)
             for (std::uint32_t b = 0; b < a; ++b)
-              collDeps_[ms[a].rank].emplace_back(ms[a].unit, ms[b].unit);
+              collDeps_[ms[a].rank].push_back({ms[a].unit, ms[b].unit, 0});
           break;
       }
     }
+    if (!p_.nodeQueue.empty()) {
+      p_.nodeQueue.resize(p_.nodes(), 0);
+      p_.nodeRoot.resize(p_.nodes(), kNone32);
+    }
+  }
+
+  // Node n is a queue (Program::nodeValue): the arrays are made on the first one.
+  void setQueue(std::uint32_t n, TimeNs q, std::uint32_t rootUnit) {
+    if (p_.nodeQueue.size() <= n) {
+      p_.nodeQueue.resize(n + 1, 0);
+      p_.nodeRoot.resize(n + 1, kNone32);
+    }
+    p_.nodeQueue[n] = q;
+    p_.nodeRoot[n] = rootUnit;
   }
 
   template <class Members>
@@ -876,7 +922,13 @@ class Builder {
   std::atomic<std::uint32_t> phaseRanks_{0};
   // Collective dependencies (unit, source) of each rank's units, in instance order (until
   // finishDeps puts them after each unit's message dependencies).
-  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> collDeps_;
+  // Collective dependencies per rank, until finishDeps: (unit, source, offset). The offsets are
+  // 0 but along a broadcast tree in cost mode "model" (NetworkModel::collectiveTree).
+  struct CollDep {
+    std::uint32_t unit, src;
+    TimeNs off;
+  };
+  std::vector<std::vector<CollDep>> collDeps_;
   std::vector<std::uint32_t> msgBase_, msgId_, postUnit_, doneUnit_;  // per endpoint (until finishDeps)
   std::vector<TimeNs> collectiveCost_;
   std::vector<TimeNs> leave_;  // measured leave per unit (then the results' storage)

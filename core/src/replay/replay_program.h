@@ -9,6 +9,7 @@
 // that respects every dependency the replay may ever activate.
 #pragma once
 
+#include "perwiz/checked_time.h"
 #include "perwiz/index_iterator.h"
 #include "perwiz/replay.h"
 #include "overlay.h"
@@ -148,6 +149,25 @@ struct Replayer::Program {
   // Gather nodes (collective instances), CSR.
   std::vector<std::uint32_t> nodeBegin;
   std::vector<std::uint32_t> nodeMembers;
+  // Queue nodes (cost mode "model", NetworkModel::collectiveQueue > 0; empty otherwise): per
+  // node the time q each non-root member's message holds the root's link, and the root's unit.
+  // Such a node's value is not the latest enter but the time that link has carried every
+  // message, each from its member's arrival (nodeValue below; docs/model.md §3).
+  std::vector<TimeNs> nodeQueue;
+  std::vector<std::uint32_t> nodeRoot;
+  bool queued(std::uint32_t n) const { return !nodeQueue.empty() && nodeQueue[n] > 0; }
+  // The value of node n from its members' enter times: max over members, or for a queue node
+  //   max(E_root + (m − 1)·q, max over non-roots i of E_i + c_i·q),  c_i = #{non-roots j : E_j ≥ E_i}
+  // (the root posts its receives at its enter; a message crosses the link after every one that
+  // arrived no earlier, as with a FIFO). `critical` receives the member the value comes from
+  // (the first on a tie; the root where its term is the largest).
+  template <class Enter>
+  TimeNs nodeValue(std::uint32_t n, const Enter& enter, std::uint32_t* critical = nullptr) const;
+  // The weights of node n's member edges in the DAG at these enters, in nodeMembers order, so
+  // that nodeValue = max over members of (enter + weight): 0 for a plain node; for a queue
+  // node (m − 1)·q for the root and c_i·q for a non-root.
+  template <class Enter>
+  void nodeMemberWeights(std::uint32_t n, const Enter& enter, std::vector<TimeNs>& out) const;
 
   // Topological schedule of units and nodes.
   std::vector<std::uint32_t> schedule;
@@ -205,5 +225,58 @@ struct Replayer::Effective {
 void buildReplayProgram(const Trace& trace, const NetworkModel& model, CostMode costs,
                         Replayer::Program& program, ReplayReport& report, std::vector<TimeNs>* leave = nullptr,
                         ReplayControl* control = nullptr);
+
+
+template <class Enter>
+TimeNs Replayer::Program::nodeValue(std::uint32_t n, const Enter& enter, std::uint32_t* critical) const {
+  const std::uint32_t b = nodeBegin[n], e = nodeBegin[n + 1];
+  if (!queued(n)) {
+    TimeNs t = 0;
+    std::uint32_t who = b < e ? nodeMembers[b] : kNone32;
+    for (std::uint32_t i = b; i < e; ++i)
+      if (const TimeNs x = enter(nodeMembers[i]); x > t) t = x, who = nodeMembers[i];
+    if (critical) *critical = who;
+    return t;
+  }
+  const TimeNs q = nodeQueue[n];
+  const std::uint32_t root = nodeRoot[n];
+  thread_local std::vector<std::pair<TimeNs, std::uint32_t>> arrivals;  // non-roots, latest first
+  arrivals.clear();
+  for (std::uint32_t i = b; i < e; ++i)
+    if (nodeMembers[i] != root) arrivals.emplace_back(enter(nodeMembers[i]), nodeMembers[i]);
+  // Latest first; equal enters in member (communicator) order, so that the critical one is the first.
+  std::stable_sort(arrivals.begin(), arrivals.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  TimeNs t = satAdd(enter(root), static_cast<TimeNs>(arrivals.size()) * q);
+  std::uint32_t who = root;
+  for (std::size_t i = 0; i < arrivals.size();) {
+    std::size_t j = i;  // a group of equal enters: each has all of them behind it
+    while (j < arrivals.size() && arrivals[j].first == arrivals[i].first) ++j;
+    if (const TimeNs x = satAdd(arrivals[i].first, static_cast<TimeNs>(j) * q); x > t) t = x, who = arrivals[i].second;
+    i = j;
+  }
+  if (critical) *critical = who;
+  return t;
+}
+
+
+template <class Enter>
+void Replayer::Program::nodeMemberWeights(std::uint32_t n, const Enter& enter, std::vector<TimeNs>& out) const {
+  const std::uint32_t b = nodeBegin[n], e = nodeBegin[n + 1];
+  out.assign(e - b, 0);
+  if (!queued(n)) return;
+  const TimeNs q = nodeQueue[n];
+  std::vector<TimeNs> sorted;  // the non-roots' enters, ascending
+  for (std::uint32_t i = b; i < e; ++i)
+    if (nodeMembers[i] != nodeRoot[n]) sorted.push_back(enter(nodeMembers[i]));
+  std::sort(sorted.begin(), sorted.end());
+  for (std::uint32_t i = b; i < e; ++i) {
+    if (nodeMembers[i] == nodeRoot[n]) {
+      out[i - b] = static_cast<TimeNs>(sorted.size()) * q;
+    } else {
+      const auto atOrAfter = sorted.end() - std::lower_bound(sorted.begin(), sorted.end(), enter(nodeMembers[i]));
+      out[i - b] = static_cast<TimeNs>(atOrAfter) * q;
+    }
+  }
+}
 
 }  // namespace perwiz

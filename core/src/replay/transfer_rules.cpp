@@ -10,18 +10,31 @@ namespace {
 // The send side of a call (its host's outgoing link) or the receive side (the incoming one).
 bool sendSide(CommRole r) { return r == CommRole::BlockingSend || r == CommRole::IsendPost || r == CommRole::IsendComplete; }
 
-double binomialBcastLeave(const TransferCosts& m, std::uint64_t bytes, std::uint32_t members, std::uint32_t relative) {
-  // SMPI's bcast__binomial_tree (MPICH's): relative rank r receives from r − lowbit(r); every
-  // rank then sends to r + m for the masks m below lowbit(r) (below 2^d at the root), largest
-  // first, with blocking sends. An eager send costs the sender s (its BlockingSend role) and its
-  // message arrives a hop after the send starts; a rendezvous send lasts the transfer T (the
-  // hop), and its receiver has the data when it ends. So, walking the path from the root:
-  //   receive(child) = receive(parent) + i·s + hop(k)   (eager; i sends before it)
-  //                  = receive(parent) + (i + 1)·T       (rendezvous)
-  //   leave(r) = receive(r) + children(r)·(s or T).
+// One edge of the path from the root of SMPI's binomial Bcast to a member: the parent (its
+// position relative to the root), e = the time from the parent's receive to the child's,
+// h = the part of e after the child's message left (its flight and receive).
+struct BcastEdge {
+  std::uint32_t parent;
+  double e, h;
+};
+
+// SMPI's bcast__binomial_tree (MPICH's): relative rank r receives from r − lowbit(r); every
+// rank then sends to r + m for the masks m below lowbit(r) (below 2^d at the root), largest
+// first, with blocking sends. An eager send costs the sender s (its BlockingSend role) and
+// returns; the c messages of a parent then travel at once and share its link, so each arrives
+// after the hop's fixed part and c times its per-byte part (SMPI: the flows share the link's
+// bandwidth and end together). A rendezvous send lasts the transfer T (the hop), and its
+// receiver has the data when it ends. So, walking the path from the root:
+//   receive(child) = receive(parent) + i·s + fixed(hop) + c·perByte(hop)   (eager; i sends
+//                    before it, c = the parent's children)
+//                  = receive(parent) + (i + 1)·T                            (rendezvous)
+//   leave(r) = receive(r) + children(r)·(s or T).
+// Returns the edges from the root down to `relative` and sets *children and *step.
+std::vector<BcastEdge> bcastPath(const TransferCosts& m, std::uint64_t bytes, std::uint32_t members,
+                                 std::uint32_t relative, std::uint32_t* childCount, double* step) {
   const bool sync = m.synchronous(bytes);
-  const double step = sync ? m.hop(bytes).cost : m.roleParts(CommRole::BlockingSend, bytes).cost;
-  const double arrive = sync ? 0.0 : m.hop(bytes).cost;  // eager: after the sends before it
+  const CostParts h = m.hop(bytes);
+  *step = sync ? h.cost : m.roleParts(CommRole::BlockingSend, bytes).cost;
   std::uint32_t top = 1;
   while (top < members) top <<= 1;
   auto childrenBefore = [&](std::uint32_t parent, std::uint32_t limit, std::uint32_t mask) {
@@ -36,18 +49,27 @@ double binomialBcastLeave(const TransferCosts& m, std::uint64_t bytes, std::uint
       if (r + b < members) ++n;
     return n;
   };
-  double t = 0;
+  std::vector<BcastEdge> path;
   std::uint32_t node = 0, limit = top;  // walk from the root down to `relative`
   while (node != relative) {
     // The next hop: the highest set bit of relative − node below `limit`.
     std::uint32_t mask = limit >> 1;
     while (mask && !((relative - node) & mask)) mask >>= 1;
     const std::uint32_t before = childrenBefore(node, limit, mask);
-    t += sync ? (before + 1) * step : before * step + arrive;
+    const double flight = sync ? *step : h.fixed() + children(node, limit) * h.perByte;
+    path.push_back({node, before * *step + flight, flight});
     node += mask;
     limit = mask;
   }
-  return t + children(node, limit) * step;
+  *childCount = children(node, limit);
+  return path;
+}
+
+double binomialBcastLeave(const TransferCosts& m, std::uint64_t bytes, std::uint32_t members, std::uint32_t relative) {
+  std::uint32_t children = 0;
+  double step = 0, t = 0;
+  for (const BcastEdge& e : bcastPath(m, bytes, members, relative, &children, &step)) t += e.e;
+  return t + children * step;
 }
 
 }  // namespace
@@ -110,6 +132,43 @@ double smpiCollective(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std
     default:
       return -1;  // the binomial family's formula
   }
+}
+
+double smpiCollectiveQueue(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std::uint32_t members) {
+  // Eager messages into the root of SMPI's linear (non-blocking) Reduce and Gather, and of
+  // Allreduce's Reduce: each holds the root's link for the hop's per-byte part.
+  if (members <= 1 || m.synchronous(bytes)) return 0;
+  switch (op) {
+    case MpiOp::Reduce:
+    case MpiOp::Gather:
+    case MpiOp::Gatherv:
+    case MpiOp::Allreduce:
+      return m.hop(bytes).perByte;
+    default:
+      return 0;
+  }
+}
+
+bool smpiCollectiveTree(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std::uint32_t members,
+                        std::uint32_t relative, std::vector<std::pair<std::uint32_t, double>>& deps, double* local) {
+  deps.clear();
+  if (op != MpiOp::Bcast || members <= 1 || relative == 0 || relative >= members) return false;
+  // receive(r) = max(E_r + h_r, receive(parent) + i·s + h_r), receive(root) = E_root, unrolls
+  // to max(E_r + h_r, max over ancestors a of E_a + h_a + (the e's of the path below a)), with
+  // h_root = 0 (an ancestor that calls late receives h_a after its call): a dependency on each
+  // ancestor with offset h_a + Σ e − h_r, and the local cost h_r + children(r)·s.
+  std::uint32_t children = 0;
+  double step = 0;
+  const std::vector<BcastEdge> path = bcastPath(m, bytes, members, relative, &children, &step);
+  const double hr = path.back().h;
+  double below = 0;  // Σ e of the path below the ancestor
+  for (std::size_t j = path.size(); j-- > 0;) {
+    below += path[j].e;
+    const double ha = j > 0 ? path[j - 1].h : 0.0;  // path[j].parent's own flight
+    deps.emplace_back(path[j].parent, ha + below - hr);
+  }
+  *local = hr + children * step;
+  return true;
 }
 
 double smpiCollectiveWorst(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std::uint32_t members) {

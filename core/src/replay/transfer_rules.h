@@ -9,6 +9,8 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
+#include <vector>
 
 namespace perwiz::model_detail {
 
@@ -42,6 +44,15 @@ double overlappedCallCost(const TransferCosts& m, std::span<const RoleUse> roles
 // when `op` is not one of the family (the caller then uses its binomial formula).
 double smpiCollective(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std::uint32_t members,
                       std::uint32_t relative);
+// The time one member's message holds the root's link in SMPI's linear collectives (Reduce,
+// Gather, Allreduce's Reduce; eager sizes), 0 for the others: the replay lets that link carry
+// the messages as the members arrive (NetworkModel::collectiveQueue).
+double smpiCollectiveQueue(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std::uint32_t members);
+// SMPI's binomial Bcast seen from a non-root member (NetworkModel::collectiveTree): fills
+// `deps` with (ancestor relative to the root, offset from its call) and *local; false for every
+// other operation and for the root.
+bool smpiCollectiveTree(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std::uint32_t members,
+                        std::uint32_t relative, std::vector<std::pair<std::uint32_t, double>>& deps, double* local);
 // The member that finishes last (< 0 as above).
 double smpiCollectiveWorst(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std::uint32_t members);
 
