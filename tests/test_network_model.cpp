@@ -642,6 +642,18 @@ TEST(NetworkModel, TheEndpointsOfOneCallOverlap) {
   EXPECT_EQ(loggp->callCost(two), 2 * loggp->roleCost(R::BlockingRecv, 8));
 }
 
+TEST(NetworkModel, BinomialCollectivesOfRendezvousSizes) {
+  // Binomial trees ("collectives": "binomial"), P = 4 (d = 2). Eager 100 B: hop = o_s + L + o_r
+  // = 100 + 1000 + 200 = 1300 (at-send), a Bcast 2·1300. Rendezvous 10000 B: a hop is the
+  // transfer, the longer of t_ss = t_sr = 3000 + 10000 = 13000, a Bcast 2·13000 = 26000 — not
+  // the eager lines' 100 + 1000 + 200 (which a calibration fits below S; on Open MPI's shared
+  // memory its send slope of 1.7 ns/B made a 64 KiB Allreduce 3.5 times too long).
+  const LogGpsModel m(issue20Params());
+  EXPECT_EQ(m.collectiveCost(MpiOp::Bcast, 100, 4), 2600);
+  EXPECT_EQ(m.collectiveCost(MpiOp::Bcast, 10000, 4), 26000);
+  EXPECT_EQ(m.collectiveCost(MpiOp::Allreduce, 10000, 4), 52000);
+}
+
 TEST(NetworkModel, SmpiDefaultCollectives) {
   LogGpsParams p = issue20Params();
   p.smpiCollectives = true;

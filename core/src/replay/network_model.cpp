@@ -545,7 +545,10 @@ TimeNs LogGpsModel::collectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t 
     if (const double worst = smpiCollectiveWorst(m, op, bytes, members); worst >= 0) return roundNs(worst);
   const Effective e = effective(p_);
   // At-receive: o_r no longer holds the wire, so a hop adds it (o_s + L + G·(k − 1) + o_r).
+  // A rendezvous hop is its transfer, the longer of t_ss(k) and t_sr(k) (issue #20: the eager
+  // overheads' lines, fitted below S, do not extend to it).
   return treeCollectiveCost(op, bytes, members, [&](std::uint64_t k) {
+    if (synchronous(k)) return m.hop(k).cost;
     return p_.eagerAtReceive ? eval(e.send, k) + m.wire(k) + eval(e.recv, k) : eval(e.send, k) + p_.L + eval(e.recv, k);
   });
 }
