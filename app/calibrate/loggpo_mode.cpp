@@ -6,6 +6,7 @@
 //   4. the progress probe on the largest rendezvous size: each side's Wait right after posting,
 //      and after staying away from MPI for --delay-us + 4 times that Wait.
 #include "loggpo_mode.h"
+#include "loggps_mode.h"
 
 #include "loggpo_summary.h"
 #include "output_file.h"
@@ -125,12 +126,7 @@ int runLogGpoMode(MPI_Comm world, const CalibrateOptions& o) {
   if (rank != 0) return kExitOk;
 
   LogGpoFit fit = fitLogGpo(m);
-  // The collective algorithms, as in the LogGPS mode (loggps_mode.cpp).
-#ifdef PERWIZ_CALIBRATE_SMPI
-  fit.smpiCollectives = o.collectives != "binomial";
-#else
-  fit.smpiCollectives = o.collectives == "smpi";
-#endif
+  fit.smpiCollectives = smpiCollectivesChosen(o);  // as in the LogGPS mode
   const std::string model = loggpoModelJson(fit, modelName(o));
   return publishModel(o, model, [&](const CalibrateOptions& shown) {
     return o.json ? loggpoSummaryJson(shown, run, m, fit, model) + "\n" : loggpoSummaryText(shown, run, m, fit);

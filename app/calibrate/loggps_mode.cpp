@@ -96,6 +96,16 @@ LogGpsMeasurement measureLogGps(PairBench& bench, const CalibrateOptions& option
   return Plan(bench, options).run();
 }
 
+bool smpiCollectivesChosen(const CalibrateOptions& o) {
+  // The collective algorithms are the MPI's, not measured: SMPI's default selector in the SMPI
+  // build (docs/model.md §3), binomial trees otherwise, unless --collectives says.
+#ifdef PERWIZ_CALIBRATE_SMPI
+  return o.collectives != "binomial";
+#else
+  return o.collectives == "smpi";
+#endif
+}
+
 int runLogGpsMode(MPI_Comm world, const CalibrateOptions& o) {
   int rank = 0;
   RunInfo run;
@@ -108,13 +118,7 @@ int runLogGpsMode(MPI_Comm world, const CalibrateOptions& o) {
   if (rank != 0) return kExitOk;
 
   LogGpsFit fit = fitLogGps(m);
-  // The collective algorithms are the MPI's, not measured: SMPI's default selector in the SMPI
-  // build (docs/model.md §3), binomial trees otherwise, unless --collectives says.
-#ifdef PERWIZ_CALIBRATE_SMPI
-  fit.smpiCollectives = o.collectives != "binomial";
-#else
-  fit.smpiCollectives = o.collectives == "smpi";
-#endif
+  fit.smpiCollectives = smpiCollectivesChosen(o);
   const std::string model = modelJson(fit, modelName(o));
   return publishModel(o, model, [&](const CalibrateOptions& shown) {
     return o.json ? summaryJson(shown, run, m, fit, model) + "\n" : summaryText(shown, run, m, fit);

@@ -16,6 +16,10 @@ LogGpsMeasurement measureLogGps(PairBench& bench, const CalibrateOptions& option
 
 namespace perwiz::calibrate {
 
+// "collectives": "smpi" in the model file (LogGPS and LogGPO): the SMPI build's default, or
+// --collectives.
+bool smpiCollectivesChosen(const CalibrateOptions& options);
+
 // The whole mode on MPI_COMM_WORLD: ranks 0 and 1 measure, other ranks return at once; rank 0
 // fits, writes the model file and prints the summary. Returns this rank's exit status.
 int runLogGpsMode(MPI_Comm world, const CalibrateOptions& options);

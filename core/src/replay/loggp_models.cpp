@@ -214,13 +214,7 @@ TimeNs LogGpoModel::memberCost(MpiOp op, std::uint64_t bytes, std::uint32_t memb
 bool LogGpoModel::collectiveTree(MpiOp op, std::uint64_t bytes, std::uint32_t members, std::uint32_t relative,
                               std::vector<CollectiveTreeDep>& deps, TimeNs& local) const {
   deps.clear();
-  if (!p_.smpiCollectives) return false;
-  std::vector<std::pair<std::uint32_t, double>> tree;
-  double cost = 0;
-  if (!smpiCollectiveTree(LogGpoRoles(p_), op, bytes, members, relative, tree, &cost)) return false;
-  for (const auto& [ancestor, offset] : tree) deps.push_back({ancestor, roundNs(offset)});
-  local = roundNs(cost);
-  return true;
+  return p_.smpiCollectives && smpiCollectiveTree(LogGpoRoles(p_), op, bytes, members, relative, deps, local);
 }
 
 TimeNs LogGpoModel::collectiveQueue(MpiOp op, std::uint64_t bytes, std::uint32_t members) const {

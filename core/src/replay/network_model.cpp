@@ -525,13 +525,7 @@ TimeNs LogGpsModel::memberCost(MpiOp op, std::uint64_t bytes, std::uint32_t memb
 bool LogGpsModel::collectiveTree(MpiOp op, std::uint64_t bytes, std::uint32_t members, std::uint32_t relative,
                               std::vector<CollectiveTreeDep>& deps, TimeNs& local) const {
   deps.clear();
-  if (!p_.smpiCollectives) return false;
-  std::vector<std::pair<std::uint32_t, double>> tree;
-  double cost = 0;
-  if (!smpiCollectiveTree(LogGpsCosts(p_), op, bytes, members, relative, tree, &cost)) return false;
-  for (const auto& [ancestor, offset] : tree) deps.push_back({ancestor, roundNs(offset)});
-  local = roundNs(cost);
-  return true;
+  return p_.smpiCollectives && smpiCollectiveTree(LogGpsCosts(p_), op, bytes, members, relative, deps, local);
 }
 
 TimeNs LogGpsModel::collectiveQueue(MpiOp op, std::uint64_t bytes, std::uint32_t members) const {

@@ -1,6 +1,8 @@
 // The model-mode rules LogGPS and LogGPO share (see transfer_rules.h, docs/model.md §3).
 #include "transfer_rules.h"
 
+#include "model_json.h"
+
 #include <algorithm>
 
 namespace perwiz::model_detail {
@@ -150,7 +152,7 @@ double smpiCollectiveQueue(const TransferCosts& m, MpiOp op, std::uint64_t bytes
 }
 
 bool smpiCollectiveTree(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std::uint32_t members,
-                        std::uint32_t relative, std::vector<std::pair<std::uint32_t, double>>& deps, double* local) {
+                        std::uint32_t relative, std::vector<CollectiveTreeDep>& deps, TimeNs& local) {
   deps.clear();
   if (op != MpiOp::Bcast || members <= 1 || relative == 0 || relative >= members) return false;
   // receive(r) = max(E_r + h_r, receive(parent) + i·s + h_r), receive(root) = E_root, unrolls
@@ -165,9 +167,9 @@ bool smpiCollectiveTree(const TransferCosts& m, MpiOp op, std::uint64_t bytes, s
   for (std::size_t j = path.size(); j-- > 0;) {
     below += path[j].e;
     const double ha = j > 0 ? path[j - 1].h : 0.0;  // path[j].parent's own flight
-    deps.emplace_back(path[j].parent, ha + below - hr);
+    deps.push_back({path[j].parent, roundNs(ha + below - hr)});
   }
-  *local = hr + children * step;
+  local = roundNs(hr + children * step);
   return true;
 }
 

@@ -48,11 +48,10 @@ double smpiCollective(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std
 // Gather, Allreduce's Reduce; eager sizes), 0 for the others: the replay lets that link carry
 // the messages as the members arrive (NetworkModel::collectiveQueue).
 double smpiCollectiveQueue(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std::uint32_t members);
-// SMPI's binomial Bcast seen from a non-root member (NetworkModel::collectiveTree): fills
-// `deps` with (ancestor relative to the root, offset from its call) and *local; false for every
-// other operation and for the root.
+// SMPI's binomial Bcast seen from a non-root member (NetworkModel::collectiveTree, rounded to
+// ns): fills `deps` and `local`; false for every other operation and for the root.
 bool smpiCollectiveTree(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std::uint32_t members,
-                        std::uint32_t relative, std::vector<std::pair<std::uint32_t, double>>& deps, double* local);
+                        std::uint32_t relative, std::vector<CollectiveTreeDep>& deps, TimeNs& local);
 // The member that finishes last (< 0 as above).
 double smpiCollectiveWorst(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std::uint32_t members);
 
