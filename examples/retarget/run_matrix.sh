@@ -45,11 +45,15 @@ for pat in 0 1 2; do for bytes in 4096 65536 1048576; do
   sb=$($cli predict "$out/traces/$a" --model "$out/ethernet-like-$kind.json" --costs model -o "$out/retarget.alog" --json | json predicted_ns)
   pa=$(python3 "$here/timed_part.py" "$cli" "$out/traces/$a"); pb=$(python3 "$here/timed_part.py" "$cli" "$out/traces/$b")
   qa=$(python3 "$here/timed_part.py" "$cli" "$out/self.alog"); qb=$(python3 "$here/timed_part.py" "$cli" "$out/retarget.alog")
+  # T after MPI_Init (timed_part.py --span): what the trace holds of T
+  xa=$(python3 "$here/timed_part.py" "$cli" "$out/traces/$a" --span); xb=$(python3 "$here/timed_part.py" "$cli" "$out/traces/$b" --span)
+  ya=$(python3 "$here/timed_part.py" "$cli" "$out/self.alog" --span); yb=$(python3 "$here/timed_part.py" "$cli" "$out/retarget.alog" --span)
   # | model | ranks | pattern | bytes | T on A | self: T error, timed part | T on B | retarget: T error, timed part |
+  #   self, retarget: T after MPI_Init |
   python3 -c "
-ta,tb,sa,sb,pa,pb,qa,qb=$ta,$tb,$sa,$sb,$pa,$pb,$qa,$qb
+ta,tb,sa,sb,pa,pb,qa,qb,xa,xb,ya,yb=$ta,$tb,$sa,$sb,$pa,$pb,$qa,$qb,$xa,$xb,$ya,$yb
 e=lambda p,m: f'{100*(p-m)/m:+.2f} %'
-print(f'| $kind | $np | $pat | $bytes | {ta/1e6:.3f} | {e(sa,ta)} | {e(qa,pa)} | {tb/1e6:.3f} | {e(sb,tb)} | {e(qb,pb)} |')"
+print(f'| $kind | $np | $pat | $bytes | {ta/1e6:.3f} | {e(sa,ta)} | {e(qa,pa)} | {tb/1e6:.3f} | {e(sb,tb)} | {e(qb,pb)} | {e(ya,xa)} | {e(yb,xb)} |')"
 done; done
 
 # The balance what-if in model mode: A's (imbalanced) trace with every step's computation
