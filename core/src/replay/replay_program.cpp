@@ -400,12 +400,16 @@ class Builder {
       Delays delays(*model_);
       walkLinks(
           r, &delays, [](std::uint32_t, CommRole, std::uint32_t, int) {}, putDep);
-      for (const CollDep& c : collDeps_[r]) putDep(c.unit, c.src, c.off, dep::kActive, kNone32);
+      const std::vector<TimeNs>& offs = collDepOffs_[r];
+      for (std::size_t i = 0; i < collDeps_[r].size(); ++i)
+        putDep(collDeps_[r][i].unit, collDeps_[r][i].src, offs.empty() ? 0 : offs[i], dep::kActive, kNone32);
       releaseMemory(collDeps_[r]);
+      releaseMemory(collDepOffs_[r]);
     });
     for (std::uint32_t u = U; u > 0; --u) p_.depBegin[u] = p_.depBegin[u - 1];
     p_.depBegin[0] = 0;
     releaseMemory(collDeps_);
+    releaseMemory(collDepOffs_);
     // Cost mode "model" prices each unit's roles in decompose(): the links now (otherwise
     // built on first need, Program::prepareLinks).
     if (costs_ == CostMode::Model) std::call_once(p_.linksOnce_, [&] { buildLinks(); });
@@ -550,6 +554,7 @@ class Builder {
       TimeNs cost = 0;
     } lastCost;
     collDeps_.assign(R, {});
+    collDepOffs_.assign(R, {});
     std::vector<CollectiveTreeDep> tree;  // one member's ancestors (collectiveTree)
     p_.nodeMembers.reserve(members.size());
     for (std::uint32_t i = 0; i < I; ++i) {
@@ -600,7 +605,7 @@ class Builder {
         case CollectiveRule::AllWaitForAll: {
           const std::uint32_t node = addNode(ms);
           for (const Member& m : ms) {
-            collDeps_[m.rank].push_back({m.unit, node, 0});
+            addCollDep(m.rank, m.unit, node);
             queueAt(node, m);
           }
           break;
@@ -616,23 +621,23 @@ class Builder {
             if (priced && model_->collectiveTree(ci.op, m.bytes, P, (j + P - rootAt) % P, tree, local)) {
               collectiveCost_[m.unit] = local;
               for (const CollectiveTreeDep& t : tree)
-                collDeps_[m.rank].push_back({m.unit, ms[(t.relative + rootAt) % P].unit, t.offset});
+                addCollDep(m.rank, m.unit, ms[(t.relative + rootAt) % P].unit, t.offset);
             } else {
-              collDeps_[m.rank].push_back({m.unit, rootMember->unit, 0});
+              addCollDep(m.rank, m.unit, rootMember->unit);
             }
           }
           break;
         }
         case CollectiveRule::RootWaitsForMembers: {
           const std::uint32_t node = addNode(ms);
-          collDeps_[rootMember->rank].push_back({rootMember->unit, node, 0});
+          addCollDep(rootMember->rank, rootMember->unit, node);
           queueAt(node, *rootMember);
           break;
         }
         case CollectiveRule::Prefix:
           for (std::uint32_t a = 1; a < P; ++a)
             for (std::uint32_t b = 0; b < a; ++b)
-              collDeps_[ms[a].rank].push_back({ms[a].unit, ms[b].unit, 0});
+              addCollDep(ms[a].rank, ms[a].unit, ms[b].unit);
           break;
       }
     }
@@ -922,13 +927,20 @@ class Builder {
   std::atomic<std::uint32_t> phaseRanks_{0};
   // Collective dependencies (unit, source) of each rank's units, in instance order (until
   // finishDeps puts them after each unit's message dependencies).
-  // Collective dependencies per rank, until finishDeps: (unit, source, offset). The offsets are
-  // 0 but along a broadcast tree in cost mode "model" (NetworkModel::collectiveTree).
+  // Collective dependencies per rank, until finishDeps: (unit, source), 8 bytes each, and their
+  // offsets, which are 0 but along a broadcast tree in cost mode "model"
+  // (NetworkModel::collectiveTree): a rank's offsets are stored only once one is not 0.
   struct CollDep {
     std::uint32_t unit, src;
-    TimeNs off;
   };
   std::vector<std::vector<CollDep>> collDeps_;
+  std::vector<std::vector<TimeNs>> collDepOffs_;  // per rank: empty, or one per collDeps_ entry
+  void addCollDep(std::uint32_t rank, std::uint32_t unit, std::uint32_t src, TimeNs off = 0) {
+    std::vector<TimeNs>& offs = collDepOffs_[rank];
+    if (off != 0 && offs.empty()) offs.assign(collDeps_[rank].size(), 0);
+    if (!offs.empty()) offs.push_back(off);
+    collDeps_[rank].push_back({unit, src});
+  }
   std::vector<std::uint32_t> msgBase_, msgId_, postUnit_, doneUnit_;  // per endpoint (until finishDeps)
   std::vector<TimeNs> collectiveCost_;
   std::vector<TimeNs> leave_;  // measured leave per unit (then the results' storage)
