@@ -937,8 +937,10 @@ class Builder {
   std::vector<std::vector<TimeNs>> collDepOffs_;  // per rank: empty, or one per collDeps_ entry
   void addCollDep(std::uint32_t rank, std::uint32_t unit, std::uint32_t src, TimeNs off = 0) {
     std::vector<TimeNs>& offs = collDepOffs_[rank];
-    if (off != 0 && offs.empty()) offs.assign(collDeps_[rank].size(), 0);
-    if (!offs.empty()) offs.push_back(off);
+    if (off != 0 || !offs.empty()) {
+      offs.resize(collDeps_[rank].size(), 0);  // the zeros of the entries before the first offset
+      offs.push_back(off);
+    }
     collDeps_[rank].push_back({unit, src});
   }
   std::vector<std::uint32_t> msgBase_, msgId_, postUnit_, doneUnit_;  // per endpoint (until finishDeps)
