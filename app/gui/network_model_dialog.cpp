@@ -4,6 +4,7 @@
 #include "perwiz/output_file.h"
 #include "perwiz/trace_io.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
@@ -21,6 +22,7 @@
 #include <QStackedWidget>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <limits>
 
 namespace perwiz::gui {
@@ -73,6 +75,7 @@ NetworkModelDialog::NetworkModelDialog(std::shared_ptr<const NetworkModel> model
     addField(gps, QString::fromLatin1(key) + QStringLiteral(".a"), label + tr(": a"), kUs, kBig, tr("µs"));
     addField(gps, QString::fromLatin1(key) + QStringLiteral(".b"), label + tr(": b"), kUsPerB, kBig, tr("µs/B"));
   }
+  addTransferChoices(gps, QString());
   pages_->addWidget(gps);
   // LogGP
   auto* gp = new QWidget(pages_);
@@ -93,13 +96,24 @@ NetworkModelDialog::NetworkModelDialog(std::shared_ptr<const NetworkModel> model
   addField(gpo, QStringLiteral("gpo.Oi.b"), tr("Transfer start O_i(k): b"), kUsPerB, kBig, tr("µs/B"));
   addField(gpo, QStringLiteral("gpo.Oc.a"), tr("Memory copy O_c(k): a"), kUs, kBig, tr("µs"));
   addField(gpo, QStringLiteral("gpo.Oc.b"), tr("Memory copy O_c(k): b"), kUsPerB, kBig, tr("µs/B"));
+  ownOir_ = new QCheckBox(tr("own line for rendezvous sizes"), gpo);
+  gpoForm->addRow(tr("Rendezvous O_i(k):"), ownOir_);
+  addField(gpo, QStringLiteral("gpo.Oir.a"), tr("Rendezvous transfer start O_i(k): a"), kUs, kBig, tr("µs"));
+  addField(gpo, QStringLiteral("gpo.Oir.b"), tr("Rendezvous transfer start O_i(k): b"), kUsPerB, kBig, tr("µs/B"));
   addField(gpo, QStringLiteral("gpo.S"), tr("Rendezvous above S"), 0, 1.8e19, tr("bytes"));
   addField(gpo, QStringLiteral("gpo.P"), tr("Processors P (0 = the trace's)"), 0, 4e9, QString());
   progress_ = new QComboBox(gpo);
   progress_->addItem(tr("Dependent (progress only inside MPI calls)"), QStringLiteral("dependent"));
   progress_->addItem(tr("Independent (a progress engine)"), QStringLiteral("independent"));
   gpoForm->addRow(tr("Communication progress:"), progress_);
+  addTransferChoices(gpo, QStringLiteral("gpo."));
   pages_->addWidget(gpo);
+  auto enableOir = [this] {
+    for (const char* k : {"gpo.Oir.a", "gpo.Oir.b"}) field(QString::fromLatin1(k))->setEnabled(ownOir_->isChecked());
+  };
+  enableOir();
+  connect(ownOir_, &QCheckBox::toggled, this, enableOir);
+  connect(ownOir_, &QCheckBox::toggled, this, &NetworkModelDialog::onChanged);
   layout->addWidget(pages_);
 
   status_ = new QLabel(this);
@@ -150,6 +164,28 @@ QDoubleSpinBox* NetworkModelDialog::addField(QWidget* page, const QString& role,
   return box;
 }
 
+void NetworkModelDialog::addChoice(QWidget* page, const QString& role, const QString& label,
+                                   const QList<QPair<QString, QString>>& items) {
+  auto* box = new QComboBox(page);
+  box->setObjectName(role);
+  for (const auto& [text, value] : items) box->addItem(text, value);
+  static_cast<QFormLayout*>(page->layout())->addRow(label + QStringLiteral(":"), box);
+  choices_.insert(role, box);
+  connect(box, &QComboBox::currentIndexChanged, this, &NetworkModelDialog::onChanged);
+}
+
+void NetworkModelDialog::addTransferChoices(QWidget* page, const QString& prefix) {
+  addChoice(page, prefix + QStringLiteral("eager"), tr("Eager data moves"),
+            {{tr("from the send (at-send)"), QStringLiteral("at-send")},
+             {tr("once the receive is posted (at-receive)"), QStringLiteral("at-receive")}});
+  addChoice(page, prefix + QStringLiteral("duplex"), tr("A host's two directions"),
+            {{tr("at once (full duplex)"), QStringLiteral("full")}, {tr("share one link (half duplex)"), QStringLiteral("half")}});
+  addChoice(page, prefix + QStringLiteral("collectives"), tr("Collective algorithms"),
+            {{tr("binomial trees"), QStringLiteral("binomial")}, {tr("SimGrid SMPI's defaults"), QStringLiteral("smpi")}});
+}
+
+QComboBox* NetworkModelDialog::choice(const QString& role) const { return choices_.value(role); }
+
 QDoubleSpinBox* NetworkModelDialog::field(const QString& role) const { return fields_.value(role); }
 
 void NetworkModelDialog::onChanged() {
@@ -177,6 +213,15 @@ void NetworkModelDialog::showModel(const NetworkModel& m) {
     set(role + QStringLiteral(".a"), o.value(QStringLiteral("a")).toDouble());
     set(role + QStringLiteral(".b"), o.value(QStringLiteral("b_per_byte")).toDouble());
   };
+  // A two-valued key: its value's item, the default (first) where the file leaves it out.
+  auto choose = [&](const QString& role, const QString& key) {
+    if (QComboBox* c = choice(role)) c->setCurrentIndex(std::max(0, c->findData(j.value(key).toString())));
+  };
+  auto transfer = [&](const QString& prefix) {
+    choose(prefix + QStringLiteral("eager"), QStringLiteral("eager_transfer"));
+    choose(prefix + QStringLiteral("duplex"), QStringLiteral("duplex"));
+    choose(prefix + QStringLiteral("collectives"), QStringLiteral("collectives"));
+  };
   const QString kind = j.value(QStringLiteral("model")).toString();
   if (kind == QLatin1String("LogGP")) {
     kind_->setCurrentIndex(1);
@@ -195,6 +240,9 @@ void NetworkModelDialog::showModel(const NetworkModel& m) {
     set(QStringLiteral("gpo.S"), j.value(QStringLiteral("S_bytes")).toDouble());
     set(QStringLiteral("gpo.P"), j.value(QStringLiteral("P")).toDouble());
     progress_->setCurrentIndex(j.value(QStringLiteral("progress")).toString() == QLatin1String("independent") ? 1 : 0);
+    ownOir_->setChecked(j.contains(QStringLiteral("O_i_rendezvous_us")));
+    line(QStringLiteral("O_i_rendezvous_us"), QStringLiteral("gpo.Oir"));
+    transfer(QStringLiteral("gpo."));
   } else {
     kind_->setCurrentIndex(0);
     set(QStringLiteral("L"), j.value(QStringLiteral("L_us")).toDouble());
@@ -208,6 +256,7 @@ void NetworkModelDialog::showModel(const NetworkModel& m) {
     line(QStringLiteral("recv_overhead_us"), QStringLiteral("or"));
     line(QStringLiteral("sync_send_us"), QStringLiteral("ss"));
     line(QStringLiteral("sync_recv_us"), QStringLiteral("sr"));
+    transfer(QString());
   }
   pages_->setCurrentIndex(kind_->currentIndex());
   preset_->blockSignals(true);
@@ -231,6 +280,16 @@ std::string NetworkModelDialog::toJson() const {
     o[QStringLiteral("b_per_byte")] = v(role + QStringLiteral(".b"));
     return o;
   };
+  // A two-valued key, written where it is not the default (as the core writes them).
+  auto chosen = [&](const QString& role, const QString& key) {
+    const QComboBox* c = choice(role);
+    if (c->currentIndex() > 0) j[key] = c->currentData().toString();
+  };
+  auto transfer = [&](const QString& prefix) {
+    chosen(prefix + QStringLiteral("eager"), QStringLiteral("eager_transfer"));
+    chosen(prefix + QStringLiteral("duplex"), QStringLiteral("duplex"));
+    chosen(prefix + QStringLiteral("collectives"), QStringLiteral("collectives"));
+  };
   j[QStringLiteral("model")] = QString::fromLatin1(kKinds[kind_->currentIndex()]);
   if (!name_->text().trimmed().isEmpty()) j[QStringLiteral("name")] = name_->text().trimmed();
   switch (kind_->currentIndex()) {
@@ -250,6 +309,8 @@ std::string NetworkModelDialog::toJson() const {
       j[QStringLiteral("S_bytes")] = qint64(v(QStringLiteral("gpo.S")));
       j[QStringLiteral("P")] = qint64(v(QStringLiteral("gpo.P")));
       j[QStringLiteral("progress")] = progress_->currentData().toString();
+      if (ownOir_->isChecked()) j[QStringLiteral("O_i_rendezvous_us")] = line(QStringLiteral("gpo.Oir"));
+      transfer(QStringLiteral("gpo."));
       break;
     default:
       j[QStringLiteral("L_us")] = v(QStringLiteral("L"));
@@ -263,6 +324,7 @@ std::string NetworkModelDialog::toJson() const {
       j[QStringLiteral("recv_overhead_us")] = line(QStringLiteral("or"));
       j[QStringLiteral("sync_send_us")] = line(QStringLiteral("ss"));
       j[QStringLiteral("sync_recv_us")] = line(QStringLiteral("sr"));
+      transfer(QString());
   }
   return QJsonDocument(j).toJson(QJsonDocument::Compact).toStdString();
 }

@@ -11,6 +11,7 @@
 
 #include <memory>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -44,10 +45,20 @@ class NetworkModelDialog : public QDialog {
   QComboBox* presetBox() const { return preset_; }
   QComboBox* costBox() const { return costs_; }
   QComboBox* progressBox() const { return progress_; }
+  // Two-valued keys of a model file (docs/model.md, "Parameter files"), by role: "eager",
+  // "duplex", "collectives" (LogGPS) and "gpo.eager", "gpo.duplex", "gpo.collectives" (LogGPO);
+  // item data = the file's value, the first item the default. "gpo.OiRendezvous": LogGPO's
+  // own O_i(k) line for rendezvous sizes (otherwise O_i(k) for every size).
+  QComboBox* choice(const QString& role) const;
+  QCheckBox* ownRendezvousInit() const { return ownOir_; }
 
  private:
   QDoubleSpinBox* addField(QWidget* page, const QString& role, const QString& label, int decimals,
                            double max, const QString& unit);
+  // A combo box for the model file's key of this role: (shown text, file value) pairs.
+  void addChoice(QWidget* page, const QString& role, const QString& label,
+                 const QList<QPair<QString, QString>>& items);
+  void addTransferChoices(QWidget* page, const QString& prefix);  // eager, duplex, collectives
   std::string toJson() const;
   void onChanged();
 
@@ -59,6 +70,8 @@ class NetworkModelDialog : public QDialog {
   QStackedWidget* pages_;
   QLabel* status_;
   QMap<QString, QDoubleSpinBox*> fields_;
+  QMap<QString, QComboBox*> choices_;
+  QCheckBox* ownOir_;
   bool filling_ = false;
 };
 

@@ -934,6 +934,51 @@ class TestGui : public QObject {
     QVERIFY(!d2.loadFile(bad, &error));
     QVERIFY2(error.contains(bad), qPrintable(error));
     QCOMPARE(d2.model()->toJson(), d.model()->toJson());  // unchanged
+
+    // Calibrated files of issue #20 keep every key through the dialog (they were dropped: a
+    // perwiz-calibrate-smpi model became at-send with binomial collectives). LogGPS:
+    LogGpsParams gps;
+    gps.name = "smpi-gps";
+    gps.L = 20243.8;
+    gps.o = 10;
+    gps.G = 4.25218;
+    gps.S = 65535;
+    gps.recvOverhead = {0, 1.21567};
+    gps.eagerAtReceive = true;
+    gps.halfDuplex = true;
+    gps.smpiCollectives = true;
+    const QString gpsFile = dir.filePath(QStringLiteral("gps.json"));
+    QVERIFY2(saveNetworkModel(LogGpsModel(gps), gpsFile.toStdString(), nullptr), "save");
+    QVERIFY2(d2.loadFile(gpsFile, &error), qPrintable(error));
+    QCOMPARE(d2.choice(QStringLiteral("eager"))->currentData().toString(), QStringLiteral("at-receive"));
+    QCOMPARE(d2.choice(QStringLiteral("duplex"))->currentData().toString(), QStringLiteral("half"));
+    QCOMPARE(d2.choice(QStringLiteral("collectives"))->currentData().toString(), QStringLiteral("smpi"));
+    QCOMPARE(d2.model()->toJson(), LogGpsModel(gps).toJson());
+    d2.choice(QStringLiteral("collectives"))->setCurrentIndex(0);  // back to binomial trees
+    QVERIFY(!std::dynamic_pointer_cast<const LogGpsModel>(d2.model())->params().smpiCollectives);
+    // LogGPO, with its rendezvous O_i(k):
+    LogGpoParams gpoP;
+    gpoP.name = "smpi-gpo";
+    gpoP.L = 20243.8;
+    gpoP.G = 4.25218;
+    gpoP.Octrl = 10;
+    gpoP.Oi = {20, 0};
+    gpoP.Oc = {0, 1.21567};
+    gpoP.OiRendezvous = LinearCost{76000.7, 0};
+    gpoP.S = 65535;
+    gpoP.progress = ProgressStrategy::Independent;
+    gpoP.eagerAtReceive = true;
+    gpoP.smpiCollectives = true;
+    const QString gpoFile = dir.filePath(QStringLiteral("gpo.json"));
+    QVERIFY2(saveNetworkModel(LogGpoModel(gpoP), gpoFile.toStdString(), nullptr), "save");
+    QVERIFY2(d2.loadFile(gpoFile, &error), qPrintable(error));
+    QVERIFY(d2.ownRendezvousInit()->isChecked());
+    QCOMPARE(d2.field(QStringLiteral("gpo.Oir.a"))->value(), 76.0007);
+    QCOMPARE(d2.choice(QStringLiteral("gpo.eager"))->currentData().toString(), QStringLiteral("at-receive"));
+    QCOMPARE(d2.choice(QStringLiteral("gpo.duplex"))->currentData().toString(), QStringLiteral("full"));
+    QCOMPARE(d2.model()->toJson(), LogGpoModel(gpoP).toJson());
+    d2.ownRendezvousInit()->setChecked(false);  // O_i(k) for every size again
+    QVERIFY(!std::dynamic_pointer_cast<const LogGpoModel>(d2.model())->params().OiRendezvous);
   }
 
   // A trace without PRGN markers: the region picker lists its user states with the steps each
