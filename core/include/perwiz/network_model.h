@@ -77,7 +77,7 @@ class NetworkModel {
   // Local cost of one communication role for a k-byte message (cost mode "model").
   virtual TimeNs roleCost(CommRole role, std::uint64_t bytes) const = 0;
   // Local cost of a call whose communication roles are `roles` (cost mode "model"): the sum of
-  // the roles' costs here; LogGPS overlaps the transfers of one call (docs/model.md,
+  // the roles' costs here (LogGP); LogGPS and LogGPO overlap the transfers of one call (docs/model.md,
   // "Concurrency within a call"). One role: roleCost.
   virtual TimeNs callCost(std::span<const RoleUse> roles) const;
   // Local cost of a collective call moving `bytes` per member among `members` ranks.
