@@ -112,4 +112,27 @@ TEST(CalibrateSmpiDefault, TheSummaryPrintsSaneUnits) {
   EXPECT_NE(run.result.out.find("once the receive is posted"), std::string::npos) << run.result.out;
 }
 
+// --mode loggpo on the Myrinet-like cluster: the same L and G, and the rendezvous O_i(k) that
+// makes RAT's blocking send (3O' + 2L + O_i(k) + G(k − 1)) last SMPI's rendezvous transfer
+// t_ss(k) = 2·latency·11.6436 + (k + 16)·G: by hand O_i(k) = 2·latency·11.6436 + 17·G − 3O' − 2L,
+// with the calibrated O' and L (about 76 µs: the larger latency factor of big messages).
+TEST(CalibrateSmpiDefault, LogGpoGivesTheImpliedParameters) {
+  const Platform& p = kMyrinet;
+  const Calibration run = calibrate(p, "smpi_default_loggpo", "--mode loggpo --json");
+  ASSERT_EQ(run.result.status, 0) << run.result.command << "\n" << run.result.err;
+  const LogGpoParams m = loadLogGpo(run.model);
+  const double L = 2 * p.linkLatencyNs * kLatFactorSmall;
+  const double G = 1e9 / (p.bytesPerSecond * kBwFactorLarge);
+  EXPECT_NEAR(m.L, L, 0.05 * L) << "L (ns)";
+  EXPECT_NEAR(m.G, G, 0.05 * G) << "G (ns/byte)";
+  EXPECT_EQ(m.S, 65535u);
+  EXPECT_TRUE(m.eagerAtReceive);
+  EXPECT_EQ(m.progress, ProgressStrategy::Independent);  // SMPI moves data while ranks sleep
+  EXPECT_TRUE(m.smpiCollectives);                         // the SMPI build's default
+  ASSERT_TRUE(m.OiRendezvous.has_value());
+  const double oir = 2 * p.linkLatencyNs * 11.6436 + 17 * m.G - 3 * m.Octrl - 2 * m.L;
+  EXPECT_NEAR(m.OiRendezvous->a, oir, 0.01 * oir) << "rendezvous O_i(k) intercept (ns)";
+  EXPECT_NEAR(m.OiRendezvous->b, 0, 0.01 * G) << "rendezvous O_i(k) slope (ns/byte)";
+}
+
 }  // namespace
