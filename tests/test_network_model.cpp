@@ -490,6 +490,18 @@ TEST(NetworkModelJson, ErrorsNameTheSourceAndTheProblem) {
                        "O_i_us": {"a": 0.02, "b_per_byte": 0}, "O_c_us": {"a": 41.3, "b_per_byte": 0.0052},
                        "S_bytes": 65535, "P": 0, "progress": "independent", "transfer": "RAT"})",
                    older + "loggpo), or give L_us and G_us_per_byte yourself");
+  // What PerWiz writes carries "version": 2 and always loads back, a free network included
+  // (the session fuzzer found a saved session whose L = G = 0 model no longer loaded).
+  {
+    LogGpsParams free;
+    free.recvOverhead = {0, 1.5};
+    const std::string saved = LogGpsModel(free).toJson();
+    EXPECT_NE(saved.find("\"version\": 2"), std::string::npos) << saved;
+    std::string error;
+    EXPECT_NE(networkModelFromJson(saved, "saved.json", &error), nullptr) << error;
+  }
+  expectParseError(R"({"model": "LogGPS", "version": 3, "L_us": 1, "o_us": 1, "S_bytes": 1})",
+                   "key 'version' is too large (at most 2)");
   // A model of one's own with a free network (examples/smpi/loggps-smpi.json) stays legal.
   {
     std::string error;

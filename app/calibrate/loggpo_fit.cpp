@@ -102,6 +102,7 @@ nlohmann::ordered_json line(const LineFit& f) {
 std::string loggpoModelJson(const LogGpoFit& fit, const std::string& name) {
   nlohmann::ordered_json j;
   j["model"] = "LogGPO";
+  j["version"] = 2;  // perwiz::model_detail::kModelFileVersion: not an older calibration
   j["name"] = name;
   j["L_us"] = us(fit.L);
   j["G_us_per_byte"] = us(fit.G);

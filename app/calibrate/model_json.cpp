@@ -29,6 +29,7 @@ double roundSignificant(double value, int digits) {
 std::string modelJson(const LogGpsFit& fit, const std::string& name) {
   nlohmann::ordered_json j;
   j["model"] = "LogGPS";
+  j["version"] = 2;  // perwiz::model_detail::kModelFileVersion: not an older calibration
   j["name"] = name;
   j["L_us"] = us(fit.L);
   j["o_us"] = us(fit.o);

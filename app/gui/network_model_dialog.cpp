@@ -291,6 +291,7 @@ std::string NetworkModelDialog::toJson() const {
     chosen(prefix + QStringLiteral("collectives"), QStringLiteral("collectives"));
   };
   j[QStringLiteral("model")] = QString::fromLatin1(kKinds[kind_->currentIndex()]);
+  j[QStringLiteral("version")] = 2;  // a model file of today (docs/model.md, "Parameter files")
   if (!name_->text().trimmed().isEmpty()) j[QStringLiteral("name")] = name_->text().trimmed();
   switch (kind_->currentIndex()) {
     case 1:

@@ -225,7 +225,7 @@ TEST(CalibrateModelFile, HasExactlyTheDocumentedKeysAndLoadsInCore) {
 
   // docs/model.md §4 "Parameter files", in its order; the loader rejects any other key.
   const std::vector<std::string> expectedKeys{
-      "model",  "name",    "L_us",    "o_us",
+      "model",  "version", "name",    "L_us",    "o_us",
       "g_us",   "G_us_per_byte",      "P",
       "S_bytes", "s_bytes", "send_overhead_us", "recv_overhead_us",
       "sync_send_us", "sync_recv_us"};

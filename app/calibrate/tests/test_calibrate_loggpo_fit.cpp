@@ -161,7 +161,7 @@ TEST(CalibrateLogGpoModelFile, HasTheDocumentedKeysAndLoadsInCore) {
   std::sort(keys.begin(), keys.end());
   // docs/model.md §4, LogGPO parameter file.
   EXPECT_EQ(keys, (std::vector<std::string>{"G_us_per_byte", "L_us", "O_c_us", "O_ctrl_us", "O_i_rendezvous_us", "O_i_us", "P",
-                                            "S_bytes", "model", "name", "progress", "transfer"}));
+                                            "S_bytes", "model", "name", "progress", "transfer", "version"}));
   EXPECT_EQ(j["model"], "LogGPO");
   EXPECT_EQ(j["transfer"], "RAT");
 

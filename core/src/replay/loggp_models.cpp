@@ -54,6 +54,7 @@ TimeNs LogGpModel::collectiveCost(MpiOp op, std::uint64_t bytes, std::uint32_t m
 std::string LogGpModel::toJson() const {
   nlohmann::ordered_json j;
   j["model"] = "LogGP";
+  j["version"] = kModelFileVersion;
   j["name"] = p_.name;
   j["L_us"] = nsToUs(p_.L);
   j["o_us"] = nsToUs(p_.o);
@@ -285,6 +286,7 @@ double LogGpoModel::overlapRatio(double comp, double overhead) {
 std::string LogGpoModel::toJson() const {
   nlohmann::ordered_json j;
   j["model"] = "LogGPO";
+  j["version"] = kModelFileVersion;
   j["name"] = p_.name;
   j["L_us"] = nsToUs(p_.L);
   j["G_us_per_byte"] = nsToUs(p_.G);
@@ -327,7 +329,10 @@ bool walkModelKeys(const nlohmann::json& j, const std::string& source, std::init
     const nlohmann::json& v = it.value();
     bool ok = true;
     if (k == "model") continue;
-    if (k == "name") {
+    if (k == "version") {
+      std::uint64_t version = 0;
+      ok = readCount(v, k, kModelFileVersion, &version, &problem);
+    } else if (k == "name") {
       ok = v.is_string() && !v.get<std::string>().empty();
       if (ok) *name = v.get<std::string>();
       else problem = "key 'name' must be a non-empty string";

@@ -27,6 +27,8 @@ bool readLinear(const nlohmann::json& v, const std::string& key, LinearCost* out
 // A key with two string values: *second = (v == b); anything else is a problem naming both.
 bool readChoice(const nlohmann::json& v, const std::string& key, const char* a, const char* b, bool* second,
                 std::string* problem);
+// The "version" every model file written since issue #20 carries (absent: older files).
+inline constexpr std::uint64_t kModelFileVersion = 2;
 // A calibration file of perwiz-calibrate before issue #20 (docs/model.md, "Parameter files"):
 // all of `calibrateKeys` present and L = G = 0. The problem (without the source), or "".
 std::string olderCalibration(const nlohmann::json& j, std::initializer_list<const char*> calibrateKeys, double L,

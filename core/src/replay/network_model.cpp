@@ -261,7 +261,7 @@ bool readLinear(const nlohmann::json& v, const std::string& key, LinearCost* out
 
 std::string olderCalibration(const nlohmann::json& j, std::initializer_list<const char*> calibrateKeys, double L,
                              double G, const char* mode) {
-  if (L != 0 || G != 0) return {};
+  if (L != 0 || G != 0 || j.contains("version")) return {};  // written since issue #20
   for (const char* k : calibrateKeys)
     if (!j.contains(k)) return {};  // not the shape perwiz-calibrate writes: the user's own choice
   return std::string("keys 'L_us' and 'G_us_per_byte' are both 0 in a file of perwiz-calibrate's shape: a calibration "
@@ -379,6 +379,8 @@ std::unique_ptr<NetworkModel> parseModel(const std::string& text, const std::str
       ok = readLinear(v, key, &p.syncSend, &problem);
     } else if (key == "sync_recv_us") {
       ok = readLinear(v, key, &p.syncRecv, &problem);
+    } else if (key == "version") {
+      ok = readCount(v, key, kModelFileVersion, &count, &problem);
     } else if (key == "collectives") {
       ok = readChoice(v, key, "binomial", "smpi", &p.smpiCollectives, &problem);
     } else if (key == "duplex") {
@@ -551,6 +553,7 @@ std::string LogGpsModel::toJson() const {
   try {
     nlohmann::ordered_json j;
     j["model"] = "LogGPS";
+    j["version"] = kModelFileVersion;
     j["name"] = p_.name;
     j["L_us"] = nsToUs(p_.L);
     j["o_us"] = nsToUs(p_.o);
