@@ -595,18 +595,20 @@ class Builder {
       const TimeNs q = priced && queueRoot != kNone32
                            ? model_->collectiveQueue(ci.op, rootMember ? rootMember->bytes : ms.front().bytes, P)
                            : 0;
-      auto queueAt = [&](std::uint32_t node, const Member& waiter) {
-        if (q <= 0) return;
-        setQueue(node - p_.units, q, queueRoot);
+      auto queueAt = [&](std::uint32_t node) {
+        if (q > 0) setQueue(node - p_.units, q, queueRoot);
+      };
+      auto withoutLink = [&](const Member& waiter) {  // a waiter of a queue node
         TimeNs& c = collectiveCost_[waiter.unit];
-        c = std::max<TimeNs>(0, c - static_cast<TimeNs>(P - 1) * q);
+        if (q > 0) c = std::max<TimeNs>(0, c - static_cast<TimeNs>(P - 1) * q);
       };
       switch (collectiveRule(ci.op, rootMember != nullptr)) {
         case CollectiveRule::AllWaitForAll: {
           const std::uint32_t node = addNode(ms);
+          queueAt(node);
           for (const Member& m : ms) {
             addCollDep(m.rank, m.unit, node);
-            queueAt(node, m);
+            withoutLink(m);
           }
           break;
         }
@@ -631,7 +633,8 @@ class Builder {
         case CollectiveRule::RootWaitsForMembers: {
           const std::uint32_t node = addNode(ms);
           addCollDep(rootMember->rank, rootMember->unit, node);
-          queueAt(node, *rootMember);
+          queueAt(node);
+          withoutLink(*rootMember);
           break;
         }
         case CollectiveRule::Prefix:

@@ -230,6 +230,11 @@ void buildReplayProgram(const Trace& trace, const NetworkModel& model, CostMode 
 template <class Enter>
 TimeNs Replayer::Program::nodeValue(std::uint32_t n, const Enter& enter, std::uint32_t* critical) const {
   const std::uint32_t b = nodeBegin[n], e = nodeBegin[n + 1];
+  if (!queued(n) && !critical) {  // the sweep's case: the latest enter
+    TimeNs t = 0;
+    for (std::uint32_t i = b; i < e; ++i) t = std::max(t, enter(nodeMembers[i]));
+    return t;
+  }
   if (!queued(n)) {
     TimeNs t = 0;
     std::uint32_t who = b < e ? nodeMembers[b] : kNone32;

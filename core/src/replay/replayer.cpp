@@ -254,10 +254,7 @@ struct Replayer::Impl {
 
   template <class V>
   TimeNs computeNode(std::uint32_t n, const V& v) const {
-    if (p.queued(n)) return p.nodeValue(n, [&](std::uint32_t u) { return enterWith(u, v); });
-    TimeNs t = 0;
-    for (std::uint32_t i = p.nodeBegin[n]; i < p.nodeBegin[n + 1]; ++i) t = std::max(t, enterWith(p.nodeMembers[i], v));
-    return t;
+    return p.nodeValue(n, [&](std::uint32_t u) { return enterWith(u, v); });
   }
 
   bool isLastOfRank(std::uint32_t u) const { return p.isSentinel(u); }  // a rank ends with its sentinel
