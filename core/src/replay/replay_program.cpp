@@ -599,8 +599,9 @@ class Builder {
         if (q > 0) setQueue(node - p_.units, q, queueRoot);
       };
       auto withoutLink = [&](const Member& waiter) {  // a waiter of a queue node
+        if (q <= 0) return;  // unpriced: collectiveCost_ is empty
         TimeNs& c = collectiveCost_[waiter.unit];
-        if (q > 0) c = std::max<TimeNs>(0, c - static_cast<TimeNs>(P - 1) * q);
+        c = std::max<TimeNs>(0, c - static_cast<TimeNs>(P - 1) * q);
       };
       switch (collectiveRule(ci.op, rootMember != nullptr)) {
         case CollectiveRule::AllWaitForAll: {
