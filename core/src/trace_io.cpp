@@ -202,7 +202,47 @@ Trace build(const std::string& path, const char* format, ReadFn read, const Load
   }
 }
 
+// A format read whole (ALOG, OTF) under a rank range: the ranks outside it are emptied (their
+// names kept) and the endpoints matched to them unmatched, as if only the range had been read.
+Trace keepRanks(Trace t, const LoadOptions& opts) {
+  if (opts.allRanks()) return t;
+  for (std::uint32_t r = 0; r < t.ranks.size(); ++r) {
+    RankTrace& rt = t.ranks[r];
+    if (!opts.readsRank(r, static_cast<std::uint32_t>(t.ranks.size()))) {
+      RankTrace empty;
+      empty.name = std::move(rt.name);
+      rt = std::move(empty);
+      for (ParallelStep& s : t.steps)
+        if (r < s.ranks.size()) s.ranks[r] = StepSpan{};
+      continue;
+    }
+    for (std::size_t i = 0; i < rt.messages.size(); ++i) {
+      const MessageEndpoint m = rt.messages[i];
+      if (m.matched() && !opts.readsRank(m.matchRank, static_cast<std::uint32_t>(t.ranks.size())))
+        rt.messages.setMatch(i, kNone32, kNone32);
+    }
+  }
+  return t;
+}
+
 }  // namespace
+
+RankRange rankShare(std::uint32_t ranks, std::uint32_t i, std::uint32_t n) {
+  if (n == 0) return {0, ranks};
+  return {static_cast<std::uint32_t>(std::uint64_t{ranks} * i / n), static_cast<std::uint32_t>(std::uint64_t{ranks} * (i + 1) / n)};
+}
+
+std::uint32_t shareOfRank(std::uint32_t ranks, std::uint32_t r, std::uint32_t n) {
+  // The largest i with first(i) = floor(R·i/n) <= r.
+  std::uint32_t i = static_cast<std::uint32_t>(std::min<std::uint64_t>(n - 1, (std::uint64_t{r} * n + n - 1) / std::max<std::uint32_t>(1, ranks)));
+  while (i > 0 && rankShare(ranks, i, n).first > r) --i;
+  while (i + 1 < n && rankShare(ranks, i + 1, n).first <= r) ++i;
+  return i;
+}
+
+bool LoadOptions::readsRank(std::uint32_t r, std::uint32_t ranks) const {
+  return allRanks() || rankShare(ranks, shareIndex, shareCount).contains(r);
+}
 
 TraceFormat detectFormat(const std::string& path) {
   std::error_code ec;
@@ -286,9 +326,9 @@ Trace loadTrace(const std::string& path, const LoadOptions& opts) {
                                  formatBytes(available) + " available");
   }
   switch (f) {
-    case TraceFormat::Alog: return build(path, "alog", readAlog, opts, false);
+    case TraceFormat::Alog: return keepRanks(build(path, "alog", readAlog, opts, false), opts);
     case TraceFormat::Otf2: return build(path, "otf2", readOtf2, opts, opts.pipelined);
-    case TraceFormat::Otf: return build(path, "otf", readOtf, opts, opts.pipelined);
+    case TraceFormat::Otf: return keepRanks(build(path, "otf", readOtf, opts, opts.pipelined), opts);
     case TraceFormat::Unknown: break;
   }
   if (looksLikeClog2(path))

@@ -147,6 +147,14 @@ class Replayer {
   std::vector<TimeNs> predictedEnters() const;
   TimeNs predictedEnter(std::uint32_t unit) const;
   const std::vector<TimeNs>& predictedLeaves() const;
+  // Internal: the results' storage, for a sweep computed outside this class (the distributed
+  // sweep of perwiz-mpi, core/src/replay/distributed_sweep.h). predictedTime() and the end
+  // times still read the last sweep of this class.
+  struct Results {
+    std::vector<TimeNs>& leave;    // per unit
+    std::vector<TimeNs>& nodeVal;  // per gather node
+  };
+  Results resultsForWriting();
 
  private:
   struct Impl;

@@ -46,7 +46,27 @@ struct LoadOptions {
   // Memory the load may use, in bytes; 0: availableMemory(). loadTrace refuses a trace whose
   // estimate (estimateLoadMemory) exceeds it, before reading it.
   std::uint64_t memoryAvailable = 0;
+  // Share `shareIndex` of `shareCount` (perwiz-mpi: each process its share): only the ranks
+  // of rankShare(R, shareIndex, shareCount) get their events read; the others stay empty (their
+  // names and the global definitions are read). OTF2 reads only those locations' files; ALOG
+  // and OTF are read whole and the other ranks emptied after the build. Messages that reach a
+  // rank outside the share stay unmatched (core/src/distributed/ghosts.h adds the partners).
+  std::uint32_t shareIndex = 0;
+  std::uint32_t shareCount = 1;
+  bool allRanks() const { return shareCount <= 1; }
+  bool readsRank(std::uint32_t r, std::uint32_t ranks) const;
 };
+
+// The ranks of share i of n: [R·i/n, R·(i+1)/n) (blocks of R/n ranks, rounded; a share is
+// empty when n > R).
+struct RankRange {
+  std::uint32_t first = 0, last = 0;
+  bool contains(std::uint32_t r) const { return r >= first && r < last; }
+  std::uint32_t size() const { return last - first; }
+};
+RankRange rankShare(std::uint32_t ranks, std::uint32_t i, std::uint32_t n);
+// The share (0 ≤ i < n) that holds rank r.
+std::uint32_t shareOfRank(std::uint32_t ranks, std::uint32_t r, std::uint32_t n);
 
 // Memory this process can still obtain, in bytes: MemAvailable of /proc/meminfo, lowered by an
 // address-space limit (RLIMIT_AS) or a cgroup memory.max. The environment variable

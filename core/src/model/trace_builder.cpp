@@ -3,6 +3,7 @@
 #include "perwiz/trace_io.h"
 
 #include "message_matching.h"
+#include "collective_matching.h"
 #include "request_table.h"
 
 #include <algorithm>
@@ -152,7 +153,6 @@ struct TraceBuilder::Impl {
   void finishRequests();
   void sortMessages();
   void indexMpiCalls();
-  void matchCollectives();
   void findParallelSteps();
 };
 
@@ -460,64 +460,6 @@ void TraceBuilder::Impl::indexMpiCalls() {
   }
 }
 
-// Collectives match by their order on each communicator (every member calls them in the same
-// order, MPI's rule).
-void TraceBuilder::Impl::matchCollectives() {
-  line = -1;
-  position = "collective matching";
-  // instanceOf[comm][k]: instance index of the k-th collective on comm.
-  std::vector<std::vector<std::uint32_t>> instanceOf(t.comms.size());
-  std::vector<std::uint32_t> seq(t.comms.size());
-  for (std::uint32_t r = 0; r < t.ranks.size(); ++r) {
-    std::fill(seq.begin(), seq.end(), 0);
-    auto& colls = t.ranks[r].collectives;
-    for (std::size_t ci = 0; ci < colls.size(); ++ci) {
-      const CollectiveCall c = colls[ci];
-      std::uint32_t k = seq[c.comm]++;
-      auto& slots = instanceOf[c.comm];
-      if (k == slots.size()) {
-        slots.push_back(static_cast<std::uint32_t>(t.collectives.size()));
-        t.collectives.push_back(CollectiveInstance{c.op, c.comm, k, 0});
-      }
-      CollectiveInstance& inst = t.collectives[slots[k]];
-      if (inst.op != c.op)
-        diag("collective", "rank " + std::to_string(r) + ": collective #" + std::to_string(k) +
-                               " on communicator '" + t.comms[c.comm].name + "' is " +
-                               std::string(mpiOpName(c.op)) + " but other ranks call " +
-                               std::string(mpiOpName(inst.op)));
-      ++inst.participants;
-      colls.setInstance(ci, slots[k]);
-    }
-  }
-  // Instances are numbered by first appearance; order them by (comm, sequence) for stability.
-  std::vector<std::uint32_t> order(t.collectives.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return std::tie(t.collectives[a].comm, t.collectives[a].sequence) <
-           std::tie(t.collectives[b].comm, t.collectives[b].sequence);
-  });
-  std::vector<std::uint32_t> newIndex(order.size());
-  std::vector<CollectiveInstance> sorted;
-  sorted.reserve(order.size());
-  for (std::uint32_t i = 0; i < order.size(); ++i) {
-    newIndex[order[i]] = i;
-    sorted.push_back(t.collectives[order[i]]);
-  }
-  t.collectives = std::move(sorted);
-  for (auto& rt : t.ranks)
-    for (std::size_t i = 0; i < rt.collectives.size(); ++i)
-      rt.collectives.setInstance(i, newIndex[rt.collectives.row(i).instance]);
-  for (const auto& inst : t.collectives) {
-    std::size_t members = t.comms[inst.comm].isSelf ? 1 : t.comms[inst.comm].worldRanks.size();
-    if (inst.participants != members)
-      diag("collective-size", "collective #" + std::to_string(inst.sequence) + " (" +
-                                  std::string(mpiOpName(inst.op)) + ") on communicator '" +
-                                  t.comms[inst.comm].name + "' has " +
-                                  std::to_string(inst.participants) + " of " +
-                                  std::to_string(members) + " members");
-  }
-}
-
 void TraceBuilder::Impl::findParallelSteps() {
   std::vector<std::uint32_t> region;
   for (std::uint32_t f = 0; f < t.functions.size(); ++f)
@@ -552,7 +494,9 @@ void TraceBuilder::end() {
   MatchReport report = matchMessages(d->t);
   d->t.messageStats = report.stats;
   for (auto& msg : report.diagnostics) d->diag(msg.first, std::move(msg.second));
-  d->matchCollectives();
+  d->line = -1;
+  d->position = "collective matching";
+  for (auto& msg : matchCollectives(d->t)) d->diag(msg.first, std::move(msg.second));
   d->findParallelSteps();
   for (auto& r : d->t.ranks) {
     r.enter.seal();

@@ -138,10 +138,18 @@ void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts)
   // A location's event count is a claim of the definitions; only as many records as its event
   // file can hold are believed (a count of 2^62 in a small archive once made the builder
   // reserve 67 GB). The count only sizes storage and progress: reading goes by the file.
+  // With a rank range (LoadOptions::rankFirst/rankLast) only those ranks' locations are read:
+  // the other locations' files are neither checked nor opened.
+  auto wanted = [&](OTF2_LocationRef loc) {
+    if (opts.allRanks()) return true;
+    const auto it = ranks.rankOf.find(loc);
+    return it != ranks.rankOf.end() && opts.readsRank(it->second, static_cast<std::uint32_t>(ranks.rankLocation.size()));
+  };
   std::set<OTF2_LocationRef> locations;
   std::unordered_map<OTF2_LocationRef, std::uint64_t> expected;
   std::uint64_t totalEvents = 0;
   for (const auto& l : defs.locations) {
+    if (!wanted(l.id)) continue;
     if (!locations.insert(l.id).second) continue;
     requireFile(path, files.locationFile(l.id, ".def"), "local definition file");
     const std::uint64_t evtBytes = requireFile(path, files.locationFile(l.id, ".evt"), "event file");
@@ -155,7 +163,7 @@ void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts)
   header.rankNames = ranks.rankNames;
   sink.begin(header);
   for (std::uint32_t r = 0; r < ranks.rankLocation.size(); ++r)
-    sink.expectRecords(r, expected[ranks.rankLocation[r]]);
+    if (opts.readsRank(r, header.ranks)) sink.expectRecords(r, expected[ranks.rankLocation[r]]);
   for (const auto& note : ranks.notes) sink.warn(Diagnostic{path, -1, {}, note});
 
   otf2::EventHandler events(sink, path, defs, ranks);
@@ -199,7 +207,9 @@ void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts)
   // (time-merged) reader: the model needs time order per rank only (matching happens after
   // reading), the merge heap is skipped, and the builder fills one rank's arrays at a time
   // instead of 64 interleaved ones. Non-rank locations are read too, to count what is skipped.
-  std::vector<OTF2_LocationRef> order(ranks.rankLocation.begin(), ranks.rankLocation.end());
+  std::vector<OTF2_LocationRef> order;
+  for (OTF2_LocationRef loc : ranks.rankLocation)
+    if (locations.count(loc)) order.push_back(loc);
   for (OTF2_LocationRef loc : locations)
     if (!ranks.rankOf.count(loc)) order.push_back(loc);
   std::unique_ptr<OTF2_EvtReaderCallbacks, decltype(&OTF2_EvtReaderCallbacks_Delete)> cb(

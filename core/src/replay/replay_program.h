@@ -218,6 +218,20 @@ struct Replayer::Effective {
   std::span<const std::uint8_t> noWait;
 };
 
+// The replay's rule for unit u (docs/model.md §2): its predicted enter, raised to every active
+// and scheduled dependency's source time plus offset (unless the unit waits for nothing, a
+// zero-wait), plus its local cost. `v` holds the effective values (Effective, or the sweep's
+// readers); `src(s)` is a source's time: a unit's predicted enter or a gather node's value.
+// The serial sweep and the distributed one (distributed_sweep.h) both compute a unit by it.
+template <class V, class Src>
+TimeNs leaveRule(const Replayer::Program& p, std::uint32_t u, TimeNs enter, bool noWait, const V& v, const Src& src) {
+  TimeNs ready = enter;
+  if (!noWait)
+    for (std::uint32_t d = p.depBegin[u]; d < p.depBegin[u + 1]; ++d)
+      if ((v.depFlags[d] & dep::kUse) == dep::kUse) ready = std::max(ready, satAdd(src(p.depSrc[d]), v.depOff[d]));
+  return satAdd(ready, v.local[u]);
+}
+
 // Compiles `trace` for `model` in cost mode `costs`; fills `report`. `leave` (if given)
 // receives an array of one value per unit to hold the replay's results (its values are the
 // measured leaves; a full replay overwrites them).

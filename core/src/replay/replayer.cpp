@@ -245,11 +245,7 @@ struct Replayer::Impl {
 
   template <class V>
   TimeNs computeLeave(std::uint32_t u, const V& v) const {
-    TimeNs ready = enterWith(u, v);
-    if (!noWait[u])
-      for (std::uint32_t d = p.depBegin[u]; d < p.depBegin[u + 1]; ++d)
-        if ((v.depFlags[d] & dep::kUse) == dep::kUse) ready = std::max(ready, satAdd(srcValue(p.depSrc[d], v), v.depOff[d]));
-    return satAdd(ready, v.local[u]);
+    return leaveRule(p, u, enterWith(u, v), noWait[u] != 0, v, [&](std::uint32_t s) { return srcValue(s, v); });
   }
 
   template <class V>
@@ -868,5 +864,6 @@ void Replayer::predictedRank(std::uint32_t r, PredictedRank& out) const {
   out.end = end;
 }
 const std::vector<TimeNs>& Replayer::predictedLeaves() const { return d->leave; }
+Replayer::Results Replayer::resultsForWriting() { return {d->leave, d->nodeVal}; }
 
 }  // namespace perwiz

@@ -1,0 +1,46 @@
+// Parallel replay over a group of processes (perwiz-mpi; docs/distributed.md).
+//
+// Every process reads its share of the ranks (LoadOptions::shareIndex), receives from the
+// others the calls of their ranks that reach its own (ghost ranks), compiles the serial replay
+// program over both, and computes its own ranks in rounds with the others
+// (core/src/replay/distributed_sweep.h). The results equal the serial Replayer's to the
+// nanosecond.
+#pragma once
+
+#include "perwiz/process_group.h"
+#include "perwiz/replay.h"
+#include "perwiz/scenario.h"
+#include "perwiz/trace_io.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace perwiz {
+
+struct DistributedOptions {
+  Scenario scenario;
+  std::string region;  // parallel region (function name); "" = the PRGN* states
+  LoadOptions load;    // its share fields are set from the group
+};
+
+struct DistributedPrediction {
+  std::string format;
+  std::uint32_t ranks = 0;
+  std::uint64_t mpiCalls = 0;
+  Scenario scenario;  // normalized, with its model
+  TimeNs measured = 0, predicted = 0;
+  std::vector<TimeNs> measuredEnd, predictedEnd;  // per rank, on every process
+  std::uint64_t rounds = 0;      // of the sweep
+  std::uint64_t enterSent = 0;   // predicted enters sent between processes, all processes
+  std::uint64_t ghostCalls = 0;  // calls held as ghosts, all processes
+  std::vector<std::string> notes;
+};
+
+// Every process of `group` calls it with the same arguments. A problem on any process (a file
+// it cannot read, a hypothesis that does not fit) is raised on every process as GroupError
+// naming the process and the problem.
+DistributedPrediction predictDistributed(const std::string& path, const DistributedOptions& options,
+                                         ProcessGroup& group);
+
+}  // namespace perwiz

@@ -1,0 +1,187 @@
+// predictDistributed (perwiz/distributed.h): the phases of a parallel replay.
+#include "perwiz/distributed.h"
+
+#include "../replay/distributed_sweep.h"
+#include "../replay/replay_program.h"
+#include "ghosts.h"
+#include "wire.h"
+
+#include <algorithm>
+#include <exception>
+#include <memory>
+#include <new>
+
+namespace perwiz {
+namespace {
+
+// The end of a phase: every process learns whether any failed. The first failing process's
+// problem is raised on all of them, so that every process reports it and exits.
+void agree(ProcessGroup& group, const std::string& problem) {
+  const std::vector<std::string> all = group.allGather(problem);
+  for (std::uint32_t q = 0; q < all.size(); ++q)
+    if (!all[q].empty()) throw GroupError("process " + std::to_string(q) + ": " + all[q]);
+}
+
+// Runs `fn`; its exception's message (or "") for agree().
+template <class Fn>
+std::string attempt(Fn&& fn) {
+  try {
+    fn();
+  } catch (const GroupError&) {
+    throw;  // already raised on every process
+  } catch (const std::bad_alloc&) {
+    return "out of memory";
+  } catch (const std::exception& e) {
+    return e.what()[0] ? e.what() : "unknown error";
+  }
+  return "";
+}
+
+std::uint64_t sumOver(ProcessGroup& group, std::uint64_t mine) {
+  wire::Writer w;
+  w.u64(mine);
+  std::uint64_t total = 0;
+  for (const std::string& b : group.allGather(w.take())) {
+    wire::Reader r(b, "sum");
+    total += r.u64();
+  }
+  return total;
+}
+
+}  // namespace
+
+DistributedPrediction predictDistributed(const std::string& path, const DistributedOptions& options,
+                                         ProcessGroup& group) {
+  const std::uint32_t me = group.rank(), P = group.size();
+  DistributedPrediction out;
+  out.scenario = options.scenario;
+  if (!out.scenario.model) out.scenario.model = defaultNetworkModel();
+  out.scenario.normalize();
+
+  // 1. This process's share of the ranks.
+  Trace trace;
+  LoadOptions load = options.load;
+  load.shareIndex = me;
+  load.shareCount = P;
+  agree(group, attempt([&] {
+    trace = loadTrace(path, load);
+    if (!options.region.empty() && !declareParallelRegion(trace, options.region))
+      throw TraceError(path, "--region " + options.region + ": no state of that name");
+  }));
+  const std::uint32_t R = static_cast<std::uint32_t>(trace.rankCount());
+  const RankRange own = rankShare(R, me, P);
+  out.format = trace.format;
+  out.ranks = R;
+  std::uint64_t calls = 0;
+  for (std::uint32_t r = own.first; r < own.last; ++r) calls += trace.ranks[r].mpiCalls.size();
+  out.mpiCalls = sumOver(group, calls);
+
+  // Hypotheses this replay applies: those on its own ranks' events; the others' are checked
+  // by their owners. A hypothesis kind that needs values of every rank is not distributed yet.
+  std::vector<Hypothesis> owned;
+  agree(group, attempt([&] {
+    for (const Hypothesis& h : out.scenario.hypotheses) {
+      if (h.targetsEvent()) {
+        if (h.event.rank >= R)
+          throw std::runtime_error(h.toString() + ": the trace has " + std::to_string(R) + " ranks (in " + path + ")");
+        if (own.contains(h.event.rank)) owned.push_back(h);
+        continue;
+      }
+      throw std::runtime_error(h.toString() + ": not yet replayed by perwiz-mpi (zero-wait and zero-event are); "
+                               "use perwiz-cli predict");
+    }
+  }));
+
+  // 2. Ghost ranks: every process sends each other one the calls of its ranks that reach it.
+  {
+    std::vector<std::string> ghosts(P);
+    std::string problem = attempt([&] {
+      for (std::uint32_t q = 0; q < P; ++q)
+        if (q != me) ghosts[q] = exportGhosts(trace, own, rankShare(R, q, P));
+    });
+    agree(group, problem);
+    const std::vector<std::string> in = group.exchange(std::move(ghosts));
+    agree(group, attempt([&] { importGhosts(trace, own, in); }));
+  }
+  std::uint64_t ghostCalls = 0;
+  for (std::uint32_t r = 0; r < R; ++r)
+    if (!own.contains(r)) ghostCalls += trace.ranks[r].mpiCalls.size();
+  out.ghostCalls = sumOver(group, ghostCalls);
+
+  // 3. The replay program over own and ghost ranks, with this process's hypotheses.
+  std::unique_ptr<Replayer> rp;
+  agree(group, attempt([&] {
+    Scenario s = out.scenario;
+    s.hypotheses.clear();
+    rp = std::make_unique<Replayer>(trace, std::move(s));
+    std::string problem;
+    if (!owned.empty() && !rp->setHypotheses(owned, &problem)) throw std::runtime_error(problem + " (in " + path + ")");
+    if (rp->report().brokenCycles > 0)
+      throw std::runtime_error(path + ": " + std::to_string(rp->report().brokenCycles) +
+                               " rendezvous dependencies form cycles among this process's ranks; the serial perwiz-cli "
+                               "predict breaks them, perwiz-mpi does not yet");
+  }));
+
+  // 4. Which enters go where; both sides of every pair must agree on the count.
+  SweepLinks links;
+  {
+    std::vector<std::string> counts(P);
+    std::string problem = attempt([&] {
+      links = sweepLinks(*rp, trace, me, P);
+      std::vector<std::uint32_t> n(P, 0);
+      for (const auto& e : links.exports) ++n[e.process];
+      for (std::uint32_t q = 0; q < P; ++q) {
+        wire::Writer w;
+        w.u32(n[q]);
+        counts[q] = w.take();
+      }
+    });
+    agree(group, problem);
+    const std::vector<std::string> in = group.exchange(std::move(counts));
+    agree(group, attempt([&] {
+      for (std::uint32_t q = 0; q < P; ++q) {
+        if (q == me) continue;
+        wire::Reader r(in[q], "ghost counts");
+        const std::uint32_t n = r.u32();
+        if (n != links.imports[q].size())
+          throw std::logic_error("process " + std::to_string(q) + " sends " + std::to_string(n) + " enters, " +
+                                 std::to_string(links.imports[q].size()) + " ghost units expect them");
+      }
+    }));
+  }
+
+  // 5. The sweep.
+  const SweepStats stats = sweepDistributed(*rp, links, group);
+  out.rounds = stats.rounds;
+  out.enterSent = sumOver(group, stats.enterSent);
+
+  // 6. Every rank's measured and predicted end, on every process.
+  const Replayer::Program& p = rp->program();
+  const std::vector<TimeNs>& leave = rp->predictedLeaves();
+  wire::Writer mine;
+  for (std::uint32_t r = own.first; r < own.last; ++r) {
+    mine.u32(r);
+    mine.i64(p.rankEnd[r]);
+    mine.i64(leave[p.rankBegin[r + 1] - 1]);
+  }
+  out.measuredEnd.assign(R, 0);
+  out.predictedEnd.assign(R, 0);
+  for (const std::string& b : group.allGather(mine.take())) {
+    wire::Reader rd(b, "rank ends");
+    while (!rd.done()) {
+      const std::uint32_t r = rd.u32();
+      if (r >= R) throw GroupError("rank ends: rank out of range");
+      out.measuredEnd[r] = rd.i64();
+      out.predictedEnd[r] = rd.i64();
+    }
+  }
+  for (std::uint32_t r = 0; r < R; ++r) {
+    out.measured = std::max(out.measured, out.measuredEnd[r]);
+    out.predicted = std::max(out.predicted, out.predictedEnd[r]);
+  }
+  if (overflowed(out.predicted))
+    throw GroupError(path + ": the predicted time exceeds the int64 range (2^63 ns); perwiz-cli predict names where");
+  return out;
+}
+
+}  // namespace perwiz

@@ -1,0 +1,53 @@
+// The forward sweep of perwiz-mpi: every process computes its own ranks' units, in rounds.
+//
+// Each process holds a Replayer over its ranks plus ghost ranks (core/src/distributed/ghosts.h).
+// A unit is computed by the serial rule (leaveRule, replay_program.h) once its inputs are
+// known: its rank's previous leave, and the source of every dependency it uses — a unit's
+// predicted enter (its own process's, or a ghost's received from the owner) or a gather node
+// (Program::nodeValue over its members' enters, computed where it is needed).
+//
+// A round: every process advances each of its ranks as far as its known inputs allow (a rank
+// blocked on another of its process's ranks is woken when that rank advances), then all
+// processes exchange the enters the others read (ProcessGroup::exchange, one buffer per
+// process: a status byte and (index, enter) pairs). No order can deadlock: a process only ever
+// waits for a round's end, and a round in which no process computes or sends anything while
+// some rank is unfinished means the trace's dependencies form a cycle (reported as an error).
+// The results are the serial sweep's to the nanosecond: the same rule on the same inputs.
+#pragma once
+
+#include "perwiz/process_group.h"
+#include "perwiz/replay.h"
+#include "perwiz/trace_io.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace perwiz {
+
+struct SweepLinks {
+  RankRange own;  // this process's ranks
+  // This process's units whose enters other processes read, by unit: the reader and the
+  // index in its imports from this process.
+  struct Export {
+    std::uint32_t unit, process, index;
+  };
+  std::vector<Export> exports;
+  // Per process: the ghost units its enters fill, by index.
+  std::vector<std::vector<std::uint32_t>> imports;
+};
+
+// The links of `replayer` (built over `trace`: this process's share `own` of the ranks plus
+// ghost ranks) with the other processes of a group of `processes` (process q holds
+// rankShare(R, q, processes)).
+SweepLinks sweepLinks(const Replayer& replayer, const Trace& trace, std::uint32_t me, std::uint32_t processes);
+
+struct SweepStats {
+  std::uint64_t rounds = 0;
+  std::uint64_t enterSent = 0;  // (index, enter) pairs this process sent
+};
+
+// Computes every unit of this process's ranks into replayer.resultsForWriting(); every process
+// of `group` calls it (a collective operation). Throws GroupError on a dependency cycle.
+SweepStats sweepDistributed(Replayer& replayer, const SweepLinks& links, ProcessGroup& group);
+
+}  // namespace perwiz
