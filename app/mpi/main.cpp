@@ -1,0 +1,185 @@
+// perwiz-mpi: the what-if prediction of perwiz-cli predict, replayed by P processes in parallel
+// (issue #21, docs/distributed.md):
+//
+//   mpirun -np P perwiz-mpi predict TRACE [hypotheses] [--model M] [--costs C] [--scenario F]
+//                                         [--region R] [--json [--all-ranks]]
+//
+// Every process reads its share of the ranks and replays them; process 0 prints the result, in
+// perwiz-cli predict's format. An error on any process is printed by every process, naming the
+// process and the problem (exit status 1; 2 for bad usage); a process that fails outside the
+// agreed checkpoints aborts the run after printing its problem (MPI_Abort).
+#include "../cli/cli_common.h"
+#include "../cli/prediction_setup.h"
+#include "mpi_group.h"
+
+#include "perwiz/distributed.h"
+#include "perwiz/trace_io.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+
+using namespace perwiz;
+using namespace perwiz::cli;
+
+namespace {
+
+struct Options {
+  std::string path;
+  std::vector<std::string> zeroWait, zeroEvent;
+  std::vector<std::uint32_t> balanceCompute, balanceVolume;
+  ReplayOptions replay;
+  std::string out;
+  bool json = false, allRanks = false;
+};
+
+constexpr std::size_t kPerRankLimit = 4096;  // as perwiz-cli predict --json
+
+EventRef eventArg(const std::string& flag, const std::string& text, bool computationAllowed) {
+  EventRef e;
+  if (!parseEventRef(text, e))
+    throw UsageError(flag + " " + text + ": expected RANK:INDEX" +
+                     (computationAllowed ? " (or RANK:cINDEX for the computation before call INDEX)" : ""));
+  if (e.computation && !computationAllowed)
+    throw UsageError(flag + " " + text + ": computation has no waiting time; use --zero-event");
+  return e;
+}
+
+double percent(TimeNs delta, TimeNs base) {
+  return base > 0 ? 100.0 * static_cast<double>(delta) / static_cast<double>(base) : 0.0;
+}
+
+void print(const Options& o, const DistributedPrediction& d, std::uint32_t processes) {
+  const TimeNs measured = d.measured, predicted = d.predicted;
+  if (o.json) {
+    std::vector<std::uint32_t> ranks(d.ranks);
+    for (std::uint32_t r = 0; r < d.ranks; ++r) ranks[r] = r;
+    const bool cut = !o.allRanks && ranks.size() > kPerRankLimit;
+    if (cut) {
+      std::partial_sort(ranks.begin(), ranks.begin() + kPerRankLimit, ranks.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return d.predictedEnd[a] != d.predictedEnd[b] ? d.predictedEnd[a] > d.predictedEnd[b] : a < b;
+      });
+      ranks.resize(kPerRankLimit);
+      std::sort(ranks.begin(), ranks.end());
+    }
+    Json perRank = Json::array();
+    for (std::uint32_t r : ranks)
+      perRank.push_back({{"rank", r}, {"measured_end_ns", d.measuredEnd[r]}, {"predicted_end_ns", d.predictedEnd[r]}});
+    Json j{{"trace", o.path},
+           {"format", d.format},
+           {"ranks", d.ranks},
+           {"mpi_calls", d.mpiCalls},
+           {"model", Json::parse(d.scenario.model->toJson())},
+           {"costs", costModeName(d.scenario.costs)},
+           {"hypotheses", Json::parse(d.scenario.toJson())["hypotheses"]},
+           {"measured_ns", measured},
+           {"predicted_ns", predicted},
+           {"change_ns", predicted - measured},
+           {"change_percent", percent(predicted - measured, measured)},
+           {"speedup", predicted > 0 ? static_cast<double>(measured) / static_cast<double>(predicted) : 0.0},
+           {"per_rank", std::move(perRank)}};
+    if (cut) j["per_rank_omitted"] = d.ranks - kPerRankLimit;
+    j["distributed"] = {{"processes", processes},
+                        {"rounds", d.rounds},
+                        {"enters_sent", d.enterSent},
+                        {"ghost_calls", d.ghostCalls}};
+    std::cout << j.dump(2) << '\n';
+    return;
+  }
+  std::cout << "trace:        " << o.path << " (" << d.format << ", " << d.ranks << " ranks, " << d.mpiCalls
+            << " MPI calls)\n";
+  std::cout << "model:        " << d.scenario.model->name() << " (" << d.scenario.model->kind() << "), costs "
+            << costModeName(d.scenario.costs) << '\n';
+  std::cout << "hypotheses:   ";
+  if (d.scenario.hypotheses.empty()) std::cout << "none";
+  for (std::size_t i = 0; i < d.scenario.hypotheses.size(); ++i)
+    std::cout << (i ? "; " : "") << d.scenario.hypotheses[i].toString();
+  std::cout << '\n';
+  std::cout << "measured T:   " << humanDuration(measured) << '\n';
+  std::ostringstream change;
+  change << std::fixed << std::setprecision(1) << percent(predicted - measured, measured) << " %";
+  std::cout << "predicted T:  " << humanDuration(predicted) << "  ("
+            << (predicted == measured
+                    ? "unchanged"
+                    : (predicted < measured ? "-" : "+") +
+                          humanDuration(predicted < measured ? measured - predicted : predicted - measured))
+            << ", " << change.str();
+  if (predicted > 0)
+    std::cout << ", speedup " << std::setprecision(3) << static_cast<double>(measured) / static_cast<double>(predicted)
+              << "x";
+  std::cout << ")\n";
+  std::cout << "replayed by:  " << processes << " processes, " << d.rounds << " rounds, " << d.enterSent
+            << " predicted enters exchanged\n";
+}
+
+int run(const Options& o, mpi::MpiGroup& group) {
+  if (!o.out.empty())
+    throw UsageError("-o " + o.out + ": perwiz-mpi does not write the predicted trace yet; use perwiz-cli predict -o");
+  DistributedOptions d;
+  d.scenario = scenarioFromOptions(o.replay);
+  d.region = o.replay.region;
+  for (const auto& z : o.zeroWait)
+    d.scenario.hypotheses.push_back({HypothesisKind::ZeroWait, eventArg("--zero-wait", z, false), 0});
+  for (const auto& z : o.zeroEvent)
+    d.scenario.hypotheses.push_back({HypothesisKind::ZeroEvent, eventArg("--zero-event", z, true), 0});
+  for (std::uint32_t k : o.balanceCompute) d.scenario.hypotheses.push_back({HypothesisKind::BalanceCompute, {}, k});
+  for (std::uint32_t k : o.balanceVolume) d.scenario.hypotheses.push_back({HypothesisKind::BalanceVolume, {}, k});
+  d.scenario.normalize();
+  const DistributedPrediction result = predictDistributed(o.path, d, group);
+  if (group.rank() == 0) print(o, result, group.size());
+  return kExitOk;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int status = kExitOk;
+  {
+    mpi::MpiGroup group;
+    const std::string who = "perwiz-mpi (process " + std::to_string(group.rank()) + " of " +
+                            std::to_string(group.size()) + "): ";
+    CLI::App app{"perwiz-mpi: what-if prediction replayed by the processes of an MPI run (docs/distributed.md)"};
+    app.require_subcommand(1);
+    Options o;
+    CLI::App* predict = app.add_subcommand("predict", "perwiz-cli predict, every process replaying its share of the ranks");
+    predict->add_option("TRACE", o.path, "input trace (OTF2: each process reads its ranks' files; ALOG and OTF: "
+                                         "every process reads the file and keeps its ranks)")
+        ->required();
+    predict->add_option("--zero-wait", o.zeroWait, "RANK:INDEX: this MPI call's waiting time becomes zero")
+        ->allow_extra_args(false);
+    predict->add_option("--zero-event", o.zeroEvent,
+                        "RANK:INDEX (MPI call) or RANK:cINDEX (computation before call INDEX) takes no time")
+        ->allow_extra_args(false);
+    predict->add_option("--balance-compute", o.balanceCompute, "STEP: not yet in perwiz-mpi")->allow_extra_args(false);
+    predict->add_option("--balance-volume", o.balanceVolume, "STEP: not yet in perwiz-mpi")->allow_extra_args(false);
+    addReplayOptions(predict, o.replay);
+    predict->add_option("-o,--output", o.out, "the predicted trace: not yet in perwiz-mpi");
+    predict->add_flag("--json", o.json, "machine-readable output (perwiz-cli predict's keys, plus \"distributed\")");
+    predict->add_flag("--all-ranks", o.allRanks, "with --json: every rank's end times (default: at most 4096)");
+    try {
+      app.parse(argc, argv);
+      status = run(o, group);
+    } catch (const CLI::ParseError& e) {
+      // Every process parses the same arguments: process 0 speaks for all.
+      if (group.rank() == 0) status = app.exit(e);
+      else status = e.get_exit_code() == 0 ? kExitOk : kExitBadUsage;
+      if (status != kExitOk) status = kExitBadUsage;
+    } catch (const UsageError& e) {
+      std::cerr << who + "usage: " + e.what() + "\n" << std::flush;  // every process checks the same arguments
+      status = kExitBadUsage;
+    } catch (const GroupError& e) {
+      std::cerr << who + e.what() + "\n" << std::flush;  // raised on every process alike
+      status = kExitBadInput;
+    } catch (const std::exception& e) {
+      // This process alone: the others may be waiting for it in a collective.
+      std::cerr << who + e.what() + "\n" << std::flush;
+      MPI_Abort(MPI_COMM_WORLD, kExitBadInput);
+    }
+  }
+  MPI_Finalize();
+  return status;
+}

@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# perwiz-mpi under Open MPI against perwiz-cli predict (issue #21, acceptance 1 and 4):
+#   check_perwiz_mpi.sh equal  CLI MPI_BIN MPIRUN SAMPLES SHARED WORKDIR
+#   check_perwiz_mpi.sh errors CLI MPI_BIN MPIRUN WORKDIR
+# `equal`: for P = 1..4 processes (oversubscribed) every trace and scenario gives the serial
+# JSON's measured and predicted T and every rank's end times, to the nanosecond. Traces: generated
+# ones (rank counts not divisible by P), the bundled samples (traces of the examples), and the
+# OTF2 archives of ../shared/traces when present (skipped, with a line saying so, when absent).
+# `errors`: a missing location file, a bad hypothesis and a process that fails are reported by
+# every process, with a non-zero status and no hang.
+set -euo pipefail
+mode=${1:?mode}
+cli=${2:?perwiz-cli}
+bin=${3:?perwiz-mpi}
+mpirun=${4:?mpirun}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
+fail() { echo "FAIL: $*" >&2; exit 1; }
+mpi() { local np=$1; shift; timeout 300 "$mpirun" --oversubscribe -np "$np" "$bin" "$@"; }
+
+case "$mode" in
+equal)
+  samples=${5:?samples}
+  shared=${6:?shared}
+  work=${7:?workdir}
+  rm -rf "$work" && mkdir -p "$work"
+  "$cli" generate "$work/ring7" --ranks 7 --steps 30 --imbalance 0.3 >/dev/null
+  "$cli" generate "$work/nb5" --ranks 5 --steps 20 --nonblocking --bytes 262144 --collective bcast --seed 7 >/dev/null
+  "$cli" generate "$work/random10" --ranks 10 --steps 10 --pattern random --messages-per-step 3 --seed 3 >/dev/null
+  traces=("$work/ring7" "$work/nb5" "$work/random10")
+  for s in binary_swap_8 stencil_8 registration_8 pipeline_8.alog ring4.alog; do traces+=("$samples/$s"); done
+  if [ -d "$shared/otf2" ]; then
+    while IFS= read -r anchor; do traces+=("$(dirname "$anchor")"); done < <(find "$shared/otf2" -name '*.otf2' | sort)
+  else
+    echo "skip: $shared absent (the shared traces are checked where they are)"
+  fi
+  compare() { # SERIAL.json DISTRIBUTED.json WHAT
+    python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+what = sys.argv[3]
+for k in ("measured_ns", "predicted_ns", "ranks", "mpi_calls", "hypotheses", "costs"):
+    if a[k] != b[k]:
+        sys.exit(f"FAIL {what}: {k} serial {a[k]} distributed {b[k]}")
+if a["per_rank"] != b["per_rank"]:
+    bad = [(x, y) for x, y in zip(a["per_rank"], b["per_rank"]) if x != y][:3]
+    sys.exit(f"FAIL {what}: per-rank ends differ, e.g. {bad}")
+PY
+  }
+  checked=0
+  for t in "${traces[@]}"; do
+    name=$(basename "$t")
+    for scen in "none" "model" "hyp"; do
+      args=()
+      case $scen in
+        model) args=(--costs model) ;;
+        hyp) args=(--zero-wait 1:3 --zero-event 2:c2 --zero-event 0:4) ;;
+      esac
+      "$cli" predict "$t" "${args[@]}" --json --all-ranks > "$work/serial.json" 2>/dev/null || {
+        echo "skip $name $scen: perwiz-cli predict refused it"; continue; }
+      if python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["replay"]["broken_cycles"] else 1)' "$work/serial.json"; then
+        echo "skip $name $scen: rendezvous cycles (not distributed yet)"; continue
+      fi
+      for P in 1 2 3 4; do
+        mpi "$P" predict "$t" "${args[@]}" --json --all-ranks > "$work/mpi.json" || fail "$name $scen P=$P exited with $?"
+        compare "$work/serial.json" "$work/mpi.json" "$name $scen P=$P" || exit 1
+        checked=$((checked + 1))
+      done
+      echo "ok $name $scen: P = 1..4 equal the serial prediction"
+    done
+  done
+  [ "$checked" -ge 60 ] || fail "only $checked comparisons ran"
+  echo "ok: $checked comparisons"
+  ;;
+errors)
+  work=${5:?workdir}
+  rm -rf "$work" && mkdir -p "$work"
+  "$cli" generate "$work/t" --ranks 4 --steps 3 >/dev/null
+  last=$(ls "$work/t/traces/"*.evt | sort | tail -1)
+  rm "$last"
+  expect_error() { # NP STATUS PATTERN ARGS...
+    local np=$1 want=$2 pattern=$3 rc=0 out
+    shift 3
+    out=$(mpi "$np" "$@" 2>&1) || rc=$?
+    [ "$rc" = "$want" ] || fail "expected status $want from $*, got $rc: $out"
+    [ "$rc" != 124 ] || fail "hung: $*"
+    local n
+    n=$(grep -c "$pattern" <<<"$out" || true)
+    [ "$n" -ge "$np" ] || fail "expected '$pattern' from each of $np processes, $n lines: $out"
+    echo "ok: $* -> status $rc, every process names the problem"
+  }
+  expect_error 3 1 "$(basename "$last")" predict "$work/t"
+  "$cli" generate "$work/ok" --ranks 4 --steps 3 >/dev/null
+  expect_error 2 1 "has 4 ranks" predict "$work/ok" --zero-wait 9:0
+  expect_error 3 1 "event 2:100000" predict "$work/ok" --zero-wait 2:100000
+  expect_error 2 1 "no such file" predict "$work/none"
+  # A process failing between the agreed checkpoints (injected: process 1 at its 12th exchange,
+  # inside the sweep) reports its problem and aborts the run: non-zero status, no hang.
+  rc=0
+  out=$(PERWIZ_MPI_INJECT_FAILURE=1:12 mpi 3 predict "$work/ok" 2>&1) || rc=$?
+  [ "$rc" != 0 ] && [ "$rc" != 124 ] || fail "injected failure: status $rc: $out"
+  grep -q "process 1 of 3.*injected failure" <<<"$out" || fail "injected failure not reported: $out"
+  echo "ok: a process failing inside the sweep aborts the run (status $rc) after naming its problem"
+  # More processes than ranks: the idle ones take part, the result is the serial one's.
+  "$cli" generate "$work/small" --ranks 2 --steps 3 >/dev/null
+  want=$("$cli" predict "$work/small" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["predicted_ns"])')
+  got=$(mpi 4 predict "$work/small" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["predicted_ns"])')
+  [ "$want" = "$got" ] || fail "4 processes on 2 ranks: $got, serial $want"
+  echo "ok: 4 processes on 2 ranks (2 idle) equal the serial prediction"
+  ;;
+*) fail "unknown mode $mode" ;;
+esac
