@@ -145,6 +145,62 @@ TEST(DistributedReplay, GeneratedShapesEqualTheSerialReplay) {
   expectEqualToSerial(generated("random", random), {}, {2, 4});
 }
 
+// Every collective rule across processes (docs/model.md §2.5): Scan (each member waits for the
+// ones before it: sent one by one), rooted collectives whose root is on another process, and a
+// communicator that reaches some processes only. Durations vary per rank so that every rule
+// decides some end.
+TEST(DistributedReplay, CollectiveRulesAcrossProcesses) {
+  const fs::path dir = freshDir("Distributed_collectives") / "trace";
+  {
+    auto w = makeOtf2Writer(dir.string());
+    TraceSink& s = *w;
+    constexpr std::uint32_t R = 6;
+    s.begin(TraceHeader{R, {}});
+    auto fn = [&](const char* name, EventKind k, MpiOp op) { return s.defineFunction(Function{name, k, op, ""}); };
+    const std::uint32_t work = fn("work", EventKind::UserState, MpiOp::None);
+    const std::uint32_t scan = fn("MPI_Scan", EventKind::MpiCall, MpiOp::Scan);
+    const std::uint32_t reduce = fn("MPI_Reduce", EventKind::MpiCall, MpiOp::Reduce);
+    const std::uint32_t bcast = fn("MPI_Bcast", EventKind::MpiCall, MpiOp::Bcast);
+    const std::uint32_t gather = fn("MPI_Gather", EventKind::MpiCall, MpiOp::Gather);
+    const std::uint32_t allgather = fn("MPI_Allgather", EventKind::MpiCall, MpiOp::Allgather);
+    const std::uint32_t barrier = fn("MPI_Barrier", EventKind::MpiCall, MpiOp::Barrier);
+    const std::uint32_t sub = s.defineComm(Communicator{"sub", {1, 3, 4, 5}, false});
+    struct Op {
+      std::uint32_t f;
+      MpiOp op;
+      std::uint32_t comm;
+      std::int32_t root;
+    };
+    const Op ops[] = {{scan, MpiOp::Scan, 0, -1},          {reduce, MpiOp::Reduce, 0, 4},
+                      {bcast, MpiOp::Bcast, 0, 2},         {gather, MpiOp::Gather, sub, 5},
+                      {allgather, MpiOp::Allgather, sub, -1}, {barrier, MpiOp::Barrier, 0, -1},
+                      {scan, MpiOp::Scan, 0, -1},          {bcast, MpiOp::Bcast, sub, 3}};
+    for (std::uint32_t r = 0; r < R; ++r) {
+      TimeNs t = 0;
+      for (std::uint32_t k = 0; k < std::size(ops); ++k) {
+        const Op& o = ops[k];
+        const bool member = o.comm == 0 || r == 1 || r == 3 || r == 4 || r == 5;
+        if (!member) continue;
+        const TimeNs compute = 1000 + 377 * ((r * 7 + k * 3) % 5);
+        s.enter(r, t, work);
+        t += compute;
+        s.leave(r, t, work);
+        // Every call ends at the latest member's start of this operation plus a little:
+        // the member entering last waits least.
+        const TimeNs end = 1000 * (k + 1) * 4 + 50;
+        s.enter(r, t, o.f);
+        s.collective(r, t + 1, o.op, o.comm, o.root, 64, 64);
+        t = std::max(t + 10, end);
+        s.leave(r, t, o.f);
+      }
+    }
+    s.end();
+  }
+  expectEqualToSerial(dir, {}, {1, 2, 3, 4, 5, 6});
+  expectEqualToSerial(dir, withHypotheses({zeroEvent(3, 2, true), zeroWait(4, 1)}), {2, 3});
+  expectEqualToSerial(dir, withHypotheses({}, CostMode::Model), {2, 3, 4});
+}
+
 TEST(DistributedReplay, MoreProcessesThanRanksLeaveSomeIdle) {
   GeneratorSpec spec;
   spec.ranks = 3;

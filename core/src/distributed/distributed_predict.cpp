@@ -93,18 +93,22 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
   }));
 
   // 2. Ghost ranks: every process sends each other one the calls of its ranks that reach it.
+  // Cost mode "model" prices a collective by every member's size and position: members are
+  // sent one by one there (ghosts.h); in "measured" each process sends one proxy per instance.
+  const bool everyMember = out.scenario.costs == CostMode::Model;
+  std::vector<std::uint32_t> proxyRank;
   {
     std::vector<std::string> ghosts(P);
     std::string problem = attempt([&] {
       for (std::uint32_t q = 0; q < P; ++q)
-        if (q != me) ghosts[q] = exportGhosts(trace, own, rankShare(R, q, P));
+        if (q != me) ghosts[q] = exportGhosts(trace, own, rankShare(R, q, P), everyMember);
     });
     agree(group, problem);
-    const std::vector<std::string> in = group.exchange(std::move(ghosts));
-    agree(group, attempt([&] { importGhosts(trace, own, in); }));
+    std::vector<std::string> in = group.exchange(std::move(ghosts));
+    agree(group, attempt([&] { proxyRank = importGhosts(trace, own, in); }));
   }
   std::uint64_t ghostCalls = 0;
-  for (std::uint32_t r = 0; r < R; ++r)
+  for (std::uint32_t r = 0; r < trace.rankCount(); ++r)
     if (!own.contains(r)) ghostCalls += trace.ranks[r].mpiCalls.size();
   out.ghostCalls = sumOver(group, ghostCalls);
 
@@ -127,9 +131,10 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
   {
     std::vector<std::string> counts(P);
     std::string problem = attempt([&] {
-      links = sweepLinks(*rp, trace, me, P);
+      links = sweepLinks(*rp, trace, me, P, everyMember, proxyRank);
       std::vector<std::uint32_t> n(P, 0);
       for (const auto& e : links.exports) ++n[e.process];
+      for (const auto& e : links.proxyDests) ++n[e.process];
       for (std::uint32_t q = 0; q < P; ++q) {
         wire::Writer w;
         w.u32(n[q]);

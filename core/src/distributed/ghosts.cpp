@@ -1,11 +1,12 @@
 // Ghost ranks (ghosts.h).
 #include "ghosts.h"
 
-#include "../model/collective_matching.h"
 #include "../model/message_matching.h"
 #include "wire.h"
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -26,9 +27,18 @@ bool reaches(const Communicator& c, RankRange ranks) {
   return false;
 }
 
+// Whether a collective call is sent one by one (ghosts.h): every one in cost mode "model", else a
+// rooted collective's root and Scan/Exscan's members; the others go into proxies.
+bool sentAlone(const CollectiveCall& c, std::uint32_t r, bool everyMember) {
+  return everyMember || c.op == MpiOp::Scan || c.op == MpiOp::Exscan || c.root == static_cast<std::int32_t>(r);
+}
+bool inProxy(const CollectiveCall& c, bool everyMember) {
+  return !everyMember && c.op != MpiOp::Scan && c.op != MpiOp::Exscan;
+}
+
 }  // namespace
 
-std::vector<std::uint32_t> ghostCalls(const Trace& trace, std::uint32_t r, RankRange destRanks,
+std::vector<std::uint32_t> ghostCalls(const Trace& trace, std::uint32_t r, RankRange destRanks, bool everyMember,
                                       std::vector<std::uint8_t>* topLevel) {
   const RankTrace& rt = trace.ranks[r];
   const std::uint32_t n = static_cast<std::uint32_t>(rt.mpiCalls.size());
@@ -45,7 +55,7 @@ std::vector<std::uint32_t> ghostCalls(const Trace& trace, std::uint32_t r, RankR
     const CollectiveCall c = rt.collectives[i];
     if (c.comm >= trace.comms.size()) continue;
     if (commReaches[c.comm] < 0) commReaches[c.comm] = reaches(trace.comms[c.comm], destRanks) ? 1 : 0;
-    if (!commReaches[c.comm]) continue;
+    if (!commReaches[c.comm] || !sentAlone(c, r, everyMember)) continue;
     if (const std::uint32_t k = callOfEvent(rt.mpiCalls, c.event); k != kNone32) want[k] = 1;
   }
   // Top-level calls, by the replay's rule (replay_program.cpp, buildUnits): a call entered
@@ -75,14 +85,76 @@ std::vector<std::uint32_t> ghostCalls(const Trace& trace, std::uint32_t r, RankR
   return out;
 }
 
-std::string exportGhosts(const Trace& trace, RankRange own, RankRange destRanks) {
+GhostProxies ghostProxies(const Trace& trace, RankRange own, RankRange destRanks, bool everyMember) {
+  GhostProxies out;
+  if (everyMember) return out;
+  struct M {
+    std::uint32_t instance, rank, call;
+  };
+  std::vector<M> ms;
+  std::vector<std::int8_t> commReaches(trace.comms.size(), -1);
+  for (std::uint32_t r = own.first; r < own.last && r < trace.ranks.size(); ++r) {
+    const RankTrace& rt = trace.ranks[r];
+    for (std::size_t i = 0; i < rt.collectives.size(); ++i) {
+      const CollectiveCall c = rt.collectives[i];
+      if (!inProxy(c, everyMember) || c.instance >= trace.collectives.size() || c.comm >= trace.comms.size()) continue;
+      if (commReaches[c.comm] < 0) commReaches[c.comm] = reaches(trace.comms[c.comm], destRanks) ? 1 : 0;
+      if (!commReaches[c.comm]) continue;
+      if (const std::uint32_t k = callOfEvent(rt.mpiCalls, c.event); k != kNone32) ms.push_back({c.instance, r, k});
+    }
+  }
+  std::stable_sort(ms.begin(), ms.end(), [](const M& a, const M& b) { return a.instance < b.instance; });
+  std::vector<Proxy> proxies;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> members;
+  for (std::size_t i = 0; i < ms.size();) {
+    Proxy p;
+    const CollectiveInstance& inst = trace.collectives[ms[i].instance];
+    p.comm = inst.comm;
+    p.sequence = inst.sequence;
+    p.memberBegin = static_cast<std::uint32_t>(members.size());
+    const RankTrace& first = trace.ranks[ms[i].rank];
+    p.function = first.function[first.mpiCalls[ms[i].call]];
+    p.measured = first.enter[first.mpiCalls[ms[i].call]];
+    std::size_t j = i;
+    for (; j < ms.size() && ms[j].instance == ms[i].instance; ++j) {
+      const RankTrace& rt = trace.ranks[ms[j].rank];
+      p.measured = std::max(p.measured, rt.enter[rt.mpiCalls[ms[j].call]]);
+      members.emplace_back(ms[j].rank, ms[j].call);
+    }
+    proxies.push_back(p);
+    i = j;
+  }
+  // The receiver's proxy rank holds them in time order (a rank's events are).
+  std::vector<std::uint32_t> order(proxies.size());
+  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return std::tie(proxies[a].measured, proxies[a].comm, proxies[a].sequence) <
+           std::tie(proxies[b].measured, proxies[b].comm, proxies[b].sequence);
+  });
+  for (std::uint32_t i : order) {
+    const std::uint32_t b = proxies[i].memberBegin;
+    const std::uint32_t e = i + 1 < proxies.size() ? proxies[i + 1].memberBegin : static_cast<std::uint32_t>(members.size());
+    Proxy p = proxies[i];
+    p.memberBegin = static_cast<std::uint32_t>(out.members.size());
+    out.members.insert(out.members.end(), members.begin() + b, members.begin() + e);
+    out.proxies.push_back(p);
+  }
+  return out;
+}
+
+std::string exportGhosts(const Trace& trace, RankRange own, RankRange destRanks, bool everyMember) {
   wire::Writer w;
   std::vector<std::string> names;  // functions used, by first use
   std::unordered_map<std::uint32_t, std::uint32_t> nameOf;
+  auto nameIndex = [&](std::uint32_t f) {
+    auto [it, fresh] = nameOf.emplace(f, static_cast<std::uint32_t>(names.size()));
+    if (fresh) names.push_back(trace.functions[f].name);
+    return it->second;
+  };
   wire::Writer body;
   std::uint32_t ranks = 0;
   for (std::uint32_t r = own.first; r < own.last && r < trace.ranks.size(); ++r) {
-    const std::vector<std::uint32_t> calls = ghostCalls(trace, r, destRanks);
+    const std::vector<std::uint32_t> calls = ghostCalls(trace, r, destRanks, everyMember);
     if (calls.empty()) continue;
     ++ranks;
     const RankTrace& rt = trace.ranks[r];
@@ -90,12 +162,9 @@ std::string exportGhosts(const Trace& trace, RankRange own, RankRange destRanks)
     body.u32(static_cast<std::uint32_t>(calls.size()));
     for (std::uint32_t c : calls) {
       const std::uint32_t e = rt.mpiCalls[c];
-      const std::uint32_t f = rt.function[e];
-      auto [it, fresh] = nameOf.emplace(f, static_cast<std::uint32_t>(names.size()));
-      if (fresh) names.push_back(trace.functions[f].name);
       body.i64(rt.enter[e]);
       body.i64(rt.leave[e]);
-      body.u32(it->second);
+      body.u32(nameIndex(rt.function[e]));
       body.u8(rt.depth[e]);
     }
     // The ghost's event index of a call's event: its position in `calls`.
@@ -127,12 +196,14 @@ std::string exportGhosts(const Trace& trace, RankRange own, RankRange destRanks)
     for (std::size_t i = 0; i < rt.collectives.size(); ++i) {
       const CollectiveCall c = rt.collectives[i];
       const std::uint32_t g = ghostEvent(c.event);
-      if (g == kNone32) continue;  // not on a communicator reaching the destination
+      if (g == kNone32 || !sentAlone(c, r, everyMember)) continue;  // in a proxy, or not for the destination
       if (c.comm >= trace.comms.size() || !reaches(trace.comms[c.comm], destRanks)) continue;
+      if (c.instance >= trace.collectives.size()) continue;
       ++colls;
       cs.u32(g);
       cs.u8(static_cast<std::uint8_t>(c.op));
       cs.u32(c.comm);
+      cs.u32(trace.collectives[c.instance].sequence);
       cs.i32(c.root);
       cs.u64(c.bytesSent);
       cs.u64(c.bytesReceived);
@@ -140,14 +211,34 @@ std::string exportGhosts(const Trace& trace, RankRange own, RankRange destRanks)
     body.u32(colls);
     body.append(cs);
   }
+  const GhostProxies px = ghostProxies(trace, own, destRanks, everyMember);
+  wire::Writer proxies;
+  proxies.u32(static_cast<std::uint32_t>(px.proxies.size()));
+  for (const Proxy& p : px.proxies) {
+    proxies.i64(p.measured);
+    proxies.u32(nameIndex(p.function));
+    proxies.u32(p.comm);
+    proxies.u32(p.sequence);
+  }
   w.u32(static_cast<std::uint32_t>(names.size()));
   for (std::uint32_t f = 0; f < names.size(); ++f) w.str(names[f]);
   w.u32(ranks);
   w.append(body);
+  w.append(proxies);
   return w.take();
 }
 
-void importGhosts(Trace& trace, RankRange own, const std::vector<std::string>& buffers) {
+std::vector<std::uint32_t> importGhosts(Trace& trace, RankRange own, const std::vector<std::string>& buffers) {
+  const std::uint32_t R = static_cast<std::uint32_t>(trace.ranks.size());
+  // The local instances by (communicator, sequence): the local ranks' matching stands.
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> instanceOf;
+  for (std::uint32_t i = 0; i < trace.collectives.size(); ++i)
+    instanceOf.emplace(std::make_pair(trace.collectives[i].comm, trace.collectives[i].sequence), i);
+  auto instance = [&](std::uint32_t comm, std::uint32_t seq) {
+    const auto it = instanceOf.find({comm, seq});
+    return it == instanceOf.end() ? kNone32 : it->second;  // no local member: nothing waits for it here
+  };
+  std::vector<std::uint32_t> proxyRank(buffers.size(), kNone32);
   std::unordered_map<std::string, std::uint32_t> fnByName;
   for (std::uint32_t f = 0; f < trace.functions.size(); ++f) fnByName.emplace(trace.functions[f].name, f);
   auto functionNamed = [&](const std::string& name) {
@@ -162,7 +253,8 @@ void importGhosts(Trace& trace, RankRange own, const std::vector<std::string>& b
     }
     return it->second;
   };
-  for (const std::string& buffer : buffers) {
+  for (std::uint32_t q = 0; q < buffers.size(); ++q) {
+    const std::string& buffer = buffers[q];
     if (buffer.empty()) continue;
     wire::Reader in(buffer, "ghost ranks");
     std::vector<std::uint32_t> fn(in.u32());
@@ -170,7 +262,7 @@ void importGhosts(Trace& trace, RankRange own, const std::vector<std::string>& b
     const std::uint32_t ranks = in.u32();
     for (std::uint32_t k = 0; k < ranks; ++k) {
       const std::uint32_t r = in.u32();
-      if (r >= trace.ranks.size() || own.contains(r))
+      if (r >= R || own.contains(r))
         throw std::runtime_error("ghost ranks: rank " + std::to_string(r) + " is not another process's");
       RankTrace& rt = trace.ranks[r];
       if (!rt.enter.empty()) throw std::runtime_error("ghost ranks: rank " + std::to_string(r) + " arrived twice");
@@ -214,11 +306,43 @@ void importGhosts(Trace& trace, RankRange own, const std::vector<std::string>& b
         c.event = event(in.u32());
         c.op = static_cast<MpiOp>(in.u8());
         c.comm = in.u32();
+        const std::uint32_t seq = in.u32();
         c.root = in.i32();
         c.bytesSent = in.u64();
         c.bytesReceived = in.u64();
+        c.instance = instance(c.comm, seq);
       }
       rt.collectives = colls;
+    }
+    // The proxy rank: one call per instance, at the latest measured enter of q's members.
+    const std::uint32_t proxies = in.u32();
+    if (proxies > 0) {
+      RankTrace rt;
+      rt.name = "proxy of process " + std::to_string(q);
+      std::vector<TimeNs> times(proxies);
+      std::vector<CollectiveCall> colls(proxies);
+      rt.function.resize(proxies);
+      rt.depth.assign(proxies, 0);
+      rt.mpiCalls.resize(proxies);
+      for (std::uint32_t i = 0; i < proxies; ++i) {
+        times[i] = in.i64();
+        const std::uint32_t f = in.u32();
+        if (f >= fn.size()) throw std::runtime_error("ghost ranks: function index out of range");
+        if (i > 0 && times[i] < times[i - 1]) throw std::runtime_error("ghost ranks: proxies out of time order");
+        rt.function[i] = fn[f];
+        rt.mpiCalls[i] = i;
+        CollectiveCall& c = colls[i];
+        c.event = i;
+        c.comm = in.u32();
+        const std::uint32_t seq = in.u32();
+        c.instance = instance(c.comm, seq);
+        c.op = c.instance != kNone32 ? trace.collectives[c.instance].op : MpiOp::OtherMpi;
+      }
+      rt.enter = times;
+      rt.leave = times;
+      rt.collectives = colls;
+      proxyRank[q] = static_cast<std::uint32_t>(trace.ranks.size());
+      trace.ranks.push_back(std::move(rt));
     }
     in.finish();
   }
@@ -226,7 +350,7 @@ void importGhosts(Trace& trace, RankRange own, const std::vector<std::string>& b
   for (RankTrace& rt : trace.ranks)
     for (std::size_t i = 0; i < rt.messages.size(); ++i) rt.messages.setMatch(i, kNone32, kNone32);
   trace.messageStats = matchMessages(trace).stats;
-  matchCollectives(trace);
+  return proxyRank;
 }
 
 }  // namespace perwiz

@@ -25,21 +25,53 @@
 
 namespace perwiz {
 
+// Collectives. In cost mode "measured" a gather is the latest of its members' enters, which
+// each process can take over its own members first: a process sends, per collective instance it
+// shares with another, one *proxy* (the latest measured enter of its members; in the sweep, the
+// latest predicted one) instead of every member. The proxies a process receives from process q
+// form one more ghost rank (after the trace's ranks), one call per instance. Members are still
+// sent one by one where the replay needs them one by one: a rooted collective's root (the rule
+// depends on it) and Scan/Exscan's members (each waits for those before it). In cost mode
+// "model" (`everyMember`) every member is sent: the model's prices depend on every member's size
+// and position, and SMPI's linear collectives queue them one by one (docs/model.md §3).
+
 // The MPI calls (indices into RankTrace::mpiCalls, ascending) of rank r that process `dest`
-// needs as ghosts: those posting or completing an endpoint whose peer is in `destRanks`, those
-// making a collective call on a communicator with a member in `destRanks`, and the top-level
-// call holding any nested one of those. `topLevel` (if given) receives, per returned call,
-// whether it is a top-level call (a replay unit) of the rank.
-std::vector<std::uint32_t> ghostCalls(const Trace& trace, std::uint32_t r, RankRange destRanks,
+// needs as ghosts: those posting or completing an endpoint whose peer is in `destRanks`, the
+// collective calls on a communicator with a member in `destRanks` that are sent one by one (see
+// above), and the top-level call holding any nested one of those. `topLevel` (if given)
+// receives, per returned call, whether it is a top-level call (a replay unit) of the rank.
+std::vector<std::uint32_t> ghostCalls(const Trace& trace, std::uint32_t r, RankRange destRanks, bool everyMember,
                                       std::vector<std::uint8_t>* topLevel = nullptr);
 
-// The ghost ranks of this process's `own` ranks that process `dest` (holding `destRanks`)
-// needs, serialised (the buffer ends up in importGhosts on that process).
-std::string exportGhosts(const Trace& trace, RankRange own, RankRange destRanks);
+// The proxies this process (ranks `own`) sends to the process holding `destRanks`, in the order
+// of the receiver's proxy rank: by measured time, then communicator and sequence.
+struct Proxy {
+  std::uint32_t comm = 0, sequence = 0;
+  TimeNs measured = 0;             // the latest measured enter of the members
+  std::uint32_t function = 0;      // of the first member's call (for the ghost call's name)
+  std::uint32_t memberBegin = 0;   // into GhostProxies::members
+};
+struct GhostProxies {
+  std::vector<Proxy> proxies;
+  // Members of proxy i: members[proxies[i].memberBegin .. proxies[i + 1].memberBegin) (the last
+  // one's to the end), as (rank, MPI call index).
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> members;
+  std::uint32_t memberEnd(std::size_t i) const {
+    return i + 1 < proxies.size() ? proxies[i + 1].memberBegin : static_cast<std::uint32_t>(members.size());
+  }
+};
+GhostProxies ghostProxies(const Trace& trace, RankRange own, RankRange destRanks, bool everyMember);
+
+// The ghost ranks and the proxies of this process's `own` ranks that process `dest` (holding
+// `destRanks`) needs, serialised (the buffer ends up in importGhosts on that process).
+std::string exportGhosts(const Trace& trace, RankRange own, RankRange destRanks, bool everyMember);
 
 // Adds the ghost ranks received from every other process (`buffers[q]` from process q; the own
-// entry is ignored) to `trace`, whose ranks outside `own` must be empty, then matches messages
-// and collectives afresh over the whole. Throws std::runtime_error on a malformed buffer.
-void importGhosts(Trace& trace, RankRange own, const std::vector<std::string>& buffers);
+// entry is ignored) to `trace`, whose ranks outside `own` must be empty, and one proxy rank per
+// process that sent proxies (appended after the trace's ranks; the result gives its index per
+// process, kNone32 for none). Messages are matched afresh over the whole; ghost and proxy
+// collective calls join the instance of their (communicator, sequence) among the local ranks'.
+// Throws std::runtime_error on a malformed buffer.
+std::vector<std::uint32_t> importGhosts(Trace& trace, RankRange own, const std::vector<std::string>& buffers);
 
 }  // namespace perwiz

@@ -7,34 +7,53 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
 #include <string>
 
 namespace perwiz {
 
-SweepLinks sweepLinks(const Replayer& replayer, const Trace& trace, std::uint32_t me, std::uint32_t processes) {
+SweepLinks sweepLinks(const Replayer& replayer, const Trace& trace, std::uint32_t me, std::uint32_t processes,
+                      bool everyMember, const std::vector<std::uint32_t>& proxyRank) {
   const Replayer::Program& p = replayer.program();
-  const std::uint32_t R = static_cast<std::uint32_t>(trace.rankCount());
+  std::uint32_t R = static_cast<std::uint32_t>(trace.rankCount());
+  for (std::uint32_t r : proxyRank) R = std::min(R, r);  // proxy ranks follow the trace's
   SweepLinks links;
   links.own = rankShare(R, me, processes);
   links.imports.assign(processes, {});
   std::vector<std::uint8_t> top;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> proxyOf;  // (comm, sequence)
   for (std::uint32_t q = 0; q < processes; ++q) {
     if (q == me) continue;
     const RankRange dest = rankShare(R, q, processes);
     std::uint32_t index = 0;
     for (std::uint32_t r = links.own.first; r < links.own.last; ++r) {
       top.clear();
-      const std::vector<std::uint32_t> calls = ghostCalls(trace, r, dest, &top);
+      const std::vector<std::uint32_t> calls = ghostCalls(trace, r, dest, everyMember, &top);
       for (std::size_t i = 0; i < calls.size(); ++i)
         if (top[i]) links.exports.push_back({p.unitOfCall(r, calls[i]), q, index++});
+    }
+    const GhostProxies px = ghostProxies(trace, links.own, dest, everyMember);
+    for (std::size_t i = 0; i < px.proxies.size(); ++i) {
+      auto [it, fresh] = proxyOf.emplace(std::make_pair(px.proxies[i].comm, px.proxies[i].sequence), links.proxies());
+      if (fresh) {
+        for (std::uint32_t m = px.proxies[i].memberBegin; m < px.memberEnd(i); ++m)
+          links.proxyMembers.push_back(p.unitOfCall(px.members[m].first, px.members[m].second));
+        links.proxyMemberBegin.push_back(static_cast<std::uint32_t>(links.proxyMembers.size()));
+      }
+      links.proxyDests.push_back({it->second, q, index++});
     }
     // A ghost rank's units are its selected top-level calls, in order; its sentinel is not one.
     for (std::uint32_t s = dest.first; s < dest.last; ++s)
       for (std::uint32_t u = p.rankBegin[s]; u + 1 < p.rankBegin[s + 1]; ++u) links.imports[q].push_back(u);
+    if (q < proxyRank.size() && proxyRank[q] != kNone32)
+      for (std::uint32_t u = p.rankBegin[proxyRank[q]]; u + 1 < p.rankBegin[proxyRank[q] + 1]; ++u)
+        links.imports[q].push_back(u);
   }
   std::sort(links.exports.begin(), links.exports.end(), [](const SweepLinks::Export& a, const SweepLinks::Export& b) {
     return a.unit != b.unit ? a.unit < b.unit : a.process < b.process;
   });
+  std::stable_sort(links.proxyDests.begin(), links.proxyDests.end(),
+                   [](const SweepLinks::ProxyDest& a, const SweepLinks::ProxyDest& b) { return a.proxy < b.proxy; });
   return links;
 }
 
@@ -58,6 +77,19 @@ class Sweep {
     exportEnd_.resize(n);
     queued_.assign(n, 0);
     waiters_.assign(n, {});
+    // Proxy memberships per local rank, by unit (units become known in order along a rank).
+    proxyMissing_.resize(links.proxies());
+    memberOf_.assign(n, {});
+    memberCursor_.assign(n, 0);
+    for (std::uint32_t x = 0; x < links.proxies(); ++x) {
+      proxyMissing_[x] = links.proxyMemberBegin[x + 1] - links.proxyMemberBegin[x];
+      for (std::uint32_t m = links.proxyMemberBegin[x]; m < links.proxyMemberBegin[x + 1]; ++m)
+        memberOf_[p_.rankOf(links.proxyMembers[m]) - rf_].emplace_back(links.proxyMembers[m], x);
+    }
+    for (auto& v : memberOf_) std::sort(v.begin(), v.end());
+    proxyDestBegin_.assign(links.proxies() + 1, 0);
+    for (const auto& d : links.proxyDests) ++proxyDestBegin_[d.proxy + 1];
+    for (std::uint32_t x = 0; x < links.proxies(); ++x) proxyDestBegin_[x + 1] += proxyDestBegin_[x];
     out_.assign(group.size(), {});
   }
 
@@ -174,9 +206,25 @@ class Sweep {
     else external_.push_back(i);
   }
 
-  // Unit u (of local rank index i) has its enter known: send it to its readers.
+  // Unit u (of local rank index i) has its enter known: send it to its readers, and a proxy it
+  // completes (the latest enter of this process's members) to the proxy's.
   void becameKnown(std::uint32_t i, std::uint32_t u) {
     setKnown(u);
+    auto& members = memberOf_[i];
+    for (std::uint32_t& m = memberCursor_[i]; m < members.size() && members[m].first == u; ++m) {
+      const std::uint32_t x = members[m].second;
+      if (--proxyMissing_[x] > 0) continue;
+      TimeNs latest = 0;
+      for (std::uint32_t k = links_.proxyMemberBegin[x]; k < links_.proxyMemberBegin[x + 1]; ++k)
+        latest = std::max(latest, enterOf(links_.proxyMembers[k]));
+      for (std::uint32_t k = proxyDestBegin_[x]; k < proxyDestBegin_[x + 1]; ++k) {
+        wire::Writer& w = out_[links_.proxyDests[k].process];
+        w.u32(links_.proxyDests[k].index);
+        w.i64(latest);
+        ++sentThisRound_;
+        ++stats_.enterSent;
+      }
+    }
     std::uint32_t& c = exportCursor_[i];
     if (c < exportEnd_[i] && links_.exports[c].unit == u) {
       const TimeNs enter = enterOf(u);
@@ -235,6 +283,8 @@ class Sweep {
   std::vector<std::uint32_t> cursor_, depCursor_, exportCursor_, exportEnd_;  // per local rank
   std::vector<std::uint8_t> queued_;
   std::vector<std::vector<std::uint32_t>> waiters_;
+  std::vector<std::uint32_t> proxyMissing_, proxyDestBegin_, memberCursor_;
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> memberOf_;  // per local rank: (unit, proxy)
   std::vector<std::uint32_t> external_, waking_;
   std::deque<std::uint32_t> queue_;
   std::vector<wire::Writer> out_;

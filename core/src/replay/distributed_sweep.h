@@ -32,14 +32,26 @@ struct SweepLinks {
     std::uint32_t unit, process, index;
   };
   std::vector<Export> exports;
-  // Per process: the ghost units its enters fill, by index.
+  // The proxies this process sends (core/src/distributed/ghosts.h): per proxy its own member
+  // units (CSR), and where its value goes, by proxy.
+  std::vector<std::uint32_t> proxyMemberBegin{0};
+  std::vector<std::uint32_t> proxyMembers;
+  struct ProxyDest {
+    std::uint32_t proxy, process, index;
+  };
+  std::vector<ProxyDest> proxyDests;
+  // Per process: the ghost units its enters fill, by index (its ranks' ghost units in rank
+  // order, then its proxy rank's).
   std::vector<std::vector<std::uint32_t>> imports;
+  std::uint32_t proxies() const { return static_cast<std::uint32_t>(proxyMemberBegin.size()) - 1; }
 };
 
 // The links of `replayer` (built over `trace`: this process's share `own` of the ranks plus
-// ghost ranks) with the other processes of a group of `processes` (process q holds
-// rankShare(R, q, processes)).
-SweepLinks sweepLinks(const Replayer& replayer, const Trace& trace, std::uint32_t me, std::uint32_t processes);
+// ghost ranks and the proxy ranks `proxyRank` of importGhosts) with the other processes of a
+// group of `processes` (process q holds rankShare(R, q, processes), R the trace's ranks without
+// the proxy ranks). `everyMember` as given to exportGhosts.
+SweepLinks sweepLinks(const Replayer& replayer, const Trace& trace, std::uint32_t me, std::uint32_t processes,
+                      bool everyMember, const std::vector<std::uint32_t>& proxyRank);
 
 struct SweepStats {
   std::uint64_t rounds = 0;
