@@ -219,6 +219,11 @@ TEST(DistributedReplay, HypothesesAndCostModeModel) {
   const Scenario s = withHypotheses({zeroWait(1, 4), zeroWait(4, 7), zeroEvent(2, 3, false), zeroEvent(5, 2, true)});
   expectEqualToSerial(path, s, {1, 2, 3, 4});
   expectEqualToSerial(path, withHypotheses({}, CostMode::Model), {2, 3});
+  // Balance-compute takes the step's mean over every process's ranks.
+  Hypothesis b1{HypothesisKind::BalanceCompute, {}, 1}, b3{HypothesisKind::BalanceCompute, {}, 3};
+  expectEqualToSerial(path, withHypotheses({b1}), {2, 3, 4});
+  expectEqualToSerial(path, withHypotheses({b1, b3, zeroWait(2, 4)}), {1, 4, 5});
+  expectEqualToSerial(path, withHypotheses({b3}, CostMode::Model), {3});
   expectEqualToSerial(path, withHypotheses({zeroWait(0, 5)}, CostMode::Model), {3});
 }
 
@@ -270,7 +275,7 @@ TEST(DistributedReplay, AHypothesisOutsideTheTraceIsReportedOnEveryProcess) {
   spec.ranks = 4;
   spec.steps = 2;
   const fs::path path = generated("badhyp", spec);
-  for (const Hypothesis& h : {zeroWait(9, 0), zeroWait(2, 100000)}) {
+  for (const Hypothesis& h : {zeroWait(9, 0), zeroWait(2, 100000), Hypothesis{HypothesisKind::BalanceCompute, {}, 7}}) {
     DistributedOptions o;
     o.scenario = withHypotheses({h});
     const auto errors = runGroup(3, [&](ProcessGroup& g) { predictDistributed(path.string(), o, g); });
@@ -279,7 +284,10 @@ TEST(DistributedReplay, AHypothesisOutsideTheTraceIsReportedOnEveryProcess) {
       try {
         std::rethrow_exception(errors[q]);
       } catch (const GroupError& e) {
-        EXPECT_NE(std::string(e.what()).find(h.event.toString()), std::string::npos) << e.what();
+        const std::string what = e.what();
+        EXPECT_NE(what.find(h.targetsEvent() ? "event " + h.event.toString() : std::string("step 7: the trace has 2")),
+                  std::string::npos)
+            << what;
       }
     }
   }

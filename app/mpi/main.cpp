@@ -126,7 +126,9 @@ int run(const Options& o, mpi::MpiGroup& group) {
   for (const auto& z : o.zeroEvent)
     d.scenario.hypotheses.push_back({HypothesisKind::ZeroEvent, eventArg("--zero-event", z, true), 0});
   for (std::uint32_t k : o.balanceCompute) d.scenario.hypotheses.push_back({HypothesisKind::BalanceCompute, {}, k});
-  for (std::uint32_t k : o.balanceVolume) d.scenario.hypotheses.push_back({HypothesisKind::BalanceVolume, {}, k});
+  if (!o.balanceVolume.empty())
+    throw UsageError("--balance-volume: not replayed by perwiz-mpi yet (each process would need the sizes of the "
+                     "other processes' messages in the step); use perwiz-cli predict");
   d.scenario.normalize();
   const DistributedPrediction result = predictDistributed(o.path, d, group);
   if (group.rank() == 0) print(o, result, group.size());
@@ -154,7 +156,9 @@ int main(int argc, char** argv) {
     predict->add_option("--zero-event", o.zeroEvent,
                         "RANK:INDEX (MPI call) or RANK:cINDEX (computation before call INDEX) takes no time")
         ->allow_extra_args(false);
-    predict->add_option("--balance-compute", o.balanceCompute, "STEP: not yet in perwiz-mpi")->allow_extra_args(false);
+    predict->add_option("--balance-compute", o.balanceCompute,
+                        "STEP (0-based): every rank's computation in the parallel step becomes the mean")
+        ->allow_extra_args(false);
     predict->add_option("--balance-volume", o.balanceVolume, "STEP: not yet in perwiz-mpi")->allow_extra_args(false);
     addReplayOptions(predict, o.replay);
     predict->add_option("-o,--output", o.out, "the predicted trace: not yet in perwiz-mpi");

@@ -155,6 +155,11 @@ class Replayer {
     std::vector<TimeNs>& nodeVal;  // per gather node
   };
   Results resultsForWriting();
+  // Internal: the mean computation per rank that balance-compute of `step` gives every rank,
+  // instead of the mean over this trace's ranks (perwiz-mpi: each process holds some ranks;
+  // the mean is over all of them, the serial formula over every process's sums). Takes effect
+  // for hypotheses applied after it.
+  void setStepMean(std::uint32_t step, TimeNs mean);
 
  private:
   struct Impl;

@@ -63,11 +63,17 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
   LoadOptions load = options.load;
   load.shareIndex = me;
   load.shareCount = P;
+  bool regionHere = true;
   agree(group, attempt([&] {
     trace = loadTrace(path, load);
-    if (!options.region.empty() && !declareParallelRegion(trace, options.region))
-      throw TraceError(path, "--region " + options.region + ": no state of that name");
+    if (!options.region.empty()) regionHere = declareParallelRegion(trace, options.region);
   }));
+  // The region may be a state some processes' ranks never enter: refused only if none does.
+  if (!options.region.empty()) {
+    bool anywhere = false;
+    for (const std::string& b : group.allGather(regionHere ? "1" : "0")) anywhere = anywhere || b == "1";
+    if (!anywhere) agree(group, path + ": --region " + options.region + ": no state of that name");
+  }
   const std::uint32_t R = static_cast<std::uint32_t>(trace.rankCount());
   const RankRange own = rankShare(R, me, P);
   out.format = trace.format;
@@ -76,19 +82,29 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
   for (std::uint32_t r = own.first; r < own.last; ++r) calls += trace.ranks[r].mpiCalls.size();
   out.mpiCalls = sumOver(group, calls);
 
-  // Hypotheses this replay applies: those on its own ranks' events; the others' are checked
-  // by their owners. A hypothesis kind that needs values of every rank is not distributed yet.
+  // Hypotheses this replay applies: those on its own ranks' events (the others' are checked by
+  // their owners) and balance-compute of a step its ranks take part in, with the mean over every
+  // process's ranks (set below). Balance-volume and compensation are not distributed yet.
+  std::uint64_t steps = 0;
+  for (const std::string& b : group.allGather(std::to_string(trace.steps.size()))) steps = std::max<std::uint64_t>(steps, std::stoull(b));
   std::vector<Hypothesis> owned;
+  std::vector<std::uint32_t> balanced;  // balance-compute steps
   agree(group, attempt([&] {
     for (const Hypothesis& h : out.scenario.hypotheses) {
       if (h.targetsEvent()) {
         if (h.event.rank >= R)
-          throw std::runtime_error(h.toString() + ": the trace has " + std::to_string(R) + " ranks (in " + path + ")");
+          throw std::runtime_error("event " + h.event.toString() + ": the trace has " + std::to_string(R) + " ranks (in " + path + ")");
         if (own.contains(h.event.rank)) owned.push_back(h);
-        continue;
+      } else if (h.kind == HypothesisKind::BalanceCompute) {
+        if (h.step >= steps)
+          throw std::runtime_error("step " + std::to_string(h.step) + ": the trace has " + std::to_string(steps) +
+                                   " parallel steps (0-based) (in " + path + ")");
+        balanced.push_back(h.step);
+        if (h.step < trace.steps.size()) owned.push_back(h);
+      } else {
+        throw std::runtime_error(h.toString() + ": not yet replayed by perwiz-mpi (zero-wait, zero-event and "
+                                 "balance-compute are); use perwiz-cli predict");
       }
-      throw std::runtime_error(h.toString() + ": not yet replayed by perwiz-mpi (zero-wait and zero-event are); "
-                               "use perwiz-cli predict");
     }
   }));
 
@@ -118,6 +134,41 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
     Scenario s = out.scenario;
     s.hypotheses.clear();
     rp = std::make_unique<Replayer>(trace, std::move(s));
+  }));
+  // Balance-compute: every step's mean over every process's ranks, by the serial formula
+  // round(sum / present) over the sums of all processes (Replayer::setStepMean).
+  if (!balanced.empty()) {
+    wire::Writer w;
+    for (std::uint32_t k : balanced) {
+      __int128 sum = 0;
+      std::uint32_t present = 0;
+      const std::vector<TimeNs> totals = rp->stepComputation(k);  // -1: absent (empty past the steps)
+      for (std::uint32_t r = own.first; r < own.last && r < totals.size(); ++r) {
+        const TimeNs total = totals[r];
+        if (total < 0) continue;  // the rank lacks this step
+        sum += total;
+        ++present;
+      }
+      w.u64(static_cast<std::uint64_t>(sum));
+      w.u64(static_cast<std::uint64_t>(sum >> 64));
+      w.u32(present);
+    }
+    std::vector<__int128> sums(balanced.size(), 0);
+    std::vector<std::uint64_t> present(balanced.size(), 0);
+    for (const std::string& b : group.allGather(w.take())) {
+      wire::Reader rd(b, "step sums");
+      for (std::size_t i = 0; i < balanced.size(); ++i) {
+        const std::uint64_t lo = rd.u64(), hi = rd.u64();
+        sums[i] += static_cast<__int128>((static_cast<unsigned __int128>(hi) << 64) | lo);
+        present[i] += rd.u32();
+      }
+    }
+    for (std::size_t i = 0; i < balanced.size(); ++i)
+      if (present[i] > 0)
+        rp->setStepMean(balanced[i], static_cast<TimeNs>((sums[i] * 2 + static_cast<__int128>(present[i])) /
+                                                          (2 * static_cast<__int128>(present[i]))));
+  }
+  agree(group, attempt([&] {
     std::string problem;
     if (!owned.empty() && !rp->setHypotheses(owned, &problem)) throw std::runtime_error(problem + " (in " + path + ")");
     if (rp->report().brokenCycles > 0)

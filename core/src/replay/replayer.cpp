@@ -63,6 +63,8 @@ struct Replayer::Impl {
     }
   } gapDelta;
   TimeNs gapDeltaOf(std::uint32_t u) const { return gapDelta[u]; }
+  // Balance-compute means given from outside (Replayer::setStepMean), by step.
+  std::map<std::uint32_t, TimeNs> stepMean;
   Overlay<std::uint64_t> bytes;                 // effective message sizes (base: messageBytes)
   // Overhead removed by a Compensate hypothesis; empty without one (docs/compensation.md).
   OverheadCharges charges;
@@ -133,7 +135,10 @@ struct Replayer::Impl {
     for (std::uint32_t r = 0; r < p.ranks; ++r) sum += total[r];
     std::vector<std::pair<std::uint32_t, TimeNs>> out;
     if (present == 0) return out;
-    const TimeNs mean = static_cast<TimeNs>((static_cast<__int128>(sum) * 2 + present) / (2 * present));
+    const auto given = stepMean.find(k);  // the mean over every process's ranks (perwiz-mpi)
+    const TimeNs mean = given != stepMean.end()
+                            ? given->second
+                            : static_cast<TimeNs>((static_cast<__int128>(sum) * 2 + present) / (2 * present));
     for (std::uint32_t r = 0; r < p.ranks; ++r) {
       if (parts[r].empty()) continue;
       if (total[r] == 0) {  // no computation to scale: the first gap of the step takes it all
@@ -707,6 +712,8 @@ std::vector<TimeNs> Replayer::stepComputation(std::uint32_t step) const {
   for (std::size_t r = 0; r < total.size(); ++r) out[r] = in[r] ? total[r] : -1;
   return out;
 }
+
+void Replayer::setStepMean(std::uint32_t step, TimeNs mean) { d->stepMean[step] = mean; }
 
 std::string Replayer::overflow() const { return d->overflowProblem(); }
 
