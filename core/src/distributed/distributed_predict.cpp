@@ -7,6 +7,8 @@
 #include "wire.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <new>
@@ -35,6 +37,18 @@ std::string attempt(Fn&& fn) {
     return e.what()[0] ? e.what() : "unknown error";
   }
   return "";
+}
+
+// With PERWIZ_PHASES set, each phase's end prints this process's resident set to stderr (the
+// per-phase numbers of docs/performance.md), as the replay program's builder does.
+void phaseLog(std::uint32_t me, const char* phase) {
+  if (!std::getenv("PERWIZ_PHASES")) return;
+  long pages = 0, resident = 0;
+  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%ld %ld", &pages, &resident) != 2) resident = 0;
+    std::fclose(f);
+  }
+  std::fprintf(stderr, "process %u: %-10s resident %8.1f MB\n", me, phase, static_cast<double>(resident) * 4096 / 1e6);
 }
 
 std::uint64_t sumOver(ProcessGroup& group, std::uint64_t mine) {
@@ -74,6 +88,7 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
     for (const std::string& b : group.allGather(regionHere ? "1" : "0")) anywhere = anywhere || b == "1";
     if (!anywhere) agree(group, path + ": --region " + options.region + ": no state of that name");
   }
+  phaseLog(me, "loaded");
   const std::uint32_t R = static_cast<std::uint32_t>(trace.rankCount());
   const RankRange own = rankShare(R, me, P);
   out.format = trace.format;
@@ -112,7 +127,7 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
   // Cost mode "model" prices a collective by every member's size and position: members are
   // sent one by one there (ghosts.h); in "measured" each process sends one proxy per instance.
   const bool everyMember = out.scenario.costs == CostMode::Model;
-  std::vector<std::uint32_t> proxyRank;
+  ImportedGhosts imported;
   {
     std::vector<std::string> ghosts(P);
     std::string problem = attempt([&] {
@@ -121,8 +136,9 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
     });
     agree(group, problem);
     std::vector<std::string> in = group.exchange(std::move(ghosts));
-    agree(group, attempt([&] { proxyRank = importGhosts(trace, own, in); }));
+    agree(group, attempt([&] { imported = importGhosts(trace, own, in); }));
   }
+  phaseLog(me, "ghosts");
   std::uint64_t ghostCalls = 0;
   for (std::uint32_t r = 0; r < trace.rankCount(); ++r)
     if (!own.contains(r)) ghostCalls += trace.ranks[r].mpiCalls.size();
@@ -182,7 +198,7 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
   {
     std::vector<std::string> counts(P);
     std::string problem = attempt([&] {
-      links = sweepLinks(*rp, trace, me, P, everyMember, proxyRank);
+      links = sweepLinks(*rp, trace, me, P, everyMember, imported);
       std::vector<std::uint32_t> n(P, 0);
       for (const auto& e : links.exports) ++n[e.process];
       for (const auto& e : links.proxyDests) ++n[e.process];
@@ -206,8 +222,10 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
     }));
   }
 
+  phaseLog(me, "links");
   // 5. The sweep.
   const SweepStats stats = sweepDistributed(*rp, links, group);
+  phaseLog(me, "sweep");
   out.rounds = stats.rounds;
   out.enterSent = sumOver(group, stats.enterSent);
 

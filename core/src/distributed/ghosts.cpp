@@ -85,13 +85,14 @@ std::vector<std::uint32_t> ghostCalls(const Trace& trace, std::uint32_t r, RankR
   return out;
 }
 
-GhostProxies ghostProxies(const Trace& trace, RankRange own, RankRange destRanks, bool everyMember) {
-  GhostProxies out;
+bool collectiveInProxy(const CollectiveCall& c, bool everyMember) { return inProxy(c, everyMember); }
+
+std::uint32_t mpiCallOfEvent(const RankTrace& rt, std::uint32_t event) { return callOfEvent(rt.mpiCalls, event); }
+
+std::vector<Proxy> ghostProxies(const Trace& trace, RankRange own, RankRange destRanks, bool everyMember) {
+  std::vector<Proxy> out;
   if (everyMember) return out;
-  struct M {
-    std::uint32_t instance, rank, call;
-  };
-  std::vector<M> ms;
+  std::vector<std::uint32_t> at(trace.collectives.size(), kNone32);  // instance -> its proxy in `out`
   std::vector<std::int8_t> commReaches(trace.comms.size(), -1);
   for (std::uint32_t r = own.first; r < own.last && r < trace.ranks.size(); ++r) {
     const RankTrace& rt = trace.ranks[r];
@@ -100,45 +101,22 @@ GhostProxies ghostProxies(const Trace& trace, RankRange own, RankRange destRanks
       if (!inProxy(c, everyMember) || c.instance >= trace.collectives.size() || c.comm >= trace.comms.size()) continue;
       if (commReaches[c.comm] < 0) commReaches[c.comm] = reaches(trace.comms[c.comm], destRanks) ? 1 : 0;
       if (!commReaches[c.comm]) continue;
-      if (const std::uint32_t k = callOfEvent(rt.mpiCalls, c.event); k != kNone32) ms.push_back({c.instance, r, k});
+      const std::uint32_t k = callOfEvent(rt.mpiCalls, c.event);
+      if (k == kNone32) continue;
+      const std::uint32_t e = rt.mpiCalls[k];
+      if (at[c.instance] == kNone32) {
+        at[c.instance] = static_cast<std::uint32_t>(out.size());
+        const CollectiveInstance& inst = trace.collectives[c.instance];
+        out.push_back(Proxy{c.instance, inst.comm, inst.sequence, rt.enter[e], rt.function[e]});
+      }
+      Proxy& p = out[at[c.instance]];
+      p.measured = std::max(p.measured, rt.enter[e]);
     }
-  }
-  std::stable_sort(ms.begin(), ms.end(), [](const M& a, const M& b) { return a.instance < b.instance; });
-  std::vector<Proxy> proxies;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> members;
-  for (std::size_t i = 0; i < ms.size();) {
-    Proxy p;
-    const CollectiveInstance& inst = trace.collectives[ms[i].instance];
-    p.comm = inst.comm;
-    p.sequence = inst.sequence;
-    p.memberBegin = static_cast<std::uint32_t>(members.size());
-    const RankTrace& first = trace.ranks[ms[i].rank];
-    p.function = first.function[first.mpiCalls[ms[i].call]];
-    p.measured = first.enter[first.mpiCalls[ms[i].call]];
-    std::size_t j = i;
-    for (; j < ms.size() && ms[j].instance == ms[i].instance; ++j) {
-      const RankTrace& rt = trace.ranks[ms[j].rank];
-      p.measured = std::max(p.measured, rt.enter[rt.mpiCalls[ms[j].call]]);
-      members.emplace_back(ms[j].rank, ms[j].call);
-    }
-    proxies.push_back(p);
-    i = j;
   }
   // The receiver's proxy rank holds them in time order (a rank's events are).
-  std::vector<std::uint32_t> order(proxies.size());
-  for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return std::tie(proxies[a].measured, proxies[a].comm, proxies[a].sequence) <
-           std::tie(proxies[b].measured, proxies[b].comm, proxies[b].sequence);
+  std::sort(out.begin(), out.end(), [](const Proxy& a, const Proxy& b) {
+    return std::tie(a.measured, a.comm, a.sequence) < std::tie(b.measured, b.comm, b.sequence);
   });
-  for (std::uint32_t i : order) {
-    const std::uint32_t b = proxies[i].memberBegin;
-    const std::uint32_t e = i + 1 < proxies.size() ? proxies[i + 1].memberBegin : static_cast<std::uint32_t>(members.size());
-    Proxy p = proxies[i];
-    p.memberBegin = static_cast<std::uint32_t>(out.members.size());
-    out.members.insert(out.members.end(), members.begin() + b, members.begin() + e);
-    out.proxies.push_back(p);
-  }
   return out;
 }
 
@@ -211,10 +189,10 @@ std::string exportGhosts(const Trace& trace, RankRange own, RankRange destRanks,
     body.u32(colls);
     body.append(cs);
   }
-  const GhostProxies px = ghostProxies(trace, own, destRanks, everyMember);
+  const std::vector<Proxy> px = ghostProxies(trace, own, destRanks, everyMember);
   wire::Writer proxies;
-  proxies.u32(static_cast<std::uint32_t>(px.proxies.size()));
-  for (const Proxy& p : px.proxies) {
+  proxies.u32(static_cast<std::uint32_t>(px.size()));
+  for (const Proxy& p : px) {
     proxies.i64(p.measured);
     proxies.u32(nameIndex(p.function));
     proxies.u32(p.comm);
@@ -228,7 +206,7 @@ std::string exportGhosts(const Trace& trace, RankRange own, RankRange destRanks,
   return w.take();
 }
 
-std::vector<std::uint32_t> importGhosts(Trace& trace, RankRange own, const std::vector<std::string>& buffers) {
+ImportedGhosts importGhosts(Trace& trace, RankRange own, const std::vector<std::string>& buffers) {
   const std::uint32_t R = static_cast<std::uint32_t>(trace.ranks.size());
   // The local instances by (communicator, sequence): the local ranks' matching stands.
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> instanceOf;
@@ -238,7 +216,16 @@ std::vector<std::uint32_t> importGhosts(Trace& trace, RankRange own, const std::
     const auto it = instanceOf.find({comm, seq});
     return it == instanceOf.end() ? kNone32 : it->second;  // no local member: nothing waits for it here
   };
-  std::vector<std::uint32_t> proxyRank(buffers.size(), kNone32);
+  ImportedGhosts result;
+  result.proxyCall.assign(buffers.size(), {});
+  // The proxies of every process, merged by (communicator, sequence): the latest measured enter
+  // and a function of one of them.
+  struct Merged {
+    TimeNs measured;
+    std::uint32_t function, comm, sequence;
+  };
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> mergedOf;
+  std::vector<Merged> merged;
   std::unordered_map<std::string, std::uint32_t> fnByName;
   for (std::uint32_t f = 0; f < trace.functions.size(); ++f) fnByName.emplace(trace.functions[f].name, f);
   auto functionNamed = [&](const std::string& name) {
@@ -314,43 +301,64 @@ std::vector<std::uint32_t> importGhosts(Trace& trace, RankRange own, const std::
       }
       rt.collectives = colls;
     }
-    // The proxy rank: one call per instance, at the latest measured enter of q's members.
+    // Proxies: merged into the one proxy rank below.
     const std::uint32_t proxies = in.u32();
-    if (proxies > 0) {
-      RankTrace rt;
-      rt.name = "proxy of process " + std::to_string(q);
-      std::vector<TimeNs> times(proxies);
-      std::vector<CollectiveCall> colls(proxies);
-      rt.function.resize(proxies);
-      rt.depth.assign(proxies, 0);
-      rt.mpiCalls.resize(proxies);
-      for (std::uint32_t i = 0; i < proxies; ++i) {
-        times[i] = in.i64();
-        const std::uint32_t f = in.u32();
-        if (f >= fn.size()) throw std::runtime_error("ghost ranks: function index out of range");
-        if (i > 0 && times[i] < times[i - 1]) throw std::runtime_error("ghost ranks: proxies out of time order");
-        rt.function[i] = fn[f];
-        rt.mpiCalls[i] = i;
-        CollectiveCall& c = colls[i];
-        c.event = i;
-        c.comm = in.u32();
-        const std::uint32_t seq = in.u32();
-        c.instance = instance(c.comm, seq);
-        c.op = c.instance != kNone32 ? trace.collectives[c.instance].op : MpiOp::OtherMpi;
-      }
-      rt.enter = times;
-      rt.leave = times;
-      rt.collectives = colls;
-      proxyRank[q] = static_cast<std::uint32_t>(trace.ranks.size());
-      trace.ranks.push_back(std::move(rt));
+    result.proxyCall[q].reserve(proxies);
+    for (std::uint32_t i = 0; i < proxies; ++i) {
+      const TimeNs measured = in.i64();
+      const std::uint32_t f = in.u32();
+      if (f >= fn.size()) throw std::runtime_error("ghost ranks: function index out of range");
+      const std::uint32_t comm = in.u32(), seq = in.u32();
+      auto [it, fresh] = mergedOf.emplace(std::make_pair(comm, seq), static_cast<std::uint32_t>(merged.size()));
+      if (fresh) merged.push_back({measured, fn[f], comm, seq});
+      Merged& m = merged[it->second];
+      m.measured = std::max(m.measured, measured);
+      result.proxyCall[q].push_back(it->second);  // renumbered to the call index below
     }
     in.finish();
+  }
+  // The proxy rank: one call per instance, in time order (then communicator and sequence).
+  if (!merged.empty()) {
+    std::vector<std::uint32_t> order(merged.size());
+    for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+      return std::tie(merged[a].measured, merged[a].comm, merged[a].sequence) <
+             std::tie(merged[b].measured, merged[b].comm, merged[b].sequence);
+    });
+    std::vector<std::uint32_t> callOf(merged.size());
+    RankTrace rt;
+    rt.name = "proxies of the other processes";
+    const std::uint32_t n = static_cast<std::uint32_t>(merged.size());
+    std::vector<TimeNs> times(n);
+    std::vector<CollectiveCall> colls(n);
+    rt.function.resize(n);
+    rt.depth.assign(n, 0);
+    rt.mpiCalls.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const Merged& m = merged[order[i]];
+      callOf[order[i]] = i;
+      times[i] = m.measured;
+      rt.function[i] = m.function;
+      rt.mpiCalls[i] = i;
+      CollectiveCall& c = colls[i];
+      c.event = i;
+      c.comm = m.comm;
+      c.instance = instance(m.comm, m.sequence);
+      c.op = c.instance != kNone32 ? trace.collectives[c.instance].op : MpiOp::OtherMpi;
+    }
+    rt.enter = times;
+    rt.leave = times;
+    rt.collectives = colls;
+    for (auto& calls : result.proxyCall)
+      for (std::uint32_t& c : calls) c = callOf[c];
+    result.proxyRank = static_cast<std::uint32_t>(trace.ranks.size());
+    trace.ranks.push_back(std::move(rt));
   }
   // Matches afresh: the local ranks' endpoints towards other processes now find their partners.
   for (RankTrace& rt : trace.ranks)
     for (std::size_t i = 0; i < rt.messages.size(); ++i) rt.messages.setMatch(i, kNone32, kNone32);
   trace.messageStats = matchMessages(trace).stats;
-  return proxyRank;
+  return result;
 }
 
 }  // namespace perwiz

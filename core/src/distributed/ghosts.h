@@ -44,34 +44,36 @@ std::vector<std::uint32_t> ghostCalls(const Trace& trace, std::uint32_t r, RankR
                                       std::vector<std::uint8_t>* topLevel = nullptr);
 
 // The proxies this process (ranks `own`) sends to the process holding `destRanks`, in the order
-// of the receiver's proxy rank: by measured time, then communicator and sequence.
+// of the receiver's proxy rank: by measured time, then communicator and sequence. The members
+// of proxy p are this process's calls with collectiveInProxy() of its instance.
 struct Proxy {
+  std::uint32_t instance = kNone32;  // the local instance (Trace::collectives)
   std::uint32_t comm = 0, sequence = 0;
-  TimeNs measured = 0;             // the latest measured enter of the members
-  std::uint32_t function = 0;      // of the first member's call (for the ghost call's name)
-  std::uint32_t memberBegin = 0;   // into GhostProxies::members
+  TimeNs measured = 0;         // the latest measured enter of the members
+  std::uint32_t function = 0;  // of a member's call (for the ghost call's name)
 };
-struct GhostProxies {
-  std::vector<Proxy> proxies;
-  // Members of proxy i: members[proxies[i].memberBegin .. proxies[i + 1].memberBegin) (the last
-  // one's to the end), as (rank, MPI call index).
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> members;
-  std::uint32_t memberEnd(std::size_t i) const {
-    return i + 1 < proxies.size() ? proxies[i + 1].memberBegin : static_cast<std::uint32_t>(members.size());
-  }
-};
-GhostProxies ghostProxies(const Trace& trace, RankRange own, RankRange destRanks, bool everyMember);
+std::vector<Proxy> ghostProxies(const Trace& trace, RankRange own, RankRange destRanks, bool everyMember);
+// Whether this collective call goes into its process's proxy (not sent one by one, see above).
+bool collectiveInProxy(const CollectiveCall& c, bool everyMember);
+// The MPI call index of an event of rank `rt`, kNone32 if the event is not an MPI call.
+std::uint32_t mpiCallOfEvent(const RankTrace& rt, std::uint32_t event);
 
 // The ghost ranks and the proxies of this process's `own` ranks that process `dest` (holding
 // `destRanks`) needs, serialised (the buffer ends up in importGhosts on that process).
 std::string exportGhosts(const Trace& trace, RankRange own, RankRange destRanks, bool everyMember);
 
 // Adds the ghost ranks received from every other process (`buffers[q]` from process q; the own
-// entry is ignored) to `trace`, whose ranks outside `own` must be empty, and one proxy rank per
-// process that sent proxies (appended after the trace's ranks; the result gives its index per
-// process, kNone32 for none). Messages are matched afresh over the whole; ghost and proxy
-// collective calls join the instance of their (communicator, sequence) among the local ranks'.
-// Throws std::runtime_error on a malformed buffer.
-std::vector<std::uint32_t> importGhosts(Trace& trace, RankRange own, const std::vector<std::string>& buffers);
+// entry is ignored) to `trace`, whose ranks outside `own` must be empty, and one proxy rank
+// (appended after the trace's ranks) with one call per collective instance any process sent a
+// proxy for: its value will be the latest of theirs, its measured enter is the latest of theirs.
+// Messages are matched afresh over the whole; ghost and proxy collective calls join the instance
+// of their (communicator, sequence) among the local ranks'. Throws std::runtime_error on a
+// malformed buffer.
+struct ImportedGhosts {
+  std::uint32_t proxyRank = kNone32;  // kNone32: no proxies
+  // Per process q, per proxy it sent (in its order): the call of the proxy rank it joins.
+  std::vector<std::vector<std::uint32_t>> proxyCall;
+};
+ImportedGhosts importGhosts(Trace& trace, RankRange own, const std::vector<std::string>& buffers);
 
 }  // namespace perwiz

@@ -13,15 +13,17 @@
 namespace perwiz {
 
 SweepLinks sweepLinks(const Replayer& replayer, const Trace& trace, std::uint32_t me, std::uint32_t processes,
-                      bool everyMember, const std::vector<std::uint32_t>& proxyRank) {
+                      bool everyMember, const ImportedGhosts& imported) {
   const Replayer::Program& p = replayer.program();
-  std::uint32_t R = static_cast<std::uint32_t>(trace.rankCount());
-  for (std::uint32_t r : proxyRank) R = std::min(R, r);  // proxy ranks follow the trace's
+  const std::uint32_t R = std::min(static_cast<std::uint32_t>(trace.rankCount()), imported.proxyRank);
   SweepLinks links;
   links.own = rankShare(R, me, processes);
   links.imports.assign(processes, {});
+  links.proxyRank = imported.proxyRank;
+  if (imported.proxyRank != kNone32)
+    links.proxySenders.assign(p.rankBegin[imported.proxyRank + 1] - p.rankBegin[imported.proxyRank] - 1, 0);
   std::vector<std::uint8_t> top;
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> proxyOf;  // (comm, sequence)
+  std::vector<std::uint32_t> proxyOf(trace.collectives.size(), kNone32);  // by local instance
   for (std::uint32_t q = 0; q < processes; ++q) {
     if (q == me) continue;
     const RankRange dest = rankShare(R, q, processes);
@@ -32,22 +34,34 @@ SweepLinks sweepLinks(const Replayer& replayer, const Trace& trace, std::uint32_
       for (std::size_t i = 0; i < calls.size(); ++i)
         if (top[i]) links.exports.push_back({p.unitOfCall(r, calls[i]), q, index++});
     }
-    const GhostProxies px = ghostProxies(trace, links.own, dest, everyMember);
-    for (std::size_t i = 0; i < px.proxies.size(); ++i) {
-      auto [it, fresh] = proxyOf.emplace(std::make_pair(px.proxies[i].comm, px.proxies[i].sequence), links.proxies());
-      if (fresh) {
-        for (std::uint32_t m = px.proxies[i].memberBegin; m < px.memberEnd(i); ++m)
-          links.proxyMembers.push_back(p.unitOfCall(px.members[m].first, px.members[m].second));
-        links.proxyMemberBegin.push_back(static_cast<std::uint32_t>(links.proxyMembers.size()));
+    for (const Proxy& x : ghostProxies(trace, links.own, dest, everyMember)) {
+      if (proxyOf[x.instance] == kNone32) {
+        proxyOf[x.instance] = links.proxies();
+        links.proxyMembers.push_back(0);
       }
-      links.proxyDests.push_back({it->second, q, index++});
+      links.proxyDests.push_back({proxyOf[x.instance], q, index++});
     }
     // A ghost rank's units are its selected top-level calls, in order; its sentinel is not one.
     for (std::uint32_t s = dest.first; s < dest.last; ++s)
       for (std::uint32_t u = p.rankBegin[s]; u + 1 < p.rankBegin[s + 1]; ++u) links.imports[q].push_back(u);
-    if (q < proxyRank.size() && proxyRank[q] != kNone32)
-      for (std::uint32_t u = p.rankBegin[proxyRank[q]]; u + 1 < p.rankBegin[proxyRank[q] + 1]; ++u)
-        links.imports[q].push_back(u);
+    if (q < imported.proxyCall.size())
+      for (std::uint32_t c : imported.proxyCall[q]) {
+        links.imports[q].push_back(SweepLinks::kProxy | c);
+        ++links.proxySenders[c];
+      }
+  }
+  // Each own collective call in a proxy counts towards it, by unit along its rank.
+  links.memberships.assign(links.own.size(), {});
+  for (std::uint32_t r = links.own.first; r < links.own.last; ++r) {
+    const RankTrace& rt = trace.ranks[r];
+    for (std::size_t i = 0; i < rt.collectives.size(); ++i) {
+      const CollectiveCall c = rt.collectives[i];
+      if (!collectiveInProxy(c, everyMember) || c.instance >= proxyOf.size() || proxyOf[c.instance] == kNone32) continue;
+      const std::uint32_t k = mpiCallOfEvent(rt, c.event);
+      if (k == kNone32) continue;
+      links.memberships[r - links.own.first].emplace_back(p.unitOfCall(r, k), proxyOf[c.instance]);
+      ++links.proxyMembers[proxyOf[c.instance]];
+    }
   }
   std::sort(links.exports.begin(), links.exports.end(), [](const SweepLinks::Export& a, const SweepLinks::Export& b) {
     return a.unit != b.unit ? a.unit < b.unit : a.process < b.process;
@@ -77,16 +91,11 @@ class Sweep {
     exportEnd_.resize(n);
     queued_.assign(n, 0);
     waiters_.assign(n, {});
-    // Proxy memberships per local rank, by unit (units become known in order along a rank).
-    proxyMissing_.resize(links.proxies());
-    memberOf_.assign(n, {});
+    proxyMissing_ = links.proxyMembers;
+    proxyLatest_.assign(links.proxies(), 0);
     memberCursor_.assign(n, 0);
-    for (std::uint32_t x = 0; x < links.proxies(); ++x) {
-      proxyMissing_[x] = links.proxyMemberBegin[x + 1] - links.proxyMemberBegin[x];
-      for (std::uint32_t m = links.proxyMemberBegin[x]; m < links.proxyMemberBegin[x + 1]; ++m)
-        memberOf_[p_.rankOf(links.proxyMembers[m]) - rf_].emplace_back(links.proxyMembers[m], x);
-    }
-    for (auto& v : memberOf_) std::sort(v.begin(), v.end());
+    proxyPending_ = links.proxySenders;
+    proxyValue_.assign(links.proxySenders.size(), 0);
     proxyDestBegin_.assign(links.proxies() + 1, 0);
     for (const auto& d : links.proxyDests) ++proxyDestBegin_[d.proxy + 1];
     for (std::uint32_t x = 0; x < links.proxies(); ++x) proxyDestBegin_[x + 1] += proxyDestBegin_[x];
@@ -136,9 +145,18 @@ class Sweep {
           if (q == group_.rank() || index >= links_.imports[q].size())
             throw GroupError("distributed sweep: process " + std::to_string(q) + " sent an enter for unknown ghost " +
                              std::to_string(index));
-          const std::uint32_t g = links_.imports[q][index];
-          res_.leave[g] = enter;  // a ghost's leave slot holds its enter (its leave is never read)
-          setKnown(g);
+          const std::uint32_t entry = links_.imports[q][index];
+          if (entry & SweepLinks::kProxy) {  // one process's latest member: the latest of all
+            const std::uint32_t c = entry & ~SweepLinks::kProxy;
+            proxyValue_[c] = std::max(proxyValue_[c], enter);
+            if (--proxyPending_[c] > 0) continue;
+            const std::uint32_t g = p_.rankBegin[links_.proxyRank] + c;
+            res_.leave[g] = proxyValue_[c];
+            setKnown(g);
+            continue;
+          }
+          res_.leave[entry] = enter;  // a ghost's leave slot holds its enter (its leave is never read)
+          setKnown(entry);
         }
       }
       if (allDone) break;
@@ -210,17 +228,15 @@ class Sweep {
   // completes (the latest enter of this process's members) to the proxy's.
   void becameKnown(std::uint32_t i, std::uint32_t u) {
     setKnown(u);
-    auto& members = memberOf_[i];
+    const auto& members = links_.memberships[i];
     for (std::uint32_t& m = memberCursor_[i]; m < members.size() && members[m].first == u; ++m) {
       const std::uint32_t x = members[m].second;
+      proxyLatest_[x] = std::max(proxyLatest_[x], enterOf(u));
       if (--proxyMissing_[x] > 0) continue;
-      TimeNs latest = 0;
-      for (std::uint32_t k = links_.proxyMemberBegin[x]; k < links_.proxyMemberBegin[x + 1]; ++k)
-        latest = std::max(latest, enterOf(links_.proxyMembers[k]));
       for (std::uint32_t k = proxyDestBegin_[x]; k < proxyDestBegin_[x + 1]; ++k) {
         wire::Writer& w = out_[links_.proxyDests[k].process];
         w.u32(links_.proxyDests[k].index);
-        w.i64(latest);
+        w.i64(proxyLatest_[x]);
         ++sentThisRound_;
         ++stats_.enterSent;
       }
@@ -283,8 +299,10 @@ class Sweep {
   std::vector<std::uint32_t> cursor_, depCursor_, exportCursor_, exportEnd_;  // per local rank
   std::vector<std::uint8_t> queued_;
   std::vector<std::vector<std::uint32_t>> waiters_;
-  std::vector<std::uint32_t> proxyMissing_, proxyDestBegin_, memberCursor_;
-  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> memberOf_;  // per local rank: (unit, proxy)
+  std::vector<std::uint32_t> proxyMissing_, proxyDestBegin_, memberCursor_;  // proxies this process sends
+  std::vector<TimeNs> proxyLatest_;
+  std::vector<std::uint32_t> proxyPending_;  // proxy-rank calls: processes yet to send
+  std::vector<TimeNs> proxyValue_;
   std::vector<std::uint32_t> external_, waking_;
   std::deque<std::uint32_t> queue_;
   std::vector<wire::Writer> out_;

@@ -32,26 +32,30 @@ struct SweepLinks {
     std::uint32_t unit, process, index;
   };
   std::vector<Export> exports;
-  // The proxies this process sends (core/src/distributed/ghosts.h): per proxy its own member
-  // units (CSR), and where its value goes, by proxy.
-  std::vector<std::uint32_t> proxyMemberBegin{0};
+  // The proxies this process sends (core/src/distributed/ghosts.h): per own rank its calls'
+  // memberships (unit, proxy), by unit; per proxy its number of own members; where each goes.
+  std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> memberships;
   std::vector<std::uint32_t> proxyMembers;
   struct ProxyDest {
     std::uint32_t proxy, process, index;
   };
-  std::vector<ProxyDest> proxyDests;
-  // Per process: the ghost units its enters fill, by index (its ranks' ghost units in rank
-  // order, then its proxy rank's).
+  std::vector<ProxyDest> proxyDests;  // by proxy
+  // Per process: what its values fill, by index: a ghost unit (its ranks' ghost units in rank
+  // order), or kProxy | c, the c-th call of the proxy rank, after its ranks'.
+  static constexpr std::uint32_t kProxy = 0x80000000u;
   std::vector<std::vector<std::uint32_t>> imports;
-  std::uint32_t proxies() const { return static_cast<std::uint32_t>(proxyMemberBegin.size()) - 1; }
+  std::uint32_t proxyRank = kNone32;        // importGhosts' proxy rank
+  std::vector<std::uint32_t> proxySenders;  // per proxy-rank call: the processes that send it
+  std::uint32_t proxies() const { return static_cast<std::uint32_t>(proxyMembers.size()); }
 };
 
 // The links of `replayer` (built over `trace`: this process's share `own` of the ranks plus
-// ghost ranks and the proxy ranks `proxyRank` of importGhosts) with the other processes of a
+// ghost ranks and the proxy rank of importGhosts, `imported`) with the other processes of a
 // group of `processes` (process q holds rankShare(R, q, processes), R the trace's ranks without
-// the proxy ranks). `everyMember` as given to exportGhosts.
+// the proxy rank). `everyMember` as given to exportGhosts.
+struct ImportedGhosts;
 SweepLinks sweepLinks(const Replayer& replayer, const Trace& trace, std::uint32_t me, std::uint32_t processes,
-                      bool everyMember, const std::vector<std::uint32_t>& proxyRank);
+                      bool everyMember, const ImportedGhosts& imported);
 
 struct SweepStats {
   std::uint64_t rounds = 0;
