@@ -6,7 +6,20 @@
 // Swapping with a fresh container frees the storage at once.
 #pragma once
 
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
 namespace perwiz {
+
+// Gives the heap's free pages back to the system (glibc's malloc_trim): after many small
+// blocks were freed, so that the resident set shrinks before a phase that allocates large
+// arrays (which glibc maps afresh instead of reusing those pages). No-op elsewhere.
+inline void releaseFreedHeap() {
+#if defined(__GLIBC__)
+  malloc_trim(0);
+#endif
+}
 
 template <class Container>
 void releaseMemory(Container& c) {

@@ -1,5 +1,6 @@
 // predictDistributed (perwiz/distributed.h): the phases of a parallel replay.
 #include "perwiz/distributed.h"
+#include "perwiz/release.h"
 
 #include "../replay/distributed_sweep.h"
 #include "../replay/replay_program.h"
@@ -123,6 +124,15 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
     }
   }));
 
+  // The parallel steps' table holds a span per step for every rank of the trace, this
+  // process's or not (8 B × steps × ranks: 267 MB on each process for the 10^8-event trace of
+  // docs/performance.md). Only balance hypotheses read it: without one it is freed here, and the
+  // heap it leaves is given back to the system before the replay program is built.
+  if (balanced.empty()) {
+    releaseMemory(trace.steps);
+    releaseFreedHeap();
+  }
+
   // 2. Ghost ranks: every process sends each other one the calls of its ranks that reach it.
   // Cost mode "model" prices a collective by every member's size and position: members are
   // sent one by one there (ghosts.h); in "measured" each process sends one proxy per instance.
@@ -138,6 +148,7 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
     std::vector<std::string> in = group.exchange(std::move(ghosts));
     agree(group, attempt([&] { imported = importGhosts(trace, own, in); }));
   }
+  releaseFreedHeap();  // the buffers
   phaseLog(me, "ghosts");
   std::uint64_t ghostCalls = 0;
   for (std::uint32_t r = 0; r < trace.rankCount(); ++r)
