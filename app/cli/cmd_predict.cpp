@@ -32,22 +32,6 @@ struct PredictOptions {
   bool allRanks = false;          // --all-ranks: per_rank for every rank in --json
 };
 
-// --json lists per-rank end times for at most this many ranks unless --all-ranks is given
-// (about 110 bytes each: the summary stays under 1 MB for any trace).
-constexpr std::size_t kPerRankLimit = 4096;
-
-EventRef eventArg(const std::string& flag, const std::string& text, bool computationAllowed) {
-  EventRef e;
-  if (!parseEventRef(text, e))
-    throw UsageError(flag + " " + text + ": expected RANK:INDEX" +
-                     (computationAllowed ? " (or RANK:cINDEX for the computation before call INDEX)" : ""));
-  if (e.computation && !computationAllowed)
-    throw UsageError(flag + " " + text + ": computation has no waiting time; use --zero-event");
-  return e;
-}
-
-double percent(TimeNs delta, TimeNs base) { return base > 0 ? 100.0 * static_cast<double>(delta) / static_cast<double>(base) : 0.0; }
-
 int runPredict(const PredictOptions& o) {
   if (!o.out.empty()) refuseToOverwrite(o.out);
   if (!o.saveScenario.empty()) refuseToOverwrite(o.saveScenario);
@@ -90,22 +74,10 @@ int runPredict(const PredictOptions& o) {
   const TimeNs measured = rp.measuredTime(), predicted = rp.predictedTime();
   const ReplayReport& rep = rp.report();
   if (o.json) {
-    // Per-rank end times: every rank, or (many ranks) those whose predicted end is latest.
-    std::vector<std::uint32_t> ranks(trace.rankCount());
-    for (std::uint32_t r = 0; r < ranks.size(); ++r) ranks[r] = r;
-    const bool cut = !o.allRanks && ranks.size() > kPerRankLimit;
-    if (cut) {
-      std::partial_sort(ranks.begin(), ranks.begin() + kPerRankLimit, ranks.end(), [&](std::uint32_t a, std::uint32_t b) {
-        const TimeNs ea = rp.predictedRankEnd(a), eb = rp.predictedRankEnd(b);
-        return ea != eb ? ea > eb : a < b;
-      });
-      ranks.resize(kPerRankLimit);
-      std::sort(ranks.begin(), ranks.end());
-    }
-    Json perRank = Json::array();
-    for (std::uint32_t r : ranks)
-      perRank.push_back({{"rank", r}, {"measured_end_ns", rp.measuredRankEnd(r)},
-                         {"predicted_end_ns", rp.predictedRankEnd(r)}});
+    std::size_t omitted = 0;
+    Json perRank = perRankJson(
+        static_cast<std::uint32_t>(trace.rankCount()), [&](std::uint32_t r) { return rp.measuredRankEnd(r); },
+        [&](std::uint32_t r) { return rp.predictedRankEnd(r); }, o.allRanks, omitted);
     Json j{{"trace", o.path},
            {"format", trace.format},
            {"ranks", trace.rankCount()},
@@ -116,10 +88,10 @@ int runPredict(const PredictOptions& o) {
            {"measured_ns", measured},
            {"predicted_ns", predicted},
            {"change_ns", predicted - measured},
-           {"change_percent", percent(predicted - measured, measured)},
+           {"change_percent", percentOf(predicted - measured, measured)},
            {"speedup", predicted > 0 ? static_cast<double>(measured) / static_cast<double>(predicted) : 0.0},
            {"per_rank", std::move(perRank)}};
-    if (cut) j["per_rank_omitted"] = trace.rankCount() - kPerRankLimit;
+    if (omitted) j["per_rank_omitted"] = omitted;
     j["critical_path_ns"] = cp.length;
     j["critical_path_summary"] = criticalPathSummaryJson(trace, cp);
     if (o.fullCriticalPath) {
@@ -148,17 +120,7 @@ int runPredict(const PredictOptions& o) {
   for (std::size_t i = 0; i < rp.scenario().hypotheses.size(); ++i)
     std::cout << (i ? "; " : "") << rp.scenario().hypotheses[i].toString();
   std::cout << '\n';
-  std::cout << "measured T:   " << humanDuration(measured) << '\n';
-  std::ostringstream change;
-  change << std::fixed << std::setprecision(1) << percent(predicted - measured, measured) << " %";
-  std::cout << "predicted T:  " << humanDuration(predicted) << "  ("
-            << (predicted == measured ? "unchanged" : (predicted < measured ? "-" : "+") +
-                                                          humanDuration(predicted < measured ? measured - predicted
-                                                                                             : predicted - measured))
-            << ", " << change.str();
-  if (predicted > 0)
-    std::cout << ", speedup " << std::setprecision(3) << static_cast<double>(measured) / static_cast<double>(predicted) << "x";
-  std::cout << ")\n";
+  printTimes(std::cout, measured, predicted);
   printCriticalPath(std::cout, trace, cp, 20);
   for (const auto& n : rep.notes) std::cout << "note: " << n << '\n';
   for (const auto& text : scenariosRecordedIn(trace))

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <ostream>
+#include <sstream>
 
 namespace perwiz::cli {
 
@@ -66,6 +67,56 @@ std::unique_ptr<Replayer> replayerFor(const Trace& trace, Scenario scenario, con
   // A prediction that left the int64 ns range is not a result (docs/model.md, "Limits").
   if (const std::string overflow = rp->overflow(); !overflow.empty()) throw TraceError(path, overflow);
   return rp;
+}
+
+EventRef eventArg(const std::string& flag, const std::string& text, bool computationAllowed) {
+  EventRef e;
+  if (!parseEventRef(text, e))
+    throw UsageError(flag + " " + text + ": expected RANK:INDEX" +
+                     (computationAllowed ? " (or RANK:cINDEX for the computation before call INDEX)" : ""));
+  if (e.computation && !computationAllowed)
+    throw UsageError(flag + " " + text + ": computation has no waiting time; use --zero-event");
+  return e;
+}
+
+double percentOf(TimeNs delta, TimeNs base) {
+  return base > 0 ? 100.0 * static_cast<double>(delta) / static_cast<double>(base) : 0.0;
+}
+
+Json perRankJson(std::uint32_t count, const std::function<TimeNs(std::uint32_t)>& measuredEnd,
+                 const std::function<TimeNs(std::uint32_t)>& predictedEnd, bool all, std::size_t& omitted) {
+  // About 110 bytes per rank: the summary stays under 1 MB for any trace.
+  constexpr std::size_t kPerRankLimit = 4096;
+  std::vector<std::uint32_t> ranks(count);
+  for (std::uint32_t r = 0; r < count; ++r) ranks[r] = r;
+  omitted = 0;
+  if (!all && ranks.size() > kPerRankLimit) {
+    std::vector<TimeNs> end(count);
+    for (std::uint32_t r = 0; r < count; ++r) end[r] = predictedEnd(r);
+    std::partial_sort(ranks.begin(), ranks.begin() + kPerRankLimit, ranks.end(),
+                      [&](std::uint32_t a, std::uint32_t b) { return end[a] != end[b] ? end[a] > end[b] : a < b; });
+    omitted = ranks.size() - kPerRankLimit;
+    ranks.resize(kPerRankLimit);
+    std::sort(ranks.begin(), ranks.end());
+  }
+  Json perRank = Json::array();
+  for (std::uint32_t r : ranks)
+    perRank.push_back({{"rank", r}, {"measured_end_ns", measuredEnd(r)}, {"predicted_end_ns", predictedEnd(r)}});
+  return perRank;
+}
+
+void printTimes(std::ostream& out, TimeNs measured, TimeNs predicted) {
+  out << "measured T:   " << humanDuration(measured) << '\n';
+  std::ostringstream change;
+  change << std::fixed << std::setprecision(1) << percentOf(predicted - measured, measured) << " %";
+  out << "predicted T:  " << humanDuration(predicted) << "  ("
+      << (predicted == measured ? "unchanged"
+                                : (predicted < measured ? "-" : "+") +
+                                      humanDuration(predicted < measured ? measured - predicted : predicted - measured))
+      << ", " << change.str();
+  if (predicted > 0)
+    out << ", speedup " << std::setprecision(3) << static_cast<double>(measured) / static_cast<double>(predicted) << "x";
+  out << ")\n";
 }
 
 std::string callName(const Trace& t, std::uint32_t rank, std::uint32_t mpiIndex) {

@@ -9,7 +9,9 @@
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
+#include <functional>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -36,6 +38,18 @@ Scenario scenarioFromOptions(const ReplayOptions& o);
 // trace is a UsageError naming the problem, a prediction beyond the int64 ns range a TraceError
 // naming what took it there (Replayer::overflow).
 std::unique_ptr<Replayer> replayerFor(const Trace& trace, Scenario scenario, const std::string& path);
+
+// A --zero-wait / --zero-event argument: "RANK:INDEX", or "RANK:cINDEX" (the computation before
+// call INDEX) where `computationAllowed`; a UsageError naming the flag otherwise.
+EventRef eventArg(const std::string& flag, const std::string& text, bool computationAllowed);
+// 100 · delta / base (0 when base is 0).
+double percentOf(TimeNs delta, TimeNs base);
+// predict --json's "per_rank": every rank's measured and predicted end, or with more than 4096
+// ranks and not `all`, the 4096 latest-ending (`omitted` receives how many were left out).
+Json perRankJson(std::uint32_t ranks, const std::function<TimeNs(std::uint32_t)>& measuredEnd,
+                 const std::function<TimeNs(std::uint32_t)>& predictedEnd, bool all, std::size_t& omitted);
+// predict's lines "measured T:" and "predicted T:" (change, percent, speedup).
+void printTimes(std::ostream& out, TimeNs measured, TimeNs predicted);
 
 std::string callName(const Trace& t, std::uint32_t rank, std::uint32_t mpiIndex);
 // The full listing: length, call ids and every segment (grows with the path).

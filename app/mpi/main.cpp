@@ -36,38 +36,13 @@ struct Options {
   bool json = false, allRanks = false;
 };
 
-constexpr std::size_t kPerRankLimit = 4096;  // as perwiz-cli predict --json
-
-EventRef eventArg(const std::string& flag, const std::string& text, bool computationAllowed) {
-  EventRef e;
-  if (!parseEventRef(text, e))
-    throw UsageError(flag + " " + text + ": expected RANK:INDEX" +
-                     (computationAllowed ? " (or RANK:cINDEX for the computation before call INDEX)" : ""));
-  if (e.computation && !computationAllowed)
-    throw UsageError(flag + " " + text + ": computation has no waiting time; use --zero-event");
-  return e;
-}
-
-double percent(TimeNs delta, TimeNs base) {
-  return base > 0 ? 100.0 * static_cast<double>(delta) / static_cast<double>(base) : 0.0;
-}
-
 void print(const Options& o, const DistributedPrediction& d, std::uint32_t processes) {
   const TimeNs measured = d.measured, predicted = d.predicted;
   if (o.json) {
-    std::vector<std::uint32_t> ranks(d.ranks);
-    for (std::uint32_t r = 0; r < d.ranks; ++r) ranks[r] = r;
-    const bool cut = !o.allRanks && ranks.size() > kPerRankLimit;
-    if (cut) {
-      std::partial_sort(ranks.begin(), ranks.begin() + kPerRankLimit, ranks.end(), [&](std::uint32_t a, std::uint32_t b) {
-        return d.predictedEnd[a] != d.predictedEnd[b] ? d.predictedEnd[a] > d.predictedEnd[b] : a < b;
-      });
-      ranks.resize(kPerRankLimit);
-      std::sort(ranks.begin(), ranks.end());
-    }
-    Json perRank = Json::array();
-    for (std::uint32_t r : ranks)
-      perRank.push_back({{"rank", r}, {"measured_end_ns", d.measuredEnd[r]}, {"predicted_end_ns", d.predictedEnd[r]}});
+    std::size_t omitted = 0;
+    Json perRank = perRankJson(
+        d.ranks, [&](std::uint32_t r) { return d.measuredEnd[r]; }, [&](std::uint32_t r) { return d.predictedEnd[r]; },
+        o.allRanks, omitted);
     Json j{{"trace", o.path},
            {"format", d.format},
            {"ranks", d.ranks},
@@ -78,10 +53,10 @@ void print(const Options& o, const DistributedPrediction& d, std::uint32_t proce
            {"measured_ns", measured},
            {"predicted_ns", predicted},
            {"change_ns", predicted - measured},
-           {"change_percent", percent(predicted - measured, measured)},
+           {"change_percent", percentOf(predicted - measured, measured)},
            {"speedup", predicted > 0 ? static_cast<double>(measured) / static_cast<double>(predicted) : 0.0},
            {"per_rank", std::move(perRank)}};
-    if (cut) j["per_rank_omitted"] = d.ranks - kPerRankLimit;
+    if (omitted) j["per_rank_omitted"] = omitted;
     j["distributed"] = {{"processes", processes},
                         {"rounds", d.rounds},
                         {"enters_sent", d.enterSent},
@@ -98,19 +73,7 @@ void print(const Options& o, const DistributedPrediction& d, std::uint32_t proce
   for (std::size_t i = 0; i < d.scenario.hypotheses.size(); ++i)
     std::cout << (i ? "; " : "") << d.scenario.hypotheses[i].toString();
   std::cout << '\n';
-  std::cout << "measured T:   " << humanDuration(measured) << '\n';
-  std::ostringstream change;
-  change << std::fixed << std::setprecision(1) << percent(predicted - measured, measured) << " %";
-  std::cout << "predicted T:  " << humanDuration(predicted) << "  ("
-            << (predicted == measured
-                    ? "unchanged"
-                    : (predicted < measured ? "-" : "+") +
-                          humanDuration(predicted < measured ? measured - predicted : predicted - measured))
-            << ", " << change.str();
-  if (predicted > 0)
-    std::cout << ", speedup " << std::setprecision(3) << static_cast<double>(measured) / static_cast<double>(predicted)
-              << "x";
-  std::cout << ")\n";
+  printTimes(std::cout, measured, predicted);
   std::cout << "replayed by:  " << processes << " processes, " << d.rounds << " rounds, " << d.enterSent
             << " predicted enters exchanged\n";
 }

@@ -94,6 +94,11 @@ errors)
     echo "ok: $* -> status $rc, every process names the problem"
   }
   expect_error 3 1 "$(basename "$last")" predict "$work/t"
+  # A corrupt location file (its event file cut in the middle of a record), read by one process.
+  "$cli" generate "$work/c" --ranks 4 --steps 3 >/dev/null
+  first=$(ls "$work/c/traces/"*.evt | sort | head -1)
+  truncate -s $(( $(stat -c %s "$first") / 2 + 1 )) "$first"
+  expect_error 3 1 "location\|$(basename "$first")" predict "$work/c"
   "$cli" generate "$work/ok" --ranks 4 --steps 3 >/dev/null
   expect_error 2 1 "has 4 ranks" predict "$work/ok" --zero-wait 9:0
   expect_error 3 1 "event 2:100000" predict "$work/ok" --zero-wait 2:100000
