@@ -78,20 +78,8 @@ int runPredict(const PredictOptions& o) {
     Json perRank = perRankJson(
         static_cast<std::uint32_t>(trace.rankCount()), [&](std::uint32_t r) { return rp.measuredRankEnd(r); },
         [&](std::uint32_t r) { return rp.predictedRankEnd(r); }, o.allRanks, omitted);
-    Json j{{"trace", o.path},
-           {"format", trace.format},
-           {"ranks", trace.rankCount()},
-           {"mpi_calls", trace.mpiCallCount()},
-           {"model", Json::parse(rp.scenario().model->toJson())},
-           {"costs", costModeName(rp.scenario().costs)},
-           {"hypotheses", Json::parse(rp.scenario().toJson())["hypotheses"]},
-           {"measured_ns", measured},
-           {"predicted_ns", predicted},
-           {"change_ns", predicted - measured},
-           {"change_percent", percentOf(predicted - measured, measured)},
-           {"speedup", predicted > 0 ? static_cast<double>(measured) / static_cast<double>(predicted) : 0.0},
-           {"per_rank", std::move(perRank)}};
-    if (omitted) j["per_rank_omitted"] = omitted;
+    Json j = predictionJson(o.path, trace.format, trace.rankCount(), trace.mpiCallCount(), rp.scenario(), measured,
+                            predicted, std::move(perRank), omitted);
     j["critical_path_ns"] = cp.length;
     j["critical_path_summary"] = criticalPathSummaryJson(trace, cp);
     if (o.fullCriticalPath) {

@@ -105,6 +105,25 @@ Json perRankJson(std::uint32_t count, const std::function<TimeNs(std::uint32_t)>
   return perRank;
 }
 
+Json predictionJson(const std::string& path, const std::string& format, std::uint64_t ranks, std::uint64_t mpiCalls,
+                    const Scenario& scenario, TimeNs measured, TimeNs predicted, Json perRank, std::size_t omitted) {
+  Json j{{"trace", path},
+         {"format", format},
+         {"ranks", ranks},
+         {"mpi_calls", mpiCalls},
+         {"model", Json::parse(scenario.model->toJson())},
+         {"costs", costModeName(scenario.costs)},
+         {"hypotheses", Json::parse(scenario.toJson())["hypotheses"]},
+         {"measured_ns", measured},
+         {"predicted_ns", predicted},
+         {"change_ns", predicted - measured},
+         {"change_percent", percentOf(predicted - measured, measured)},
+         {"speedup", predicted > 0 ? static_cast<double>(measured) / static_cast<double>(predicted) : 0.0},
+         {"per_rank", std::move(perRank)}};
+  if (omitted) j["per_rank_omitted"] = omitted;
+  return j;
+}
+
 void printTimes(std::ostream& out, TimeNs measured, TimeNs predicted) {
   out << "measured T:   " << humanDuration(measured) << '\n';
   std::ostringstream change;

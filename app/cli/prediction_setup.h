@@ -48,6 +48,11 @@ double percentOf(TimeNs delta, TimeNs base);
 // ranks and not `all`, the 4096 latest-ending (`omitted` receives how many were left out).
 Json perRankJson(std::uint32_t ranks, const std::function<TimeNs(std::uint32_t)>& measuredEnd,
                  const std::function<TimeNs(std::uint32_t)>& predictedEnd, bool all, std::size_t& omitted);
+// predict --json's summary keys, one list for perwiz-cli and perwiz-mpi: trace, format, ranks,
+// mpi_calls, model, costs, hypotheses, measured_ns, predicted_ns, change_ns, change_percent,
+// speedup, per_rank (and per_rank_omitted when ranks were left out).
+Json predictionJson(const std::string& path, const std::string& format, std::uint64_t ranks, std::uint64_t mpiCalls,
+                    const Scenario& scenario, TimeNs measured, TimeNs predicted, Json perRank, std::size_t omitted);
 // predict's lines "measured T:" and "predicted T:" (change, percent, speedup).
 void printTimes(std::ostream& out, TimeNs measured, TimeNs predicted);
 

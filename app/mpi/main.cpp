@@ -43,20 +43,8 @@ void print(const Options& o, const DistributedPrediction& d, std::uint32_t proce
     Json perRank = perRankJson(
         d.ranks, [&](std::uint32_t r) { return d.measuredEnd[r]; }, [&](std::uint32_t r) { return d.predictedEnd[r]; },
         o.allRanks, omitted);
-    Json j{{"trace", o.path},
-           {"format", d.format},
-           {"ranks", d.ranks},
-           {"mpi_calls", d.mpiCalls},
-           {"model", Json::parse(d.scenario.model->toJson())},
-           {"costs", costModeName(d.scenario.costs)},
-           {"hypotheses", Json::parse(d.scenario.toJson())["hypotheses"]},
-           {"measured_ns", measured},
-           {"predicted_ns", predicted},
-           {"change_ns", predicted - measured},
-           {"change_percent", percentOf(predicted - measured, measured)},
-           {"speedup", predicted > 0 ? static_cast<double>(measured) / static_cast<double>(predicted) : 0.0},
-           {"per_rank", std::move(perRank)}};
-    if (omitted) j["per_rank_omitted"] = omitted;
+    Json j = predictionJson(o.path, d.format, d.ranks, d.mpiCalls, d.scenario, measured, predicted, std::move(perRank),
+                            omitted);
     j["distributed"] = {{"processes", processes},
                         {"rounds", d.rounds},
                         {"enters_sent", d.enterSent},
