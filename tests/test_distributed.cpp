@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <map>
 #include <mutex>
 
 namespace fs = std::filesystem;
@@ -32,7 +33,17 @@ struct Serial {
   TimeNs measured = 0, predicted = 0;
   std::vector<TimeNs> measuredEnd, predictedEnd;
   std::uint64_t brokenCycles = 0;
+  CriticalPath path, firstSegments;  // the full listing, and the first kFirst segments
+  std::map<std::string, TimeNs> pathByFunction;  // the path's time per function name (non-zero)
+  std::vector<std::string> callFunction, partnerFunction;  // per segment of `path` ("" if none)
 };
+
+constexpr std::size_t kFirst = 7;
+
+std::string nameOfCall(const Trace& t, std::uint32_t rank, std::uint32_t index) {
+  if (rank == kNone32) return "";
+  return t.functions[t.ranks[rank].function[t.ranks[rank].mpiCalls.at(index)]].name;
+}
 
 Serial serial(const fs::path& path, const Scenario& s) {
   const Trace t = loadTrace(path.string());
@@ -45,17 +56,71 @@ Serial serial(const fs::path& path, const Scenario& s) {
     out.measuredEnd.push_back(rp.measuredRankEnd(r));
     out.predictedEnd.push_back(rp.predictedRankEnd(r));
   }
+  if (out.brokenCycles) return out;
+  out.path = criticalPath(rp, CriticalPathListing::Full);
+  out.firstSegments = criticalPath(rp, CriticalPathListing::Segments, kFirst);
+  for (std::uint32_t f = 0; f < t.functions.size(); ++f)
+    if (out.path.totals.perFunction[f] != 0) out.pathByFunction[t.functions[f].name] += out.path.totals.perFunction[f];
+  for (const CriticalSegment& g : out.path.segments) {
+    out.callFunction.push_back(g.kind == CriticalSegment::Kind::Computation ? "" : nameOfCall(t, g.rank, g.index));
+    out.partnerFunction.push_back(nameOfCall(t, g.fromRank, g.fromIndex));
+  }
   return out;
 }
 
-std::vector<DistributedPrediction> distributed(const fs::path& path, const Scenario& s, std::uint32_t P) {
+std::vector<DistributedPrediction> distributed(const fs::path& path, const Scenario& s, std::uint32_t P,
+                                               CriticalPathListing listing = CriticalPathListing::Full,
+                                               std::size_t first = static_cast<std::size_t>(-1)) {
   std::vector<DistributedPrediction> out(P);
   DistributedOptions o;
   o.scenario = s;
+  o.criticalPath = true;
+  o.pathListing = listing;
+  o.pathFirstSegments = first;
   const auto errors = runGroup(P, [&](ProcessGroup& g) { out[g.rank()] = predictDistributed(path.string(), o, g); });
   for (std::uint32_t q = 0; q < P; ++q)
     if (errors[q]) std::rethrow_exception(errors[q]);
   return out;
+}
+
+bool sameSegment(const CriticalSegment& a, const CriticalSegment& b) {
+  return a.kind == b.kind && a.rank == b.rank && a.index == b.index && a.fromRank == b.fromRank &&
+         a.fromIndex == b.fromIndex && a.begin == b.begin && a.end == b.end;
+}
+
+// The distributed critical path is the serial one: length and totals on every process, the
+// listing (segments, call ids, functions) on process 0.
+void expectSamePath(const Serial& ref, const DistributedPrediction& d, bool processZero) {
+  const CriticalPath& cp = d.criticalPath;
+  EXPECT_EQ(cp.length, ref.path.length);
+  EXPECT_EQ(cp.totals.computationNs, ref.path.totals.computationNs);
+  EXPECT_EQ(cp.totals.callNs, ref.path.totals.callNs);
+  EXPECT_EQ(cp.totals.waitNs, ref.path.totals.waitNs);
+  EXPECT_EQ(cp.totals.segments, ref.path.totals.segments);
+  EXPECT_EQ(cp.totals.calls, ref.path.totals.calls);
+  EXPECT_EQ(cp.totals.perRank, ref.path.totals.perRank);
+  std::map<std::string, TimeNs> byFunction;
+  ASSERT_EQ(cp.totals.perFunction.size(), d.pathFunctions.size());
+  for (std::size_t f = 0; f < d.pathFunctions.size(); ++f)
+    if (cp.totals.perFunction[f] != 0) byFunction[d.pathFunctions[f]] += cp.totals.perFunction[f];
+  EXPECT_EQ(byFunction, ref.pathByFunction);
+  if (!processZero) {
+    EXPECT_TRUE(cp.segments.empty());
+    return;
+  }
+  ASSERT_EQ(cp.segments.size(), ref.path.segments.size());
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < cp.segments.size(); ++i)
+    if (!sameSegment(cp.segments[i], ref.path.segments[i]) && differ++ == 0)
+      ADD_FAILURE() << "segment " << i << " of " << cp.segments.size() << ": " << cp.segments[i].id() << " from "
+                    << cp.segments[i].fromRank << ":" << cp.segments[i].fromIndex << " [" << cp.segments[i].begin
+                    << ", " << cp.segments[i].end << "], serial " << ref.path.segments[i].id() << " from "
+                    << ref.path.segments[i].fromRank << ":" << ref.path.segments[i].fromIndex << " ["
+                    << ref.path.segments[i].begin << ", " << ref.path.segments[i].end << "]";
+  EXPECT_EQ(differ, 0u);
+  EXPECT_EQ(cp.callIds, ref.path.callIds);
+  EXPECT_EQ(d.segmentFunction, ref.callFunction);
+  EXPECT_EQ(d.partnerFunction, ref.partnerFunction);
 }
 
 // Every process of every P in `ps` agrees with the serial replay to the nanosecond.
@@ -65,6 +130,12 @@ void expectEqualToSerial(const fs::path& path, const Scenario& s, std::initializ
   for (std::uint32_t P : ps) {
     SCOPED_TRACE(path.string() + " on " + std::to_string(P) + " processes");
     const auto all = distributed(path, s, P);
+    // The text report's listing: the first kFirst segments only, no call ids.
+    const auto first = distributed(path, s, P, CriticalPathListing::Segments, kFirst);
+    ASSERT_EQ(first[0].criticalPath.segments.size(), ref.firstSegments.segments.size());
+    for (std::size_t i = 0; i < ref.firstSegments.segments.size(); ++i)
+      EXPECT_TRUE(sameSegment(first[0].criticalPath.segments[i], ref.firstSegments.segments[i])) << "segment " << i;
+    EXPECT_TRUE(first[0].criticalPath.callIds.empty());
     for (std::uint32_t q = 0; q < P; ++q) {
       SCOPED_TRACE("process " + std::to_string(q));
       const DistributedPrediction& d = all[q];
@@ -72,6 +143,7 @@ void expectEqualToSerial(const fs::path& path, const Scenario& s, std::initializ
       EXPECT_EQ(d.predicted, ref.predicted);
       EXPECT_EQ(d.measuredEnd, ref.measuredEnd);
       EXPECT_EQ(d.predictedEnd, ref.predictedEnd);
+      expectSamePath(ref, d, q == 0);
       if (P > 1 && d.ranks >= P) {
         // The ranks really were split: enters crossed between processes, over several rounds.
         EXPECT_GT(d.enterSent, 0u);

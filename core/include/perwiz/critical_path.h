@@ -63,6 +63,10 @@ enum class CriticalPathListing : std::uint8_t {
 CriticalPath criticalPath(const Replayer& replayer, CriticalPathListing listing = CriticalPathListing::Full,
                           std::size_t firstSegments = static_cast<std::size_t>(-1));
 
+// CriticalPath::callIds of a listing in time order: the MPI calls on it, each once, the partner
+// of a wait before the waiting call.
+std::vector<std::string> criticalCallIds(const std::vector<CriticalSegment>& segments);
+
 // The happened-before DAG of the prediction (paper §2.2) without building it: vertices are a
 // source, the start and return of every replayed call and one gather per collective; edges the
 // computation gaps, local costs, used dependencies and gather memberships. `acyclic` checks that

@@ -7,6 +7,7 @@
 // nanosecond.
 #pragma once
 
+#include "perwiz/critical_path.h"
 #include "perwiz/process_group.h"
 #include "perwiz/replay.h"
 #include "perwiz/scenario.h"
@@ -22,6 +23,12 @@ struct DistributedOptions {
   Scenario scenario;
   std::string region;  // parallel region (function name); "" = the PRGN* states
   LoadOptions load;    // its share fields are set from the group
+  // The predicted critical path (perwiz-cli predict's): found by a backward walk handed between
+  // the processes. Its listing (`pathListing`, `pathFirstSegments`, as criticalPath()) is
+  // gathered on process 0.
+  bool criticalPath = false;
+  CriticalPathListing pathListing = CriticalPathListing::TotalsOnly;
+  std::size_t pathFirstSegments = static_cast<std::size_t>(-1);
 };
 
 struct DistributedPrediction {
@@ -35,6 +42,12 @@ struct DistributedPrediction {
   std::uint64_t enterSent = 0;   // predicted enters sent between processes, all processes
   std::uint64_t ghostCalls = 0;  // calls held as ghosts, all processes
   std::vector<std::string> notes;
+  // With DistributedOptions::criticalPath: length and totals on every process, the listing on
+  // process 0. totals.perFunction is indexed by pathFunctions; per listed segment the function
+  // of its call and of its partner ("" where none).
+  CriticalPath criticalPath;
+  std::vector<std::string> pathFunctions, segmentFunction, partnerFunction;
+  std::uint64_t pathRounds = 0;  // exchanges of the critical path's walk
 };
 
 // Every process of `group` calls it with the same arguments. A problem on any process (a file

@@ -2,6 +2,7 @@
 #include "perwiz/distributed.h"
 #include "perwiz/release.h"
 
+#include "../replay/distributed_critical_path.h"
 #include "../replay/distributed_sweep.h"
 #include "../replay/replay_program.h"
 #include "ghosts.h"
@@ -266,6 +267,18 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
   }
   if (overflowed(out.predicted))
     throw GroupError(path + ": the predicted time exceeds the int64 range (2^63 ns); perwiz-cli predict names where");
+
+  // 7. The critical path, walked backwards from the rank that ends last.
+  if (options.criticalPath) {
+    DistributedCriticalPath cp = criticalPathDistributed(*rp, trace, links, imported, out.predictedEnd, group,
+                                                         options.pathListing, options.pathFirstSegments);
+    out.criticalPath = std::move(cp.path);
+    out.pathFunctions = std::move(cp.functions);
+    out.segmentFunction = std::move(cp.callFunction);
+    out.partnerFunction = std::move(cp.partnerFunction);
+    out.pathRounds = cp.rounds;
+    phaseLog(me, "path");
+  }
   return out;
 }
 

@@ -144,6 +144,7 @@ std::string exportGhosts(const Trace& trace, RankRange own, RankRange destRanks,
       body.i64(rt.leave[e]);
       body.u32(nameIndex(rt.function[e]));
       body.u8(rt.depth[e]);
+      body.u32(c);  // its index on its rank (the critical path names it by that)
     }
     // The ghost's event index of a call's event: its position in `calls`.
     auto ghostEvent = [&](std::uint32_t event) -> std::uint32_t {
@@ -218,6 +219,7 @@ ImportedGhosts importGhosts(Trace& trace, RankRange own, const std::vector<std::
   };
   ImportedGhosts result;
   result.proxyCall.assign(buffers.size(), {});
+  result.callIndex.assign(R, {});
   // The proxies of every process, merged by (communicator, sequence): the latest measured enter
   // and a function of one of them.
   struct Merged {
@@ -258,6 +260,8 @@ ImportedGhosts importGhosts(Trace& trace, RankRange own, const std::vector<std::
       rt.function.resize(calls);
       rt.depth.resize(calls);
       rt.mpiCalls.resize(calls);
+      std::vector<std::uint32_t>& index = result.callIndex[r];
+      index.resize(calls);
       for (std::uint32_t i = 0; i < calls; ++i) {
         enter[i] = in.i64();
         leave[i] = in.i64();
@@ -266,6 +270,8 @@ ImportedGhosts importGhosts(Trace& trace, RankRange own, const std::vector<std::
         rt.function[i] = fn[f];
         rt.depth[i] = in.u8();
         rt.mpiCalls[i] = i;
+        index[i] = in.u32();
+        if (i > 0 && index[i] <= index[i - 1]) throw std::runtime_error("ghost ranks: call indices out of order");
       }
       rt.enter = enter;
       rt.leave = leave;

@@ -73,6 +73,9 @@ struct ImportedGhosts {
   std::uint32_t proxyRank = kNone32;  // kNone32: no proxies
   // Per process q, per proxy it sent (in its order): the call of the proxy rank it joins.
   std::vector<std::vector<std::uint32_t>> proxyCall;
+  // Per rank of the trace (empty for own ranks and the proxy rank): the index on its rank, in
+  // its owner's trace, of each ghost call (ghost call i is that rank's MPI call callIndex[r][i]).
+  std::vector<std::vector<std::uint32_t>> callIndex;
 };
 ImportedGhosts importGhosts(Trace& trace, RankRange own, const std::vector<std::string>& buffers);
 

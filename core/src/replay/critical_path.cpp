@@ -2,6 +2,7 @@
 #include "perwiz/critical_path.h"
 
 #include "replay_program.h"
+#include "return_cause.h"
 
 #include "perwiz/checked_time.h"
 
@@ -47,7 +48,7 @@ class Walk {
       // E(u): the previous return plus the computation gap; the first start from time 0.
       const bool first = p_.isFirst(u);
       const TimeNs from = first ? 0 : leave_[u - 1];
-      if (enter_[u] > from) emit(CriticalSegment::Kind::Computation, u, kNone32, from, enter_[u]);
+      if (enter_(u) > from) emit(CriticalSegment::Kind::Computation, u, kNone32, from, enter_(u));
       if (first) break;
       --u;
       atReturn = true;
@@ -56,19 +57,7 @@ class Walk {
     if (cp.segments.size() > first_)
       cp.segments.erase(cp.segments.begin(), cp.segments.end() - static_cast<std::ptrdiff_t>(first_));
     std::reverse(cp.segments.begin(), cp.segments.end());
-    if (ids_) {
-      // Calls in time order, each once: the partner of a wait before the waiting call.
-      std::unordered_set<std::uint64_t> seen;
-      auto note = [&](std::uint32_t rank, std::uint32_t index) {
-        if (seen.insert((std::uint64_t{rank} << 32) | index).second)
-          cp.callIds.push_back(std::to_string(rank) + ":" + std::to_string(index));
-      };
-      for (const CriticalSegment& s : cp.segments) {
-        if (s.kind == CriticalSegment::Kind::Computation) continue;
-        if (s.kind == CriticalSegment::Kind::Message && s.fromRank != kNone32) note(s.fromRank, s.fromIndex);
-        note(s.rank, s.index);
-      }
-    }
+    if (ids_) cp.callIds = criticalCallIds(cp.segments);
     return cp;
   }
 
@@ -77,37 +66,23 @@ class Walk {
     return p_.indexIn(p_.rankOf(u), u);
   }
 
-  TimeNs nodeTime(std::uint32_t n, std::uint32_t* critical = nullptr) const {
-    return p_.nodeValue(n, [&](std::uint32_t m) { return enter_[m]; }, critical);
-  }
-
-  // Explains leave[u]; returns the unit whose start the path continues from.
+  // Explains leave[u] (returnCause, the replay's rule); returns the unit whose start the path
+  // continues from.
   std::uint32_t explainReturn(std::uint32_t u) {
-    const TimeNs local = eff_.local[u];
-    // Program order: the call's own start plus its local cost (wins a tie, as in the DAG).
-    if (satAdd(enter_[u], local) >= leave_[u] || eff_.noWait[u]) {
-      if (!p_.isSentinel(u)) emit(CriticalSegment::Kind::Call, u, kNone32, enter_[u], leave_[u]);
-      return u;
+    const ReturnCause c = returnCause(p_, eff_, u, leave_[u], enter_);
+    switch (c.kind) {
+      case ReturnCause::Kind::Local:
+        if (!p_.isSentinel(u)) emit(CriticalSegment::Kind::Call, u, kNone32, enter_(u), leave_[u]);
+        return u;
+      case ReturnCause::Kind::Unit:
+        emit(CriticalSegment::Kind::Message, u, c.source, c.value, leave_[u]);
+        return c.source;
+      case ReturnCause::Kind::Node:
+        // A gather takes the time of its member that arrived last (the first such on a tie); a
+        // queue node's, of the member whose message its root's link carried last.
+        emit(CriticalSegment::Kind::Message, u, c.member, enter_(c.member), leave_[u]);
+        return c.member;
     }
-    for (std::uint32_t d = p_.depBegin[u]; d < p_.depBegin[u + 1]; ++d) {
-      if ((eff_.depFlags[d] & dep::kUse) != dep::kUse) continue;
-      const std::uint32_t s = p_.depSrc[d];
-      if (s < p_.units) {
-        if (satAdd(satAdd(enter_[s], eff_.depOff[d]), local) != leave_[u]) continue;
-        emit(CriticalSegment::Kind::Message, u, s, enter_[s], leave_[u]);
-        return s;
-      }
-      const std::uint32_t n = s - p_.units;
-      std::uint32_t last = kNone32;  // the member the gather's time comes from
-      const TimeNs t = nodeTime(n, &last);
-      if (satAdd(satAdd(t, eff_.depOff[d]), local) != leave_[u]) continue;
-      // A gather takes the time of its member that arrived last (the first such on a tie); a
-      // queue node's, of the member whose message its root's link carried last.
-      emit(CriticalSegment::Kind::Message, u, last, enter_[last], leave_[u]);
-      return last;
-    }
-    // Unreachable while the results are the replay's: its leave is one of the terms above.
-    if (!p_.isSentinel(u)) emit(CriticalSegment::Kind::Call, u, kNone32, enter_[u], leave_[u]);
     return u;
   }
 
@@ -154,7 +129,7 @@ class Walk {
   // Predicted enters, derived by the replayer on demand (it keeps the leaves only).
   struct Enters {
     const Replayer& rp;
-    TimeNs operator[](std::uint32_t u) const { return rp.predictedEnter(u); }
+    TimeNs operator()(std::uint32_t u) const { return rp.predictedEnter(u); }
   } enter_;
   const std::vector<TimeNs>& leave_;
   const bool list_, ids_;
@@ -162,6 +137,22 @@ class Walk {
 };
 
 }  // namespace
+
+std::vector<std::string> criticalCallIds(const std::vector<CriticalSegment>& segments) {
+  // Calls in time order, each once: the partner of a wait before the waiting call.
+  std::vector<std::string> ids;
+  std::unordered_set<std::uint64_t> seen;
+  auto note = [&](std::uint32_t rank, std::uint32_t index) {
+    if (seen.insert((std::uint64_t{rank} << 32) | index).second)
+      ids.push_back(std::to_string(rank) + ":" + std::to_string(index));
+  };
+  for (const CriticalSegment& s : segments) {
+    if (s.kind == CriticalSegment::Kind::Computation) continue;
+    if (s.kind == CriticalSegment::Kind::Message && s.fromRank != kNone32) note(s.fromRank, s.fromIndex);
+    note(s.rank, s.index);
+  }
+  return ids;
+}
 
 CriticalPath criticalPath(const Replayer& replayer, CriticalPathListing listing, std::size_t firstSegments) {
   return Walk(replayer, listing, firstSegments).run();

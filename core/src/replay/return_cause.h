@@ -1,0 +1,49 @@
+// Which term of the replay's rule (leaveRule, replay_program.h) gave a unit its predicted
+// leave: the critical path's step back from a return (docs/model.md §2.2). The serial walk
+// (critical_path.cpp) and the distributed one (distributed_critical_path.cpp) both take it.
+#pragma once
+
+#include "replay_program.h"
+
+#include "perwiz/checked_time.h"
+
+namespace perwiz {
+
+struct ReturnCause {
+  enum class Kind : std::uint8_t {
+    Local,  // program order: the call's own start plus its local cost (wins a tie)
+    Unit,   // a dependency on unit `source` (its enter `value` plus the offset)
+    Node,   // a dependency on gather node `source` (Program node index), of value `value`,
+            // which took it from its member `member` (the first on a tie, Program::nodeValue)
+  };
+  Kind kind = Kind::Local;
+  std::uint32_t source = kNone32;
+  std::uint32_t member = kNone32;
+  TimeNs value = 0;
+};
+
+// The cause of `leave`, unit u's predicted leave, given the predicted enter of every unit
+// (`enter(unit)`). Dependencies are tried in order, the first that gives the leave wins. A
+// result that matches no term (not the replay's) is reported as Local.
+template <class Enter>
+ReturnCause returnCause(const Replayer::Program& p, const Replayer::Effective& eff, std::uint32_t u, TimeNs leave,
+                        const Enter& enter) {
+  const TimeNs local = eff.local[u];
+  if (satAdd(enter(u), local) >= leave || eff.noWait[u]) return {};
+  for (std::uint32_t d = p.depBegin[u]; d < p.depBegin[u + 1]; ++d) {
+    if ((eff.depFlags[d] & dep::kUse) != dep::kUse) continue;
+    const std::uint32_t s = p.depSrc[d];
+    if (s < p.units) {
+      const TimeNs t = enter(s);
+      if (satAdd(satAdd(t, eff.depOff[d]), local) == leave) return {ReturnCause::Kind::Unit, s, kNone32, t};
+      continue;
+    }
+    const std::uint32_t n = s - p.units;
+    std::uint32_t last = kNone32;
+    const TimeNs t = p.nodeValue(n, enter, &last);
+    if (satAdd(satAdd(t, eff.depOff[d]), local) == leave) return {ReturnCause::Kind::Node, n, last, t};
+  }
+  return {};
+}
+
+}  // namespace perwiz
