@@ -139,6 +139,7 @@ void printTimes(std::ostream& out, TimeNs measured, TimeNs predicted) {
 }
 
 std::string callName(const Trace& t, std::uint32_t rank, std::uint32_t mpiIndex) {
+  if (rank >= t.ranks.size()) return "";
   const auto& calls = t.ranks[rank].mpiCalls;
   if (mpiIndex >= calls.size()) return "";
   return t.fn(rank, calls[mpiIndex]).name;
@@ -155,11 +156,30 @@ const char* kindName(CriticalSegment::Kind k) {
 }
 }  // namespace
 
-Json criticalPathJson(const Trace& t, const CriticalPath& cp) {
+PathNames pathNames(const Trace& t, const CriticalPath& cp) {
+  PathNames n;
+  n.function = [&t](std::uint32_t f) { return t.functions[f].name; };
+  n.call = [&t, &cp](std::size_t i, bool partner) {
+    const CriticalSegment& s = cp.segments[i];
+    return partner ? callName(t, s.fromRank, s.fromIndex) : callName(t, s.rank, s.index);
+  };
+  return n;
+}
+
+Json criticalPathJson(const Trace& t, const CriticalPath& cp) { return criticalPathJson(pathNames(t, cp), cp); }
+Json criticalPathSummaryJson(const Trace& t, const CriticalPath& cp, std::size_t top) {
+  return criticalPathSummaryJson(pathNames(t, cp), cp, top);
+}
+void printCriticalPath(std::ostream& out, const Trace& t, const CriticalPath& cp, std::size_t limit) {
+  printCriticalPath(out, pathNames(t, cp), cp, limit);
+}
+
+Json criticalPathJson(const PathNames& names, const CriticalPath& cp) {
   Json segs = Json::array();
-  for (const CriticalSegment& s : cp.segments) {
+  for (std::size_t i = 0; i < cp.segments.size(); ++i) {
+    const CriticalSegment& s = cp.segments[i];
     Json j{{"kind", kindName(s.kind)}, {"id", s.id()}, {"rank", s.rank}};
-    if (s.kind != CriticalSegment::Kind::Computation) j["function"] = callName(t, s.rank, s.index);
+    if (s.kind != CriticalSegment::Kind::Computation) j["function"] = names.call(i, false);
     if (s.kind == CriticalSegment::Kind::Message)
       j["waits_for"] = s.fromRank == kNone32 ? Json("collective")
                                               : Json(std::to_string(s.fromRank) + ":" + std::to_string(s.fromIndex));
@@ -188,11 +208,11 @@ std::vector<std::uint32_t> topIndices(const std::vector<TimeNs>& v, std::size_t 
 }
 }  // namespace
 
-Json criticalPathSummaryJson(const Trace& t, const CriticalPath& cp, std::size_t top) {
+Json criticalPathSummaryJson(const PathNames& names, const CriticalPath& cp, std::size_t top) {
   const CriticalPathTotals& tot = cp.totals;
   Json functions = Json::array();
   for (std::uint32_t f : topIndices(tot.perFunction, top))
-    functions.push_back({{"function", t.functions[f].name}, {"ns", tot.perFunction[f]},
+    functions.push_back({{"function", names.function(f)}, {"ns", tot.perFunction[f]},
                          {"percent", share(tot.perFunction[f], cp.length)}});
   Json ranks = Json::array();
   for (std::uint32_t r : topIndices(tot.perRank, top))
@@ -207,7 +227,7 @@ Json criticalPathSummaryJson(const Trace& t, const CriticalPath& cp, std::size_t
               {"top_ranks", std::move(ranks)}};
 }
 
-void printCriticalPath(std::ostream& out, const Trace& t, const CriticalPath& cp, std::size_t limit) {
+void printCriticalPath(std::ostream& out, const PathNames& names, const CriticalPath& cp, std::size_t limit) {
   // A wait whose partner's record lies after the call's return (the ranks' clocks disagree; the
   // replay shortened the dependency's offset to fit, below zero) steps back in time: it is
   // listed as clock skew, apart from the waits, never as a negative wait.
@@ -220,17 +240,18 @@ void printCriticalPath(std::ostream& out, const Trace& t, const CriticalPath& cp
   if (skew < 0) out << ", clock skew -" << humanDuration(-skew);
   out << ")\n";
   std::size_t shown = 0;
-  for (const CriticalSegment& s : cp.segments) {
+  for (std::size_t i = 0; i < cp.segments.size(); ++i) {
+    const CriticalSegment& s = cp.segments[i];
     if (shown++ == limit) break;
     const TimeNs len = satSub(s.end, s.begin);
     out << "  " << std::setw(12) << humanDuration(s.begin) << "  " << (len < 0 ? '-' : '+') << std::left
         << std::setw(12) << humanDuration(len < 0 ? -len : len) << std::right << ' ';
     // "RANK:INDEX Function for PARTNER"
     auto waitFor = [&] {
-      return s.id() + ' ' + callName(t, s.rank, s.index) + " for " +
+      return s.id() + ' ' + names.call(i, false) + " for " +
              (s.fromRank == kNone32 ? std::string("the collective's last member")
                                     : std::to_string(s.fromRank) + ":" + std::to_string(s.fromIndex) + ' ' +
-                                          callName(t, s.fromRank, s.fromIndex));
+                                          names.call(i, true));
     };
     if (s.kind == CriticalSegment::Kind::Message && len < 0) {
       out << "clock skew  " << waitFor() << " (the partner's record is later than this call's return)\n";
@@ -241,7 +262,7 @@ void printCriticalPath(std::ostream& out, const Trace& t, const CriticalPath& cp
         out << "computation " << s.id() << '\n';
         break;
       case CriticalSegment::Kind::Call:
-        out << "call        " << s.id() << ' ' << callName(t, s.rank, s.index) << '\n';
+        out << "call        " << s.id() << ' ' << names.call(i, false) << '\n';
         break;
       case CriticalSegment::Kind::Message:
         out << "wait        " << waitFor() << '\n';
@@ -255,7 +276,7 @@ void printCriticalPath(std::ostream& out, const Trace& t, const CriticalPath& cp
   if (!functions.empty()) {
     out << "  most time in:";
     for (std::size_t i = 0; i < functions.size(); ++i)
-      out << (i ? "," : "") << ' ' << t.functions[functions[i]].name << ' ' << std::fixed << std::setprecision(1)
+      out << (i ? "," : "") << ' ' << names.function(functions[i]) << ' ' << std::fixed << std::setprecision(1)
           << share(cp.totals.perFunction[functions[i]], cp.length) << " %";
     out << std::defaultfloat << '\n';
   }

@@ -57,6 +57,17 @@ Json predictionJson(const std::string& path, const std::string& format, std::uin
 void printTimes(std::ostream& out, TimeNs measured, TimeNs predicted);
 
 std::string callName(const Trace& t, std::uint32_t rank, std::uint32_t mpiIndex);
+// The names a critical path's output gives: a function of totals.perFunction, and a listed
+// segment's call or its partner's (perwiz-mpi has no trace holding every rank: it names them
+// from the processes' answers).
+struct PathNames {
+  std::function<std::string(std::uint32_t function)> function;
+  std::function<std::string(std::size_t segment, bool partner)> call;
+};
+PathNames pathNames(const Trace& t, const CriticalPath& cp);
+Json criticalPathJson(const PathNames& names, const CriticalPath& cp);
+Json criticalPathSummaryJson(const PathNames& names, const CriticalPath& cp, std::size_t top = 10);
+void printCriticalPath(std::ostream& out, const PathNames& names, const CriticalPath& cp, std::size_t limit);
 // The full listing: length, call ids and every segment (grows with the path).
 Json criticalPathJson(const Trace& t, const CriticalPath& cp);
 // The bounded summary: length, counts, time by kind and the `top` functions and ranks.

@@ -2,7 +2,9 @@
 // (issue #21, docs/distributed.md):
 //
 //   mpirun -np P perwiz-mpi predict TRACE [hypotheses] [--model M] [--costs C] [--scenario F]
-//                                         [--region R] [--json [--all-ranks]]
+//                                         [--region R] [--json [--all-ranks] [--full-critical-path]]
+//   mpirun -np P perwiz-mpi critical-path TRACE [--model M] [--costs C] [--scenario F] [--region R]
+//                                               [--limit N] [--json]
 //
 // Every process reads its share of the ranks and replays them; process 0 prints the result, in
 // perwiz-cli predict's format. An error on any process is printed by every process, naming the
@@ -33,8 +35,17 @@ struct Options {
   std::vector<std::uint32_t> balanceCompute, balanceVolume;
   ReplayOptions replay;
   std::string out;
-  bool json = false, allRanks = false;
+  bool json = false, allRanks = false, fullCriticalPath = false;
+  std::size_t limit = 50;  // critical-path: segments printed
 };
+
+// The names of a distributed critical path's functions and listed calls.
+PathNames namesOf(const DistributedPrediction& d) {
+  PathNames n;
+  n.function = [&d](std::uint32_t f) { return d.pathFunctions.at(f); };
+  n.call = [&d](std::size_t i, bool partner) { return partner ? d.partnerFunction.at(i) : d.segmentFunction.at(i); };
+  return n;
+}
 
 void print(const Options& o, const DistributedPrediction& d, std::uint32_t processes) {
   const TimeNs measured = d.measured, predicted = d.predicted;
@@ -45,10 +56,18 @@ void print(const Options& o, const DistributedPrediction& d, std::uint32_t proce
         o.allRanks, omitted);
     Json j = predictionJson(o.path, d.format, d.ranks, d.mpiCalls, d.scenario, measured, predicted, std::move(perRank),
                             omitted);
+    j["critical_path_ns"] = d.criticalPath.length;
+    j["critical_path_summary"] = criticalPathSummaryJson(namesOf(d), d.criticalPath);
+    if (o.fullCriticalPath) {
+      Json cpj = criticalPathJson(namesOf(d), d.criticalPath);
+      j["critical_path"] = std::move(cpj["critical_path"]);
+      j["critical_path_segments"] = std::move(cpj["segments"]);
+    }
     j["distributed"] = {{"processes", processes},
                         {"rounds", d.rounds},
                         {"enters_sent", d.enterSent},
-                        {"ghost_calls", d.ghostCalls}};
+                        {"ghost_calls", d.ghostCalls},
+                        {"critical_path_rounds", d.pathRounds}};
     std::cout << j.dump(2) << '\n';
     return;
   }
@@ -62,8 +81,37 @@ void print(const Options& o, const DistributedPrediction& d, std::uint32_t proce
     std::cout << (i ? "; " : "") << d.scenario.hypotheses[i].toString();
   std::cout << '\n';
   printTimes(std::cout, measured, predicted);
+  printCriticalPath(std::cout, namesOf(d), d.criticalPath, 20);
   std::cout << "replayed by:  " << processes << " processes, " << d.rounds << " rounds, " << d.enterSent
             << " predicted enters exchanged\n";
+}
+
+// perwiz-cli critical-path's output (without its "dag" shape): the measured path.
+void printPath(const Options& o, const DistributedPrediction& d) {
+  if (o.json) {
+    Json j{{"trace", o.path}, {"measured_ns", d.measured}};
+    Json cpj = criticalPathJson(namesOf(d), d.criticalPath);
+    for (auto& [k, v] : cpj.items()) j[k] = v;
+    j["summary"] = criticalPathSummaryJson(namesOf(d), d.criticalPath);
+    std::cout << j.dump(2) << '\n';
+    return;
+  }
+  std::cout << "trace: " << o.path << " (" << d.ranks << " ranks, measured T " << humanDuration(d.measured) << ")\n";
+  printCriticalPath(std::cout, namesOf(d), d.criticalPath, o.limit);
+}
+
+int runCriticalPath(const Options& o, mpi::MpiGroup& group) {
+  DistributedOptions d;
+  d.scenario = scenarioFromOptions(o.replay);
+  d.scenario.hypotheses.clear();  // the measured path: no what-if
+  d.scenario.normalize();
+  d.region = o.replay.region;
+  d.criticalPath = true;
+  d.pathListing = o.json ? CriticalPathListing::Full : CriticalPathListing::Segments;
+  d.pathFirstSegments = o.json ? static_cast<std::size_t>(-1) : o.limit;
+  const DistributedPrediction result = predictDistributed(o.path, d, group);
+  if (group.rank() == 0) printPath(o, result);
+  return kExitOk;
 }
 
 int run(const Options& o, mpi::MpiGroup& group) {
@@ -81,6 +129,12 @@ int run(const Options& o, mpi::MpiGroup& group) {
     throw UsageError("--balance-volume: not replayed by perwiz-mpi yet (each process would need the sizes of the "
                      "other processes' messages in the step); use perwiz-cli predict");
   d.scenario.normalize();
+  // The predicted critical path, as perwiz-cli predict lists it: the first 20 segments in the
+  // text, every one with --json --full-critical-path, the summary only otherwise.
+  d.criticalPath = true;
+  d.pathListing = o.json ? (o.fullCriticalPath ? CriticalPathListing::Full : CriticalPathListing::TotalsOnly)
+                         : CriticalPathListing::Segments;
+  d.pathFirstSegments = o.json ? static_cast<std::size_t>(-1) : 20;
   const DistributedPrediction result = predictDistributed(o.path, d, group);
   if (group.rank() == 0) print(o, result, group.size());
   return kExitOk;
@@ -115,9 +169,17 @@ int main(int argc, char** argv) {
     predict->add_option("-o,--output", o.out, "the predicted trace: not yet in perwiz-mpi");
     predict->add_flag("--json", o.json, "machine-readable output (perwiz-cli predict's keys, plus \"distributed\")");
     predict->add_flag("--all-ranks", o.allRanks, "with --json: every rank's end times (default: at most 4096)");
+    predict->add_flag("--full-critical-path", o.fullCriticalPath,
+                      "with --json: also list every critical-path segment and call (grows with the trace)");
+    CLI::App* path = app.add_subcommand(
+        "critical-path", "perwiz-cli critical-path (the measured critical path), walked across the processes");
+    path->add_option("TRACE", o.path, "input trace (as for predict)")->required();
+    addReplayOptions(path, o.replay);
+    path->add_option("--limit", o.limit, "segments to print (text output)");
+    path->add_flag("--json", o.json, "machine-readable output (perwiz-cli critical-path's keys without \"dag\")");
     try {
       app.parse(argc, argv);
-      status = run(o, group);
+      status = path->parsed() ? runCriticalPath(o, group) : run(o, group);
     } catch (const CLI::ParseError& e) {
       // Every process parses the same arguments: process 0 speaks for all.
       if (group.rank() == 0) status = app.exit(e);

@@ -3,7 +3,9 @@
 #   check_perwiz_mpi.sh equal  CLI MPI_BIN MPIRUN SAMPLES SHARED WORKDIR
 #   check_perwiz_mpi.sh errors CLI MPI_BIN MPIRUN WORKDIR
 # `equal`: for P = 1..4 processes (oversubscribed) every trace and scenario gives the serial
-# JSON's measured and predicted T and every rank's end times, to the nanosecond. Traces: generated
+# JSON's measured and predicted T, every rank's end times and the predicted critical path (length,
+# summary, every segment and call), to the nanosecond; `critical-path` gives perwiz-cli
+# critical-path's measured path (every key but the DAG's shape). Traces: generated
 # ones (rank counts not divisible by P), the bundled samples (traces of the examples), and the
 # OTF2 archives of ../shared/traces when present (skipped, with a line saying so, when absent).
 # `errors`: a missing location file, a bad hypothesis and a process that fails are reported by
@@ -44,6 +46,22 @@ for k in ("measured_ns", "predicted_ns", "ranks", "mpi_calls", "hypotheses", "co
 if a["per_rank"] != b["per_rank"]:
     bad = [(x, y) for x, y in zip(a["per_rank"], b["per_rank"]) if x != y][:3]
     sys.exit(f"FAIL {what}: per-rank ends differ, e.g. {bad}")
+for k in ("critical_path_ns", "critical_path_summary", "critical_path", "critical_path_segments"):
+    if a[k] != b[k]:
+        if isinstance(a[k], list) and isinstance(b[k], list):
+            bad = [(i, x, y) for i, (x, y) in enumerate(zip(a[k], b[k])) if x != y][:2]
+            sys.exit(f"FAIL {what}: {k} differs ({len(a[k])} vs {len(b[k])} entries), e.g. {bad}")
+        sys.exit(f"FAIL {what}: {k} serial {a[k]} distributed {b[k]}")
+PY
+  }
+  compare_path() { # SERIAL.json DISTRIBUTED.json WHAT: critical-path --json
+    python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+a.pop("dag", None)
+if a != b:
+    diff = [k for k in set(a) | set(b) if a.get(k) != b.get(k)]
+    sys.exit(f"FAIL {sys.argv[3]}: critical-path keys differ: {diff}")
 PY
   }
   checked=0
@@ -56,7 +74,7 @@ PY
         hyp) args=(--zero-wait 1:3 --zero-event 2:c2 --zero-event 0:4) ;;
         balance) args=(--balance-compute 1 --balance-compute 2 --zero-wait 0:2) ;;
       esac
-      if ! "$cli" predict "$t" "${args[@]}" --json --all-ranks > "$work/serial.json" 2>/dev/null; then
+      if ! "$cli" predict "$t" "${args[@]}" --json --all-ranks --full-critical-path > "$work/serial.json" 2>/dev/null; then
         # perwiz-cli refuses it (a hypothesis the trace has no event or step for): so must perwiz-mpi.
         if mpi 2 predict "$t" "${args[@]}" --json > /dev/null 2>&1; then fail "$name $scen: perwiz-mpi accepts what perwiz-cli refuses"; fi
         echo "ok $name $scen: refused by both"
@@ -66,12 +84,22 @@ PY
         echo "skip $name $scen: rendezvous cycles (not distributed yet)"; continue
       fi
       for P in 1 2 3 4; do
-        mpi "$P" predict "$t" "${args[@]}" --json --all-ranks > "$work/mpi.json" || fail "$name $scen P=$P exited with $?"
+        mpi "$P" predict "$t" "${args[@]}" --json --all-ranks --full-critical-path > "$work/mpi.json" ||
+          fail "$name $scen P=$P exited with $?"
         compare "$work/serial.json" "$work/mpi.json" "$name $scen P=$P" || exit 1
         checked=$((checked + 1))
       done
-      echo "ok $name $scen: P = 1..4 equal the serial prediction"
+      echo "ok $name $scen: P = 1..4 equal the serial prediction and critical path"
     done
+    if "$cli" critical-path "$t" --json > "$work/serial-path.json" 2>/dev/null &&
+       ! python3 -c 'import json,sys; sys.exit(0 if json.load(open(sys.argv[1]))["replay"]["broken_cycles"] else 1)' "$work/serial.json"; then
+      for P in 2 3 4; do
+        mpi "$P" critical-path "$t" --json > "$work/mpi-path.json" || fail "$name critical-path P=$P exited with $?"
+        compare_path "$work/serial-path.json" "$work/mpi-path.json" "$name critical-path P=$P" || exit 1
+        checked=$((checked + 1))
+      done
+      echo "ok $name critical-path: P = 2..4 equal perwiz-cli critical-path"
+    fi
   done
   [ "$checked" -ge 80 ] || fail "only $checked comparisons ran"
   echo "ok: $checked comparisons"
