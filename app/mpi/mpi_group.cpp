@@ -3,7 +3,9 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <climits>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <stdexcept>
@@ -52,6 +54,28 @@ std::vector<std::string> MpiGroup::exchange(std::vector<std::string> out) {
                 recvDispls.data(), MPI_BYTE, MPI_COMM_WORLD);
   std::vector<std::string> in(size_);
   for (int q = 0; q < P; ++q) in[q] = recv.substr(static_cast<std::size_t>(recvDispls[q]), static_cast<std::size_t>(recvCounts[q]));
+  return in;
+}
+
+std::string MpiGroup::broadcast(std::uint32_t root, std::string data) {
+  if (++exchanges_ == failAt_)
+    throw std::runtime_error("injected failure at exchange " + std::to_string(failAt_) + " (PERWIZ_MPI_INJECT_FAILURE)");
+  constexpr std::size_t kShort = 120;
+  char head[8 + kShort] = {};
+  std::uint64_t n = data.size();
+  if (rank_ == root) {
+    std::memcpy(head, &n, 8);
+    std::memcpy(head + 8, data.data(), std::min<std::size_t>(n, kShort));
+  }
+  MPI_Bcast(head, sizeof head, MPI_BYTE, static_cast<int>(root), MPI_COMM_WORLD);
+  std::memcpy(&n, head, 8);
+  if (n > INT_MAX) throw std::runtime_error("perwiz-mpi: a broadcast of more than 2 GiB");
+  std::string in(head + 8, std::min<std::size_t>(n, kShort));
+  if (n > kShort) {
+    std::string rest = rank_ == root ? data.substr(kShort) : std::string(n - kShort, '\0');
+    MPI_Bcast(rest.data(), static_cast<int>(n - kShort), MPI_BYTE, static_cast<int>(root), MPI_COMM_WORLD);
+    in += rest;
+  }
   return in;
 }
 

@@ -13,6 +13,8 @@ class MpiGroup final : public ProcessGroup {
   // MPI_Alltoall of the sizes, then MPI_Alltoallv of the bytes. A buffer of 2 GiB or more to
   // one process (MPI's int counts) is an error naming the sizes.
   std::vector<std::string> exchange(std::vector<std::string> out) override;
+  // MPI_Bcast of a short buffer (its size in front), a second one for what does not fit.
+  std::string broadcast(std::uint32_t root, std::string data) override;
 
  private:
   std::uint32_t size_ = 1, rank_ = 0;

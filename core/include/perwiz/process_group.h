@@ -24,6 +24,14 @@ class ProcessGroup {
   std::vector<std::string> allGather(const std::string& mine) {
     return exchange(std::vector<std::string>(size(), mine));
   }
+  // `data` of process `root` on every process (the others' `data` is ignored); every process
+  // names the same root. A collective operation, by default through exchange(); perwiz-mpi's
+  // group uses MPI_Bcast (the critical path's walk hands over in one per step).
+  virtual std::string broadcast(std::uint32_t root, std::string data) {
+    std::vector<std::string> out(size());
+    if (rank() == root) out.assign(size(), data);
+    return exchange(std::move(out))[root];
+  }
 };
 
 // Raised on every process when one of them reported an error at a phase's end (agree()): the

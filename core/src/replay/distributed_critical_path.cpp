@@ -133,7 +133,10 @@ class DistributedWalk {
       } else if (holder_ == me_) {
         walk(w);
       }
-      const std::vector<std::string> in = group_.allGather(w.take());
+      // Only the walking process speaks, except when all answer a question.
+      std::vector<std::string> in;
+      if (answering_) in = group_.allGather(w.take());
+      else in.push_back(group_.broadcast(holder_, w.take()));
       ++rounds;
       if (answering_) {
         // Every process's first member at the gather's value: the earliest is the serial one.
@@ -152,7 +155,7 @@ class DistributedWalk {
         continueAt(best.rank, best.index, question_.ordinal + 1);
         continue;
       }
-      wire::Reader rd(in[holder_], "critical path");
+      wire::Reader rd(in[0], "critical path");
       const std::uint8_t kind = rd.u8();
       const std::uint64_t ordinal = rd.u64();
       if (kind == kDone) break;
