@@ -56,6 +56,7 @@ void print(const Options& o, const DistributedPrediction& d, std::uint32_t proce
         o.allRanks, omitted);
     Json j = predictionJson(o.path, d.format, d.ranks, d.mpiCalls, d.scenario, measured, predicted, std::move(perRank),
                             omitted);
+    j["replay"] = {{"broken_cycles", d.brokenCycles}};
     j["critical_path_ns"] = d.criticalPath.length;
     j["critical_path_summary"] = criticalPathSummaryJson(namesOf(d), d.criticalPath);
     if (o.fullCriticalPath) {
@@ -125,9 +126,7 @@ int run(const Options& o, mpi::MpiGroup& group) {
   for (const auto& z : o.zeroEvent)
     d.scenario.hypotheses.push_back({HypothesisKind::ZeroEvent, eventArg("--zero-event", z, true), 0});
   for (std::uint32_t k : o.balanceCompute) d.scenario.hypotheses.push_back({HypothesisKind::BalanceCompute, {}, k});
-  if (!o.balanceVolume.empty())
-    throw UsageError("--balance-volume: not replayed by perwiz-mpi yet (each process would need the sizes of the "
-                     "other processes' messages in the step); use perwiz-cli predict");
+  for (std::uint32_t k : o.balanceVolume) d.scenario.hypotheses.push_back({HypothesisKind::BalanceVolume, {}, k});
   d.scenario.normalize();
   // The predicted critical path, as perwiz-cli predict lists it: the first 20 segments in the
   // text, every one with --json --full-critical-path, the summary only otherwise.
@@ -164,7 +163,9 @@ int main(int argc, char** argv) {
     predict->add_option("--balance-compute", o.balanceCompute,
                         "STEP (0-based): every rank's computation in the parallel step becomes the mean")
         ->allow_extra_args(false);
-    predict->add_option("--balance-volume", o.balanceVolume, "STEP: not yet in perwiz-mpi")->allow_extra_args(false);
+    predict->add_option("--balance-volume", o.balanceVolume,
+                        "STEP (0-based): every message in the parallel step gets the mean size")
+        ->allow_extra_args(false);
     addReplayOptions(predict, o.replay);
     predict->add_option("-o,--output", o.out, "the predicted trace: not yet in perwiz-mpi");
     predict->add_flag("--json", o.json, "machine-readable output (perwiz-cli predict's keys, plus \"distributed\")");

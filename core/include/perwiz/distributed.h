@@ -41,6 +41,7 @@ struct DistributedPrediction {
   std::uint64_t rounds = 0;      // of the sweep
   std::uint64_t enterSent = 0;   // predicted enters sent between processes, all processes
   std::uint64_t ghostCalls = 0;  // calls held as ghosts, all processes
+  std::uint64_t brokenCycles = 0;  // rendezvous dependencies cut from cycles (ReplayReport's)
   std::vector<std::string> notes;
   // With DistributedOptions::criticalPath: length and totals on every process, the listing on
   // process 0. totals.perFunction is indexed by pathFunctions; per listed segment the function

@@ -155,11 +155,21 @@ class Replayer {
     std::vector<TimeNs>& nodeVal;  // per gather node
   };
   Results resultsForWriting();
+  // Internal: the dependency flags of the program (kScheduled), for a schedule decided outside
+  // this class (perwiz-mpi's, distributed_sweep.h). setHypotheses() afterwards rebuilds the
+  // effective values from them.
+  std::vector<std::uint8_t>& dependencyFlagsForWriting();
   // Internal: the mean computation per rank that balance-compute of `step` gives every rank,
   // instead of the mean over this trace's ranks (perwiz-mpi: each process holds some ranks;
   // the mean is over all of them, the serial formula over every process's sums). Takes effect
   // for hypotheses applied after it.
   void setStepMean(std::uint32_t step, TimeNs mean);
+  // Internal (perwiz-mpi): the sizes of the messages of `step` that balance-volume averages
+  // whose send lies on ranks [firstRank, lastRank); and the mean size balance-volume of `step`
+  // gives its messages instead of the mean over this trace's (the serial formula over every
+  // process's sums). Takes effect for hypotheses applied after it.
+  std::vector<std::uint64_t> stepMessageSizes(std::uint32_t step, std::uint32_t firstRank, std::uint32_t lastRank) const;
+  void setVolumeMean(std::uint32_t step, std::uint64_t bytes);
 
  private:
   struct Impl;

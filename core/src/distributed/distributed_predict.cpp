@@ -106,6 +106,7 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
   for (const std::string& b : group.allGather(std::to_string(trace.steps.size()))) steps = std::max<std::uint64_t>(steps, std::stoull(b));
   std::vector<Hypothesis> owned;
   std::vector<std::uint32_t> balanced;  // balance-compute steps
+  std::vector<std::uint32_t> volumes;   // balance-volume steps
   agree(group, attempt([&] {
     for (const Hypothesis& h : out.scenario.hypotheses) {
       if (h.targetsEvent()) {
@@ -118,9 +119,14 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
                                    " parallel steps (0-based) (in " + path + ")");
         balanced.push_back(h.step);
         if (h.step < trace.steps.size()) owned.push_back(h);
+      } else if (h.kind == HypothesisKind::BalanceVolume) {
+        if (h.step >= steps)
+          throw std::runtime_error("step " + std::to_string(h.step) + ": the trace has " + std::to_string(steps) +
+                                   " parallel steps (0-based) (in " + path + ")");
+        volumes.push_back(h.step);  // applied once the ghosts have brought their steps (below)
       } else {
-        throw std::runtime_error(h.toString() + ": not yet replayed by perwiz-mpi (zero-wait, zero-event and "
-                                 "balance-compute are); use perwiz-cli predict");
+        throw std::runtime_error(h.toString() + ": not yet replayed by perwiz-mpi (zero-wait, zero-event, "
+                                 "balance-compute and balance-volume are); use perwiz-cli predict");
       }
     }
   }));
@@ -129,7 +135,7 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
   // process's or not (8 B × steps × ranks: 267 MB on each process for the 10^8-event trace of
   // docs/performance.md). Only balance hypotheses read it: without one it is freed here, and the
   // heap it leaves is given back to the system before the replay program is built.
-  if (balanced.empty()) {
+  if (balanced.empty() && volumes.empty()) {
     releaseMemory(trace.steps);
     releaseFreedHeap();
   }
@@ -143,11 +149,11 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
     std::vector<std::string> ghosts(P);
     std::string problem = attempt([&] {
       for (std::uint32_t q = 0; q < P; ++q)
-        if (q != me) ghosts[q] = exportGhosts(trace, own, rankShare(R, q, P), everyMember);
+        if (q != me) ghosts[q] = exportGhosts(trace, own, rankShare(R, q, P), everyMember, !volumes.empty());
     });
     agree(group, problem);
     std::vector<std::string> in = group.exchange(std::move(ghosts));
-    agree(group, attempt([&] { imported = importGhosts(trace, own, in); }));
+    agree(group, attempt([&] { imported = importGhosts(trace, own, in, !volumes.empty()); }));
   }
   releaseFreedHeap();  // the buffers
   phaseLog(me, "ghosts");
@@ -196,15 +202,35 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
         rp->setStepMean(balanced[i], static_cast<TimeNs>((sums[i] * 2 + static_cast<__int128>(present[i])) /
                                                           (2 * static_cast<__int128>(present[i]))));
   }
-  agree(group, attempt([&] {
-    std::string problem;
-    if (!owned.empty() && !rp->setHypotheses(owned, &problem)) throw std::runtime_error(problem + " (in " + path + ")");
-    if (rp->report().brokenCycles > 0)
-      throw std::runtime_error(path + ": " + std::to_string(rp->report().brokenCycles) +
-                               " rendezvous dependencies form cycles among this process's ranks; the serial perwiz-cli "
-                               "predict breaks them, perwiz-mpi does not yet");
-  }));
-
+  // Balance-volume: every step's mean size over every process's messages, each counted by the
+  // process holding its send (the serial formula round(Σ / n) over the sums of all processes).
+  // A process applies it where its ranks or ghosts send in the step.
+  if (!volumes.empty()) {
+    wire::Writer w;
+    for (std::uint32_t k : volumes) {
+      unsigned __int128 sum = 0;
+      const std::vector<std::uint64_t> sizes = rp->stepMessageSizes(k, own.first, own.last);
+      for (std::uint64_t b : sizes) sum += b;
+      w.u64(static_cast<std::uint64_t>(sum));
+      w.u64(static_cast<std::uint64_t>(sum >> 64));
+      w.u64(sizes.size());
+    }
+    std::vector<unsigned __int128> sums(volumes.size(), 0);
+    std::vector<std::uint64_t> count(volumes.size(), 0);
+    for (const std::string& b : group.allGather(w.take())) {
+      wire::Reader rd(b, "step volumes");
+      for (std::size_t i = 0; i < volumes.size(); ++i) {
+        const std::uint64_t lo = rd.u64(), hi = rd.u64();
+        sums[i] += (static_cast<unsigned __int128>(hi) << 64) | lo;
+        count[i] += rd.u64();
+      }
+    }
+    for (std::size_t i = 0; i < volumes.size(); ++i) {
+      if (count[i] > 0)
+        rp->setVolumeMean(volumes[i], static_cast<std::uint64_t>((sums[i] * 2 + count[i]) / (2 * count[i])));
+      if (volumes[i] < trace.steps.size()) owned.push_back({HypothesisKind::BalanceVolume, {}, volumes[i]});
+    }
+  }
   // 4. Which enters go where; both sides of every pair must agree on the count.
   SweepLinks links;
   {
@@ -235,13 +261,41 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
   }
 
   phaseLog(me, "links");
-  // 5. The sweep.
-  const SweepStats stats = sweepDistributed(*rp, links, group);
+  // 5. The serial schedule's cuts of dependency cycles, decided together (scheduleDistributed).
+  // Needed where they can differ from this program's own: where a process's program cut an
+  // active dependency, where balance-volume may activate a cut one, or (found by the sweep
+  // stalling) where an active cycle runs across the processes. Otherwise every active
+  // dependency is kept here as in the serial program, and the pass (a sweep's worth of rounds)
+  // is spared.
+  bool scheduled = false;
+  auto schedule = [&] {
+    out.brokenCycles = scheduleDistributed(*rp, trace, links, group).brokenCycles;
+    scheduled = true;
+    phaseLog(me, "schedule");
+  };
+  if (!volumes.empty() || sumOver(group, rp->report().brokenCycles) > 0) schedule();
+  auto hypotheses = [&] {
+    agree(group, attempt([&] {
+      std::string problem;
+      if (!rp->setHypotheses(owned, &problem)) throw std::runtime_error(problem + " (in " + path + ")");
+    }));
+  };
+  hypotheses();
+  // 6. The sweep.
+  SweepStats stats;
+  try {
+    stats = sweepDistributed(*rp, links, group);
+  } catch (const SweepCycle&) {  // raised on every process alike
+    if (scheduled) throw;
+    schedule();
+    hypotheses();
+    stats = sweepDistributed(*rp, links, group);
+  }
   phaseLog(me, "sweep");
   out.rounds = stats.rounds;
   out.enterSent = sumOver(group, stats.enterSent);
 
-  // 6. Every rank's measured and predicted end, on every process.
+  // 7. Every rank's measured and predicted end, on every process.
   const Replayer::Program& p = rp->program();
   const std::vector<TimeNs>& leave = rp->predictedLeaves();
   wire::Writer mine;
@@ -268,7 +322,7 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
   if (overflowed(out.predicted))
     throw GroupError(path + ": the predicted time exceeds the int64 range (2^63 ns); perwiz-cli predict names where");
 
-  // 7. The critical path, walked backwards from the rank that ends last.
+  // 8. The critical path, walked backwards from the rank that ends last.
   if (options.criticalPath) {
     DistributedCriticalPath cp = criticalPathDistributed(*rp, trace, links, imported, out.predictedEnd, group,
                                                          options.pathListing, options.pathFirstSegments);

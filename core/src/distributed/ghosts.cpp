@@ -5,6 +5,7 @@
 #include "wire.h"
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <tuple>
 #include <stdexcept>
@@ -120,7 +121,29 @@ std::vector<Proxy> ghostProxies(const Trace& trace, RankRange own, RankRange des
   return out;
 }
 
-std::string exportGhosts(const Trace& trace, RankRange own, RankRange destRanks, bool everyMember) {
+namespace {
+// Per call of `calls` (ascending MPI call indices of rank r): the parallel step holding its
+// event, kNone32 outside every step.
+std::vector<std::uint32_t> stepsOfCalls(const Trace& trace, std::uint32_t r, const std::vector<std::uint32_t>& calls) {
+  std::vector<std::array<std::uint32_t, 3>> spans;  // (first event, end event, step), by first event
+  for (std::uint32_t k = 0; k < trace.steps.size(); ++k)
+    if (r < trace.steps[k].ranks.size() && trace.steps[k].ranks[r].present())
+      spans.push_back({trace.steps[k].ranks[r].firstEvent(), trace.steps[k].ranks[r].lastEvent, k});
+  std::sort(spans.begin(), spans.end());
+  std::vector<std::uint32_t> out(calls.size(), kNone32);
+  const RankTrace& rt = trace.ranks[r];
+  for (std::size_t i = 0; i < calls.size(); ++i) {
+    const std::uint32_t e = rt.mpiCalls[calls[i]];
+    auto it = std::upper_bound(spans.begin(), spans.end(), std::array<std::uint32_t, 3>{e, kNone32, kNone32});
+    if (it == spans.begin()) continue;
+    --it;
+    if ((*it)[0] <= e && e < (*it)[1]) out[i] = (*it)[2];
+  }
+  return out;
+}
+}  // namespace
+
+std::string exportGhosts(const Trace& trace, RankRange own, RankRange destRanks, bool everyMember, bool steps) {
   wire::Writer w;
   std::vector<std::string> names;  // functions used, by first use
   std::unordered_map<std::uint32_t, std::uint32_t> nameOf;
@@ -138,13 +161,16 @@ std::string exportGhosts(const Trace& trace, RankRange own, RankRange destRanks,
     const RankTrace& rt = trace.ranks[r];
     body.u32(r);
     body.u32(static_cast<std::uint32_t>(calls.size()));
-    for (std::uint32_t c : calls) {
+    const std::vector<std::uint32_t> step = steps ? stepsOfCalls(trace, r, calls) : std::vector<std::uint32_t>{};
+    for (std::size_t ci = 0; ci < calls.size(); ++ci) {
+      const std::uint32_t c = calls[ci];
       const std::uint32_t e = rt.mpiCalls[c];
       body.i64(rt.enter[e]);
       body.i64(rt.leave[e]);
       body.u32(nameIndex(rt.function[e]));
       body.u8(rt.depth[e]);
       body.u32(c);  // its index on its rank (the critical path names it by that)
+      if (steps) body.u32(step[ci]);
     }
     // The ghost's event index of a call's event: its position in `calls`.
     auto ghostEvent = [&](std::uint32_t event) -> std::uint32_t {
@@ -207,7 +233,7 @@ std::string exportGhosts(const Trace& trace, RankRange own, RankRange destRanks,
   return w.take();
 }
 
-ImportedGhosts importGhosts(Trace& trace, RankRange own, const std::vector<std::string>& buffers) {
+ImportedGhosts importGhosts(Trace& trace, RankRange own, const std::vector<std::string>& buffers, bool steps) {
   const std::uint32_t R = static_cast<std::uint32_t>(trace.ranks.size());
   // The local instances by (communicator, sequence): the local ranks' matching stands.
   std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> instanceOf;
@@ -219,6 +245,18 @@ ImportedGhosts importGhosts(Trace& trace, RankRange own, const std::vector<std::
   };
   ImportedGhosts result;
   result.proxyCall.assign(buffers.size(), {});
+  // A ghost rank's span of step k: from its first call in k to after its last (its calls keep
+  // their rank's order, and a step's events are contiguous on a rank).
+  auto addToStep = [&](std::uint32_t r, std::uint32_t call, std::uint32_t k) {
+    if (k == kNone32) return;
+    if (k > (1u << 30)) throw std::runtime_error("ghost ranks: step index out of range");
+    if (trace.steps.size() <= k) trace.steps.resize(k + 1);
+    auto& spans = trace.steps[k].ranks;
+    if (spans.size() < R) spans.resize(R);
+    StepSpan& s = spans[r];
+    if (!s.present()) s.marker = call;
+    s.lastEvent = call + 1;
+  };
   result.callIndex.assign(R, {});
   // The proxies of every process, merged by (communicator, sequence): the latest measured enter
   // and a function of one of them.
@@ -272,6 +310,7 @@ ImportedGhosts importGhosts(Trace& trace, RankRange own, const std::vector<std::
         rt.mpiCalls[i] = i;
         index[i] = in.u32();
         if (i > 0 && index[i] <= index[i - 1]) throw std::runtime_error("ghost ranks: call indices out of order");
+        if (steps) addToStep(r, i, in.u32());
       }
       rt.enter = enter;
       rt.leave = leave;

@@ -59,8 +59,10 @@ bool collectiveInProxy(const CollectiveCall& c, bool everyMember);
 std::uint32_t mpiCallOfEvent(const RankTrace& rt, std::uint32_t event);
 
 // The ghost ranks and the proxies of this process's `own` ranks that process `dest` (holding
-// `destRanks`) needs, serialised (the buffer ends up in importGhosts on that process).
-std::string exportGhosts(const Trace& trace, RankRange own, RankRange destRanks, bool everyMember);
+// `destRanks`) needs, serialised (the buffer ends up in importGhosts on that process). With
+// `steps`, each ghost call carries the parallel step holding it (balance-volume: a message's
+// step is its send's).
+std::string exportGhosts(const Trace& trace, RankRange own, RankRange destRanks, bool everyMember, bool steps = false);
 
 // Adds the ghost ranks received from every other process (`buffers[q]` from process q; the own
 // entry is ignored) to `trace`, whose ranks outside `own` must be empty, and one proxy rank
@@ -77,6 +79,8 @@ struct ImportedGhosts {
   // its owner's trace, of each ghost call (ghost call i is that rank's MPI call callIndex[r][i]).
   std::vector<std::vector<std::uint32_t>> callIndex;
 };
-ImportedGhosts importGhosts(Trace& trace, RankRange own, const std::vector<std::string>& buffers);
+// With `steps` (as given to exportGhosts), the ghost ranks get their spans in the parallel
+// steps' table (trace.steps grows to the steps the ghosts name).
+ImportedGhosts importGhosts(Trace& trace, RankRange own, const std::vector<std::string>& buffers, bool steps = false);
 
 }  // namespace perwiz

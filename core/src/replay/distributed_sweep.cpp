@@ -6,6 +6,8 @@
 #include "replay_program.h"
 
 #include <algorithm>
+#include <array>
+#include <unordered_map>
 #include <deque>
 #include <map>
 #include <string>
@@ -75,8 +77,12 @@ namespace {
 
 class Sweep {
  public:
-  Sweep(Replayer& rp, const SweepLinks& links, ProcessGroup& group)
-      : p_(rp.program()), v_(rp.effective()), res_(rp.resultsForWriting()), links_(links), group_(group) {
+  // `schedule`: decide which dependencies the schedule keeps (the serial buildSchedule's
+  // cuts), not values; `trace` names the collectives in a stall's exchange.
+  Sweep(Replayer& rp, const SweepLinks& links, ProcessGroup& group, const Trace* trace = nullptr)
+      : p_(rp.program()), v_(rp.effective()), res_(rp.resultsForWriting()), links_(links), group_(group),
+        schedule_(trace != nullptr), trace_(trace),
+        flags0_(trace ? rp.dependencyFlagsForWriting().data() : nullptr) {
     rf_ = std::min(links.own.first, p_.ranks);
     rl_ = std::min(links.own.last, p_.ranks);
     U0_ = p_.rankBegin[rf_];
@@ -151,19 +157,26 @@ class Sweep {
             proxyValue_[c] = std::max(proxyValue_[c], enter);
             if (--proxyPending_[c] > 0) continue;
             const std::uint32_t g = p_.rankBegin[links_.proxyRank] + c;
-            res_.leave[g] = proxyValue_[c];
+            if (!schedule_) res_.leave[g] = proxyValue_[c];
             setKnown(g);
             continue;
           }
-          res_.leave[entry] = enter;  // a ghost's leave slot holds its enter (its leave is never read)
+          if (!schedule_) res_.leave[entry] = enter;  // a ghost's leave slot holds its enter (its leave is never read)
           setKnown(entry);
         }
       }
       if (allDone) break;
+      if (!anyDid && schedule_) {
+        // Every unfinished rank waits: cut a dependency as the serial schedule would.
+        startRound();
+        cutCycle();
+        for (std::uint32_t i : external_) wake(i);
+        external_.clear();
+        continue;
+      }
       if (!anyDid)
-        throw GroupError("the trace's dependencies form a cycle across the processes' ranks (the serial "
-                         "perwiz-cli predict breaks such rendezvous cycles; perwiz-mpi does not yet): stopped after " +
-                         std::to_string(stats_.rounds) + " rounds");
+        throw SweepCycle("the trace's dependencies form a cycle across the processes' ranks that the schedule did "
+                         "not cut: stopped after " + std::to_string(stats_.rounds) + " rounds");
       startRound();
       for (std::uint32_t i : external_) wake(i);
       external_.clear();
@@ -196,7 +209,7 @@ class Sweep {
       missing = p_.nodeMembers[b + seen];
       return false;
     }
-    res_.nodeVal[n] = p_.nodeValue(n, [&](std::uint32_t u) { return enterOf(u); });
+    if (!schedule_) res_.nodeVal[n] = p_.nodeValue(n, [&](std::uint32_t u) { return enterOf(u); });
     nodeDone_[n] = 1;
     return true;
   }
@@ -231,7 +244,7 @@ class Sweep {
     const auto& members = links_.memberships[i];
     for (std::uint32_t& m = memberCursor_[i]; m < members.size() && members[m].first == u; ++m) {
       const std::uint32_t x = members[m].second;
-      proxyLatest_[x] = std::max(proxyLatest_[x], enterOf(u));
+      proxyLatest_[x] = std::max(proxyLatest_[x], schedule_ ? TimeNs{0} : enterOf(u));
       if (--proxyMissing_[x] > 0) continue;
       for (std::uint32_t k = proxyDestBegin_[x]; k < proxyDestBegin_[x + 1]; ++k) {
         wire::Writer& w = out_[links_.proxyDests[k].process];
@@ -243,7 +256,7 @@ class Sweep {
     }
     std::uint32_t& c = exportCursor_[i];
     if (c < exportEnd_[i] && links_.exports[c].unit == u) {
-      const TimeNs enter = enterOf(u);
+      const TimeNs enter = schedule_ ? 0 : enterOf(u);
       for (; c < exportEnd_[i] && links_.exports[c].unit == u; ++c) {
         wire::Writer& w = out_[links_.exports[c].process];
         w.u32(links_.exports[c].index);
@@ -254,16 +267,211 @@ class Sweep {
     }
   }
 
+  // ---- the schedule's cycle cut (schedule mode) ----
+
+  // A world rank's position in a communicator (ranks outside it after its members, in rank
+  // order), as the replay program orders a collective's members.
+  std::uint32_t position(std::uint32_t comm, std::uint32_t rank) {
+    const std::uint32_t R = links_.proxyRank != kNone32 ? links_.proxyRank : p_.ranks;  // the trace's ranks
+    if (comm >= trace_->comms.size()) return rank;
+    auto [it, fresh] = positions_.try_emplace(comm);
+    if (fresh) {
+      const auto& wr = trace_->comms[comm].worldRanks;
+      it->second.assign(R, kNone32);
+      for (std::size_t i = 0; i < wr.size(); ++i)
+        if (wr[i] >= 0 && static_cast<std::uint32_t>(wr[i]) < R && it->second[static_cast<std::uint32_t>(wr[i])] == kNone32)
+          it->second[static_cast<std::uint32_t>(wr[i])] = static_cast<std::uint32_t>(i);
+      for (std::uint32_t r = 0; r < R; ++r)
+        if (it->second[r] == kNone32) it->second[r] = static_cast<std::uint32_t>(wr.size() + r);
+    }
+    return rank < it->second.size() ? it->second[rank] : kNone32;
+  }
+
+  // The collective instance of unit u's call (kNone32 if it is none's).
+  std::uint32_t instanceOf(std::uint32_t u) const {
+    const std::uint32_t r = p_.rankOf(u);
+    const RankTrace& rt = trace_->ranks[r];
+    const std::uint32_t e = rt.mpiCalls[p_.callIn(r, u)];
+    const auto it = std::lower_bound(rt.collectives.begin(), rt.collectives.end(), e,
+                                     [](const CollectiveCall& c, std::uint32_t ev) { return c.event < ev; });
+    if (it == rt.collectives.end()) return kNone32;
+    const CollectiveCall c = *it;
+    return c.event == e ? c.instance : kNone32;
+  }
+
+  // This process's first own member of (comm, sequence), in communicator order, whose enter is
+  // not known yet: (position, rank), or kNone32s.
+  std::pair<std::uint32_t, std::uint32_t> firstUnknownMember(std::uint32_t comm, std::uint32_t sequence) {
+    if (instances_.empty() && members_.empty()) {
+      for (std::uint32_t r = rf_; r < rl_; ++r) {
+        const RankTrace& rt = trace_->ranks[r];
+        for (const CollectiveCall& c : rt.collectives) {
+          const std::uint32_t k = mpiCallOfEvent(rt, c.event);
+          if (k != kNone32 && c.instance != kNone32) members_.emplace_back(c.instance, p_.unitOfCall(r, k));
+        }
+      }
+      std::sort(members_.begin(), members_.end());
+      for (std::uint32_t i = 0; i < trace_->collectives.size(); ++i)
+        instances_.push_back({trace_->collectives[i].comm, trace_->collectives[i].sequence, i});
+      std::sort(instances_.begin(), instances_.end());
+      if (instances_.empty()) instances_.push_back({kNone32, kNone32, kNone32});  // built
+    }
+    std::pair<std::uint32_t, std::uint32_t> best{kNone32, kNone32};
+    const std::array<std::uint32_t, 3> key{comm, sequence, 0};
+    const auto at = std::lower_bound(instances_.begin(), instances_.end(), key);
+    if (at == instances_.end() || (*at)[0] != comm || (*at)[1] != sequence) return best;
+    const std::uint32_t instance = (*at)[2];
+    for (auto m = std::lower_bound(members_.begin(), members_.end(), std::make_pair(instance, std::uint32_t{0}));
+         m != members_.end() && m->first == instance; ++m) {
+      if (known(m->second)) continue;
+      const std::uint32_t r = p_.rankOf(m->second);
+      const std::uint32_t pos = position(comm, r);
+      if (pos < best.first) best = {pos, r};
+    }
+    return best;
+  }
+
+  // Every unfinished rank of every process waits (a stall of the whole group): cut one
+  // dependency by the serial rule (replay_program.cpp, breakCycle) on the same state. Each
+  // process names, per unfinished rank, the rank its blocked dependency waits for (for a gather:
+  // the first member, in communicator order, whose enter is unknown, asking the others where a
+  // proxy stands for theirs) and the dependency's flags; every process then finds the same
+  // cycle from the first unfinished rank, and the victim's owner cuts it.
+  void cutCycle() {
+    struct Blocked {
+      std::uint32_t rank;
+      std::uint8_t flags;
+      std::uint32_t blocker;  // a rank, or kNone32 for a gather to be decided
+      std::uint32_t comm, sequence, position;
+      bool ask;
+    };
+    wire::Writer w;
+    for (std::uint32_t i = 0; i < rl_ - rf_; ++i) {
+      if (finished(i)) continue;
+      const std::uint32_t u = p_.rankBegin[rf_ + i] + cursor_[i], d = depCursor_[i];
+      const std::uint32_t s = p_.depSrc[d];
+      w.u32(rf_ + i);
+      w.u8(flags0_[d]);
+      if (s < p_.units) {
+        w.u8('U');
+        w.u32(p_.rankOf(s));
+        continue;
+      }
+      const std::uint32_t n = s - p_.units;
+      const std::uint32_t inst = instanceOf(u);
+      if (inst == kNone32 || inst >= trace_->collectives.size())
+        throw GroupError("distributed schedule: a gather without a collective instance");
+      const std::uint32_t comm = trace_->collectives[inst].comm;
+      std::uint32_t pos = kNone32, rank = kNone32;
+      bool ask = false;
+      for (std::uint32_t k = p_.nodeBegin[n]; k < p_.nodeBegin[n + 1]; ++k) {
+        const std::uint32_t m = p_.nodeMembers[k];
+        if (known(m)) continue;
+        const std::uint32_t r = p_.rankOf(m);
+        if (r == links_.proxyRank) {
+          ask = true;
+          continue;
+        }
+        const std::uint32_t at = position(comm, r);
+        if (at < pos) pos = at, rank = r;
+      }
+      w.u8('N');
+      w.u32(comm);
+      w.u32(trace_->collectives[inst].sequence);
+      w.u32(pos);
+      w.u32(rank);
+      w.u8(ask ? 1 : 0);
+    }
+    std::vector<Blocked> all;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> asked;  // (comm, sequence)
+    for (const std::string& b : group_.allGather(w.take())) {
+      wire::Reader rd(b, "distributed schedule");
+      while (!rd.done()) {
+        Blocked x{};
+        x.rank = rd.u32();
+        x.flags = rd.u8();
+        if (rd.u8() == 'U') {
+          x.blocker = rd.u32();
+        } else {
+          x.comm = rd.u32();
+          x.sequence = rd.u32();
+          x.position = rd.u32();
+          x.blocker = rd.u32();
+          x.ask = rd.u8() != 0;
+          if (x.ask) asked.emplace_back(x.comm, x.sequence);
+        }
+        all.push_back(x);
+      }
+    }
+    std::sort(asked.begin(), asked.end());
+    asked.erase(std::unique(asked.begin(), asked.end()), asked.end());
+    if (!asked.empty()) {
+      // Every process's first unknown member of each asked gather.
+      wire::Writer a;
+      for (const auto& [comm, seq] : asked) {
+        const auto m = firstUnknownMember(comm, seq);
+        a.u32(m.first);
+        a.u32(m.second);
+      }
+      std::vector<std::pair<std::uint32_t, std::uint32_t>> first(asked.size(), {kNone32, kNone32});
+      for (const std::string& b : group_.allGather(a.take())) {
+        wire::Reader rd(b, "distributed schedule");
+        for (auto& f : first) {
+          const std::uint32_t pos = rd.u32(), rank = rd.u32();
+          if (pos < f.first) f = {pos, rank};
+        }
+      }
+      for (Blocked& x : all) {
+        if (!x.ask) continue;
+        const auto k = std::lower_bound(asked.begin(), asked.end(), std::make_pair(x.comm, x.sequence)) - asked.begin();
+        if (first[k].first < x.position) x.position = first[k].first, x.blocker = first[k].second;
+      }
+    }
+    std::sort(all.begin(), all.end(), [](const Blocked& a, const Blocked& b) { return a.rank < b.rank; });
+    if (all.empty()) throw GroupError("distributed schedule: a stall without a waiting rank");
+    auto find = [&](std::uint32_t r) -> const Blocked* {
+      const auto it = std::lower_bound(all.begin(), all.end(), r, [](const Blocked& b, std::uint32_t x) { return b.rank < x; });
+      return it != all.end() && it->rank == r ? &*it : nullptr;
+    };
+    // A gather with no unknown member waits for nothing named: its rank stands for itself.
+    auto blocker = [&](std::uint32_t r) {
+      const Blocked* b = find(r);
+      if (!b) throw GroupError("distributed schedule: rank " + std::to_string(r) + " waits for a finished rank");
+      return b->blocker == kNone32 ? r : b->blocker;
+    };
+    std::map<std::uint32_t, std::uint32_t> seen;
+    std::uint32_t r = all.front().rank;
+    for (std::uint32_t step = 1; !seen.count(r); ++step) {
+      seen[r] = step;
+      r = blocker(r);
+    }
+    std::vector<std::uint32_t> cycle{r};
+    for (std::uint32_t x = blocker(r); x != r; x = blocker(x)) cycle.push_back(x);
+    auto pick = [&](auto pred) -> std::uint32_t {
+      for (std::uint32_t x : cycle)
+        if (pred(find(x)->flags)) return x;
+      return kNone32;
+    };
+    std::uint32_t victim = pick([](std::uint8_t f) { return !(f & dep::kActive); });
+    if (victim == kNone32) victim = pick([](std::uint8_t f) { return (f & dep::kSyncSend) != 0; });
+    if (victim == kNone32) victim = cycle.front();
+    if (find(victim)->flags & dep::kActive) ++stats_.brokenCycles;
+    if (victim < rf_ || victim >= rl_) return;
+    const std::uint32_t i = victim - rf_;
+    flags0_[depCursor_[i]] = static_cast<std::uint8_t>(flags0_[depCursor_[i]] & ~dep::kScheduled);
+    wake(i);
+  }
+
   void advance(std::uint32_t i) {
     const std::uint32_t r = rf_ + i;
     const std::uint32_t base = p_.rankBegin[r], end = p_.rankBegin[r + 1];
     std::uint32_t u = base + cursor_[i], d = depCursor_[i];
     const auto src = [&](std::uint32_t s) { return srcValue(s); };
     while (u < end) {
-      const bool noWait = v_.noWait[u] != 0;
+      const bool noWait = !schedule_ && v_.noWait[u] != 0;
       if (!noWait)
         for (const std::uint32_t last = p_.depBegin[u + 1]; d < last; ++d) {
-          if ((v_.depFlags[d] & dep::kUse) != dep::kUse) continue;
+          if (schedule_ ? !(flags0_[d] & dep::kScheduled) : (v_.depFlags[d] & dep::kUse) != dep::kUse) continue;
           const std::uint32_t s = p_.depSrc[d];
           std::uint32_t missing = s;
           if (s < p_.units ? known(s) : nodeReady(s - p_.units, missing)) continue;
@@ -272,7 +480,7 @@ class Sweep {
           blockOn(i, missing);
           return;
         }
-      res_.leave[u] = leaveRule(p_, u, enterOf(u), noWait, v_, src);
+      if (!schedule_) res_.leave[u] = leaveRule(p_, u, enterOf(u), noWait, v_, src);
       ++computed_;
       ++u;
       d = p_.depBegin[u];
@@ -292,6 +500,12 @@ class Sweep {
   Replayer::Results res_;
   const SweepLinks& links_;
   ProcessGroup& group_;
+  const bool schedule_;
+  const Trace* trace_;
+  std::uint8_t* flags0_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> members_;  // own collective members (instance, unit)
+  std::vector<std::array<std::uint32_t, 3>> instances_;             // (comm, sequence, instance)
+  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> positions_;
   std::uint32_t rf_ = 0, rl_ = 0, U0_ = 0, U1_ = 0;
   std::vector<std::uint64_t> known_;  // bit u: unit u's predicted enter is known here
   std::vector<std::uint32_t> nodeSeen_;
@@ -314,6 +528,17 @@ class Sweep {
 
 SweepStats sweepDistributed(Replayer& replayer, const SweepLinks& links, ProcessGroup& group) {
   return Sweep(replayer, links, group).run();
+}
+
+SweepStats scheduleDistributed(Replayer& replayer, const Trace& trace, const SweepLinks& links, ProcessGroup& group) {
+  // Every dependency of the own units starts scheduled, as in the serial builder; the replay
+  // program built here cut its own cycles over an incomplete view of the other ranks.
+  const Replayer::Program& p = replayer.program();
+  std::vector<std::uint8_t>& flags = replayer.dependencyFlagsForWriting();
+  const std::uint32_t rf = std::min(links.own.first, p.ranks), rl = std::min(links.own.last, p.ranks);
+  for (std::uint32_t d = p.depBegin[p.rankBegin[rf]]; d < p.depBegin[p.rankBegin[rl]]; ++d)
+    flags[d] = static_cast<std::uint8_t>(flags[d] | dep::kScheduled);
+  return Sweep(replayer, links, group, &trace).run();
 }
 
 }  // namespace perwiz

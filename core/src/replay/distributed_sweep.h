@@ -59,11 +59,29 @@ SweepLinks sweepLinks(const Replayer& replayer, const Trace& trace, std::uint32_
 
 struct SweepStats {
   std::uint64_t rounds = 0;
-  std::uint64_t enterSent = 0;  // (index, enter) pairs this process sent
+  std::uint64_t enterSent = 0;     // (index, enter) pairs this process sent
+  std::uint64_t brokenCycles = 0;  // scheduleDistributed: active dependencies cut (every process)
+};
+
+// A cycle of active dependencies the sweep cannot pass (raised on every process alike): the
+// schedule must cut it first (scheduleDistributed).
+struct SweepCycle : GroupError {
+  using GroupError::GroupError;
 };
 
 // Computes every unit of this process's ranks into replayer.resultsForWriting(); every process
-// of `group` calls it (a collective operation). Throws GroupError on a dependency cycle.
+// of `group` calls it (a collective operation). Throws SweepCycle on a dependency cycle.
 SweepStats sweepDistributed(Replayer& replayer, const SweepLinks& links, ProcessGroup& group);
+
+// The serial schedule's cuts (replay_program.cpp, buildSchedule): every process of `group`
+// calls it before sweepDistributed(), on a replayer without hypotheses. The same rounds, on
+// whether each unit could be entered (every dependency counts, active or not) instead of
+// values; when every unfinished rank of every process waits, the serial rule cuts one
+// dependency of the same cycle (breakCycle: from the first unfinished rank, along the ranks
+// each waits for; an inactive dependency first, then a rendezvous send's). The kScheduled flags
+// of this process's units are set to the serial program's (those of ghost units are left), so
+// that a hypothesis activating a dependency (balance-volume making a send rendezvous) finds the
+// same schedule. `trace` is the replayer's.
+SweepStats scheduleDistributed(Replayer& replayer, const Trace& trace, const SweepLinks& links, ProcessGroup& group);
 
 }  // namespace perwiz

@@ -65,6 +65,8 @@ struct Replayer::Impl {
   TimeNs gapDeltaOf(std::uint32_t u) const { return gapDelta[u]; }
   // Balance-compute means given from outside (Replayer::setStepMean), by step.
   std::map<std::uint32_t, TimeNs> stepMean;
+  // Balance-volume means given from outside (Replayer::setVolumeMean), by step.
+  std::map<std::uint32_t, std::uint64_t> volumeMean;
   Overlay<std::uint64_t> bytes;                 // effective message sizes (base: messageBytes)
   // Overhead removed by a Compensate hypothesis; empty without one (docs/compensation.md).
   OverheadCharges charges;
@@ -173,7 +175,10 @@ struct Replayer::Impl {
     if (ids.empty()) return;
     __int128 sum = 0;
     for (std::uint32_t m : ids) sum += p.messageBytes[m];
-    const std::uint64_t mean = static_cast<std::uint64_t>((sum * 2 + ids.size()) / (2 * ids.size()));
+    const auto given = volumeMean.find(k);  // the mean over every process's messages (perwiz-mpi)
+    const std::uint64_t mean = given != volumeMean.end()
+                                   ? given->second
+                                   : static_cast<std::uint64_t>((sum * 2 + ids.size()) / (2 * ids.size()));
     for (std::uint32_t m : ids) {
       bytes.set(m, on ? mean : p.messageBytes[m]);
       for (std::uint32_t u : p.messages[m].units)
@@ -715,6 +720,18 @@ std::vector<TimeNs> Replayer::stepComputation(std::uint32_t step) const {
 
 void Replayer::setStepMean(std::uint32_t step, TimeNs mean) { d->stepMean[step] = mean; }
 
+std::vector<std::uint64_t> Replayer::stepMessageSizes(std::uint32_t step, std::uint32_t firstRank,
+                                                      std::uint32_t lastRank) const {
+  std::vector<std::uint64_t> out;
+  for (std::uint32_t m : d->stepMessages(step)) {
+    const std::uint32_t r = d->p.rankOf(d->p.messages[m].units[0]);
+    if (r >= firstRank && r < lastRank) out.push_back(d->p.messageBytes[m]);
+  }
+  return out;
+}
+
+void Replayer::setVolumeMean(std::uint32_t step, std::uint64_t bytes) { d->volumeMean[step] = bytes; }
+
 std::string Replayer::overflow() const { return d->overflowProblem(); }
 
 TimeNs Replayer::measuredTime() const { return d->measuredT; }
@@ -872,5 +889,6 @@ void Replayer::predictedRank(std::uint32_t r, PredictedRank& out) const {
 }
 const std::vector<TimeNs>& Replayer::predictedLeaves() const { return d->leave; }
 Replayer::Results Replayer::resultsForWriting() { return {d->leave, d->nodeVal}; }
+std::vector<std::uint8_t>& Replayer::dependencyFlagsForWriting() { return d->p.depFlags0; }
 
 }  // namespace perwiz
