@@ -28,7 +28,9 @@ equal)
   "$cli" generate "$work/ring7" --ranks 7 --steps 30 --imbalance 0.3 >/dev/null
   "$cli" generate "$work/nb5" --ranks 5 --steps 20 --nonblocking --bytes 262144 --collective bcast --seed 7 >/dev/null
   "$cli" generate "$work/random10" --ranks 10 --steps 10 --pattern random --messages-per-step 3 --seed 3 >/dev/null
-  traces=("$work/ring7" "$work/nb5" "$work/random10")
+  # Blocking Send then Recv in a ring: every step's sends form a cycle the schedule cuts.
+  "$cli" generate "$work/sendrecv6" --ranks 6 --steps 12 --p2p send-recv --imbalance 0.4 --seed 5 >/dev/null
+  traces=("$work/ring7" "$work/nb5" "$work/random10" "$work/sendrecv6")
   for s in binary_swap_8 stencil_8 registration_8 pipeline_8.alog ring4.alog; do traces+=("$samples/$s"); done
   if [ -d "$shared/otf2" ]; then
     while IFS= read -r anchor; do traces+=("$(dirname "$anchor")"); done < <(find "$shared/otf2" -name '*.otf2' | sort)
