@@ -87,22 +87,8 @@ class Walk {
   }
 
   void emit(CriticalSegment::Kind kind, std::uint32_t u, std::uint32_t from, TimeNs begin, TimeNs end) {
-    CriticalPathTotals& t = cp_->totals;
+    addToTotals(cp_->totals, p_, rp_.trace(), kind, u, satSub(end, begin));
     const std::uint32_t r = p_.rankOf(u);
-    const TimeNs ns = satSub(end, begin);
-    ++t.segments;
-    t.perRank[r] = satAdd(t.perRank[r], ns);
-    switch (kind) {
-      case CriticalSegment::Kind::Computation: t.computationNs = satAdd(t.computationNs, ns); break;
-      case CriticalSegment::Kind::Call: t.callNs = satAdd(t.callNs, ns); break;
-      case CriticalSegment::Kind::Message: t.waitNs = satAdd(t.waitNs, ns); break;
-    }
-    if (kind != CriticalSegment::Kind::Computation) {
-      ++t.calls;
-      const RankTrace& rt = rp_.trace().ranks[r];
-      const std::uint32_t f = rt.function[rt.mpiCalls[p_.callIn(r, u)]];
-      t.perFunction[f] = satAdd(t.perFunction[f], ns);
-    }
     if (!list_) return;
     CriticalSegment s;
     s.kind = kind;

@@ -321,37 +321,15 @@ class DistributedWalk {
   std::uint32_t position(std::uint32_t comm, std::uint32_t rank) {
     if (comm >= trace_.comms.size()) return rank;
     auto [it, fresh] = positions_.try_emplace(comm);
-    if (fresh) {
-      const auto& wr = trace_.comms[comm].worldRanks;
-      it->second.assign(R_, kNone32);
-      for (std::size_t i = 0; i < wr.size(); ++i)
-        if (wr[i] >= 0 && static_cast<std::uint32_t>(wr[i]) < R_ && it->second[static_cast<std::uint32_t>(wr[i])] == kNone32)
-          it->second[static_cast<std::uint32_t>(wr[i])] = static_cast<std::uint32_t>(i);
-      for (std::uint32_t r = 0; r < R_; ++r)
-        if (it->second[r] == kNone32) it->second[r] = static_cast<std::uint32_t>(wr.size() + r);
-    }
-    return rank < R_ ? it->second[rank] : kNone32;
+    if (fresh) it->second = communicatorPositions(trace_.comms[comm], R_);
+    return rank < it->second.size() ? it->second[rank] : kNone32;
   }
+
 
   // A segment on own unit u, numbered by the walk's count of segments found so far.
   void emit(CriticalSegment::Kind kind, std::uint32_t u, const Member* from, TimeNs begin, TimeNs end) {
-    CriticalPathTotals& t = cp_->totals;
+    const std::uint32_t f = addToTotals(cp_->totals, p_, trace_, kind, u, satSub(end, begin));
     const std::uint32_t r = p_.rankOf(u);
-    const TimeNs ns = satSub(end, begin);
-    ++t.segments;
-    t.perRank[r] = satAdd(t.perRank[r], ns);
-    switch (kind) {
-      case CriticalSegment::Kind::Computation: t.computationNs = satAdd(t.computationNs, ns); break;
-      case CriticalSegment::Kind::Call: t.callNs = satAdd(t.callNs, ns); break;
-      case CriticalSegment::Kind::Message: t.waitNs = satAdd(t.waitNs, ns); break;
-    }
-    std::uint32_t f = kNone32;
-    if (kind != CriticalSegment::Kind::Computation) {
-      ++t.calls;
-      const RankTrace& rt = trace_.ranks[r];
-      f = rt.function[rt.mpiCalls[p_.callIn(r, u)]];
-      t.perFunction[f] = satAdd(t.perFunction[f], ns);
-    }
     const std::uint64_t ordinal = ordinal_++;
     if (!list_) return;
     Listed l;

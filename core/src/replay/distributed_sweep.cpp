@@ -9,7 +9,6 @@
 #include <array>
 #include <unordered_map>
 #include <deque>
-#include <map>
 #include <string>
 
 namespace perwiz {
@@ -272,18 +271,9 @@ class Sweep {
   // A world rank's position in a communicator (ranks outside it after its members, in rank
   // order), as the replay program orders a collective's members.
   std::uint32_t position(std::uint32_t comm, std::uint32_t rank) {
-    const std::uint32_t R = links_.proxyRank != kNone32 ? links_.proxyRank : p_.ranks;  // the trace's ranks
     if (comm >= trace_->comms.size()) return rank;
     auto [it, fresh] = positions_.try_emplace(comm);
-    if (fresh) {
-      const auto& wr = trace_->comms[comm].worldRanks;
-      it->second.assign(R, kNone32);
-      for (std::size_t i = 0; i < wr.size(); ++i)
-        if (wr[i] >= 0 && static_cast<std::uint32_t>(wr[i]) < R && it->second[static_cast<std::uint32_t>(wr[i])] == kNone32)
-          it->second[static_cast<std::uint32_t>(wr[i])] = static_cast<std::uint32_t>(i);
-      for (std::uint32_t r = 0; r < R; ++r)
-        if (it->second[r] == kNone32) it->second[r] = static_cast<std::uint32_t>(wr.size() + r);
-    }
+    if (fresh) it->second = communicatorPositions(trace_->comms[comm], links_.proxyRank != kNone32 ? links_.proxyRank : p_.ranks);
     return rank < it->second.size() ? it->second[rank] : kNone32;
   }
 
@@ -439,22 +429,9 @@ class Sweep {
       if (!b) throw GroupError("distributed schedule: rank " + std::to_string(r) + " waits for a finished rank");
       return b->blocker == kNone32 ? r : b->blocker;
     };
-    std::map<std::uint32_t, std::uint32_t> seen;
-    std::uint32_t r = all.front().rank;
-    for (std::uint32_t step = 1; !seen.count(r); ++step) {
-      seen[r] = step;
-      r = blocker(r);
-    }
-    std::vector<std::uint32_t> cycle{r};
-    for (std::uint32_t x = blocker(r); x != r; x = blocker(x)) cycle.push_back(x);
-    auto pick = [&](auto pred) -> std::uint32_t {
-      for (std::uint32_t x : cycle)
-        if (pred(find(x)->flags)) return x;
-      return kNone32;
-    };
-    std::uint32_t victim = pick([](std::uint8_t f) { return !(f & dep::kActive); });
-    if (victim == kNone32) victim = pick([](std::uint8_t f) { return (f & dep::kSyncSend) != 0; });
-    if (victim == kNone32) victim = cycle.front();
+    const std::uint32_t victim = cycleVictim(links_.proxyRank != kNone32 ? links_.proxyRank : p_.ranks,
+                                             all.front().rank, blocker,
+                                             [&](std::uint32_t r) { return find(r)->flags; });
     if (find(victim)->flags & dep::kActive) ++stats_.brokenCycles;
     if (victim < rf_ || victim >= rl_) return;
     const std::uint32_t i = victim - rf_;

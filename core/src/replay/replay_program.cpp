@@ -530,15 +530,7 @@ class Builder {
     std::vector<std::vector<std::uint32_t>> commPos(trace_.comms.size());
     auto positions = [&](std::uint32_t comm) -> const std::vector<std::uint32_t>& {
       auto& pos = commPos[comm];
-      if (pos.empty()) {
-        const auto& wr = trace_.comms[comm].worldRanks;
-        pos.assign(R, kNone32);
-        for (std::size_t i = 0; i < wr.size(); ++i)
-          if (wr[i] >= 0 && static_cast<std::uint32_t>(wr[i]) < R && pos[static_cast<std::uint32_t>(wr[i])] == kNone32)
-            pos[static_cast<std::uint32_t>(wr[i])] = static_cast<std::uint32_t>(i);
-        for (std::uint32_t r = 0; r < R; ++r)
-          if (pos[r] == kNone32) pos[r] = static_cast<std::uint32_t>(wr.size() + r);
-      }
+      if (pos.empty()) pos = communicatorPositions(trace_.comms[comm], R);
       return pos;
     };
 
@@ -752,22 +744,9 @@ class Builder {
     std::uint32_t start = kNone32;
     for (std::uint32_t r = 0; r < p_.ranks && start == kNone32; ++r)
       if (!finished(r)) start = r;
-    std::vector<std::uint32_t> seen(p_.ranks, 0);
-    std::uint32_t r = start;
-    for (std::uint32_t step = 1; !seen[r]; ++step) {
-      seen[r] = step;
-      r = blocker(r);
-    }
-    std::vector<std::uint32_t> cycle{r};
-    for (std::uint32_t x = blocker(r); x != r; x = blocker(x)) cycle.push_back(x);
-    auto pick = [&](auto pred) -> std::uint32_t {
-      for (std::uint32_t x : cycle)
-        if (pred(p_.depFlags0[blocked_[x]])) return x;
-      return kNone32;
-    };
-    std::uint32_t victim = pick([](std::uint8_t f) { return !(f & dep::kActive); });
-    if (victim == kNone32) victim = pick([](std::uint8_t f) { return (f & dep::kSyncSend) != 0; });
-    if (victim == kNone32) victim = cycle.front();
+    const std::uint32_t victim = cycleVictim(
+        p_.ranks, start, [&](std::uint32_t r) { return blocker(r); },
+        [&](std::uint32_t r) { return p_.depFlags0[blocked_[r]]; });
     const std::uint32_t d = blocked_[victim];
     if (p_.depFlags0[d] & dep::kActive) ++report_.brokenCycles;
     p_.depFlags0[d] = static_cast<std::uint8_t>(p_.depFlags0[d] & ~dep::kScheduled);

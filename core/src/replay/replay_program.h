@@ -232,6 +232,46 @@ TimeNs leaveRule(const Replayer::Program& p, std::uint32_t u, TimeNs enter, bool
   return satAdd(ready, v.local[u]);
 }
 
+// Each world rank's position in communicator `c` (its members in their order, then the ranks
+// outside it in rank order): the order of a collective's members in the replay program.
+inline std::vector<std::uint32_t> communicatorPositions(const Communicator& c, std::uint32_t ranks) {
+  std::vector<std::uint32_t> pos(ranks, kNone32);
+  const auto& wr = c.worldRanks;
+  for (std::size_t i = 0; i < wr.size(); ++i)
+    if (wr[i] >= 0 && static_cast<std::uint32_t>(wr[i]) < ranks && pos[static_cast<std::uint32_t>(wr[i])] == kNone32)
+      pos[static_cast<std::uint32_t>(wr[i])] = static_cast<std::uint32_t>(i);
+  for (std::uint32_t r = 0; r < ranks; ++r)
+    if (pos[r] == kNone32) pos[r] = static_cast<std::uint32_t>(wr.size() + r);
+  return pos;
+}
+
+// The schedule's rule for a stall (every unfinished rank waits): from rank `start` (the first
+// unfinished one) follow `blocker(r)` (the rank r's blocked dependency waits for) into the
+// cycle, and cut the dependency of its first rank whose blocked dependency is inactive (the
+// current protocol does not use it), else of the first whose is a rendezvous send's, else of
+// the cycle's first rank. `flags(r)`: r's blocked dependency's flags; ranks are below `ranks`.
+// Returns the victim rank. The serial buildSchedule and perwiz-mpi's scheduleDistributed
+// (distributed_sweep.h) both cut by it.
+template <class Blocker, class Flags>
+std::uint32_t cycleVictim(std::uint32_t ranks, std::uint32_t start, const Blocker& blocker, const Flags& flags) {
+  std::vector<std::uint8_t> seen(ranks, 0);
+  std::uint32_t r = start;
+  while (!seen[r]) {
+    seen[r] = 1;
+    r = blocker(r);
+  }
+  std::vector<std::uint32_t> cycle{r};
+  for (std::uint32_t x = blocker(r); x != r; x = blocker(x)) cycle.push_back(x);
+  auto pick = [&](auto pred) -> std::uint32_t {
+    for (std::uint32_t x : cycle)
+      if (pred(flags(x))) return x;
+    return kNone32;
+  };
+  std::uint32_t victim = pick([](std::uint8_t f) { return !(f & dep::kActive); });
+  if (victim == kNone32) victim = pick([](std::uint8_t f) { return (f & dep::kSyncSend) != 0; });
+  return victim != kNone32 ? victim : cycle.front();
+}
+
 // Compiles `trace` for `model` in cost mode `costs`; fills `report`. `leave` (if given)
 // receives an array of one value per unit to hold the replay's results (its values are the
 // measured leaves; a full replay overwrites them).

@@ -6,6 +6,7 @@
 #include "replay_program.h"
 
 #include "perwiz/checked_time.h"
+#include "perwiz/critical_path.h"
 
 namespace perwiz {
 
@@ -44,6 +45,25 @@ ReturnCause returnCause(const Replayer::Program& p, const Replayer::Effective& e
     if (satAdd(satAdd(t, eff.depOff[d]), local) == leave) return {ReturnCause::Kind::Node, n, last, t};
   }
   return {};
+}
+
+// Counts a segment of the path on own unit u in the totals (both walks); returns the function of
+// u's call for a Call or Message segment (kNone32 for Computation).
+inline std::uint32_t addToTotals(CriticalPathTotals& t, const Replayer::Program& p, const Trace& trace,
+                                 CriticalSegment::Kind kind, std::uint32_t u, TimeNs ns) {
+  const std::uint32_t r = p.rankOf(u);
+  ++t.segments;
+  t.perRank[r] = satAdd(t.perRank[r], ns);
+  switch (kind) {
+    case CriticalSegment::Kind::Computation: t.computationNs = satAdd(t.computationNs, ns); return kNone32;
+    case CriticalSegment::Kind::Call: t.callNs = satAdd(t.callNs, ns); break;
+    case CriticalSegment::Kind::Message: t.waitNs = satAdd(t.waitNs, ns); break;
+  }
+  ++t.calls;
+  const RankTrace& rt = trace.ranks[r];
+  const std::uint32_t f = rt.function[rt.mpiCalls[p.callIn(r, u)]];
+  t.perFunction[f] = satAdd(t.perFunction[f], ns);
+  return f;
 }
 
 }  // namespace perwiz
