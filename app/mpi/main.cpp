@@ -66,6 +66,7 @@ void print(const Options& o, const DistributedPrediction& d, std::uint32_t proce
     }
     j["distributed"] = {{"processes", processes},
                         {"rounds", d.rounds},
+                        {"schedule_rounds", d.scheduleRounds},
                         {"enters_sent", d.enterSent},
                         {"ghost_calls", d.ghostCalls},
                         {"critical_path_rounds", d.pathRounds}};

@@ -39,6 +39,7 @@ struct DistributedPrediction {
   TimeNs measured = 0, predicted = 0;
   std::vector<TimeNs> measuredEnd, predictedEnd;  // per rank, on every process
   std::uint64_t rounds = 0;      // of the sweep
+  std::uint64_t scheduleRounds = 0;  // of the schedule's pass (0 when it was spared)
   std::uint64_t enterSent = 0;   // predicted enters sent between processes, all processes
   std::uint64_t ghostCalls = 0;  // calls held as ghosts, all processes
   std::uint64_t brokenCycles = 0;  // rendezvous dependencies cut from cycles (ReplayReport's)

@@ -269,7 +269,9 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
   // is spared.
   bool scheduled = false;
   auto schedule = [&] {
-    out.brokenCycles = scheduleDistributed(*rp, trace, links, group).brokenCycles;
+    const SweepStats st = scheduleDistributed(*rp, trace, links, group);
+    out.brokenCycles = st.brokenCycles;
+    out.scheduleRounds = st.rounds;
     scheduled = true;
     phaseLog(me, "schedule");
   };
