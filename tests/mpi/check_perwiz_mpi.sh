@@ -2,12 +2,15 @@
 # perwiz-mpi under Open MPI against perwiz-cli predict (issue #21, acceptance 1 and 4):
 #   check_perwiz_mpi.sh equal  CLI MPI_BIN MPIRUN SAMPLES SHARED WORKDIR
 #   check_perwiz_mpi.sh errors CLI MPI_BIN MPIRUN WORKDIR
+#   check_perwiz_mpi.sh smpi   CLI SMPI_BIN SMPIRUN PLATFORM WORKDIR
 # `equal`: for P = 1..4 processes (oversubscribed) every trace and scenario gives the serial
 # JSON's measured and predicted T, every rank's end times and the predicted critical path (length,
 # summary, every segment and call), to the nanosecond; `critical-path` gives perwiz-cli
 # critical-path's measured path (every key but the DAG's shape). Traces: generated
 # ones (rank counts not divisible by P), the bundled samples (traces of the examples), and the
 # OTF2 archives of ../shared/traces when present (skipped, with a line saying so, when absent).
+# `smpi`: perwiz-mpi-smpi (the SimGrid SMPI build) with P = 64 simulated processes on 256-rank
+# traces gives the serial JSON's results too (acceptance 2).
 # `errors`: a missing location file, a bad hypothesis and a process that fails are reported by
 # every process, with a non-zero status and no hang.
 set -euo pipefail
@@ -18,6 +21,38 @@ mpirun=${4:?mpirun}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
 fail() { echo "FAIL: $*" >&2; exit 1; }
 mpi() { local np=$1; shift; timeout 300 "$mpirun" --oversubscribe -np "$np" "$bin" "$@"; }
+
+compare() { # SERIAL.json DISTRIBUTED.json WHAT
+  python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+what = sys.argv[3]
+for k in ("measured_ns", "predicted_ns", "ranks", "mpi_calls", "hypotheses", "costs"):
+  if a[k] != b[k]:
+      sys.exit(f"FAIL {what}: {k} serial {a[k]} distributed {b[k]}")
+if a["per_rank"] != b["per_rank"]:
+  bad = [(x, y) for x, y in zip(a["per_rank"], b["per_rank"]) if x != y][:3]
+  sys.exit(f"FAIL {what}: per-rank ends differ, e.g. {bad}")
+if a["replay"]["broken_cycles"] != b["replay"]["broken_cycles"]:
+  sys.exit(f"FAIL {what}: broken_cycles serial {a['replay']['broken_cycles']} distributed {b['replay']['broken_cycles']}")
+for k in ("critical_path_ns", "critical_path_summary", "critical_path", "critical_path_segments"):
+  if a[k] != b[k]:
+      if isinstance(a[k], list) and isinstance(b[k], list):
+          bad = [(i, x, y) for i, (x, y) in enumerate(zip(a[k], b[k])) if x != y][:2]
+          sys.exit(f"FAIL {what}: {k} differs ({len(a[k])} vs {len(b[k])} entries), e.g. {bad}")
+      sys.exit(f"FAIL {what}: {k} serial {a[k]} distributed {b[k]}")
+PY
+}
+compare_path() { # SERIAL.json DISTRIBUTED.json WHAT: critical-path --json
+  python3 - "$1" "$2" "$3" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+a.pop("dag", None)
+if a != b:
+  diff = [k for k in set(a) | set(b) if a.get(k) != b.get(k)]
+  sys.exit(f"FAIL {sys.argv[3]}: critical-path keys differ: {diff}")
+PY
+}
 
 case "$mode" in
 equal)
@@ -37,37 +72,6 @@ equal)
   else
     echo "skip: $shared absent (the shared traces are checked where they are)"
   fi
-  compare() { # SERIAL.json DISTRIBUTED.json WHAT
-    python3 - "$1" "$2" "$3" <<'PY'
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:3])
-what = sys.argv[3]
-for k in ("measured_ns", "predicted_ns", "ranks", "mpi_calls", "hypotheses", "costs"):
-    if a[k] != b[k]:
-        sys.exit(f"FAIL {what}: {k} serial {a[k]} distributed {b[k]}")
-if a["per_rank"] != b["per_rank"]:
-    bad = [(x, y) for x, y in zip(a["per_rank"], b["per_rank"]) if x != y][:3]
-    sys.exit(f"FAIL {what}: per-rank ends differ, e.g. {bad}")
-if a["replay"]["broken_cycles"] != b["replay"]["broken_cycles"]:
-    sys.exit(f"FAIL {what}: broken_cycles serial {a['replay']['broken_cycles']} distributed {b['replay']['broken_cycles']}")
-for k in ("critical_path_ns", "critical_path_summary", "critical_path", "critical_path_segments"):
-    if a[k] != b[k]:
-        if isinstance(a[k], list) and isinstance(b[k], list):
-            bad = [(i, x, y) for i, (x, y) in enumerate(zip(a[k], b[k])) if x != y][:2]
-            sys.exit(f"FAIL {what}: {k} differs ({len(a[k])} vs {len(b[k])} entries), e.g. {bad}")
-        sys.exit(f"FAIL {what}: {k} serial {a[k]} distributed {b[k]}")
-PY
-  }
-  compare_path() { # SERIAL.json DISTRIBUTED.json WHAT: critical-path --json
-    python3 - "$1" "$2" "$3" <<'PY'
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:3])
-a.pop("dag", None)
-if a != b:
-    diff = [k for k in set(a) | set(b) if a.get(k) != b.get(k)]
-    sys.exit(f"FAIL {sys.argv[3]}: critical-path keys differ: {diff}")
-PY
-  }
   checked=0
   for t in "${traces[@]}"; do
     name=$(basename "$t")
@@ -150,6 +154,34 @@ errors)
   got=$(mpi 4 predict "$work/small" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["predicted_ns"])')
   [ "$want" = "$got" ] || fail "4 processes on 2 ranks: $got, serial $want"
   echo "ok: 4 processes on 2 ranks (2 idle) equal the serial prediction"
+  ;;
+smpi)
+  platform=${5:?platform}
+  work=${6:?workdir}
+  rm -rf "$work" && mkdir -p "$work"
+  seq -f "node-%g" 0 63 > "$work/hosts"
+  "$cli" generate "$work/ring256" --ranks 256 --steps 4 --imbalance 0.3 >/dev/null
+  "$cli" generate "$work/random256" --ranks 256 --steps 3 --pattern random --messages-per-step 2 --nonblocking \
+    --bytes 100000 --seed 9 >/dev/null
+  "$cli" generate "$work/sendrecv256" --ranks 256 --steps 3 --p2p send-recv --imbalance 0.2 --seed 4 >/dev/null
+  checked=0
+  for t in "$work/ring256" "$work/random256" "$work/sendrecv256"; do
+    name=$(basename "$t")
+    for scen in "none" "hyp"; do
+      args=()
+      [ "$scen" = hyp ] && args=(--zero-wait 17:3 --zero-event 200:c2 --balance-compute 1 --balance-volume 2 --costs model)
+      "$cli" predict "$t" "${args[@]}" --json --all-ranks --full-critical-path > "$work/serial.json"
+      timeout 900 "$mpirun" -np 64 -platform "$platform" -hostfile "$work/hosts" --log=root.thres:warning \
+        "$bin" predict "$t" "${args[@]}" --json --all-ranks --full-critical-path > "$work/smpi.json" ||
+        fail "$name $scen: smpirun -np 64 exited with $?"
+      compare "$work/serial.json" "$work/smpi.json" "$name $scen SMPI P=64" || exit 1
+      python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))["distributed"]; sys.exit(0 if d["processes"] == 64 and d["enters_sent"] > 0 else 1)' \
+        "$work/smpi.json" || fail "$name $scen: not 64 processes exchanging enters"
+      checked=$((checked + 1))
+      echo "ok $name $scen: SMPI, 64 processes on 256 ranks, equal to the serial prediction and critical path"
+    done
+  done
+  [ "$checked" -eq 6 ] || fail "only $checked comparisons ran"
   ;;
 *) fail "unknown mode $mode" ;;
 esac
