@@ -63,7 +63,8 @@ class DistributedWalk {
         imported_(imported), predictedEnd_(predictedEnd), group_(group), me_(group.rank()), P_(group.size()),
         R_(static_cast<std::uint32_t>(predictedEnd.size())), first_(first),
         list_(listing != CriticalPathListing::TotalsOnly && first > 0),
-        ids_(listing == CriticalPathListing::Full && first == static_cast<std::size_t>(-1)) {
+        ids_(listing == CriticalPathListing::Full && first == static_cast<std::size_t>(-1)),
+        collectives_(p_, trace, links.own, R_) {
     const std::uint32_t rf = std::min(links.own.first, p_.ranks), rl = std::min(links.own.last, p_.ranks);
     U0_ = p_.rankBegin[rf];
     U1_ = p_.rankBegin[rl];
@@ -269,7 +270,7 @@ class DistributedWalk {
       const std::uint32_t m = p_.nodeMembers[i];
       if (m == proxy || enter(m) != c.value) continue;
       mine = name(m);
-      mine.position = position(inst.comm, mine.rank);
+      mine.position = collectives_.position(inst.comm, mine.rank);
     }
     pending_ = waiter;
     w.u8(kQuestion);
@@ -284,47 +285,14 @@ class DistributedWalk {
   // This process's first own member, in communicator order, of the asked gather at its value.
   Member answer() {
     Member best;
-    if (!indexed_) {
-      // Built at the first question: own members by instance (units of own collective calls),
-      // 8 B per own collective call.
-      indexed_ = true;
-      for (std::uint32_t r = links_.own.first; r < links_.own.last && r < trace_.ranks.size(); ++r) {
-        const RankTrace& rt = trace_.ranks[r];
-        for (std::size_t i = 0; i < rt.collectives.size(); ++i) {
-          const CollectiveCall c = rt.collectives[i];
-          const std::uint32_t k = mpiCallOfEvent(rt, c.event);
-          if (k != kNone32 && c.instance != kNone32) members_.emplace_back(c.instance, p_.unitOfCall(r, k));
-        }
-      }
-      std::sort(members_.begin(), members_.end());
-      instances_.reserve(trace_.collectives.size());
-      for (std::uint32_t i = 0; i < trace_.collectives.size(); ++i)
-        instances_.push_back({trace_.collectives[i].comm, trace_.collectives[i].sequence, i});
-      std::sort(instances_.begin(), instances_.end());
-    }
-    const std::array<std::uint32_t, 3> key{question_.comm, question_.sequence, 0};
-    const auto at = std::lower_bound(instances_.begin(), instances_.end(), key);
-    if (at == instances_.end() || (*at)[0] != key[0] || (*at)[1] != key[1]) return best;
-    const std::uint32_t instance = (*at)[2];
-    const auto b = std::lower_bound(members_.begin(), members_.end(), std::make_pair(instance, std::uint32_t{0}));
-    for (auto m = b; m != members_.end() && m->first == instance; ++m) {
-      if (!isLocal(m->second) || enter(m->second) != question_.value) continue;
-      Member x = name(m->second);
-      x.position = position(question_.comm, x.rank);
+    collectives_.forEachMember(question_.comm, question_.sequence, [&](std::uint32_t u) {
+      if (!isLocal(u) || enter(u) != question_.value) return;
+      Member x = name(u);
+      x.position = collectives_.position(question_.comm, x.rank);
       if (x.before(best)) best = x;
-    }
+    });
     return best;
   }
-
-  // A world rank's position in a communicator (ranks outside it after its members, in rank
-  // order), as the replay program orders a collective's members.
-  std::uint32_t position(std::uint32_t comm, std::uint32_t rank) {
-    if (comm >= trace_.comms.size()) return rank;
-    auto [it, fresh] = positions_.try_emplace(comm);
-    if (fresh) it->second = communicatorPositions(trace_.comms[comm], R_);
-    return rank < it->second.size() ? it->second[rank] : kNone32;
-  }
-
 
   // A segment on own unit u, numbered by the walk's count of segments found so far.
   void emit(CriticalSegment::Kind kind, std::uint32_t u, const Member* from, TimeNs begin, TimeNs end) {
@@ -508,10 +476,7 @@ class DistributedWalk {
     Member candidate;
   } question_;
   std::uint32_t pending_ = kNone32;  // the asker's waiting unit
-  bool indexed_ = false;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> members_;  // own members (instance, unit)
-  std::vector<std::array<std::uint32_t, 3>> instances_;             // (comm, sequence, instance)
-  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> positions_;
+  OwnCollectives collectives_;
   std::vector<Listed> listed_;
 };
 

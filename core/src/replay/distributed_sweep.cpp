@@ -81,7 +81,9 @@ class Sweep {
   Sweep(Replayer& rp, const SweepLinks& links, ProcessGroup& group, const Trace* trace = nullptr)
       : p_(rp.program()), v_(rp.effective()), res_(rp.resultsForWriting()), links_(links), group_(group),
         schedule_(trace != nullptr), trace_(trace),
-        flags0_(trace ? rp.dependencyFlagsForWriting().data() : nullptr) {
+        flags0_(trace ? rp.dependencyFlagsForWriting().data() : nullptr),
+        collectives_(p_, trace ? *trace : rp.trace(), links.own,
+                     links.proxyRank != kNone32 ? links.proxyRank : p_.ranks) {
     rf_ = std::min(links.own.first, p_.ranks);
     rl_ = std::min(links.own.last, p_.ranks);
     U0_ = p_.rankBegin[rf_];
@@ -268,15 +270,6 @@ class Sweep {
 
   // ---- the schedule's cycle cut (schedule mode) ----
 
-  // A world rank's position in a communicator (ranks outside it after its members, in rank
-  // order), as the replay program orders a collective's members.
-  std::uint32_t position(std::uint32_t comm, std::uint32_t rank) {
-    if (comm >= trace_->comms.size()) return rank;
-    auto [it, fresh] = positions_.try_emplace(comm);
-    if (fresh) it->second = communicatorPositions(trace_->comms[comm], links_.proxyRank != kNone32 ? links_.proxyRank : p_.ranks);
-    return rank < it->second.size() ? it->second[rank] : kNone32;
-  }
-
   // The collective instance of unit u's call (kNone32 if it is none's).
   std::uint32_t instanceOf(std::uint32_t u) const {
     const std::uint32_t r = p_.rankOf(u);
@@ -292,32 +285,13 @@ class Sweep {
   // This process's first own member of (comm, sequence), in communicator order, whose enter is
   // not known yet: (position, rank), or kNone32s.
   std::pair<std::uint32_t, std::uint32_t> firstUnknownMember(std::uint32_t comm, std::uint32_t sequence) {
-    if (instances_.empty() && members_.empty()) {
-      for (std::uint32_t r = rf_; r < rl_; ++r) {
-        const RankTrace& rt = trace_->ranks[r];
-        for (const CollectiveCall& c : rt.collectives) {
-          const std::uint32_t k = mpiCallOfEvent(rt, c.event);
-          if (k != kNone32 && c.instance != kNone32) members_.emplace_back(c.instance, p_.unitOfCall(r, k));
-        }
-      }
-      std::sort(members_.begin(), members_.end());
-      for (std::uint32_t i = 0; i < trace_->collectives.size(); ++i)
-        instances_.push_back({trace_->collectives[i].comm, trace_->collectives[i].sequence, i});
-      std::sort(instances_.begin(), instances_.end());
-      if (instances_.empty()) instances_.push_back({kNone32, kNone32, kNone32});  // built
-    }
     std::pair<std::uint32_t, std::uint32_t> best{kNone32, kNone32};
-    const std::array<std::uint32_t, 3> key{comm, sequence, 0};
-    const auto at = std::lower_bound(instances_.begin(), instances_.end(), key);
-    if (at == instances_.end() || (*at)[0] != comm || (*at)[1] != sequence) return best;
-    const std::uint32_t instance = (*at)[2];
-    for (auto m = std::lower_bound(members_.begin(), members_.end(), std::make_pair(instance, std::uint32_t{0}));
-         m != members_.end() && m->first == instance; ++m) {
-      if (known(m->second)) continue;
-      const std::uint32_t r = p_.rankOf(m->second);
-      const std::uint32_t pos = position(comm, r);
+    collectives_.forEachMember(comm, sequence, [&](std::uint32_t u) {
+      if (known(u)) return;
+      const std::uint32_t r = p_.rankOf(u);
+      const std::uint32_t pos = collectives_.position(comm, r);
       if (pos < best.first) best = {pos, r};
-    }
+    });
     return best;
   }
 
@@ -362,7 +336,7 @@ class Sweep {
           ask = true;
           continue;
         }
-        const std::uint32_t at = position(comm, r);
+        const std::uint32_t at = collectives_.position(comm, r);
         if (at < pos) pos = at, rank = r;
       }
       w.u8('N');
@@ -480,9 +454,7 @@ class Sweep {
   const bool schedule_;
   const Trace* trace_;
   std::uint8_t* flags0_;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> members_;  // own collective members (instance, unit)
-  std::vector<std::array<std::uint32_t, 3>> instances_;             // (comm, sequence, instance)
-  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> positions_;
+  OwnCollectives collectives_;
   std::uint32_t rf_ = 0, rl_ = 0, U0_ = 0, U1_ = 0;
   std::vector<std::uint64_t> known_;  // bit u: unit u's predicted enter is known here
   std::vector<std::uint32_t> nodeSeen_;
@@ -502,6 +474,34 @@ class Sweep {
 };
 
 }  // namespace
+
+std::uint32_t OwnCollectives::position(std::uint32_t comm, std::uint32_t rank) {
+  if (comm >= trace_.comms.size()) return rank;
+  auto [it, fresh] = positions_.try_emplace(comm);
+  if (fresh) it->second = communicatorPositions(trace_.comms[comm], ranks_);
+  return rank < it->second.size() ? it->second[rank] : kNone32;
+}
+
+std::uint32_t OwnCollectives::find(std::uint32_t comm, std::uint32_t sequence) {
+  if (!built_) {
+    built_ = true;
+    for (std::uint32_t r = own_.first; r < own_.last && r < trace_.ranks.size(); ++r) {
+      const RankTrace& rt = trace_.ranks[r];
+      for (const CollectiveCall& c : rt.collectives) {
+        const std::uint32_t k = mpiCallOfEvent(rt, c.event);
+        if (k != kNone32 && c.instance != kNone32) members_.emplace_back(c.instance, p_.unitOfCall(r, k));
+      }
+    }
+    std::sort(members_.begin(), members_.end());
+    instances_.reserve(trace_.collectives.size());
+    for (std::uint32_t i = 0; i < trace_.collectives.size(); ++i)
+      instances_.push_back({trace_.collectives[i].comm, trace_.collectives[i].sequence, i});
+    std::sort(instances_.begin(), instances_.end());
+  }
+  const std::array<std::uint32_t, 3> key{comm, sequence, 0};
+  const auto at = std::lower_bound(instances_.begin(), instances_.end(), key);
+  return at != instances_.end() && (*at)[0] == comm && (*at)[1] == sequence ? (*at)[2] : kNone32;
+}
 
 SweepStats sweepDistributed(Replayer& replayer, const SweepLinks& links, ProcessGroup& group) {
   return Sweep(replayer, links, group).run();

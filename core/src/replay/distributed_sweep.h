@@ -19,7 +19,10 @@
 #include "perwiz/replay.h"
 #include "perwiz/trace_io.h"
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
+#include <unordered_map>
 #include <vector>
 
 namespace perwiz {
@@ -56,6 +59,41 @@ struct SweepLinks {
 struct ImportedGhosts;
 SweepLinks sweepLinks(const Replayer& replayer, const Trace& trace, std::uint32_t me, std::uint32_t processes,
                       bool everyMember, const ImportedGhosts& imported);
+
+// This process's own calls of each collective instance, found by (communicator, sequence) as
+// the processes name instances to each other, and the communicators' member orders: what a
+// process looks up to answer another's question about a gather (the schedule's stall,
+// scheduleDistributed; the critical path's tie, distributed_critical_path.h). Built on the
+// first question: 8 B per own collective call and 12 B per instance.
+class OwnCollectives {
+ public:
+  // `ranks`: the trace's ranks (without the proxy rank).
+  OwnCollectives(const Replayer::Program& p, const Trace& trace, RankRange own, std::uint32_t ranks)
+      : p_(p), trace_(trace), own_(own), ranks_(ranks) {}
+  // The units of the own calls of instance (comm, sequence); calls `fn(unit)` for each.
+  template <class Fn>
+  void forEachMember(std::uint32_t comm, std::uint32_t sequence, const Fn& fn) {
+    const std::uint32_t instance = find(comm, sequence);
+    if (instance == kNone32) return;
+    for (auto m = std::lower_bound(members_.begin(), members_.end(), std::make_pair(instance, std::uint32_t{0}));
+         m != members_.end() && m->first == instance; ++m)
+      fn(m->second);
+  }
+  // A world rank's position in communicator `comm` (communicatorPositions, the replay program's
+  // order of a collective's members).
+  std::uint32_t position(std::uint32_t comm, std::uint32_t rank);
+
+ private:
+  std::uint32_t find(std::uint32_t comm, std::uint32_t sequence);
+  const Replayer::Program& p_;
+  const Trace& trace_;
+  const RankRange own_;
+  const std::uint32_t ranks_;
+  bool built_ = false;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> members_;  // (instance, unit), sorted
+  std::vector<std::array<std::uint32_t, 3>> instances_;             // (comm, sequence, instance), sorted
+  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> positions_;
+};
 
 struct SweepStats {
   std::uint64_t rounds = 0;
