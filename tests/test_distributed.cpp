@@ -10,6 +10,8 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <mutex>
 
@@ -432,4 +434,100 @@ TEST(DistributedReplay, AHypothesisOutsideTheTraceIsReportedOnEveryProcess) {
       }
     }
   }
+}
+
+namespace {
+
+std::string bytesOf(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// The files of an OTF2 archive written at `anchor` (X.otf2): X.def and every file of X/, by
+// name relative to X/.. (the anchor itself holds a random trace identifier: left out).
+std::map<std::string, std::string> archiveFiles(const fs::path& anchor) {
+  std::map<std::string, std::string> out;
+  const fs::path dir = anchor.parent_path(), stem = anchor.stem();
+  out["def"] = bytesOf(dir / (stem.string() + ".def"));
+  for (const auto& e : fs::directory_iterator(dir / stem)) out[e.path().filename().string()] = bytesOf(e.path());
+  return out;
+}
+
+// perwiz-cli predict -o's archive and the processes' one, for P processes.
+void expectSameArchive(const fs::path& trace, const Scenario& s, std::uint32_t P, const std::string& tag) {
+  const fs::path dir = freshDir("Distributed_output_" + tag + "_" + std::to_string(P));
+  const Trace t = loadTrace(trace.string());
+  Replayer rp(t, s);
+  saveTrace(rp.predictedTrace(), (dir / "serial.otf2").string());
+  DistributedOptions o;
+  o.scenario = s;
+  o.output = (dir / "mpi.otf2").string();
+  std::vector<DistributedPrediction> out(P);
+  const auto errors = runGroup(P, [&](ProcessGroup& g) { out[g.rank()] = predictDistributed(trace.string(), o, g); });
+  for (std::uint32_t q = 0; q < P; ++q)
+    if (errors[q]) std::rethrow_exception(errors[q]);
+  const auto a = archiveFiles(dir / "serial.otf2"), b = archiveFiles(dir / "mpi.otf2");
+  ASSERT_EQ(a.size(), b.size()) << tag << " P=" << P;
+  for (const auto& [name, bytes] : a) {
+    ASSERT_TRUE(b.contains(name)) << name;
+    EXPECT_TRUE(bytes == b.at(name)) << tag << " P=" << P << ": " << name << " differs";
+  }
+  // And read back: the same model, event for event.
+  const Trace x = loadTrace((dir / "serial.otf2").string()), y = loadTrace((dir / "mpi.otf2").string());
+  ASSERT_EQ(x.rankCount(), y.rankCount());
+  for (std::uint32_t r = 0; r < x.rankCount(); ++r) {
+    EXPECT_EQ(x.ranks[r].enter, y.ranks[r].enter) << tag << " rank " << r;
+    EXPECT_EQ(x.ranks[r].leave, y.ranks[r].leave) << tag << " rank " << r;
+  }
+  EXPECT_EQ(x.endTime, out[0].predicted) << tag;
+}
+
+}  // namespace
+
+// -o: the processes write one archive, each its ranks' event files, process 0 the definitions;
+// every file but the anchor (a random trace identifier) is perwiz-cli's byte for byte. Shapes:
+// a ring with a balanced step and a zeroed wait (P = 2, 3, one more process than ranks), a
+// non-blocking pattern in cost mode model with balance-volume (ghost steps), ALOG samples.
+TEST(DistributedReplay, ThePredictedTraceIsPerwizClisByteForByte) {
+  GeneratorSpec ring;
+  ring.ranks = 7;
+  ring.steps = 8;
+  ring.imbalance = 0.3;
+  const fs::path r = generated("out_ring", ring);
+  const Scenario s = withHypotheses({zeroWait(1, 3), zeroEvent(5, 2, true), {HypothesisKind::BalanceCompute, {}, 1}});
+  for (std::uint32_t P : {2u, 3u, 8u}) expectSameArchive(r, s, P, "ring");
+  expectSameArchive(volumeRing(6, 5), withHypotheses({{HypothesisKind::BalanceVolume, {}, 2}}, CostMode::Model), 4,
+                    "volume");
+  expectSameArchive(kSamples / "pipeline_8.alog", withHypotheses({zeroWait(2, 1)}), 3, "pipeline");
+  expectSameArchive(kSamples / "stencil_8", {}, 3, "stencil");
+}
+
+// An output the processes cannot write is refused by every process before the replay, and
+// nothing is left at the path: another format, an existing archive (kept byte for byte).
+TEST(DistributedReplay, AnOutputThatCannotBeWrittenIsRefusedOnEveryProcess) {
+  GeneratorSpec spec;
+  spec.ranks = 4;
+  spec.steps = 2;
+  const fs::path trace = generated("out_refused", spec);
+  const fs::path dir = freshDir("Distributed_out_refused");
+  {
+    std::ofstream(dir / "there.otf2") << "someone else's";
+  }
+  const std::string sentinel = bytesOf(dir / "there.otf2");
+  for (const auto& [path, words] : std::vector<std::pair<fs::path, std::string>>{
+           {dir / "x.alog", "OTF2 only"}, {dir / "there.otf2", "already exists"}}) {
+    DistributedOptions o;
+    o.output = path.string();
+    const auto errors = runGroup(3, [&](ProcessGroup& g) { predictDistributed(trace.string(), o, g); });
+    for (std::uint32_t q = 0; q < 3; ++q) {
+      ASSERT_TRUE(errors[q]) << path;
+      try {
+        std::rethrow_exception(errors[q]);
+      } catch (const GroupError& e) {
+        EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+      }
+    }
+  }
+  EXPECT_FALSE(fs::exists(dir / "x.alog"));
+  EXPECT_EQ(bytesOf(dir / "there.otf2"), sentinel);
 }

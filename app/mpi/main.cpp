@@ -2,7 +2,8 @@
 // (issue #21, docs/distributed.md):
 //
 //   mpirun -np P perwiz-mpi predict TRACE [hypotheses] [--model M] [--costs C] [--scenario F]
-//                                         [--region R] [--json [--all-ranks] [--full-critical-path]]
+//                                         [--region R] [-o OUT.otf2]
+//                                         [--json [--all-ranks] [--full-critical-path]]
 //   mpirun -np P perwiz-mpi critical-path TRACE [--model M] [--costs C] [--scenario F] [--region R]
 //                                               [--limit N] [--json]
 //
@@ -57,6 +58,7 @@ void print(const Options& o, const DistributedPrediction& d, std::uint32_t proce
     Json j = predictionJson(o.path, d.format, d.ranks, d.mpiCalls, d.scenario, measured, predicted, std::move(perRank),
                             omitted);
     j["replay"] = {{"broken_cycles", d.brokenCycles}};
+    j["output"] = o.out.empty() ? Json(nullptr) : Json(o.out);
     j["critical_path_ns"] = d.criticalPath.length;
     j["critical_path_summary"] = criticalPathSummaryJson(namesOf(d), d.criticalPath);
     if (o.fullCriticalPath) {
@@ -84,6 +86,7 @@ void print(const Options& o, const DistributedPrediction& d, std::uint32_t proce
   std::cout << '\n';
   printTimes(std::cout, measured, predicted);
   printCriticalPath(std::cout, namesOf(d), d.criticalPath, 20);
+  if (!o.out.empty()) std::cout << "predicted trace written to " << o.out << '\n';
   std::cout << "replayed by:  " << processes << " processes, " << d.rounds << " rounds, " << d.enterSent
             << " predicted enters exchanged\n";
 }
@@ -117,9 +120,8 @@ int runCriticalPath(const Options& o, mpi::MpiGroup& group) {
 }
 
 int run(const Options& o, mpi::MpiGroup& group) {
-  if (!o.out.empty())
-    throw UsageError("-o " + o.out + ": perwiz-mpi does not write the predicted trace yet; use perwiz-cli predict -o");
   DistributedOptions d;
+  d.output = o.out;
   d.scenario = scenarioFromOptions(o.replay);
   d.region = o.replay.region;
   for (const auto& z : o.zeroWait)
@@ -168,7 +170,8 @@ int main(int argc, char** argv) {
                         "STEP (0-based): every message in the parallel step gets the mean size")
         ->allow_extra_args(false);
     addReplayOptions(predict, o.replay);
-    predict->add_option("-o,--output", o.out, "the predicted trace: not yet in perwiz-mpi");
+    predict->add_option("-o,--output", o.out,
+                        "write the predicted trace L' as OTF2 (X.otf2 or a directory), each process its ranks");
     predict->add_flag("--json", o.json, "machine-readable output (perwiz-cli predict's keys, plus \"distributed\")");
     predict->add_flag("--all-ranks", o.allRanks, "with --json: every rank's end times (default: at most 4096)");
     predict->add_flag("--full-critical-path", o.fullCriticalPath,

@@ -182,6 +182,7 @@ using ReadFn = void (*)(const std::string&, TraceSink&, const LoadOptions&);
 Trace build(const std::string& path, const char* format, ReadFn read, const LoadOptions& opts,
             bool pipelined) {
   TraceBuilder b(path, format);
+  if (!opts.allRanks()) b.keepUnusedFunctions();
   try {
     if (pipelined) {
       // The reader decodes on this thread while the builder stores on another.

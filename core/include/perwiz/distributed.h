@@ -29,6 +29,10 @@ struct DistributedOptions {
   bool criticalPath = false;
   CriticalPathListing pathListing = CriticalPathListing::TotalsOnly;
   std::size_t pathFirstSegments = static_cast<std::size_t>(-1);
+  // The predicted trace L' (perwiz-cli predict -o), written as OTF2 by the processes together
+  // (each its ranks' event files, process 0 the definitions); "" = none. Checked before the
+  // replay: another format, or a path where something exists, is refused on every process.
+  std::string output;
 };
 
 struct DistributedPrediction {

@@ -136,6 +136,12 @@ class Replayer {
   // The predicted trace L': the measured trace with every time replaced by its prediction
   // and a "PerWiz scenario" point event at time 0 on rank 0 carrying the scenario JSON.
   Trace predictedTrace() const;
+  // The same for the ranks [first, last) only (perwiz-mpi: a process writes the ranks it
+  // replayed): the other ranks are empty (their names kept); the scenario point is added if rank
+  // 0 is in the range, and its function is defined either way (the same function table). The
+  // point carries `recorded` (the whole prediction's scenario: a process replays only the
+  // hypotheses on its own ranks), scenario() if null.
+  Trace predictedTrace(std::uint32_t first, std::uint32_t last, const Scenario* recorded = nullptr) const;
 
   struct Program;    // internal (core/src/replay/replay_program.h)
   struct Effective;  // the program with the scenario applied (same header)

@@ -39,6 +39,11 @@ class TraceBuilder final : public TraceSink {
   void addSourceRecords(std::uint64_t n) override;
   void expectRecords(std::uint32_t rank, std::uint64_t records) override;
 
+  // Keep every function defined, used or not (by default end() drops those no event uses). A
+  // share of a trace (LoadOptions::shareIndex) keeps them: every process of perwiz-mpi then has
+  // the whole table in the file's order, which its predicted trace's table is taken from.
+  void keepUnusedFunctions();
+
   // Valid after end(). Moves the trace out.
   Trace take();
 

@@ -5,7 +5,9 @@
 #include "../replay/distributed_critical_path.h"
 #include "../replay/distributed_sweep.h"
 #include "../replay/replay_program.h"
+#include "agree.h"
 #include "ghosts.h"
+#include "predicted_output.h"
 #include "wire.h"
 
 #include <algorithm>
@@ -17,29 +19,6 @@
 
 namespace perwiz {
 namespace {
-
-// The end of a phase: every process learns whether any failed. The first failing process's
-// problem is raised on all of them, so that every process reports it and exits.
-void agree(ProcessGroup& group, const std::string& problem) {
-  const std::vector<std::string> all = group.allGather(problem);
-  for (std::uint32_t q = 0; q < all.size(); ++q)
-    if (!all[q].empty()) throw GroupError("process " + std::to_string(q) + ": " + all[q]);
-}
-
-// Runs `fn`; its exception's message (or "") for agree().
-template <class Fn>
-std::string attempt(Fn&& fn) {
-  try {
-    fn();
-  } catch (const GroupError&) {
-    throw;  // already raised on every process
-  } catch (const std::bad_alloc&) {
-    return "out of memory";
-  } catch (const std::exception& e) {
-    return e.what()[0] ? e.what() : "unknown error";
-  }
-  return "";
-}
 
 // With PERWIZ_PHASES set, each phase's end prints this process's resident set to stderr (the
 // per-phase numbers of docs/performance.md), as the replay program's builder does.
@@ -74,6 +53,8 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
   if (!out.scenario.model) out.scenario.model = defaultNetworkModel();
   out.scenario.normalize();
 
+  if (!options.output.empty()) checkPredictedOutput(options.output, group);
+
   // 1. This process's share of the ranks.
   Trace trace;
   LoadOptions load = options.load;
@@ -91,6 +72,8 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
     if (!anywhere) agree(group, path + ": --region " + options.region + ": no state of that name");
   }
   phaseLog(me, "loaded");
+  std::vector<Function> functions;  // as loaded: the predicted trace's table follows it
+  if (!options.output.empty()) functions = trace.functions;
   const std::uint32_t R = static_cast<std::uint32_t>(trace.rankCount());
   const RankRange own = rankShare(R, me, P);
   out.format = trace.format;
@@ -334,6 +317,18 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
     out.partnerFunction = std::move(cp.partnerFunction);
     out.pathRounds = cp.rounds;
     phaseLog(me, "path");
+  }
+
+  // 9. The predicted trace: each process its ranks of L' (the replay and the measured trace are
+  // let go first: the copy is built from them and then written alone).
+  if (!options.output.empty()) {
+    Trace predicted;
+    agree(group, attempt([&] { predicted = rp->predictedTrace(own.first, own.last, &out.scenario); }));
+    rp.reset();
+    trace = Trace();
+    releaseFreedHeap();
+    writePredictedShare(std::move(predicted), R, functions, own, options.output, group);
+    phaseLog(me, "output");
   }
   return out;
 }

@@ -54,6 +54,7 @@ MessageEndpoint endpoint(TimeNs time, std::uint32_t call, std::int32_t peer, std
 struct TraceBuilder::Impl {
   Trace t;
   bool begun = false;
+  bool keepUnused = false;  // keepUnusedFunctions()
   bool ended = false;
   std::vector<RankState> rs;
   std::map<std::pair<std::string, EventKind>, std::uint32_t> functionIndex;
@@ -486,7 +487,7 @@ void TraceBuilder::end() {
   d->shiftNegativeTimes();
   d->sortOutOfOrderRanks();
   d->finishRequests();
-  d->pruneUnusedFunctions();
+  if (!d->keepUnused) d->pruneUnusedFunctions();
   d->sortMessages();
   d->indexMpiCalls();
   d->line = -1;
@@ -515,6 +516,8 @@ void TraceBuilder::end() {
                                          std::to_string(n - kMaxDiagnosticsPerKind) +
                                              " more warnings of the kind '" + kind + "'"});
 }
+
+void TraceBuilder::keepUnusedFunctions() { d->keepUnused = true; }
 
 Trace TraceBuilder::take() {
   if (!d->ended) throw std::logic_error("TraceBuilder: take() before end()");

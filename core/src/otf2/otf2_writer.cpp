@@ -10,13 +10,18 @@
 // parameters are written interleaved in the model's function order, which the reader keeps,
 // so function indexes survive a round trip. Colours go into the region description as
 // "color:<colour>" (see otf2_reader.cpp).
+#include "../distributed/agree.h"
+#include "../distributed/wire.h"
 #include "otf2_common.h"
+#include "otf2_group.h"
+#include "otf2_group_writer.h"
 #include "perwiz/output_file.h"
 #include "perwiz/trace_io.h"
 
 #include <otf2/otf2.h>
 
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <cstdlib>
 #include <optional>
@@ -108,7 +113,21 @@ class Otf2Writer final : public TraceSink {
   // the anchor: X.otf2, X.def and X/ beside it, moved in with the anchor last. Another path is
   // a directory holding traces.otf2, traces.def and traces/: a new one is moved in whole; an
   // existing one (the tracer's run directory) receives the three entries.
-  explicit Otf2Writer(const std::string& path) : path_(path) {
+  //
+  // With a share (perwiz-mpi, otf2_group_writer.h) the processes write one archive together:
+  // process 0 makes the temporary directory and publishes it; every process checks the path.
+  explicit Otf2Writer(const std::string& path, std::optional<Otf2Share> share = {})
+      : path_(path), share_(std::move(share)) {
+    if (!share_) {
+      setUp(path);
+      return;
+    }
+    agree(group(), attempt([&] { setUp(path); }));
+    for (const std::string& b : group().allGather(joinLabels(share_->labels)))
+      for (std::string& l : splitLabels(b)) stringRef(l);  // process order: rank order
+  }
+
+  void setUp(const std::string& path) {
     otf2::silenceLibrary();
     std::error_code ec;
     if (path.ends_with(".otf2")) {
@@ -140,6 +159,32 @@ class Otf2Writer final : public TraceSink {
     for (std::uint32_t r = 0; r < ranks_; ++r)
       rankNames_.push_back(r < header.rankNames.size() ? header.rankNames[r]
                                                        : "rank " + std::to_string(r));
+    if (share_) {
+      beginShare();
+      return;
+    }
+    makeWorkDir();
+    openArchive(output_->workDir());
+    check(OTF2_Archive_SetSerialCollectiveCallbacks(archive_), "set up");
+    openEventWriters();
+  }
+
+  // Process 0 makes the temporary directory; all open the archive in it, set the collective
+  // callbacks and open the event files together (each of these steps is collective in libotf2
+  // or agreed here), then each opens the writers of its own ranks.
+  void beginShare() {
+    ProcessGroup& g = group();
+    agree(g, attempt([&] {
+      if (g.rank() == 0) makeWorkDir();
+    }));
+    const std::string workDir = g.broadcast(0, g.rank() == 0 ? output_->workDir() : std::string());
+    agree(g, attempt([&] { openArchive(workDir); }));
+    const OTF2_ErrorCode rc = OTF2_Archive_SetCollectiveCallbacks(archive_, otf2::groupCallbacks(), &g, nullptr, nullptr);
+    agree(g, attempt([&] { check(rc, "set up the writing processes"); }));
+    agree(g, attempt([&] { openEventWriters(); }));
+  }
+
+  void makeWorkDir() {
     // Missing parent directories are created (they stay: they may hold other files later).
     std::error_code ec;
     fs::path dir = files_.dir.lexically_normal();
@@ -152,26 +197,33 @@ class Otf2Writer final : public TraceSink {
                                                          {files_.name, files_.name + ".def",
                                                           files_.name + ".otf2"},
                                                          path_));
+  }
 
+  void openArchive(const std::string& workDir) {
     // libotf2 keeps at least one chunk per location in memory; small chunks for many ranks.
     const std::uint64_t chunk = ranks_ > 64 ? OTF2_CHUNK_SIZE_MIN : OTF2_CHUNK_SIZE_EVENTS_DEFAULT;
     otf2::takeLastMessage();
-    archive_ = OTF2_Archive_Open(output_->workDir().c_str(), files_.name.c_str(), OTF2_FILEMODE_WRITE,
+    archive_ = OTF2_Archive_Open(workDir.c_str(), files_.name.c_str(), OTF2_FILEMODE_WRITE,
                                  chunk, OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX,
                                  OTF2_COMPRESSION_NONE);
     if (!archive_) otf2::failWrite(OTF2_ERROR_FILE_CAN_NOT_OPEN, path_, "cannot create the archive");
     check(OTF2_Archive_SetFlushCallbacks(archive_, &kFlushCallbacks, nullptr), "set up");
     check(OTF2_Archive_SetMemoryCallbacks(archive_, &kMemoryCallbacks, nullptr), "set up");
-    check(OTF2_Archive_SetSerialCollectiveCallbacks(archive_), "set up");
+  }
+
+  // The event files and the writers of the ranks this process writes (all without a share).
+  void openEventWriters() {
     check(OTF2_Archive_SetCreator(archive_, "PerWiz"), "set up");
     // Every message of the model is written (the attribute tells analysers so).
     check(OTF2_Archive_SetBoolProperty(archive_, "OTF2::MPI_COMMUNICATION_COMPLETE", true, true),
           "set up");
     check(OTF2_Archive_OpenEvtFiles(archive_), "cannot open the event files");
+    writers_.assign(ranks_, nullptr);
     for (std::uint32_t r = 0; r < ranks_; ++r) {
+      if (!writes(r)) continue;
       OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive_, r);
       if (!w) otf2::failWrite(OTF2_ERROR_FILE_CAN_NOT_OPEN, path_, "cannot create an event writer");
-      writers_.push_back(w);
+      writers_[r] = w;
     }
     open_.resize(ranks_);
     lastTime_.assign(ranks_, 0);
@@ -248,6 +300,10 @@ class Otf2Writer final : public TraceSink {
       check(OTF2_EvtWriter_Leave(w, nullptr, ts, otf2Id_[function]), "cannot write an event");
       return;
     }
+    // With a share the labels are numbered before the events (the constructor): every process
+    // must give a label the same number.
+    if (share_ && !strings_.contains(std::string(label)))
+      throw TraceError(path_, "rank " + std::to_string(rank) + ": a point label not announced: " + std::string(label));
     check(OTF2_EvtWriter_ParameterString(w, nullptr, ts, otf2Id_[function],
                                          stringRef(std::string(label))),
           "cannot write an event");
@@ -311,34 +367,138 @@ class Otf2Writer final : public TraceSink {
           "cannot write an event");
   }
 
-  void end() override {
-    if (!archive_) throw TraceError(path_, "end() without begin()");
-    std::vector<std::uint64_t> eventCounts(ranks_, 0);
-    for (std::uint32_t r = 0; r < ranks_; ++r) {
-      check(OTF2_EvtWriter_GetNumberOfEvents(writers_[r], &eventCounts[r]), "cannot count events");
-      check(OTF2_Archive_CloseEvtWriter(archive_, writers_[r]), "cannot write the events");
-    }
-    writers_.clear();
-    check(OTF2_Archive_CloseEvtFiles(archive_), "cannot close the event files");
+  void end() override { endWith(""); }
 
-    // Empty local definition files: readers expect one per location.
-    check(OTF2_Archive_OpenDefFiles(archive_), "cannot open the local definition files");
+  // end(); with a share, also every process's `recordProblem` (a record it could not write,
+  // held by ShareGuard) is agreed on before the archive is closed, so that none is left waiting.
+  void endWith(const std::string& recordProblem) {
+    if (!archive_) throw TraceError(path_, "end() without begin()");
+    if (!share_) {
+      std::vector<std::uint64_t> eventCounts(ranks_, 0);
+      closeEventWriters(eventCounts);
+      check(OTF2_Archive_CloseEvtFiles(archive_), "cannot close the event files");
+      check(OTF2_Archive_OpenDefFiles(archive_), "cannot open the local definition files");
+      writeLocalDefinitions();
+      check(OTF2_Archive_CloseDefFiles(archive_), "cannot close the local definition files");
+      writeGlobalDefinitions(eventCounts);
+      const OTF2_ErrorCode rc = OTF2_Archive_Close(archive_);
+      archive_ = nullptr;
+      check(rc, "cannot close the archive");
+      otf2::checkNoWriteErrorReported(path_);  // a short write libotf2 reported but let pass
+      output_->commit();
+      return;
+    }
+    ProcessGroup& g = group();
+    std::vector<std::uint64_t> eventCounts(ranks_, 0);
+    agree(g, recordProblem.empty() ? attempt([&] { closeEventWriters(eventCounts); }) : recordProblem);
+    const OTF2_ErrorCode closed = OTF2_Archive_CloseEvtFiles(archive_);  // collective: one answer
+    agree(g, attempt([&] { check(closed, "cannot close the event files"); }));
+    const OTF2_ErrorCode opened = OTF2_Archive_OpenDefFiles(archive_);
+    agree(g, attempt([&] {
+      check(opened, "cannot open the local definition files");
+      writeLocalDefinitions();
+    }));
+    const OTF2_ErrorCode defsClosed = OTF2_Archive_CloseDefFiles(archive_);
+    agree(g, attempt([&] { check(defsClosed, "cannot close the local definition files"); }));
+
+    // Process 0 writes the global definitions: every rank's name and event count come from the
+    // process that wrote it, the latest time from all; the definitions must be everybody's.
+    wire::Writer mine;
+    mine.i64(endTime_);
+    mine.u64(definitionsDigest());
+    for (std::uint32_t r = share_->own.first; r < share_->own.last && r < ranks_; ++r) {
+      mine.u32(r);
+      mine.u64(eventCounts[r]);
+      mine.str(rankNames_[r]);
+    }
+    std::vector<std::string> all(g.size());
+    all[0] = mine.take();
+    all = g.exchange(std::move(all));
+    agree(g, attempt([&] {
+      if (g.rank() != 0) return;
+      const std::uint64_t digest = definitionsDigest();
+      for (std::uint32_t q = 0; q < all.size(); ++q) {
+        wire::Reader rd(all[q], "the written ranks");
+        endTime_ = std::max<TimeNs>(endTime_, rd.i64());
+        if (rd.u64() != digest)
+          throw TraceError(path_, "process " + std::to_string(q) +
+                                      " defines other functions or communicators than process 0");
+        while (!rd.done()) {
+          const std::uint32_t r = rd.u32();
+          if (r >= ranks_) throw TraceError(path_, "rank " + std::to_string(r) + " outside the trace");
+          eventCounts[r] = rd.u64();
+          rankNames_[r] = rd.str();
+        }
+      }
+      writeGlobalDefinitions(eventCounts);
+    }));
+    const OTF2_ErrorCode rc = OTF2_Archive_Close(archive_);  // collective
+    archive_ = nullptr;
+    agree(g, attempt([&] {
+      check(rc, "cannot close the archive");
+      otf2::checkNoWriteErrorReported(path_);
+    }));
+    agree(g, attempt([&] {
+      if (g.rank() == 0) output_->commit();
+    }));
+  }
+
+ private:
+  // Closes the event writers of the ranks this process writes, counting their events.
+  void closeEventWriters(std::vector<std::uint64_t>& eventCounts) {
     for (std::uint32_t r = 0; r < ranks_; ++r) {
+      if (!writers_[r]) continue;
+      check(OTF2_EvtWriter_GetNumberOfEvents(writers_[r], &eventCounts[r]), "cannot count events");
+      const OTF2_ErrorCode rc = OTF2_Archive_CloseEvtWriter(archive_, writers_[r]);
+      writers_[r] = nullptr;
+      check(rc, "cannot write the events");
+    }
+  }
+
+  // Empty local definition files: readers expect one per location.
+  void writeLocalDefinitions() {
+    for (std::uint32_t r = 0; r < ranks_; ++r) {
+      if (!writes(r)) continue;
       OTF2_DefWriter* dw = OTF2_Archive_GetDefWriter(archive_, r);
       if (!dw) otf2::failWrite(OTF2_ERROR_FILE_CAN_NOT_OPEN, path_, "cannot create a definition writer");
       check(OTF2_Archive_CloseDefWriter(archive_, dw), "cannot write local definitions");
     }
-    check(OTF2_Archive_CloseDefFiles(archive_), "cannot close the local definition files");
-
-    writeGlobalDefinitions(eventCounts);
-    const OTF2_ErrorCode rc = OTF2_Archive_Close(archive_);
-    archive_ = nullptr;
-    check(rc, "cannot close the archive");
-    otf2::checkNoWriteErrorReported(path_);  // a short write libotf2 reported but let pass
-    output_->commit();
   }
 
- private:
+  bool writes(std::uint32_t rank) const { return !share_ || share_->own.contains(rank); }
+  ProcessGroup& group() const { return *share_->group; }
+
+  // The functions and communicators defined, as one number (every process must have defined
+  // the same ones: process 0 writes its own).
+  std::uint64_t definitionsDigest() const {
+    wire::Writer w;
+    for (const Function& f : functions_) {
+      w.str(f.name);
+      w.u8(static_cast<std::uint8_t>(f.kind));
+      w.u32(static_cast<std::uint32_t>(f.op));
+      w.str(f.color);
+    }
+    for (const Communicator& c : comms_) {
+      w.str(c.name);
+      w.u8(c.isSelf ? 1 : 0);
+      w.u32(static_cast<std::uint32_t>(c.worldRanks.size()));
+      for (std::int32_t r : c.worldRanks) w.i32(r);
+    }
+    return std::hash<std::string>{}(w.take());
+  }
+
+  static std::string joinLabels(const std::vector<std::string>& labels) {
+    wire::Writer w;
+    for (const std::string& l : labels) w.str(l);
+    return w.take();
+  }
+  static std::vector<std::string> splitLabels(const std::string& bytes) {
+    std::vector<std::string> out;
+    wire::Reader rd(bytes, "point labels");
+    while (!rd.done()) out.push_back(rd.str());
+    return out;
+  }
+
   struct OpenCall {
     std::uint32_t function;
     bool collectivePending;  // CollectiveBegin written, CollectiveEnd not yet
@@ -359,6 +519,8 @@ class Otf2Writer final : public TraceSink {
   OTF2_EvtWriter* writer(std::uint32_t rank) const {
     if (rank >= writers_.size())
       throw TraceError(path_, "record for rank " + std::to_string(rank) + " outside the trace");
+    if (!writers_[rank])
+      throw TraceError(path_, "record for rank " + std::to_string(rank) + ", which another process writes");
     return writers_[rank];
   }
 
@@ -477,6 +639,7 @@ class Otf2Writer final : public TraceSink {
   }
 
   std::string path_;
+  std::optional<Otf2Share> share_;  // perwiz-mpi's processes writing together
   otf2::ArchivePaths files_;
   OTF2_Archive* archive_ = nullptr;
   bool wholeDir_ = false;  // a directory path that did not exist: the archive is moved in whole
@@ -501,10 +664,62 @@ class Otf2Writer final : public TraceSink {
   std::vector<std::string> stringList_;
 };
 
+// The sink of a share: records go to the writer; the first one it cannot write is held (the
+// rest are dropped) until end(), where the processes agree on it before closing the archive
+// together, instead of this process leaving the others waiting in a collective call.
+class ShareGuard final : public TraceSink {
+ public:
+  ShareGuard(const std::string& path, Otf2Share share) : w_(path, std::move(share)) {}
+  void begin(const TraceHeader& h) override { w_.begin(h); }
+  std::uint32_t defineFunction(const Function& f) override { return w_.defineFunction(f); }
+  std::uint32_t defineComm(const Communicator& c) override { return w_.defineComm(c); }
+  void enter(std::uint32_t r, TimeNs t, std::uint32_t f) override {
+    guard([&] { w_.enter(r, t, f); });
+  }
+  void leave(std::uint32_t r, TimeNs t, std::uint32_t f) override {
+    guard([&] { w_.leave(r, t, f); });
+  }
+  void point(std::uint32_t r, TimeNs t, std::uint32_t f, std::string_view l) override {
+    guard([&] { w_.point(r, t, f, l); });
+  }
+  void send(std::uint32_t r, TimeNs t, std::int32_t p, std::uint32_t c, std::int32_t tag, std::uint64_t b,
+            std::uint64_t q) override {
+    guard([&] { w_.send(r, t, p, c, tag, b, q); });
+  }
+  void recv(std::uint32_t r, TimeNs t, std::int32_t p, std::uint32_t c, std::int32_t tag, std::uint64_t b,
+            std::uint64_t q) override {
+    guard([&] { w_.recv(r, t, p, c, tag, b, q); });
+  }
+  void isendComplete(std::uint32_t r, TimeNs t, std::uint64_t q) override {
+    guard([&] { w_.isendComplete(r, t, q); });
+  }
+  void irecvRequest(std::uint32_t r, TimeNs t, std::uint64_t q) override {
+    guard([&] { w_.irecvRequest(r, t, q); });
+  }
+  void collective(std::uint32_t r, TimeNs t, MpiOp op, std::uint32_t c, std::int32_t root, std::uint64_t s,
+                  std::uint64_t v) override {
+    guard([&] { w_.collective(r, t, op, c, root, s, v); });
+  }
+  void end() override { w_.endWith(problem_); }
+
+ private:
+  template <class Fn>
+  void guard(Fn&& fn) {
+    if (!problem_.empty()) return;
+    problem_ = attempt(fn);
+  }
+  Otf2Writer w_;
+  std::string problem_;
+};
+
 }  // namespace
 
 std::unique_ptr<TraceSink> makeOtf2Writer(const std::string& path) {
   return std::make_unique<Otf2Writer>(path);
+}
+
+std::unique_ptr<TraceSink> makeOtf2GroupWriter(const std::string& path, Otf2Share share) {
+  return std::make_unique<ShareGuard>(path, std::move(share));
 }
 
 }  // namespace perwiz

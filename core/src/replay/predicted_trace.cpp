@@ -12,10 +12,13 @@
 namespace perwiz {
 namespace {
 
-// Forwards a record stream to a builder and puts the scenario point first on rank 0.
+// Forwards a record stream to a builder and puts the scenario point first on rank 0. Without
+// `pointOnRank0` (a process of perwiz-mpi that does not hold rank 0) the scenario's function is
+// still defined, at the same index, but no point is added.
 class ScenarioInjector final : public TraceSink {
  public:
-  ScenarioInjector(TraceBuilder& out, std::string label) : out_(out), label_(std::move(label)) {}
+  ScenarioInjector(TraceBuilder& out, std::string label, bool pointOnRank0 = true)
+      : out_(out), label_(std::move(label)), point_(pointOnRank0) {}
   void begin(const TraceHeader& h) override {
     out_.begin(h);
     ranks_ = h.ranks;
@@ -46,10 +49,11 @@ class ScenarioInjector final : public TraceSink {
     if (done_ || rank != 0) return;
     done_ = true;
     const std::uint32_t fn = out_.defineFunction(Function{kScenarioEventName, EventKind::Point, MpiOp::None, ""});
-    out_.point(0, 0, fn, label_);
+    if (point_) out_.point(0, 0, fn, label_);
   }
   TraceBuilder& out_;
   std::string label_;
+  bool point_ = true;
   std::uint32_t ranks_ = 0;
   bool done_ = false;
 };
@@ -90,23 +94,39 @@ std::shared_ptr<const PredictedTimes> predictedTimes(const Replayer& replayer) {
 }
 
 Trace Replayer::predictedTrace() const {
-  EventTimes times = predictedEventTimes();
-  Trace t = trace();
-  for (std::uint32_t r = 0; r < t.ranks.size(); ++r) {
-    RankTrace& rt = t.ranks[r];
-    rt.enter = times.enter[r];
-    rt.leave = times.leave[r];
-    releaseMemory(times.enter[r]);
-    releaseMemory(times.leave[r]);
-    for (std::size_t i = 0; i < rt.messages.size(); ++i)
-      rt.messages.setTime(i, mapTime(r, rt.messages.row(i).time));
-  }
-  t.endTime = times.end;
+  return predictedTrace(0, static_cast<std::uint32_t>(trace().rankCount()));
+}
 
-  const std::string label = nlohmann::ordered_json::parse(scenario().toJson()).dump();
+Trace Replayer::predictedTrace(std::uint32_t first, std::uint32_t last, const Scenario* recorded) const {
+  const std::uint32_t R = static_cast<std::uint32_t>(trace().rankCount());
+  last = std::min(last, R);
+  Trace t = trace();
+  std::vector<TimeNs> ends(R, 0);
+  forEachRank(R, trace().eventCount(), [&](std::uint32_t r) {
+    RankTrace& rt = t.ranks[r];
+    if (r < first || r >= last) {  // not written: emptied, its name kept
+      RankTrace empty;
+      empty.name = std::move(rt.name);
+      rt = std::move(empty);
+      return;
+    }
+    PredictedRank rank;
+    predictedRank(r, rank);
+    rt.enter = std::move(rank.enter);
+    rt.leave = std::move(rank.leave);
+    ends[r] = rank.end;
+    std::uint32_t hint = 0;
+    for (std::size_t i = 0; i < rt.messages.size(); ++i)
+      rt.messages.setTime(i, mapTimeFrom(r, rt.messages.row(i).time, hint));
+  });
+  t.endTime = 0;
+  for (TimeNs e : ends) t.endTime = std::max(t.endTime, e);
+
+  const std::string label = nlohmann::ordered_json::parse((recorded ? *recorded : scenario()).toJson()).dump();
   TraceBuilder builder(trace().source, trace().format);
-  ScenarioInjector injector(builder, label);
+  ScenarioInjector injector(builder, label, first == 0 && last > 0);
   emitTrace(t, injector);
+  releaseMemory(t.ranks);
   Trace out = builder.take();
   computeParallelSteps(out, trace().regionFunctions);  // same function indices: keep the region
   return out;
