@@ -43,6 +43,17 @@ for k in ("critical_path_ns", "critical_path_summary", "critical_path", "critica
       sys.exit(f"FAIL {what}: {k} serial {a[k]} distributed {b[k]}")
 PY
 }
+compare_archive() { # SERIAL.otf2 DISTRIBUTED.otf2 WHAT: -o's archives, byte for byte
+  local a=$1 b=$2 what=$3 f
+  local da=${a%.otf2} db=${b%.otf2}
+  [ -f "$b" ] || fail "$what: no archive at $b"
+  cmp -s "$da.def" "$db.def" || fail "$what: the global definitions differ"
+  [ "$(ls "$da")" = "$(ls "$db")" ] || fail "$what: the location files differ: $(ls "$da" | wc -l) vs $(ls "$db" | wc -l)"
+  for f in "$da"/*; do cmp -s "$f" "$db/$(basename "$f")" || fail "$what: $(basename "$f") differs"; done
+  # The anchor differs in its random trace identifier only.
+  diff <(otf2-print -A "$a" | grep -v "Trace identifier") <(otf2-print -A "$b" | grep -v "Trace identifier") >/dev/null ||
+    fail "$what: the anchors differ"
+}
 compare_path() { # SERIAL.json DISTRIBUTED.json WHAT: critical-path --json
   python3 - "$1" "$2" "$3" <<'PY'
 import json, sys
@@ -83,19 +94,28 @@ equal)
         balance) args=(--balance-compute 1 --balance-compute 2 --zero-wait 0:2) ;;
         volume) args=(--balance-volume 1 --balance-volume 3 --balance-compute 2 --costs model) ;;
       esac
-      if ! "$cli" predict "$t" "${args[@]}" --json --all-ranks --full-critical-path > "$work/serial.json" 2>/dev/null; then
+      rm -rf "$work"/serial-out*
+      if ! "$cli" predict "$t" "${args[@]}" --json --all-ranks --full-critical-path -o "$work/serial-out.otf2" > "$work/serial.json" 2>/dev/null; then
         # perwiz-cli refuses it (a hypothesis the trace has no event or step for): so must perwiz-mpi.
         if mpi 2 predict "$t" "${args[@]}" --json > /dev/null 2>&1; then fail "$name $scen: perwiz-mpi accepts what perwiz-cli refuses"; fi
         echo "ok $name $scen: refused by both"
         continue
       fi
       for P in 1 2 3 4; do
-        mpi "$P" predict "$t" "${args[@]}" --json --all-ranks --full-critical-path > "$work/mpi.json" ||
+        # P = 3 and 4 also write the predicted trace (-o): perwiz-cli's archive, byte for byte.
+        out=()
+        rm -rf "$work"/mpi-out*
+        [ "$P" -ge 3 ] && out=(-o "$work/mpi-out.otf2")
+        mpi "$P" predict "$t" "${args[@]}" --json --all-ranks --full-critical-path "${out[@]}" > "$work/mpi.json" ||
           fail "$name $scen P=$P exited with $?"
         compare "$work/serial.json" "$work/mpi.json" "$name $scen P=$P" || exit 1
         checked=$((checked + 1))
+        if [ "$P" -ge 3 ]; then
+          compare_archive "$work/serial-out.otf2" "$work/mpi-out.otf2" "$name $scen P=$P -o"
+          checked=$((checked + 1))
+        fi
       done
-      echo "ok $name $scen: P = 1..4 equal the serial prediction and critical path"
+      echo "ok $name $scen: P = 1..4 equal the serial prediction and critical path; P = 3, 4 its predicted trace"
     done
     if "$cli" critical-path "$t" --json > "$work/serial-path.json" 2>/dev/null; then
       for P in 2 3 4; do
@@ -141,6 +161,18 @@ errors)
   # Compensation is not distributed yet: a scenario file asking for it is refused by every process.
   "$cli" predict "$work/ok" --compensate-ns 5 --save-scenario "$work/compensate.json" >/dev/null
   expect_error 2 1 "not yet replayed by perwiz-mpi" predict "$work/ok" --scenario "$work/compensate.json"
+  # -o: an output perwiz-mpi cannot write is refused by every process, before the replay;
+  # what exists at the path is kept byte for byte, and nothing is left behind.
+  expect_error 3 1 "OTF2 only" predict "$work/ok" -o "$work/out.alog"
+  [ ! -e "$work/out.alog" ] || fail "-o out.alog left a file"
+  echo "someone else's" > "$work/taken.otf2"
+  expect_error 3 1 "already exists" predict "$work/ok" -o "$work/taken.otf2"
+  [ "$(cat "$work/taken.otf2")" = "someone else's" ] || fail "-o replaced an existing file"
+  [ ! -e "$work/taken.def" ] && [ ! -e "$work/taken" ] || fail "-o wrote beside an existing anchor"
+  echo "a file" > "$work/afile"
+  expect_error 3 1 "afile" predict "$work/ok" -o "$work/afile/sub/out.otf2"
+  leftovers=$(find "$work" -name '*.perwiz-tmp*' | wc -l)
+  [ "$leftovers" = 0 ] || fail "-o left $leftovers temporaries"
   # A process failing between the agreed checkpoints (injected: process 1 at its 12th exchange,
   # inside the sweep) reports its problem and aborts the run: non-zero status, no hang.
   rc=0
