@@ -531,3 +531,109 @@ TEST(DistributedReplay, AnOutputThatCannotBeWrittenIsRefusedOnEveryProcess) {
   EXPECT_FALSE(fs::exists(dir / "x.alog"));
   EXPECT_EQ(bytesOf(dir / "there.otf2"), sentinel);
 }
+
+namespace {
+
+// Generated records, with each rank's tracer overhead recorded as PERWIZ_EVENT_OVERHEAD_NS
+// before its first record (as libperwiz-trace writes it); a rank with no value gets none.
+class OverheadRecorder final : public TraceSink {
+ public:
+  OverheadRecorder(TraceSink& out, std::vector<TimeNs> perRecord) : out_(out), perRecord_(std::move(perRecord)) {}
+  void begin(const TraceHeader& h) override {
+    out_.begin(h);
+    fn_ = out_.defineFunction(Function{kEventOverheadPoint, EventKind::Point, MpiOp::None, ""});
+    done_.assign(h.ranks, false);
+  }
+  std::uint32_t defineFunction(const Function& f) override { return out_.defineFunction(f); }
+  std::uint32_t defineComm(const Communicator& c) override { return out_.defineComm(c); }
+  void enter(std::uint32_t r, TimeNs t, std::uint32_t f) override {
+    first(r, t);
+    out_.enter(r, t, f);
+  }
+  void leave(std::uint32_t r, TimeNs t, std::uint32_t f) override { out_.leave(r, t, f); }
+  void point(std::uint32_t r, TimeNs t, std::uint32_t f, std::string_view l) override {
+    first(r, t);
+    out_.point(r, t, f, l);
+  }
+  void send(std::uint32_t r, TimeNs t, std::int32_t p, std::uint32_t c, std::int32_t tag, std::uint64_t b,
+            std::uint64_t q) override {
+    out_.send(r, t, p, c, tag, b, q);
+  }
+  void recv(std::uint32_t r, TimeNs t, std::int32_t p, std::uint32_t c, std::int32_t tag, std::uint64_t b,
+            std::uint64_t q) override {
+    out_.recv(r, t, p, c, tag, b, q);
+  }
+  void isendComplete(std::uint32_t r, TimeNs t, std::uint64_t q) override { out_.isendComplete(r, t, q); }
+  void irecvRequest(std::uint32_t r, TimeNs t, std::uint64_t q) override { out_.irecvRequest(r, t, q); }
+  void collective(std::uint32_t r, TimeNs t, MpiOp op, std::uint32_t c, std::int32_t root, std::uint64_t s,
+                  std::uint64_t v) override {
+    out_.collective(r, t, op, c, root, s, v);
+  }
+  void end() override { out_.end(); }
+
+ private:
+  void first(std::uint32_t r, TimeNs t) {
+    if (r >= done_.size() || done_[r]) return;
+    done_[r] = true;
+    if (r < perRecord_.size() && perRecord_[r] >= 0) out_.point(r, t, fn_, std::to_string(perRecord_[r]));
+  }
+  TraceSink& out_;
+  std::vector<TimeNs> perRecord_;
+  std::uint32_t fn_ = 0;
+  std::vector<bool> done_;
+};
+
+fs::path withRecordedOverhead(const std::string& name, const GeneratorSpec& spec, std::vector<TimeNs> perRecord) {
+  const fs::path dir = freshDir("Distributed_" + name) / "trace";
+  auto w = makeOtf2Writer(dir.string());
+  OverheadRecorder rec(*w, std::move(perRecord));
+  generateTrace(spec, rec);
+  return dir;
+}
+
+}  // namespace
+
+// Compensation (docs/compensation.md) replayed by the processes: each takes the overhead out
+// of its own ranks' gaps and calls; a ghost's enter comes from its owner, compensated there.
+// Equal to the serial replay in T, every rank's end and the critical path, and -o writes the
+// serial predicted trace (the compensated records' placement included) byte for byte.
+TEST(DistributedReplay, CompensationEqualsTheSerialReplay) {
+  GeneratorSpec spec;
+  spec.ranks = 6;
+  spec.steps = 10;
+  spec.imbalance = 0.3;
+  spec.nonBlocking = true;
+  // Per record: 150 + 40·r ns, different on every rank (so a process using another's value,
+  // or the overhead of ranks it does not hold, changes the result).
+  std::vector<TimeNs> perRecord;
+  for (TimeNs r = 0; r < 6; ++r) perRecord.push_back(150 + 40 * r);
+  const fs::path recorded = withRecordedOverhead("compensate", spec, perRecord);
+  const Scenario fromTrace = withHypotheses({Hypothesis::compensateFromTrace()});
+  ASSERT_LT(serial(recorded, fromTrace).predicted, serial(recorded, {}).predicted);  // it removes something
+  expectEqualToSerial(recorded, fromTrace, {2, 3, 4});
+  expectEqualToSerial(recorded, withHypotheses({Hypothesis::compensate(900), zeroWait(2, 3),
+                                                {HypothesisKind::BalanceCompute, {}, 1}}),
+                      {2, 3});
+  expectSameArchive(recorded, fromTrace, 3, "compensate");
+}
+
+// Compensation from a trace one rank of which recorded no overhead: refused as perwiz-cli
+// refuses it, by every process (the rank's owner finds it).
+TEST(DistributedReplay, CompensationFromATraceWithoutTheOverheadIsRefusedOnEveryProcess) {
+  GeneratorSpec spec;
+  spec.ranks = 4;
+  spec.steps = 2;
+  const fs::path path = withRecordedOverhead("compensate_missing", spec, {100, 100, 100, -1});
+  DistributedOptions o;
+  o.scenario = withHypotheses({Hypothesis::compensateFromTrace()});
+  const auto errors = runGroup(3, [&](ProcessGroup& g) { predictDistributed(path.string(), o, g); });
+  for (std::uint32_t q = 0; q < 3; ++q) {
+    ASSERT_TRUE(errors[q]);
+    try {
+      std::rethrow_exception(errors[q]);
+    } catch (const GroupError& e) {
+      EXPECT_NE(std::string(e.what()).find("records no instrumentation overhead"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find("process 2"), std::string::npos) << e.what();  // rank 3's owner
+    }
+  }
+}

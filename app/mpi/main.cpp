@@ -2,6 +2,7 @@
 // (issue #21, docs/distributed.md):
 //
 //   mpirun -np P perwiz-mpi predict TRACE [hypotheses] [--model M] [--costs C] [--scenario F]
+//                                         [--compensate-ns N | --compensate-from-trace]
 //                                         [--region R] [-o OUT.otf2]
 //                                         [--json [--all-ranks] [--full-critical-path]]
 //   mpirun -np P perwiz-mpi critical-path TRACE [--model M] [--costs C] [--scenario F] [--region R]
@@ -34,6 +35,9 @@ struct Options {
   std::string path;
   std::vector<std::string> zeroWait, zeroEvent;
   std::vector<std::uint32_t> balanceCompute, balanceVolume;
+  std::int64_t compensateNs = 0;  // --compensate-ns, if given (compensateOpt counts it)
+  CLI::Option* compensateOpt = nullptr;
+  bool compensateFromTrace = false;
   ReplayOptions replay;
   std::string out;
   bool json = false, allRanks = false, fullCriticalPath = false;
@@ -130,6 +134,15 @@ int run(const Options& o, mpi::MpiGroup& group) {
     d.scenario.hypotheses.push_back({HypothesisKind::ZeroEvent, eventArg("--zero-event", z, true), 0});
   for (std::uint32_t k : o.balanceCompute) d.scenario.hypotheses.push_back({HypothesisKind::BalanceCompute, {}, k});
   for (std::uint32_t k : o.balanceVolume) d.scenario.hypotheses.push_back({HypothesisKind::BalanceVolume, {}, k});
+  // As perwiz-cli predict: one compensation, an overhead of 0 ns or more.
+  const bool compensateGiven = o.compensateOpt->count() > 0;
+  if (compensateGiven && o.compensateFromTrace)
+    throw UsageError("--compensate-ns and --compensate-from-trace: give one (a scenario compensates once)");
+  if (compensateGiven && o.compensateNs < 0)
+    throw UsageError("--compensate-ns " + std::to_string(o.compensateNs) +
+                     ": the overhead per event must be 0 ns or more (predicting " + o.path + ")");
+  if (compensateGiven) d.scenario.hypotheses.push_back(Hypothesis::compensate(o.compensateNs));
+  if (o.compensateFromTrace) d.scenario.hypotheses.push_back(Hypothesis::compensateFromTrace());
   d.scenario.normalize();
   // The predicted critical path, as perwiz-cli predict lists it: the first 20 segments in the
   // text, every one with --json --full-critical-path, the summary only otherwise.
@@ -169,6 +182,11 @@ int main(int argc, char** argv) {
     predict->add_option("--balance-volume", o.balanceVolume,
                         "STEP (0-based): every message in the parallel step gets the mean size")
         ->allow_extra_args(false);
+    o.compensateOpt = predict->add_option(
+        "--compensate-ns", o.compensateNs,
+        "remove N ns of instrumentation overhead per traced event (perwiz-cli predict's compensation)");
+    predict->add_flag("--compensate-from-trace", o.compensateFromTrace,
+                      "remove the overhead the tracer recorded per rank (PERWIZ_EVENT_OVERHEAD_NS)");
     addReplayOptions(predict, o.replay);
     predict->add_option("-o,--output", o.out,
                         "write the predicted trace L' as OTF2 (X.otf2 or a directory), each process its ranks");

@@ -86,13 +86,15 @@ equal)
   checked=0
   for t in "${traces[@]}"; do
     name=$(basename "$t")
-    for scen in "none" "model" "hyp" "balance" "volume"; do
+    for scen in "none" "model" "hyp" "balance" "volume" "compensate" "recorded"; do
       args=()
       case $scen in
         model) args=(--costs model) ;;
         hyp) args=(--zero-wait 1:3 --zero-event 2:c2 --zero-event 0:4) ;;
         balance) args=(--balance-compute 1 --balance-compute 2 --zero-wait 0:2) ;;
         volume) args=(--balance-volume 1 --balance-volume 3 --balance-compute 2 --costs model) ;;
+        compensate) args=(--compensate-ns 700 --zero-wait 0:2 --balance-compute 1) ;;
+        recorded) args=(--compensate-from-trace) ;;  # refused by both where the tracer recorded none
       esac
       rm -rf "$work"/serial-out*
       if ! "$cli" predict "$t" "${args[@]}" --json --all-ranks --full-critical-path -o "$work/serial-out.otf2" > "$work/serial.json" 2>/dev/null; then
@@ -158,9 +160,9 @@ errors)
   expect_error 2 1 "no such file" predict "$work/none"
   expect_error 2 1 "step 9: the trace has 3 parallel steps" predict "$work/ok" --balance-compute 9
   expect_error 2 1 "step 9: the trace has 3 parallel steps" predict "$work/ok" --balance-volume 9
-  # Compensation is not distributed yet: a scenario file asking for it is refused by every process.
-  "$cli" predict "$work/ok" --compensate-ns 5 --save-scenario "$work/compensate.json" >/dev/null
-  expect_error 2 1 "not yet replayed by perwiz-mpi" predict "$work/ok" --scenario "$work/compensate.json"
+  # Compensation from a trace whose tracer recorded no overhead: refused by every process.
+  expect_error 3 1 "records no instrumentation overhead" predict "$work/ok" --compensate-from-trace
+  expect_error 2 2 "give one" predict "$work/ok" --compensate-from-trace --compensate-ns 5
   # -o: an output perwiz-mpi cannot write is refused by every process, before the replay;
   # what exists at the path is kept byte for byte, and nothing is left behind.
   expect_error 3 1 "OTF2 only" predict "$work/ok" -o "$work/out.alog"

@@ -176,6 +176,10 @@ class Replayer {
   // process's sums). Takes effect for hypotheses applied after it.
   std::vector<std::uint64_t> stepMessageSizes(std::uint32_t step, std::uint32_t firstRank, std::uint32_t lastRank) const;
   void setVolumeMean(std::uint32_t step, std::uint64_t bytes);
+  // Internal (perwiz-mpi): the per-rank overhead (ns per event) a compensation from the trace
+  // removes, read by each process from its own ranks (the others' records are not here). Takes
+  // effect for hypotheses applied after it.
+  void setRecordedOverhead(std::vector<TimeNs> perRank);
 
  private:
   struct Impl;

@@ -84,12 +84,14 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
 
   // Hypotheses this replay applies: those on its own ranks' events (the others' are checked by
   // their owners) and balance-compute of a step its ranks take part in, with the mean over every
-  // process's ranks (set below). Balance-volume and compensation are not distributed yet.
+  // process's ranks (set below), balance-volume with the mean over every process's messages (set
+  // below), and compensation of its own ranks.
   std::uint64_t steps = 0;
   for (const std::string& b : group.allGather(std::to_string(trace.steps.size()))) steps = std::max<std::uint64_t>(steps, std::stoull(b));
   std::vector<Hypothesis> owned;
   std::vector<std::uint32_t> balanced;  // balance-compute steps
   std::vector<std::uint32_t> volumes;   // balance-volume steps
+  std::vector<TimeNs> recorded;         // compensation from the trace: own ranks' overhead per event
   agree(group, attempt([&] {
     for (const Hypothesis& h : out.scenario.hypotheses) {
       if (h.targetsEvent()) {
@@ -107,9 +109,23 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
           throw std::runtime_error("step " + std::to_string(h.step) + ": the trace has " + std::to_string(steps) +
                                    " parallel steps (0-based) (in " + path + ")");
         volumes.push_back(h.step);  // applied once the ghosts have brought their steps (below)
+      } else if (h.kind == HypothesisKind::Compensate) {
+        // Every process takes the overhead out of its own ranks (their records are all here;
+        // a ghost's enter comes from its owner). From the trace: each reads its own ranks'.
+        if (h.overheadFromTrace()) {
+          recorded.assign(R, 0);
+          for (std::uint32_t r = own.first; r < own.last; ++r) {
+            const TimeNs perRecord = recordedEventOverhead(trace, r);
+            if (perRecord < 0)
+              throw std::runtime_error((trace.source.empty() ? std::string("the trace") : trace.source) +
+                                       " records no instrumentation overhead (compensate with an overhead in ns "
+                                       "per event instead)");
+            recorded[r] = satMul(2, perRecord);  // per event: two records (recordedOverhead)
+          }
+        }
+        owned.push_back(h);
       } else {
-        throw std::runtime_error(h.toString() + ": not yet replayed by perwiz-mpi (zero-wait, zero-event, "
-                                 "balance-compute and balance-volume are); use perwiz-cli predict");
+        throw std::runtime_error(h.toString() + ": not replayed by perwiz-mpi; use perwiz-cli predict");
       }
     }
   }));
@@ -151,6 +167,7 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
     Scenario s = out.scenario;
     s.hypotheses.clear();
     rp = std::make_unique<Replayer>(trace, std::move(s));
+    if (!recorded.empty()) rp->setRecordedOverhead(std::move(recorded));
   }));
   // Balance-compute: every step's mean over every process's ranks, by the serial formula
   // round(sum / present) over the sums of all processes (Replayer::setStepMean).

@@ -67,6 +67,12 @@ struct Replayer::Impl {
   std::map<std::uint32_t, TimeNs> stepMean;
   // Balance-volume means given from outside (Replayer::setVolumeMean), by step.
   std::map<std::uint32_t, std::uint64_t> volumeMean;
+  // A compensation's overhead from the trace given from outside (Replayer::setRecordedOverhead).
+  std::vector<TimeNs> recordedOverhead;
+  std::vector<TimeNs> overheadOf(const Hypothesis& h) const {
+    if (h.overheadFromTrace() && !recordedOverhead.empty()) return recordedOverhead;
+    return compensationOverhead(trace, h.overheadNs, nullptr);
+  }
   Overlay<std::uint64_t> bytes;                 // effective message sizes (base: messageBytes)
   // Overhead removed by a Compensate hypothesis; empty without one (docs/compensation.md).
   OverheadCharges charges;
@@ -93,7 +99,14 @@ struct Replayer::Impl {
     return p.unitOfCall(e.rank, e.index);
   }
 
-  std::string validate(const Hypothesis& h) const { return validateHypothesis(trace, p.nested, h, scenario.hypotheses); }
+  std::string validate(const Hypothesis& h) const {
+    if (h.overheadFromTrace() && !recordedOverhead.empty()) {  // given: only whether it is there twice
+      std::vector<Hypothesis> both = scenario.hypotheses;
+      both.push_back(h);
+      return compensationConflict(both);
+    }
+    return validateHypothesis(trace, p.nested, h, scenario.hypotheses);
+  }
 
   // Per-unit gap changes of balancing the computation of step k (docs/model.md).
   struct StepPart {
@@ -496,7 +509,7 @@ struct Replayer::Impl {
         break;
       case HypothesisKind::Compensate:
         // Touches every unit: the callers refresh them all and replay in full.
-        charges = on ? chargeOverhead(trace, p, compensationOverhead(trace, h.overheadNs, nullptr)) : OverheadCharges{};
+        charges = on ? chargeOverhead(trace, p, overheadOf(h)) : OverheadCharges{};
         break;
     }
     return touched;
@@ -731,6 +744,7 @@ std::vector<std::uint64_t> Replayer::stepMessageSizes(std::uint32_t step, std::u
 }
 
 void Replayer::setVolumeMean(std::uint32_t step, std::uint64_t bytes) { d->volumeMean[step] = bytes; }
+void Replayer::setRecordedOverhead(std::vector<TimeNs> perRank) { d->recordedOverhead = std::move(perRank); }
 
 std::string Replayer::overflow() const { return d->overflowProblem(); }
 
