@@ -42,14 +42,7 @@ int runPredict(const PredictOptions& o) {
     scenario.hypotheses.push_back({HypothesisKind::ZeroEvent, eventArg("--zero-event", z, true), 0});
   for (std::uint32_t k : o.balanceCompute) scenario.hypotheses.push_back({HypothesisKind::BalanceCompute, {}, k});
   for (std::uint32_t k : o.balanceVolume) scenario.hypotheses.push_back({HypothesisKind::BalanceVolume, {}, k});
-  const bool compensateGiven = o.compensateOpt->count() > 0;
-  if (compensateGiven && o.compensateFromTrace)
-    throw UsageError("--compensate-ns and --compensate-from-trace: give one (a scenario compensates once)");
-  if (compensateGiven && o.compensateNs < 0)
-    throw UsageError("--compensate-ns " + std::to_string(o.compensateNs) +
-                     ": the overhead per event must be 0 ns or more (predicting " + o.path + ")");
-  if (compensateGiven) scenario.hypotheses.push_back(Hypothesis::compensate(o.compensateNs));
-  if (o.compensateFromTrace) scenario.hypotheses.push_back(Hypothesis::compensateFromTrace());
+  addCompensation(scenario, o.compensateOpt->count() > 0, o.compensateNs, o.compensateFromTrace, o.path);
   scenario.normalize();
 
   const Trace trace = loadForReplay(o.path, o.replay);

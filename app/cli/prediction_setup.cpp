@@ -69,6 +69,16 @@ std::unique_ptr<Replayer> replayerFor(const Trace& trace, Scenario scenario, con
   return rp;
 }
 
+void addCompensation(Scenario& s, bool nsGiven, std::int64_t ns, bool fromTrace, const std::string& path) {
+  if (nsGiven && fromTrace)
+    throw UsageError("--compensate-ns and --compensate-from-trace: give one (a scenario compensates once)");
+  if (nsGiven && ns < 0)
+    throw UsageError("--compensate-ns " + std::to_string(ns) + ": the overhead per event must be 0 ns or more (predicting " +
+                     path + ")");
+  if (nsGiven) s.hypotheses.push_back(Hypothesis::compensate(ns));
+  if (fromTrace) s.hypotheses.push_back(Hypothesis::compensateFromTrace());
+}
+
 EventRef eventArg(const std::string& flag, const std::string& text, bool computationAllowed) {
   EventRef e;
   if (!parseEventRef(text, e))

@@ -42,6 +42,9 @@ std::unique_ptr<Replayer> replayerFor(const Trace& trace, Scenario scenario, con
 // A --zero-wait / --zero-event argument: "RANK:INDEX", or "RANK:cINDEX" (the computation before
 // call INDEX) where `computationAllowed`; a UsageError naming the flag otherwise.
 EventRef eventArg(const std::string& flag, const std::string& text, bool computationAllowed);
+// --compensate-ns (given: `nsGiven`, value `ns`) and --compensate-from-trace as a hypothesis of
+// `s`, predicting `path`; UsageError for both at once or a negative overhead.
+void addCompensation(Scenario& s, bool nsGiven, std::int64_t ns, bool fromTrace, const std::string& path);
 // 100 · delta / base (0 when base is 0).
 double percentOf(TimeNs delta, TimeNs base);
 // predict --json's "per_rank": every rank's measured and predicted end, or with more than 4096

@@ -134,15 +134,7 @@ int run(const Options& o, mpi::MpiGroup& group) {
     d.scenario.hypotheses.push_back({HypothesisKind::ZeroEvent, eventArg("--zero-event", z, true), 0});
   for (std::uint32_t k : o.balanceCompute) d.scenario.hypotheses.push_back({HypothesisKind::BalanceCompute, {}, k});
   for (std::uint32_t k : o.balanceVolume) d.scenario.hypotheses.push_back({HypothesisKind::BalanceVolume, {}, k});
-  // As perwiz-cli predict: one compensation, an overhead of 0 ns or more.
-  const bool compensateGiven = o.compensateOpt->count() > 0;
-  if (compensateGiven && o.compensateFromTrace)
-    throw UsageError("--compensate-ns and --compensate-from-trace: give one (a scenario compensates once)");
-  if (compensateGiven && o.compensateNs < 0)
-    throw UsageError("--compensate-ns " + std::to_string(o.compensateNs) +
-                     ": the overhead per event must be 0 ns or more (predicting " + o.path + ")");
-  if (compensateGiven) d.scenario.hypotheses.push_back(Hypothesis::compensate(o.compensateNs));
-  if (o.compensateFromTrace) d.scenario.hypotheses.push_back(Hypothesis::compensateFromTrace());
+  addCompensation(d.scenario, o.compensateOpt->count() > 0, o.compensateNs, o.compensateFromTrace, o.path);
   d.scenario.normalize();
   // The predicted critical path, as perwiz-cli predict lists it: the first 20 segments in the
   // text, every one with --json --full-critical-path, the summary only otherwise.
