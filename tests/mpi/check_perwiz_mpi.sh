@@ -5,7 +5,8 @@
 #   check_perwiz_mpi.sh smpi   CLI SMPI_BIN SMPIRUN PLATFORM WORKDIR
 # `equal`: for P = 1..4 processes (oversubscribed) every trace and scenario gives the serial
 # JSON's measured and predicted T, every rank's end times and the predicted critical path (length,
-# summary, every segment and call), to the nanosecond; `critical-path` gives perwiz-cli
+# summary, every segment and call), to the nanosecond, and -o the same OTF2 archive (every file
+# byte for byte, the anchor but its random trace id); `critical-path` gives perwiz-cli
 # critical-path's measured path (every key but the DAG's shape). Traces: generated
 # ones (rank counts not divisible by P), the bundled samples (traces of the examples), and the
 # OTF2 archives of ../shared/traces when present (skipped, with a line saying so, when absent).
@@ -104,20 +105,15 @@ equal)
         continue
       fi
       for P in 1 2 3 4; do
-        # P = 3 and 4 also write the predicted trace (-o): perwiz-cli's archive, byte for byte.
-        out=()
+        # Every run also writes the predicted trace (-o): perwiz-cli's archive, byte for byte.
         rm -rf "$work"/mpi-out*
-        [ "$P" -ge 3 ] && out=(-o "$work/mpi-out.otf2")
-        mpi "$P" predict "$t" "${args[@]}" --json --all-ranks --full-critical-path "${out[@]}" > "$work/mpi.json" ||
+        mpi "$P" predict "$t" "${args[@]}" --json --all-ranks --full-critical-path -o "$work/mpi-out.otf2" > "$work/mpi.json" ||
           fail "$name $scen P=$P exited with $?"
         compare "$work/serial.json" "$work/mpi.json" "$name $scen P=$P" || exit 1
-        checked=$((checked + 1))
-        if [ "$P" -ge 3 ]; then
-          compare_archive "$work/serial-out.otf2" "$work/mpi-out.otf2" "$name $scen P=$P -o"
-          checked=$((checked + 1))
-        fi
+        compare_archive "$work/serial-out.otf2" "$work/mpi-out.otf2" "$name $scen P=$P -o"
+        checked=$((checked + 2))
       done
-      echo "ok $name $scen: P = 1..4 equal the serial prediction and critical path; P = 3, 4 its predicted trace"
+      echo "ok $name $scen: P = 1..4 equal the serial prediction, critical path and predicted trace"
     done
     if "$cli" critical-path "$t" --json > "$work/serial-path.json" 2>/dev/null; then
       for P in 2 3 4; do

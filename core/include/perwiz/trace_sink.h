@@ -70,5 +70,8 @@ class TraceSink {
 // Feeds a built trace to a sink, record by record, rank by rank (the order writers expect):
 // enters, message/collective records at their times inside their calls, leaves.
 void emitTrace(const Trace& trace, TraceSink& sink);
+// The records of one rank, as emitTrace delivers them (no begin, definitions or end): for
+// writers fed rank by rank.
+void emitRank(const Trace& trace, std::uint32_t rank, TraceSink& sink);
 
 }  // namespace perwiz

@@ -336,15 +336,9 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
     phaseLog(me, "path");
   }
 
-  // 9. The predicted trace: each process its ranks of L' (the replay and the measured trace are
-  // let go first: the copy is built from them and then written alone).
+  // 9. The predicted trace: each process writes its ranks of L', one at a time.
   if (!options.output.empty()) {
-    Trace predicted;
-    agree(group, attempt([&] { predicted = rp->predictedTrace(own.first, own.last, &out.scenario); }));
-    rp.reset();
-    trace = Trace();
-    releaseFreedHeap();
-    writePredictedShare(std::move(predicted), R, functions, own, options.output, group);
+    writePredictedShare(*rp, out.scenario, R, functions, own, options.output, group);
     phaseLog(me, "output");
   }
   return out;

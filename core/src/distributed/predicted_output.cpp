@@ -9,6 +9,8 @@
 #include "perwiz/trace_sink.h"
 
 #include <map>
+#include <set>
+#include <nlohmann/json.hpp>
 #include <unordered_set>
 
 namespace perwiz {
@@ -27,11 +29,18 @@ void checkPredictedOutput(const std::string& path, ProcessGroup& group) {
 
 namespace {
 
-// The labels of the point events of `own`, in the order emitTrace writes them (rank by rank,
-// each rank's events in order), each once.
-std::vector<std::string> pointLabels(const Trace& t, RankRange own) {
+using Key = std::pair<std::string, EventKind>;
+
+// The labels of the point events of `own` in the measured trace `t`, in the order the
+// predicted ranks give them to the writer (rank by rank, each rank's events in order; on rank
+// 0 the scenario's point first), each once.
+std::vector<std::string> pointLabels(const Trace& t, RankRange own, const std::string& scenarioLabel) {
   std::vector<std::string> out;
   std::unordered_set<std::string> seen;
+  if (own.contains(0)) {
+    seen.insert(scenarioLabel);
+    out.push_back(scenarioLabel);
+  }
   for (std::uint32_t r = own.first; r < own.last && r < t.rankCount(); ++r) {
     const RankTrace& rt = t.ranks[r];
     auto label = rt.labels.begin();
@@ -45,65 +54,104 @@ std::vector<std::string> pointLabels(const Trace& t, RankRange own) {
   return out;
 }
 
-}  // namespace
-
-void writePredictedShare(Trace predicted, std::uint32_t ranks, const std::vector<Function>& functions,
-                         RankRange own, const std::string& path, ProcessGroup& group) {
-  if (predicted.ranks.size() > ranks) predicted.ranks.resize(ranks);
-  // The function table: the builder of this share's predicted trace kept the functions its own
-  // ranks use; the archive's table is those of every process, in the file's order (then those
-  // the file did not define, in process order, and the scenario's last: as perwiz-cli's
-  // builder defines them).
-  wire::Writer used;
-  for (const Function& f : predicted.functions) {
-    used.str(f.name);
-    used.u8(static_cast<std::uint8_t>(f.kind));
-    used.u32(static_cast<std::uint32_t>(f.op));
-    used.str(f.color);
+// The archive's function table: the functions any process's ranks use, in the file's order
+// (`fileOrder`), then those the file did not define in process order, the scenario's last (the
+// table perwiz-cli's TraceBuilder makes of L'). `used`: this process's.
+std::vector<Function> agreedFunctions(const std::vector<Function>& used, const std::vector<Function>& fileOrder,
+                                      ProcessGroup& group) {
+  wire::Writer mine;
+  for (const Function& f : used) {
+    mine.str(f.name);
+    mine.u8(static_cast<std::uint8_t>(f.kind));
+    mine.u32(static_cast<std::uint32_t>(f.op));
+    mine.str(f.color);
   }
   std::vector<std::vector<Function>> usedBy;
+  for (const std::string& b : group.allGather(mine.take())) {
+    wire::Reader rd(b, "functions used");
+    usedBy.emplace_back();
+    while (!rd.done()) {
+      Function f;
+      f.name = rd.str();
+      f.kind = static_cast<EventKind>(rd.u8());
+      f.op = static_cast<MpiOp>(rd.u32());
+      f.color = rd.str();
+      usedBy.back().push_back(std::move(f));
+    }
+  }
+  std::map<Key, const Function*> anyUse;
+  for (const auto& list : usedBy)
+    for (const Function& f : list) anyUse.emplace(Key{f.name, f.kind}, &f);
+  std::vector<Function> table;
+  std::set<Key> placed;
+  auto place = [&](const Function& f) {
+    const Key k{f.name, f.kind};
+    const auto it = anyUse.find(k);
+    if (it == anyUse.end() || !placed.insert(k).second) return;
+    table.push_back(*it->second);
+  };
+  for (const Function& f : fileOrder) place(f);
+  const Key scenario{kScenarioEventName, EventKind::Point};
+  for (const auto& list : usedBy)
+    for (const Function& f : list)
+      if (Key{f.name, f.kind} != scenario) place(f);
+  if (anyUse.contains(scenario)) place(*anyUse.at(scenario));
+  return table;
+}
+
+}  // namespace
+
+void writePredictedShare(const Replayer& rp, const Scenario& scenario, std::uint32_t ranks,
+                         const std::vector<Function>& fileOrder, RankRange own, const std::string& path,
+                         ProcessGroup& group) {
+  const Trace& measured = rp.trace();
+  own.last = std::min(own.last, ranks);
+  own.first = std::min(own.first, own.last);
+  const std::string label = nlohmann::ordered_json::parse(scenario.toJson()).dump();
+  // The functions this process's predicted ranks use: their measured events' (a predicted rank
+  // is its measured one with other times), and the scenario's point on rank 0.
+  std::vector<Function> used;
+  std::vector<Function> table;
   std::vector<std::string> labels;
   agree(group, attempt([&] {
-    for (const std::string& b : group.allGather(used.take())) {
-      wire::Reader rd(b, "functions used");
-      usedBy.emplace_back();
-      while (!rd.done()) {
-        Function f;
-        f.name = rd.str();
-        f.kind = static_cast<EventKind>(rd.u8());
-        f.op = static_cast<MpiOp>(rd.u32());
-        f.color = rd.str();
-        usedBy.back().push_back(std::move(f));
-      }
-    }
-    using Key = std::pair<std::string, EventKind>;
-    std::map<Key, const Function*> anyUse;
-    for (const auto& list : usedBy)
-      for (const Function& f : list) anyUse.emplace(Key{f.name, f.kind}, &f);
-    std::vector<Function> table;
-    std::map<Key, std::uint32_t> index;
-    auto place = [&](const Function& f) {
-      const Key k{f.name, f.kind};
-      const auto it = anyUse.find(k);
-      if (it == anyUse.end() || index.contains(k)) return;
-      index.emplace(k, static_cast<std::uint32_t>(table.size()));
-      table.push_back(*it->second);
-    };
-    for (const Function& f : functions) place(f);
-    const Key scenario{kScenarioEventName, EventKind::Point};
-    for (const auto& list : usedBy)
-      for (const Function& f : list)
-        if (Key{f.name, f.kind} != scenario) place(f);
-    if (anyUse.contains(scenario)) place(*anyUse.at(scenario));
-    std::vector<std::uint32_t> remap;
-    for (const Function& f : predicted.functions) remap.push_back(index.at(Key{f.name, f.kind}));
-    for (std::uint32_t r = own.first; r < own.last && r < predicted.rankCount(); ++r)
-      for (std::uint32_t& f : predicted.ranks[r].function) f = remap[f];
-    predicted.functions = std::move(table);
-    labels = pointLabels(predicted, own);
+    std::vector<char> uses(measured.functions.size(), 0);
+    for (std::uint32_t r = own.first; r < own.last; ++r)
+      for (std::uint32_t f : measured.ranks[r].function) uses[f] = 1;
+    for (std::uint32_t f = 0; f < measured.functions.size(); ++f)
+      if (uses[f]) used.push_back(measured.functions[f]);
+    if (own.contains(0)) used.push_back(Function{kScenarioEventName, EventKind::Point, MpiOp::None, ""});
+    labels = pointLabels(measured, own, label);
   }));
-  std::unique_ptr<TraceSink> writer = makeOtf2GroupWriter(path, Otf2Share{&group, own, std::move(labels)});
-  emitTrace(predicted, *writer);
+  agree(group, attempt([&] { table = agreedFunctions(used, fileOrder, group); }));
+  std::map<Key, std::uint32_t> index;
+  for (std::uint32_t f = 0; f < table.size(); ++f) index.emplace(Key{table[f].name, table[f].kind}, f);
+
+  std::unique_ptr<Otf2GroupWriter> writer = makeOtf2GroupWriter(path, Otf2Share{&group, own, std::move(labels)});
+  TraceHeader header;
+  header.ranks = ranks;
+  for (std::uint32_t r = 0; r < ranks; ++r) header.rankNames.push_back(measured.ranks[r].name);
+  writer->begin(header);
+  for (const Function& f : table) writer->defineFunction(f);
+  for (std::size_t c = 1; c < measured.comms.size(); ++c) writer->defineComm(measured.comms[c]);
+  // Rank by rank: each rank's L' built alone (as perwiz-cli builds the whole of it) and written,
+  // so that one rank's copy at a time is held beside the replay.
+  const std::string problem = attempt([&] {
+    for (std::uint32_t r = own.first; r < own.last; ++r) {
+      Trace one = rp.predictedTrace(r, r + 1, &scenario);
+      std::vector<std::uint32_t> remap;
+      for (const Function& f : one.functions) {
+        const auto it = index.find(Key{f.name, f.kind});
+        remap.push_back(it == index.end() ? kNone32 : it->second);
+      }
+      for (std::uint32_t& f : one.ranks[r].function) {
+        if (remap[f] == kNone32) throw std::logic_error("rank " + std::to_string(r) + ": a function not agreed on");
+        f = remap[f];
+      }
+      one.functions = table;
+      emitRank(one, r, *writer);
+    }
+  });
+  writer->endAfter(problem);
 }
 
 }  // namespace perwiz

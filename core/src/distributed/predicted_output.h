@@ -2,6 +2,7 @@
 #pragma once
 
 #include "perwiz/process_group.h"
+#include "perwiz/replay.h"
 #include "perwiz/trace.h"
 #include "perwiz/trace_io.h"
 
@@ -13,15 +14,16 @@ namespace perwiz {
 // where something exists already (nothing is ever overwritten).
 void checkPredictedOutput(const std::string& path, ProcessGroup& group);
 
-// Writes `predicted` (Replayer::predictedTrace(own.first, own.last) of this process) into one
-// OTF2 archive at `path`: this process the ranks of `own`, process 0 also the definitions. The
-// archive is the one perwiz-cli predict -o writes, byte for byte. Collective; problems are
-// raised on every process as GroupError.
-// `functions` is the table of this process's share of the measured trace as loaded (every
-// function of the file, in its order: TraceBuilder::keepUnusedFunctions): the written table is
-// the functions any process's ranks use, in that order, as perwiz-cli's is.
-// Ranks from `ranks` on (the ghost proxies' rank of the replay) are not written.
-void writePredictedShare(Trace predicted, std::uint32_t ranks, const std::vector<Function>& functions,
-                         RankRange own, const std::string& path, ProcessGroup& group);
+// Writes the predicted trace of `rp` (this process's replay, its ranks `own` replayed) into one
+// OTF2 archive at `path`: this process the ranks of `own`, process 0 also the definitions; rank
+// by rank, each built alone as perwiz-cli builds L' (one rank's copy at a time beside the
+// replay). The archive is perwiz-cli predict -o's, byte for byte: `scenario` is the whole
+// prediction's (the point on rank 0 records it), `fileOrder` the table of the measured trace as
+// loaded (every function of the file in its order: TraceBuilder::keepUnusedFunctions), ranks
+// from `ranks` on (the ghost proxies' rank of the replay) are not written. Collective; problems
+// are raised on every process as GroupError.
+void writePredictedShare(const Replayer& rp, const Scenario& scenario, std::uint32_t ranks,
+                         const std::vector<Function>& fileOrder, RankRange own, const std::string& path,
+                         ProcessGroup& group);
 
 }  // namespace perwiz

@@ -87,6 +87,92 @@ void walkRank(const Trace& trace, const RankTrace& rt, const std::vector<InnerRe
 
 }  // namespace
 
+void emitRank(const Trace& trace, std::uint32_t r, TraceSink& sink) {
+  const RankTrace& rt = trace.ranks[r];
+  std::vector<InnerRecord> inner;
+  inner.reserve(rt.messages.size() + rt.collectives.size());
+  // A record inside a call is written inside it: at most at the call's leave. (A clock
+  // that went backwards can leave an endpoint after its call's clamped leave; written at its
+  // own time it would fall outside the call and come back as another call.)
+  auto within = [&](TimeNs t, std::uint32_t call) { return std::min(t, rt.leave[call]); };
+  for (std::uint32_t i = 0; i < rt.messages.size(); ++i) {
+    const MessageEndpoint& m = rt.messages[i];
+    if (m.isSend) {
+      inner.push_back({within(m.time, m.postEvent), m.postEvent, 1, i});
+      if (m.request && m.event != m.postEvent)
+        inner.push_back({rt.enter[m.event], m.event, 2, i});
+    } else {
+      if (m.request && m.event != m.postEvent)
+        inner.push_back({rt.enter[m.postEvent], m.postEvent, 0, i});
+      inner.push_back({within(m.time, m.event), m.event, 3, i});
+    }
+  }
+  for (std::uint32_t i = 0; i < rt.collectives.size(); ++i)
+    inner.push_back({rt.leave[rt.collectives[i].event], rt.collectives[i].event, 4, i});
+  std::stable_sort(inner.begin(), inner.end(), [](const InnerRecord& a, const InnerRecord& b) {
+    return std::tie(a.event, a.time, a.order) < std::tie(b.event, b.time, b.order);
+  });
+
+  // inner records of event e are inner[begin[e] .. begin[e+1])
+  std::vector<std::size_t> begin(rt.size() + 1, 0);
+  for (const auto& rec : inner) ++begin[rec.event + 1];
+  for (std::size_t e = 0; e < rt.size(); ++e) begin[e + 1] += begin[e];
+
+  auto deliver = [&](const StreamRecord& s) {
+    switch (s.kind) {
+      case StreamRecord::Enter: sink.enter(r, s.time, rt.function[s.index]); return;
+      case StreamRecord::Leave: sink.leave(r, s.time, rt.function[s.index]); return;
+      case StreamRecord::Point: {
+        const std::uint32_t e = s.index;
+        auto label = std::lower_bound(rt.labels.begin(), rt.labels.end(), e,
+                                      [](const PointLabel& l, std::uint32_t ev) { return l.event < ev; });
+        std::string_view text = label != rt.labels.end() && label->event == e
+                                    ? std::string_view(label->text) : std::string_view();
+        sink.point(r, s.time, rt.function[e], text);
+        return;
+      }
+      case StreamRecord::Inner: break;
+    }
+    const InnerRecord& rec = inner[s.index];
+    switch (rec.order) {
+      case 0: sink.irecvRequest(r, rec.time, rt.messages[rec.index].request); break;
+      case 1: {
+        const auto& m = rt.messages[rec.index];
+        sink.send(r, rec.time, m.peer, m.comm, m.tag, m.bytes, m.request);
+        break;
+      }
+      case 2: sink.isendComplete(r, rec.time, rt.messages[rec.index].request); break;
+      case 3: {
+        const auto& m = rt.messages[rec.index];
+        sink.recv(r, rec.time, m.peer, m.comm, m.tag, m.bytes, m.request);
+        break;
+      }
+      default: {
+        const auto& c = rt.collectives[rec.index];
+        sink.collective(r, rec.time, c.op, c.comm, c.root, c.bytesSent, c.bytesReceived);
+      }
+    }
+  };
+
+  // Usually the structural order is time order and records go straight to the sink; a dry
+  // run finds out without buffering anything.
+  bool inOrder = true;
+  TimeNs last = std::numeric_limits<TimeNs>::min();
+  walkRank(trace, rt, inner, begin, [&](const StreamRecord& s) {
+    if (s.time < last) inOrder = false;
+    last = std::max(last, s.time);
+  });
+  if (inOrder) {
+    walkRank(trace, rt, inner, begin, deliver);
+    return;
+  }
+  std::vector<StreamRecord> buffered;
+  walkRank(trace, rt, inner, begin, [&](const StreamRecord& s) { buffered.push_back(s); });
+  std::stable_sort(buffered.begin(), buffered.end(),
+                   [](const StreamRecord& a, const StreamRecord& b) { return a.time < b.time; });
+  for (const StreamRecord& s : buffered) deliver(s);
+}
+
 void emitTrace(const Trace& trace, TraceSink& sink) {
   TraceHeader header;
   header.ranks = static_cast<std::uint32_t>(trace.ranks.size());
@@ -95,91 +181,7 @@ void emitTrace(const Trace& trace, TraceSink& sink) {
   for (const auto& f : trace.functions) sink.defineFunction(f);
   for (std::size_t c = 1; c < trace.comms.size(); ++c) sink.defineComm(trace.comms[c]);
 
-  for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) {
-    const RankTrace& rt = trace.ranks[r];
-    std::vector<InnerRecord> inner;
-    inner.reserve(rt.messages.size() + rt.collectives.size());
-    // A record inside a call is written inside it: at most at the call's leave. (A clock
-    // that went backwards can leave an endpoint after its call's clamped leave; written at its
-    // own time it would fall outside the call and come back as another call.)
-    auto within = [&](TimeNs t, std::uint32_t call) { return std::min(t, rt.leave[call]); };
-    for (std::uint32_t i = 0; i < rt.messages.size(); ++i) {
-      const MessageEndpoint& m = rt.messages[i];
-      if (m.isSend) {
-        inner.push_back({within(m.time, m.postEvent), m.postEvent, 1, i});
-        if (m.request && m.event != m.postEvent)
-          inner.push_back({rt.enter[m.event], m.event, 2, i});
-      } else {
-        if (m.request && m.event != m.postEvent)
-          inner.push_back({rt.enter[m.postEvent], m.postEvent, 0, i});
-        inner.push_back({within(m.time, m.event), m.event, 3, i});
-      }
-    }
-    for (std::uint32_t i = 0; i < rt.collectives.size(); ++i)
-      inner.push_back({rt.leave[rt.collectives[i].event], rt.collectives[i].event, 4, i});
-    std::stable_sort(inner.begin(), inner.end(), [](const InnerRecord& a, const InnerRecord& b) {
-      return std::tie(a.event, a.time, a.order) < std::tie(b.event, b.time, b.order);
-    });
-
-    // inner records of event e are inner[begin[e] .. begin[e+1])
-    std::vector<std::size_t> begin(rt.size() + 1, 0);
-    for (const auto& rec : inner) ++begin[rec.event + 1];
-    for (std::size_t e = 0; e < rt.size(); ++e) begin[e + 1] += begin[e];
-
-    auto deliver = [&](const StreamRecord& s) {
-      switch (s.kind) {
-        case StreamRecord::Enter: sink.enter(r, s.time, rt.function[s.index]); return;
-        case StreamRecord::Leave: sink.leave(r, s.time, rt.function[s.index]); return;
-        case StreamRecord::Point: {
-          const std::uint32_t e = s.index;
-          auto label = std::lower_bound(rt.labels.begin(), rt.labels.end(), e,
-                                        [](const PointLabel& l, std::uint32_t ev) { return l.event < ev; });
-          std::string_view text = label != rt.labels.end() && label->event == e
-                                      ? std::string_view(label->text) : std::string_view();
-          sink.point(r, s.time, rt.function[e], text);
-          return;
-        }
-        case StreamRecord::Inner: break;
-      }
-      const InnerRecord& rec = inner[s.index];
-      switch (rec.order) {
-        case 0: sink.irecvRequest(r, rec.time, rt.messages[rec.index].request); break;
-        case 1: {
-          const auto& m = rt.messages[rec.index];
-          sink.send(r, rec.time, m.peer, m.comm, m.tag, m.bytes, m.request);
-          break;
-        }
-        case 2: sink.isendComplete(r, rec.time, rt.messages[rec.index].request); break;
-        case 3: {
-          const auto& m = rt.messages[rec.index];
-          sink.recv(r, rec.time, m.peer, m.comm, m.tag, m.bytes, m.request);
-          break;
-        }
-        default: {
-          const auto& c = rt.collectives[rec.index];
-          sink.collective(r, rec.time, c.op, c.comm, c.root, c.bytesSent, c.bytesReceived);
-        }
-      }
-    };
-
-    // Usually the structural order is time order and records go straight to the sink; a dry
-    // run finds out without buffering anything.
-    bool inOrder = true;
-    TimeNs last = std::numeric_limits<TimeNs>::min();
-    walkRank(trace, rt, inner, begin, [&](const StreamRecord& s) {
-      if (s.time < last) inOrder = false;
-      last = std::max(last, s.time);
-    });
-    if (inOrder) {
-      walkRank(trace, rt, inner, begin, deliver);
-      continue;
-    }
-    std::vector<StreamRecord> buffered;
-    walkRank(trace, rt, inner, begin, [&](const StreamRecord& s) { buffered.push_back(s); });
-    std::stable_sort(buffered.begin(), buffered.end(),
-                     [](const StreamRecord& a, const StreamRecord& b) { return a.time < b.time; });
-    for (const StreamRecord& s : buffered) deliver(s);
-  }
+  for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) emitRank(trace, r, sink);
   sink.end();
 }
 

@@ -26,6 +26,12 @@ struct Otf2Share {
 // the same definitions; they are collective and a problem on any process (a file that exists,
 // a write that fails, a record out of order) is raised on every process as GroupError.
 // The path must be seen alike by every process (one machine, or a shared file system).
-std::unique_ptr<TraceSink> makeOtf2GroupWriter(const std::string& path, Otf2Share share);
+// Records it cannot write are held until end(); endAfter(problem) ends as end() does, with a
+// problem of the caller's (a rank it failed to produce) agreed on too.
+class Otf2GroupWriter : public TraceSink {
+ public:
+  virtual void endAfter(const std::string& problem) = 0;
+};
+std::unique_ptr<Otf2GroupWriter> makeOtf2GroupWriter(const std::string& path, Otf2Share share);
 
 }  // namespace perwiz

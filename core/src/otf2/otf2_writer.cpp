@@ -667,7 +667,7 @@ class Otf2Writer final : public TraceSink {
 // The sink of a share: records go to the writer; the first one it cannot write is held (the
 // rest are dropped) until end(), where the processes agree on it before closing the archive
 // together, instead of this process leaving the others waiting in a collective call.
-class ShareGuard final : public TraceSink {
+class ShareGuard final : public Otf2GroupWriter {
  public:
   ShareGuard(const std::string& path, Otf2Share share) : w_(path, std::move(share)) {}
   void begin(const TraceHeader& h) override { w_.begin(h); }
@@ -701,6 +701,10 @@ class ShareGuard final : public TraceSink {
     guard([&] { w_.collective(r, t, op, c, root, s, v); });
   }
   void end() override { w_.endWith(problem_); }
+  void endAfter(const std::string& problem) override {
+    if (problem_.empty()) problem_ = problem;
+    w_.endWith(problem_);
+  }
 
  private:
   template <class Fn>
@@ -718,7 +722,7 @@ std::unique_ptr<TraceSink> makeOtf2Writer(const std::string& path) {
   return std::make_unique<Otf2Writer>(path);
 }
 
-std::unique_ptr<TraceSink> makeOtf2GroupWriter(const std::string& path, Otf2Share share) {
+std::unique_ptr<Otf2GroupWriter> makeOtf2GroupWriter(const std::string& path, Otf2Share share) {
   return std::make_unique<ShareGuard>(path, std::move(share));
 }
 

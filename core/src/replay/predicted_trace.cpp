@@ -100,16 +100,22 @@ Trace Replayer::predictedTrace() const {
 Trace Replayer::predictedTrace(std::uint32_t first, std::uint32_t last, const Scenario* recorded) const {
   const std::uint32_t R = static_cast<std::uint32_t>(trace().rankCount());
   last = std::min(last, R);
-  Trace t = trace();
+  // What the emission reads (the functions, communicators and ranks), the ranks in the range
+  // only: the others are empty, their names kept.
+  Trace t;
+  t.source = trace().source;
+  t.format = trace().format;
+  t.functions = trace().functions;
+  t.comms = trace().comms;
+  t.ranks.resize(R);
   std::vector<TimeNs> ends(R, 0);
   forEachRank(R, trace().eventCount(), [&](std::uint32_t r) {
     RankTrace& rt = t.ranks[r];
-    if (r < first || r >= last) {  // not written: emptied, its name kept
-      RankTrace empty;
-      empty.name = std::move(rt.name);
-      rt = std::move(empty);
+    if (r < first || r >= last) {
+      rt.name = trace().ranks[r].name;
       return;
     }
+    rt = trace().ranks[r];
     PredictedRank rank;
     predictedRank(r, rank);
     rt.enter = std::move(rank.enter);
