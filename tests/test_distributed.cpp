@@ -637,3 +637,55 @@ TEST(DistributedReplay, CompensationFromATraceWithoutTheOverheadIsRefusedOnEvery
     }
   }
 }
+
+namespace {
+
+// Replayer::writePredictedOtf2 (rank by rank) against saveTrace(predictedTrace()) (L' whole).
+void expectRankByRankArchive(const fs::path& trace, const Scenario& s, const std::string& tag) {
+  const fs::path dir = freshDir("PredictedOtf2_" + tag);
+  const Trace t = loadTrace(trace.string());
+  Replayer rp(t, s);
+  saveTrace(rp.predictedTrace(), (dir / "whole.otf2").string());
+  rp.writePredictedOtf2((dir / "ranks.otf2").string());
+  const auto a = archiveFiles(dir / "whole.otf2"), b = archiveFiles(dir / "ranks.otf2");
+  ASSERT_EQ(a.size(), b.size()) << tag;
+  for (const auto& [name, bytes] : a) {
+    ASSERT_TRUE(b.contains(name)) << name;
+    EXPECT_TRUE(bytes == b.at(name)) << tag << ": " << name << " differs";
+  }
+}
+
+}  // namespace
+
+// perwiz-cli predict -o writes OTF2 rank by rank (one rank's L' at a time): the archive is the
+// one L' built whole gives, byte for byte. Shapes: hypotheses on a generated ring, recorded
+// overheads (a labelled point on every rank) with compensation, ALOG and OTF2 samples, and a
+// trace that is itself a prediction (its scenario's function is in the file's table already).
+TEST(PredictedTraceOtf2, RankByRankIsTheArchiveOfTheWholeTrace) {
+  GeneratorSpec ring;
+  ring.ranks = 5;
+  ring.steps = 6;
+  ring.imbalance = 0.3;
+  const fs::path r = generated("rank_by_rank", ring);
+  const Scenario s = withHypotheses({zeroWait(1, 3), {HypothesisKind::BalanceCompute, {}, 1}});
+  expectRankByRankArchive(r, s, "ring");
+  std::vector<TimeNs> perRecord{120, 90, 300, 45, 60};
+  expectRankByRankArchive(withRecordedOverhead("rank_by_rank_overhead", ring, perRecord),
+                          withHypotheses({Hypothesis::compensateFromTrace()}), "compensated");
+  expectRankByRankArchive(kSamples / "pipeline_8.alog", withHypotheses({zeroWait(2, 1)}), "pipeline");
+  expectRankByRankArchive(kSamples / "registration_8", {}, "registration");
+  // A prediction predicted again.
+  const fs::path again = freshDir("PredictedOtf2_again") / "first.otf2";
+  {
+    const Trace t = loadTrace(r.string());
+    Replayer rp(t, s);
+    rp.writePredictedOtf2(again.string());
+  }
+  expectRankByRankArchive(again, withHypotheses({zeroWait(0, 2)}), "predicted_again");
+  // Nothing is overwritten: the archive just written is refused, and stays.
+  const Trace t = loadTrace(r.string());
+  Replayer rp(t, s);
+  const std::string before = bytesOf(again.parent_path() / "first.def");
+  EXPECT_THROW(rp.writePredictedOtf2(again.string()), std::runtime_error);
+  EXPECT_EQ(bytesOf(again.parent_path() / "first.def"), before);
+}

@@ -60,8 +60,11 @@ int runPredict(const PredictOptions& o) {
     writeOutputFile(o.saveScenario, rp.scenario().toJson() + "\n");
   }
   if (!o.out.empty()) {
-    const Trace predicted = rp.predictedTrace();
-    writeOutput(o.out, [&] { saveTrace(predicted, o.out); });
+    // OTF2 rank by rank (one rank's copy of L' at a time); ALOG and OTF from L' built whole.
+    writeOutput(o.out, [&] {
+      if (outputFormatFor(o.out) == TraceFormat::Otf2) rp.writePredictedOtf2(o.out);
+      else saveTrace(rp.predictedTrace(), o.out);
+    });
   }
 
   const TimeNs measured = rp.measuredTime(), predicted = rp.predictedTime();

@@ -34,6 +34,18 @@ class ProcessGroup {
   }
 };
 
+// A group of one: the serial tools call the group code paths with it (perwiz-cli predict -o
+// writes L' rank by rank with perwiz-mpi's writer).
+class SingleProcess final : public ProcessGroup {
+ public:
+  std::uint32_t size() const override { return 1; }
+  std::uint32_t rank() const override { return 0; }
+  std::vector<std::string> exchange(std::vector<std::string> out) override {
+    out.resize(1);
+    return out;
+  }
+};
+
 // Raised on every process when one of them reported an error at a phase's end (agree()): the
 // message names the process and its problem.
 struct GroupError : std::runtime_error {

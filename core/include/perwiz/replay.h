@@ -140,8 +140,14 @@ class Replayer {
   // replayed): the other ranks are empty (their names kept); the scenario point is added if rank
   // 0 is in the range, and its function is defined either way (the same function table). The
   // point carries `recorded` (the whole prediction's scenario: a process replays only the
-  // hypotheses on its own ranks), scenario() if null.
+  // hypotheses on its own ranks), scenario() if null. A part (not every rank) has no parallel
+  // steps: it is built to be written.
   Trace predictedTrace(std::uint32_t first, std::uint32_t last, const Scenario* recorded = nullptr) const;
+  // predictedTrace() written as OTF2 at `path` (X.otf2, or a directory) rank by rank: the same
+  // archive as saveTrace(predictedTrace(), path), byte for byte, holding one rank's copy of L'
+  // at a time instead of all of it. Nothing is ever overwritten; a failure throws, naming the
+  // file, and leaves nothing behind.
+  void writePredictedOtf2(const std::string& path) const;
 
   struct Program;    // internal (core/src/replay/replay_program.h)
   struct Effective;  // the program with the scenario applied (same header)

@@ -149,9 +149,23 @@ void writePredictedShare(const Replayer& rp, const Scenario& scenario, std::uint
       }
       one.functions = table;
       emitRank(one, r, *writer);
+      writer->rankDone(r);
     }
   });
   writer->endAfter(problem);
+}
+
+void Replayer::writePredictedOtf2(const std::string& path) const {
+  // The processes' writer with a group of one: the file's table is this trace's own.
+  SingleProcess one;
+  const std::uint32_t R = static_cast<std::uint32_t>(trace().rankCount());
+  try {
+    writePredictedShare(*this, scenario(), R, trace().functions, RankRange{0, R}, path, one);
+  } catch (const GroupError& e) {
+    std::string m = e.what();  // "process 0: <the problem, naming the file>"
+    if (m.starts_with("process 0: ")) m.erase(0, 11);
+    throw std::runtime_error(m);
+  }
 }
 
 }  // namespace perwiz

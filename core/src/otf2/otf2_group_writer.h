@@ -31,6 +31,8 @@ struct Otf2Share {
 class Otf2GroupWriter : public TraceSink {
  public:
   virtual void endAfter(const std::string& problem) = 0;
+  // Every record of `rank` is written: its event file is finished now and its buffers freed.
+  virtual void rankDone(std::uint32_t rank) = 0;
 };
 std::unique_ptr<Otf2GroupWriter> makeOtf2GroupWriter(const std::string& path, Otf2Share share);
 

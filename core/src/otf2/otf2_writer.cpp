@@ -226,6 +226,7 @@ class Otf2Writer final : public TraceSink {
       writers_[r] = w;
     }
     open_.resize(ranks_);
+    counted_.assign(ranks_, 0);
     lastTime_.assign(ranks_, 0);
 
     Communicator world;
@@ -444,14 +445,23 @@ class Otf2Writer final : public TraceSink {
   }
 
  private:
+ public:
+  // The rank's records are all written: its event writer is closed now (its buffers written
+  // out and freed), its events counted for the definitions.
+  void closeRank(std::uint32_t r) {
+    if (r >= writers_.size() || !writers_[r]) return;
+    check(OTF2_EvtWriter_GetNumberOfEvents(writers_[r], &counted_[r]), "cannot count events");
+    const OTF2_ErrorCode rc = OTF2_Archive_CloseEvtWriter(archive_, writers_[r]);
+    writers_[r] = nullptr;
+    check(rc, "cannot write the events");
+  }
+
+ private:
   // Closes the event writers of the ranks this process writes, counting their events.
   void closeEventWriters(std::vector<std::uint64_t>& eventCounts) {
     for (std::uint32_t r = 0; r < ranks_; ++r) {
-      if (!writers_[r]) continue;
-      check(OTF2_EvtWriter_GetNumberOfEvents(writers_[r], &eventCounts[r]), "cannot count events");
-      const OTF2_ErrorCode rc = OTF2_Archive_CloseEvtWriter(archive_, writers_[r]);
-      writers_[r] = nullptr;
-      check(rc, "cannot write the events");
+      closeRank(r);
+      if (writes(r)) eventCounts[r] = counted_[r];
     }
   }
 
@@ -520,7 +530,7 @@ class Otf2Writer final : public TraceSink {
     if (rank >= writers_.size())
       throw TraceError(path_, "record for rank " + std::to_string(rank) + " outside the trace");
     if (!writers_[rank])
-      throw TraceError(path_, "record for rank " + std::to_string(rank) + ", which another process writes");
+      throw TraceError(path_, "record for rank " + std::to_string(rank) + ", which another process writes or is finished");
     return writers_[rank];
   }
 
@@ -646,7 +656,8 @@ class Otf2Writer final : public TraceSink {
   std::optional<OutputDirectory> output_;  // the temporary directory until end() publishes it
   std::uint32_t ranks_ = 0;
   std::vector<std::string> rankNames_;
-  std::vector<OTF2_EvtWriter*> writers_;
+  std::vector<OTF2_EvtWriter*> writers_;  // null: another process's rank, or closed (closeRank)
+  std::vector<std::uint64_t> counted_;     // per rank: its events, once its writer is closed
   std::vector<std::vector<OpenCall>> open_;
   std::vector<TimeNs> lastTime_;  // per rank: the latest time written
   TimeNs endTime_ = 0;
@@ -701,6 +712,9 @@ class ShareGuard final : public Otf2GroupWriter {
     guard([&] { w_.collective(r, t, op, c, root, s, v); });
   }
   void end() override { w_.endWith(problem_); }
+  void rankDone(std::uint32_t r) override {
+    guard([&] { w_.closeRank(r); });
+  }
   void endAfter(const std::string& problem) override {
     if (problem_.empty()) problem_ = problem;
     w_.endWith(problem_);

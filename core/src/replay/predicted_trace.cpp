@@ -129,12 +129,16 @@ Trace Replayer::predictedTrace(std::uint32_t first, std::uint32_t last, const Sc
   for (TimeNs e : ends) t.endTime = std::max(t.endTime, e);
 
   const std::string label = nlohmann::ordered_json::parse((recorded ? *recorded : scenario()).toJson()).dump();
+  // A part of L' is built to be written (perwiz-mpi, writePredictedOtf2: a rank at a time):
+  // without the parallel steps, a table of steps x ranks spans built for every part.
+  const bool whole = first == 0 && last == R;
   TraceBuilder builder(trace().source, trace().format);
+  if (!whole) builder.withoutParallelSteps();
   ScenarioInjector injector(builder, label, first == 0 && last > 0);
   emitTrace(t, injector);
   releaseMemory(t.ranks);
   Trace out = builder.take();
-  computeParallelSteps(out, trace().regionFunctions);  // same function indices: keep the region
+  if (whole) computeParallelSteps(out, trace().regionFunctions);  // same function indices: keep the region
   return out;
 }
 
