@@ -673,7 +673,12 @@ TEST(PredictedTraceOtf2, RankByRankIsTheArchiveOfTheWholeTrace) {
   expectRankByRankArchive(withRecordedOverhead("rank_by_rank_overhead", ring, perRecord),
                           withHypotheses({Hypothesis::compensateFromTrace()}), "compensated");
   expectRankByRankArchive(kSamples / "pipeline_8.alog", withHypotheses({zeroWait(2, 1)}), "pipeline");
-  expectRankByRankArchive(kSamples / "registration_8", {}, "registration");
+  for (const char* name : {"binary_swap_8", "stencil_8", "registration_8", "ring4.alog"})
+    expectRankByRankArchive(kSamples / name, {}, name);
+  // Real traces of other tracers (Score-P, ...), when ../shared is here.
+  std::size_t k = 0;
+  for (const fs::path& p : perwiz::test::sharedOtf2Archives())
+    expectRankByRankArchive(p, withHypotheses({zeroWait(0, 1)}), "shared" + std::to_string(k++));
   // A prediction predicted again.
   const fs::path again = freshDir("PredictedOtf2_again") / "first.otf2";
   {

@@ -133,23 +133,36 @@ void writePredictedShare(const Replayer& rp, const Scenario& scenario, std::uint
   writer->begin(header);
   for (const Function& f : table) writer->defineFunction(f);
   for (std::size_t c = 1; c < measured.comms.size(); ++c) writer->defineComm(measured.comms[c]);
-  // Rank by rank: each rank's L' built alone (as perwiz-cli builds the whole of it) and written,
-  // so that one rank's copy at a time is held beside the replay.
+  // Rank by rank: a rank of L' is its measured rank with predicted times (what perwiz-cli's
+  // TraceBuilder makes of it, which is emitted back unchanged), the scenario's point first on
+  // rank 0; one rank's copy at a time is held beside the replay.
+  std::vector<std::uint32_t> remap(measured.functions.size(), kNone32);
+  for (std::uint32_t f = 0; f < measured.functions.size(); ++f) {
+    const auto it = index.find(Key{measured.functions[f].name, measured.functions[f].kind});
+    if (it != index.end()) remap[f] = it->second;
+  }
   const std::string problem = attempt([&] {
+    Trace one;
+    one.functions = table;
+    one.ranks.resize(ranks);
     for (std::uint32_t r = own.first; r < own.last; ++r) {
-      Trace one = rp.predictedTrace(r, r + 1, &scenario);
-      std::vector<std::uint32_t> remap;
-      for (const Function& f : one.functions) {
-        const auto it = index.find(Key{f.name, f.kind});
-        remap.push_back(it == index.end() ? kNone32 : it->second);
-      }
-      for (std::uint32_t& f : one.ranks[r].function) {
+      RankTrace& rt = one.ranks[r];
+      rt = measured.ranks[r];
+      PredictedRank times;
+      rp.predictedRank(r, times);
+      rt.enter = std::move(times.enter);
+      rt.leave = std::move(times.leave);
+      std::uint32_t hint = 0;
+      for (std::size_t i = 0; i < rt.messages.size(); ++i)
+        rt.messages.setTime(i, rp.mapTimeFrom(r, rt.messages.row(i).time, hint));
+      for (std::uint32_t& f : rt.function) {
         if (remap[f] == kNone32) throw std::logic_error("rank " + std::to_string(r) + ": a function not agreed on");
         f = remap[f];
       }
-      one.functions = table;
+      if (r == 0) writer->point(0, 0, index.at(Key{kScenarioEventName, EventKind::Point}), label);
       emitRank(one, r, *writer);
       writer->rankDone(r);
+      rt = RankTrace{};
     }
   });
   writer->endAfter(problem);
