@@ -22,12 +22,16 @@ namespace perwiz {
 // The per-event instrumentation overhead each rank's tracer recorded in the trace (twice the
 // per-record cost of trace.h's recordedEventOverhead: an event is an enter and a leave record);
 // empty unless every rank records it (then only an overhead given by the user can be compensated).
-std::vector<TimeNs> recordedOverhead(const Trace& trace);
+// Only ranks [first, last) are read (perwiz-mpi: a process holds the records of its own); the
+// others get 0.
+std::vector<TimeNs> recordedOverhead(const Trace& trace, std::uint32_t first = 0, std::uint32_t last = UINT32_MAX);
 
 // Per-rank overhead of a Compensate hypothesis's value on `trace`: `overheadNs` for every rank,
 // or the recorded values for kOverheadFromTrace. Empty with *error set if the value is negative
 // or the trace records no overhead ("<trace source> records no instrumentation overhead").
-std::vector<TimeNs> compensationOverhead(const Trace& trace, std::int64_t overheadNs, std::string* error);
+// Ranks outside [first, last) are neither read nor checked (0 for them).
+std::vector<TimeNs> compensationOverhead(const Trace& trace, std::int64_t overheadNs, std::string* error,
+                                         std::uint32_t first = 0, std::uint32_t last = UINT32_MAX);
 
 // The paper's algorithm run post mortem over the measured trace, independently of the replay's
 // sweep: each rank carries its delay x (how much earlier it would be without instrumentation),

@@ -136,13 +136,10 @@ class Replayer {
   // The predicted trace L': the measured trace with every time replaced by its prediction
   // and a "PerWiz scenario" point event at time 0 on rank 0 carrying the scenario JSON.
   Trace predictedTrace() const;
-  // The same for the ranks [first, last) only (perwiz-mpi: a process writes the ranks it
-  // replayed): the other ranks are empty (their names kept); the scenario point is added if rank
-  // 0 is in the range, and its function is defined either way (the same function table). The
-  // point carries `recorded` (the whole prediction's scenario: a process replays only the
-  // hypotheses on its own ranks), scenario() if null. A part (not every rank) has no parallel
-  // steps: it is built to be written.
-  Trace predictedTrace(std::uint32_t first, std::uint32_t last, const Scenario* recorded = nullptr) const;
+  // One rank of L' without the scenario point: its measured rank with every time replaced by
+  // its prediction (the same function indices). Ranks are independent: several threads may
+  // fill different ranks at once.
+  void predictedRankTrace(std::uint32_t rank, RankTrace& out) const;
   // predictedTrace() written as OTF2 at `path` (X.otf2, or a directory) rank by rank: the same
   // archive as saveTrace(predictedTrace(), path), byte for byte, holding one rank's copy of L'
   // at a time instead of all of it. Nothing is ever overwritten; a failure throws, naming the

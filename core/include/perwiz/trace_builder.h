@@ -43,9 +43,6 @@ class TraceBuilder final : public TraceSink {
   // share of a trace (LoadOptions::shareIndex) keeps them: every process of perwiz-mpi then has
   // the whole table in the file's order, which its predicted trace's table is taken from.
   void keepUnusedFunctions();
-  // Find no parallel steps (trace.steps stays empty): for a trace built to be written, whose
-  // steps nobody reads (a table of steps x ranks spans).
-  void withoutParallelSteps();
 
   // Valid after end(). Moves the trace out.
   Trace take();

@@ -1,5 +1,6 @@
 // predictDistributed (perwiz/distributed.h): the phases of a parallel replay.
 #include "perwiz/distributed.h"
+#include "perwiz/compensation.h"
 #include "perwiz/release.h"
 
 #include "../replay/distributed_critical_path.h"
@@ -113,15 +114,9 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
         // Every process takes the overhead out of its own ranks (their records are all here;
         // a ghost's enter comes from its owner). From the trace: each reads its own ranks'.
         if (h.overheadFromTrace()) {
-          recorded.assign(R, 0);
-          for (std::uint32_t r = own.first; r < own.last; ++r) {
-            const TimeNs perRecord = recordedEventOverhead(trace, r);
-            if (perRecord < 0)
-              throw std::runtime_error((trace.source.empty() ? std::string("the trace") : trace.source) +
-                                       " records no instrumentation overhead (compensate with an overhead in ns "
-                                       "per event instead)");
-            recorded[r] = satMul(2, perRecord);  // per event: two records (recordedOverhead)
-          }
+          std::string problem;
+          recorded = compensationOverhead(trace, h.overheadNs, &problem, own.first, own.last);
+          if (recorded.empty()) throw std::runtime_error(problem);
         }
         owned.push_back(h);
       } else {

@@ -60,24 +60,12 @@ std::vector<std::string> pointLabels(const Trace& t, RankRange own, const std::s
 std::vector<Function> agreedFunctions(const std::vector<Function>& used, const std::vector<Function>& fileOrder,
                                       ProcessGroup& group) {
   wire::Writer mine;
-  for (const Function& f : used) {
-    mine.str(f.name);
-    mine.u8(static_cast<std::uint8_t>(f.kind));
-    mine.u32(static_cast<std::uint32_t>(f.op));
-    mine.str(f.color);
-  }
+  for (const Function& f : used) wire::putFunction(mine, f);
   std::vector<std::vector<Function>> usedBy;
   for (const std::string& b : group.allGather(mine.take())) {
     wire::Reader rd(b, "functions used");
     usedBy.emplace_back();
-    while (!rd.done()) {
-      Function f;
-      f.name = rd.str();
-      f.kind = static_cast<EventKind>(rd.u8());
-      f.op = static_cast<MpiOp>(rd.u32());
-      f.color = rd.str();
-      usedBy.back().push_back(std::move(f));
-    }
+    while (!rd.done()) usedBy.back().push_back(wire::getFunction(rd));
   }
   std::map<Key, const Function*> anyUse;
   for (const auto& list : usedBy)
@@ -147,14 +135,7 @@ void writePredictedShare(const Replayer& rp, const Scenario& scenario, std::uint
     one.ranks.resize(ranks);
     for (std::uint32_t r = own.first; r < own.last; ++r) {
       RankTrace& rt = one.ranks[r];
-      rt = measured.ranks[r];
-      PredictedRank times;
-      rp.predictedRank(r, times);
-      rt.enter = std::move(times.enter);
-      rt.leave = std::move(times.leave);
-      std::uint32_t hint = 0;
-      for (std::size_t i = 0; i < rt.messages.size(); ++i)
-        rt.messages.setTime(i, rp.mapTimeFrom(r, rt.messages.row(i).time, hint));
+      rp.predictedRankTrace(r, rt);
       for (std::uint32_t& f : rt.function) {
         if (remap[f] == kNone32) throw std::logic_error("rank " + std::to_string(r) + ": a function not agreed on");
         f = remap[f];

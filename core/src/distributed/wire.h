@@ -3,6 +3,8 @@
 // bounds checks so that a short or corrupt buffer is an error, not a read past its end.
 #pragma once
 
+#include "perwiz/trace.h"
+
 #include <cstdint>
 #include <cstring>
 #include <stdexcept>
@@ -74,5 +76,21 @@ class Reader {
   std::size_t at_ = 0;
   const char* what_;
 };
+
+// A function's name, kind, operation and colour (what two processes compare or agree on).
+inline void putFunction(Writer& w, const Function& f) {
+  w.str(f.name);
+  w.u8(static_cast<std::uint8_t>(f.kind));
+  w.u32(static_cast<std::uint32_t>(f.op));
+  w.str(f.color);
+}
+inline Function getFunction(Reader& r) {
+  Function f;
+  f.name = r.str();
+  f.kind = static_cast<EventKind>(r.u8());
+  f.op = static_cast<MpiOp>(r.u32());
+  f.color = r.str();
+  return f;
+}
 
 }  // namespace perwiz::wire

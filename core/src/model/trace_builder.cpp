@@ -55,7 +55,6 @@ struct TraceBuilder::Impl {
   Trace t;
   bool begun = false;
   bool keepUnused = false;  // keepUnusedFunctions()
-  bool noSteps = false;     // withoutParallelSteps()
   bool ended = false;
   std::vector<RankState> rs;
   std::map<std::pair<std::string, EventKind>, std::uint32_t> functionIndex;
@@ -499,7 +498,7 @@ void TraceBuilder::end() {
   d->line = -1;
   d->position = "collective matching";
   for (auto& msg : matchCollectives(d->t)) d->diag(msg.first, std::move(msg.second));
-  if (!d->noSteps) d->findParallelSteps();
+  d->findParallelSteps();
   for (auto& r : d->t.ranks) {
     r.enter.seal();
     r.leave.seal();
@@ -519,7 +518,6 @@ void TraceBuilder::end() {
 }
 
 void TraceBuilder::keepUnusedFunctions() { d->keepUnused = true; }
-void TraceBuilder::withoutParallelSteps() { d->noSteps = true; }
 
 Trace TraceBuilder::take() {
   if (!d->ended) throw std::logic_error("TraceBuilder: take() before end()");

@@ -374,78 +374,43 @@ class Otf2Writer final : public TraceSink {
   // held by ShareGuard) is agreed on before the archive is closed, so that none is left waiting.
   void endWith(const std::string& recordProblem) {
     if (!archive_) throw TraceError(path_, "end() without begin()");
-    if (!share_) {
-      std::vector<std::uint64_t> eventCounts(ranks_, 0);
-      closeEventWriters(eventCounts);
-      check(OTF2_Archive_CloseEvtFiles(archive_), "cannot close the event files");
-      check(OTF2_Archive_OpenDefFiles(archive_), "cannot open the local definition files");
-      writeLocalDefinitions();
-      check(OTF2_Archive_CloseDefFiles(archive_), "cannot close the local definition files");
-      writeGlobalDefinitions(eventCounts);
-      const OTF2_ErrorCode rc = OTF2_Archive_Close(archive_);
-      archive_ = nullptr;
-      check(rc, "cannot close the archive");
-      otf2::checkNoWriteErrorReported(path_);  // a short write libotf2 reported but let pass
-      output_->commit();
-      return;
-    }
-    ProcessGroup& g = group();
+    // Each step alone, or with a share agreed on by every process (libotf2's collective calls
+    // return the same answer on all of them).
+    auto step = [&](auto&& fn) {
+      if (share_) agree(group(), attempt(fn));
+      else fn();
+    };
+    const bool primary = !share_ || group().rank() == 0;
     std::vector<std::uint64_t> eventCounts(ranks_, 0);
-    agree(g, recordProblem.empty() ? attempt([&] { closeEventWriters(eventCounts); }) : recordProblem);
-    const OTF2_ErrorCode closed = OTF2_Archive_CloseEvtFiles(archive_);  // collective: one answer
-    agree(g, attempt([&] { check(closed, "cannot close the event files"); }));
+    if (share_ && !recordProblem.empty()) agree(group(), recordProblem);
+    step([&] { closeEventWriters(eventCounts); });
+    const OTF2_ErrorCode closed = OTF2_Archive_CloseEvtFiles(archive_);
+    step([&] { check(closed, "cannot close the event files"); });
     const OTF2_ErrorCode opened = OTF2_Archive_OpenDefFiles(archive_);
-    agree(g, attempt([&] {
+    step([&] {
       check(opened, "cannot open the local definition files");
       writeLocalDefinitions();
-    }));
+    });
     const OTF2_ErrorCode defsClosed = OTF2_Archive_CloseDefFiles(archive_);
-    agree(g, attempt([&] { check(defsClosed, "cannot close the local definition files"); }));
-
-    // Process 0 writes the global definitions: every rank's name and event count come from the
-    // process that wrote it, the latest time from all; the definitions must be everybody's.
-    wire::Writer mine;
-    mine.i64(endTime_);
-    mine.u64(definitionsDigest());
-    for (std::uint32_t r = share_->own.first; r < share_->own.last && r < ranks_; ++r) {
-      mine.u32(r);
-      mine.u64(eventCounts[r]);
-      mine.str(rankNames_[r]);
-    }
-    std::vector<std::string> all(g.size());
-    all[0] = mine.take();
-    all = g.exchange(std::move(all));
-    agree(g, attempt([&] {
-      if (g.rank() != 0) return;
-      const std::uint64_t digest = definitionsDigest();
-      for (std::uint32_t q = 0; q < all.size(); ++q) {
-        wire::Reader rd(all[q], "the written ranks");
-        endTime_ = std::max<TimeNs>(endTime_, rd.i64());
-        if (rd.u64() != digest)
-          throw TraceError(path_, "process " + std::to_string(q) +
-                                      " defines other functions or communicators than process 0");
-        while (!rd.done()) {
-          const std::uint32_t r = rd.u32();
-          if (r >= ranks_) throw TraceError(path_, "rank " + std::to_string(r) + " outside the trace");
-          eventCounts[r] = rd.u64();
-          rankNames_[r] = rd.str();
-        }
-      }
+    step([&] { check(defsClosed, "cannot close the local definition files"); });
+    std::vector<std::string> written;
+    if (share_) written = gatherWrittenRanks(eventCounts);
+    step([&] {
+      if (!primary) return;
+      if (share_) takeWrittenRanks(written, eventCounts);
       writeGlobalDefinitions(eventCounts);
-    }));
-    const OTF2_ErrorCode rc = OTF2_Archive_Close(archive_);  // collective
+    });
+    const OTF2_ErrorCode rc = OTF2_Archive_Close(archive_);
     archive_ = nullptr;
-    agree(g, attempt([&] {
+    step([&] {
       check(rc, "cannot close the archive");
-      otf2::checkNoWriteErrorReported(path_);
-    }));
-    agree(g, attempt([&] {
-      if (g.rank() == 0) output_->commit();
-    }));
+      otf2::checkNoWriteErrorReported(path_);  // a short write libotf2 reported but let pass
+    });
+    step([&] {
+      if (primary) output_->commit();
+    });
   }
 
- private:
- public:
   // The rank's records are all written: its event writer is closed now (its buffers written
   // out and freed), its events counted for the definitions.
   void closeRank(std::uint32_t r) {
@@ -457,6 +422,38 @@ class Otf2Writer final : public TraceSink {
   }
 
  private:
+  // Process 0 writes the global definitions: every rank's name and event count come from the
+  // process that wrote it, the latest time from all; the definitions must be everybody's. Each
+  // process's part, on process 0.
+  std::vector<std::string> gatherWrittenRanks(const std::vector<std::uint64_t>& eventCounts) {
+    wire::Writer mine;
+    mine.i64(endTime_);
+    mine.u64(definitionsDigest());
+    for (std::uint32_t r = share_->own.first; r < share_->own.last && r < ranks_; ++r) {
+      mine.u32(r);
+      mine.u64(eventCounts[r]);
+      mine.str(rankNames_[r]);
+    }
+    std::vector<std::string> all(group().size());
+    all[0] = mine.take();
+    return group().exchange(std::move(all));
+  }
+  void takeWrittenRanks(const std::vector<std::string>& all, std::vector<std::uint64_t>& eventCounts) {
+    const std::uint64_t digest = definitionsDigest();
+    for (std::uint32_t q = 0; q < all.size(); ++q) {
+      wire::Reader rd(all[q], "the written ranks");
+      endTime_ = std::max<TimeNs>(endTime_, rd.i64());
+      if (rd.u64() != digest)
+        throw TraceError(path_, "process " + std::to_string(q) + " defines other functions or communicators than process 0");
+      while (!rd.done()) {
+        const std::uint32_t r = rd.u32();
+        if (r >= ranks_) throw TraceError(path_, "rank " + std::to_string(r) + " outside the trace");
+        eventCounts[r] = rd.u64();
+        rankNames_[r] = rd.str();
+      }
+    }
+  }
+
   // Closes the event writers of the ranks this process writes, counting their events.
   void closeEventWriters(std::vector<std::uint64_t>& eventCounts) {
     for (std::uint32_t r = 0; r < ranks_; ++r) {
@@ -482,12 +479,7 @@ class Otf2Writer final : public TraceSink {
   // the same ones: process 0 writes its own).
   std::uint64_t definitionsDigest() const {
     wire::Writer w;
-    for (const Function& f : functions_) {
-      w.str(f.name);
-      w.u8(static_cast<std::uint8_t>(f.kind));
-      w.u32(static_cast<std::uint32_t>(f.op));
-      w.str(f.color);
-    }
+    for (const Function& f : functions_) wire::putFunction(w, f);
     for (const Communicator& c : comms_) {
       w.str(c.name);
       w.u8(c.isSelf ? 1 : 0);

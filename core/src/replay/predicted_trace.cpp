@@ -12,13 +12,10 @@
 namespace perwiz {
 namespace {
 
-// Forwards a record stream to a builder and puts the scenario point first on rank 0. Without
-// `pointOnRank0` (a process of perwiz-mpi that does not hold rank 0) the scenario's function is
-// still defined, at the same index, but no point is added.
+// Forwards a record stream to a builder and puts the scenario point first on rank 0.
 class ScenarioInjector final : public TraceSink {
  public:
-  ScenarioInjector(TraceBuilder& out, std::string label, bool pointOnRank0 = true)
-      : out_(out), label_(std::move(label)), point_(pointOnRank0) {}
+  ScenarioInjector(TraceBuilder& out, std::string label) : out_(out), label_(std::move(label)) {}
   void begin(const TraceHeader& h) override {
     out_.begin(h);
     ranks_ = h.ranks;
@@ -49,11 +46,10 @@ class ScenarioInjector final : public TraceSink {
     if (done_ || rank != 0) return;
     done_ = true;
     const std::uint32_t fn = out_.defineFunction(Function{kScenarioEventName, EventKind::Point, MpiOp::None, ""});
-    if (point_) out_.point(0, 0, fn, label_);
+    out_.point(0, 0, fn, label_);
   }
   TraceBuilder& out_;
   std::string label_;
-  bool point_ = true;
   std::uint32_t ranks_ = 0;
   bool done_ = false;
 };
@@ -93,52 +89,35 @@ std::shared_ptr<const PredictedTimes> predictedTimes(const Replayer& replayer) {
   return out;
 }
 
-Trace Replayer::predictedTrace() const {
-  return predictedTrace(0, static_cast<std::uint32_t>(trace().rankCount()));
+void Replayer::predictedRankTrace(std::uint32_t r, RankTrace& out) const {
+  out = trace().ranks[r];
+  PredictedRank rank;
+  predictedRank(r, rank);
+  out.enter = std::move(rank.enter);
+  out.leave = std::move(rank.leave);
+  std::uint32_t hint = 0;
+  for (std::size_t i = 0; i < out.messages.size(); ++i)
+    out.messages.setTime(i, mapTimeFrom(r, out.messages.row(i).time, hint));
 }
 
-Trace Replayer::predictedTrace(std::uint32_t first, std::uint32_t last, const Scenario* recorded) const {
+Trace Replayer::predictedTrace() const {
+  // What the emission reads: the functions, communicators and ranks.
   const std::uint32_t R = static_cast<std::uint32_t>(trace().rankCount());
-  last = std::min(last, R);
-  // What the emission reads (the functions, communicators and ranks), the ranks in the range
-  // only: the others are empty, their names kept.
   Trace t;
   t.source = trace().source;
   t.format = trace().format;
   t.functions = trace().functions;
   t.comms = trace().comms;
   t.ranks.resize(R);
-  std::vector<TimeNs> ends(R, 0);
-  forEachRank(R, trace().eventCount(), [&](std::uint32_t r) {
-    RankTrace& rt = t.ranks[r];
-    if (r < first || r >= last) {
-      rt.name = trace().ranks[r].name;
-      return;
-    }
-    rt = trace().ranks[r];
-    PredictedRank rank;
-    predictedRank(r, rank);
-    rt.enter = std::move(rank.enter);
-    rt.leave = std::move(rank.leave);
-    ends[r] = rank.end;
-    std::uint32_t hint = 0;
-    for (std::size_t i = 0; i < rt.messages.size(); ++i)
-      rt.messages.setTime(i, mapTimeFrom(r, rt.messages.row(i).time, hint));
-  });
-  t.endTime = 0;
-  for (TimeNs e : ends) t.endTime = std::max(t.endTime, e);
+  forEachRank(R, trace().eventCount(), [&](std::uint32_t r) { predictedRankTrace(r, t.ranks[r]); });
 
-  const std::string label = nlohmann::ordered_json::parse((recorded ? *recorded : scenario()).toJson()).dump();
-  // A part of L' is built to be written (perwiz-mpi, writePredictedOtf2: a rank at a time):
-  // without the parallel steps, a table of steps x ranks spans built for every part.
-  const bool whole = first == 0 && last == R;
+  const std::string label = nlohmann::ordered_json::parse(scenario().toJson()).dump();
   TraceBuilder builder(trace().source, trace().format);
-  if (!whole) builder.withoutParallelSteps();
-  ScenarioInjector injector(builder, label, first == 0 && last > 0);
+  ScenarioInjector injector(builder, label);
   emitTrace(t, injector);
   releaseMemory(t.ranks);
   Trace out = builder.take();
-  if (whole) computeParallelSteps(out, trace().regionFunctions);  // same function indices: keep the region
+  computeParallelSteps(out, trace().regionFunctions);  // same function indices: keep the region
   return out;
 }
 
