@@ -56,7 +56,7 @@ void expectSameAsFull(const Replayer& inc, const Trace& t, const Scenario& base,
 
 TEST(ReplayIncremental, RandomHypothesisSequencesEqualFullReplay) {
   std::mt19937_64 rng(20261122);
-  std::uint64_t updates = 0, partial = 0;
+  std::uint64_t updates = 0, partial = 0, shifted = 0;
   for (int trial = 0; trial < 60; ++trial) {
     const Trace t = randomTrace(rng);
     if (t.mpiCallCount() == 0) continue;
@@ -67,6 +67,8 @@ TEST(ReplayIncremental, RandomHypothesisSequencesEqualFullReplay) {
     if (trial % 2 == 1) inc.prepareUpdates();
     std::vector<Hypothesis> active;
     Replayer::EventTimes before = inc.predictedEventTimes();
+    std::vector<PredictedRank> beforeRanks(t.rankCount());
+    for (std::uint32_t r = 0; r < t.rankCount(); ++r) inc.predictedRank(r, beforeRanks[r]);
     for (int step = 0; step < 25; ++step) {
       const bool removing = !active.empty() && rng() % 3 == 0;
       std::string what = "trial " + std::to_string(trial) + " step " + std::to_string(step) + ": ";
@@ -84,8 +86,35 @@ TEST(ReplayIncremental, RandomHypothesisSequencesEqualFullReplay) {
       }
       ++updates;
       if (inc.lastUpdate().recomputed < t.mpiCallCount()) ++partial;
+      if (inc.lastUpdate().shifted > 0) ++shifted;
       expectSameAsFull(inc, t, base, what);
       if (HasFatalFailure()) return;
+      // UpdateStats::shiftAfterCall is sound: every event a rank enters at or after its call's
+      // measured leave moved by exactly `shift` (the GUI copies those times shifted).
+      const auto& st = inc.lastUpdate();
+      for (std::uint32_t r = 0; r < t.rankCount(); ++r) {
+        // predictedRankShifted from the rank's previous prediction equals predictedRank.
+        PredictedRank shiftedRank, fresh;
+        inc.predictedRankShifted(r, beforeRanks[r], shiftedRank);
+        inc.predictedRank(r, fresh);
+        ASSERT_EQ(shiftedRank.enter, fresh.enter) << what << ": rank " << r;
+        ASSERT_EQ(shiftedRank.leave, fresh.leave) << what << ": rank " << r;
+        ASSERT_EQ(shiftedRank.wait, fresh.wait) << what << ": rank " << r;
+        ASSERT_EQ(shiftedRank.end, fresh.end) << what << ": rank " << r;
+        beforeRanks[r] = std::move(fresh);
+      }
+      if (!st.shiftAfterCall.empty()) {
+        const Replayer::EventTimes now = inc.predictedEventTimes();
+        for (std::uint32_t r = 0; r < t.rankCount(); ++r) {
+          const RankTrace& rt = t.ranks[r];
+          const TimeNs from = rt.leave[rt.mpiCalls[st.shiftAfterCall[r]]];
+          for (std::uint32_t e = 0; e < rt.size(); ++e) {
+            if (rt.enter[e] < from) continue;
+            ASSERT_EQ(now.enter[r][e], before.enter[r][e] + st.shift) << what << ": rank " << r << " event " << e;
+            ASSERT_EQ(now.leave[r][e], before.leave[r][e] + st.shift) << what << ": rank " << r << " event " << e;
+          }
+        }
+      }
       // UpdateStats::ranks is sound: a rank it leaves out kept every predicted time (the GUI
       // shares such ranks' arrays with the previous snapshot).
       const Replayer::EventTimes after = inc.predictedEventTimes();
@@ -99,8 +128,10 @@ TEST(ReplayIncremental, RandomHypothesisSequencesEqualFullReplay) {
       before = after;
     }
   }
-  // The property is only interesting if most updates were genuinely partial.
+  // The property is only interesting if most updates were genuinely partial, and some of them
+  // ended in a uniform shift (clean_cuts.h).
   EXPECT_GT(partial * 2, updates);
+  EXPECT_GT(shifted * 20, updates) << shifted << " of " << updates;
 }
 
 // Balancing many steps one by one: the balance's per-unit changes move from a map of the few
@@ -306,4 +337,99 @@ TEST(ReplayIncremental, ConstructionReportsProgressAndCanBeCancelled) {
     balanced.hypotheses.push_back(Hypothesis{HypothesisKind::BalanceCompute, {}, 3});
     EXPECT_EQ(r.predictedLeaves(), Replayer(t, balanced).predictedLeaves());
   }
+}
+
+// A change that moves every rank alike at a Barrier shifts everything after it instead of
+// recomputing it (docs/model.md, "Uniform shifts").
+TEST(ReplayIncremental, AChangeThatMovesEveryRankAlikeShiftsTheRest) {
+  // Three ranks: computation, Barrier 1, computation, Barrier 2, computation to the end.
+  //   rank 0: B1 [1000, 3010], B2 [3110, 3230], end 3300
+  //   rank 1: B1 [2000, 3020], B2 [3220, 3225], end 3400
+  //   rank 2: B1 [3000, 3005], B2 [3055, 3240], end 3250
+  // B1's last member arrives at 3000 (rank 2): local costs 3010 - 3000 = 10, 20 and 5; B2's
+  // at 3220 (rank 1): local costs 3230 - 3220 = 10, 5 and 20. Gaps after B1: 100, 200, 50.
+  test::Tb b(3);
+  b.barrier(0, 1000, 3010);
+  b.barrier(1, 2000, 3020);
+  b.barrier(2, 3000, 3005);
+  b.barrier(0, 3110, 3230);
+  b.barrier(1, 3220, 3225);
+  b.barrier(2, 3055, 3240);
+  b.state(0, 3240, 3300, "tail");
+  b.state(1, 3300, 3400, "tail");
+  b.state(2, 3245, 3250, "tail");
+  const Trace t = b.take();
+  Replayer r(t, test::simpleScenario());
+  ASSERT_EQ(r.predictedTime(), 3400);
+  // Zeroing rank 2's computation before B1 (3000 ns): it arrives at 0, so B1 gathers at rank
+  // 1's 2000 and returns at 2000 + 10 = 2010, 2000 + 20 = 2020, 2000 + 5 = 2005: every rank
+  // 1000 ns earlier. B2 and the ends then move by exactly -1000 ns: B2 enters at 2110, 2220,
+  // 2055, returns at 2220 + 10 = 2230, 2225, 2240; the ends are 2300, 2400, 2250.
+  std::string error;
+  ASSERT_TRUE(r.add({HypothesisKind::ZeroEvent, {2, 0, true}, 0}, &error)) << error;
+  const UpdateStats& st = r.lastUpdate();
+  EXPECT_EQ(st.shift, -1000);
+  EXPECT_EQ(st.shiftAfterCall, (std::vector<std::uint32_t>{0, 0, 0}));
+  // Recomputed: rank 2's B1 (its gap changed), B1's gather (it reads that enter) and the two
+  // other members (they read the gather). Shifted: B2's three members, its gather and the
+  // three end sentinels.
+  EXPECT_EQ(st.recomputed, 4u);
+  EXPECT_EQ(st.shifted, 7u);
+  EXPECT_EQ(st.ranks, (std::vector<std::uint32_t>{0, 1, 2}));
+  EXPECT_EQ(r.predicted(0, 0).leave, 2010);
+  EXPECT_EQ(r.predicted(1, 0).leave, 2020);
+  EXPECT_EQ(r.predicted(2, 0).leave, 2005);
+  EXPECT_EQ(r.predicted(0, 1).enter, 2110);
+  EXPECT_EQ(r.predicted(1, 1).enter, 2220);
+  EXPECT_EQ(r.predicted(2, 1).enter, 2055);
+  EXPECT_EQ(r.predicted(0, 1).leave, 2230);
+  EXPECT_EQ(r.predicted(1, 1).leave, 2225);
+  EXPECT_EQ(r.predicted(2, 1).leave, 2240);
+  EXPECT_EQ(r.predictedRankEnd(0), 2300);
+  EXPECT_EQ(r.predictedRankEnd(1), 2400);
+  EXPECT_EQ(r.predictedRankEnd(2), 2250);
+  EXPECT_EQ(r.predictedTime(), 2400);
+  expectSameAsFull(r, t, test::simpleScenario(), "zero rank 2's first computation");
+
+  // Zeroing rank 0's computation before B1 as well changes nothing after it (rank 1 still
+  // arrives last): the update stops at B1's cut with a shift of 0.
+  ASSERT_TRUE(r.add({HypothesisKind::ZeroEvent, {0, 0, true}, 0}, &error)) << error;
+  EXPECT_EQ(r.lastUpdate().shift, 0);
+  EXPECT_TRUE(r.lastUpdate().shiftAfterCall.empty());
+  EXPECT_EQ(r.lastUpdate().ranks, (std::vector<std::uint32_t>{0}));
+  EXPECT_EQ(r.predicted(0, 0).leave, 2010);
+  EXPECT_EQ(r.predictedTime(), 2400);
+  expectSameAsFull(r, t, test::simpleScenario(), "zero ranks 0's and 2's first computation");
+}
+
+// A message that crosses the Barrier keeps its sender's time while everything else moves: the
+// cut is not clean and the update recomputes what follows instead of shifting it.
+TEST(ReplayIncremental, AMessageAcrossACollectiveIsRecomputedNotShifted) {
+  // rank 0: Isend to rank 1 [500, 510], Barrier [1000, 3010], Waitall of the Isend [3100, 3110]
+  // rank 1: Irecv [100, 110], Barrier [3000, 3005], Waitall of the Irecv [3050, 3060]
+  // Measured: the Barrier gathers at 3000 (locals 10 and 5); the message (λ(8) = o + L = 1100)
+  // is there at 500 + 1100 = 1600 < 3050, so rank 1's Waitall did not wait (local 10).
+  test::Tb b(2);
+  b.isend(0, 500, 510, 1, 8, 1);
+  b.barrier(0, 1000, 3010);
+  b.waitall(0, 3100, 3110, {1}, {}, 1);
+  b.irecv(1, 100, 110, 2);
+  b.barrier(1, 3000, 3005);
+  b.waitall(1, 3050, 3060, {}, {2}, 0);
+  const Trace t = b.take();
+  Replayer r(t, test::simpleScenario());
+  // Zeroing rank 1's computation before the Barrier (2890 ns): it arrives at 110, the Barrier
+  // gathers at rank 0's 1000 and returns at 1010 and 1005: both ranks 2000 ns earlier. Rank
+  // 1's Waitall enters at 1005 + 45 = 1050, but the message still arrives at 1600: it returns
+  // at 1600 + 10 = 1610, not 3060 - 2000 = 1060. Rank 0's Waitall: 1010 + 90 = 1100, 1110.
+  std::string error;
+  ASSERT_TRUE(r.add({HypothesisKind::ZeroEvent, {1, 1, true}, 0}, &error)) << error;
+  EXPECT_EQ(r.lastUpdate().shifted, 0u);
+  EXPECT_EQ(r.predicted(0, 1).leave, 1010);
+  EXPECT_EQ(r.predicted(1, 1).leave, 1005);
+  EXPECT_EQ(r.predicted(1, 2).enter, 1050);
+  EXPECT_EQ(r.predicted(1, 2).leave, 1610);
+  EXPECT_EQ(r.predicted(0, 2).leave, 1110);
+  EXPECT_EQ(r.predictedTime(), 1610);
+  expectSameAsFull(r, t, test::simpleScenario(), "zero rank 1's computation before the Barrier");
 }

@@ -47,8 +47,14 @@ struct PredictionWorker::Engine {
     return 16 * trace->eventCount() + 8 * trace->mpiCallCount() + 4096 * trace->rankCount();
   }
 
+  // Engine updates since the last published snapshot: after exactly one that ended in a
+  // uniform shift (UpdateStats::shiftAfterCall), a moved rank's new times are the last
+  // snapshot's shifted past the cut (Replayer::predictedRankShifted), a copy instead of a mapping.
+  std::uint32_t updatesSinceSnapshot = 0;
+
   void noteUpdate() {
     for (std::uint32_t r : replayer->lastUpdate().ranks) moved[r] = 1;
+    ++updatesSinceSnapshot;
   }
 
   static std::unique_ptr<Engine> build(const PredictionRequest& req, ReplayControl* control, bool prepare) {
@@ -330,6 +336,7 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   auto times = std::make_shared<PredictedTimes>();
   times->ranks = e.lastTimes ? e.lastTimes->ranks : std::vector<std::shared_ptr<const PredictedRank>>(R);
   const bool keepOlder = availableMemory() / 2 > e.snapshotBytes();
+  const bool shifted = e.lastTimes && e.updatesSinceSnapshot == 1 && !e.replayer->lastUpdate().shiftAfterCall.empty();
   std::atomic<std::uint32_t> done{0};
   try {
     forEachRank(std::uint32_t(copy.size()), t.eventCount(), [&](std::uint32_t i) {
@@ -345,7 +352,8 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
           out = std::make_shared<PredictedRank>();
         }
         e.older[r].reset();
-        e.replayer->predictedRank(r, *out);
+        if (shifted) e.replayer->predictedRankShifted(r, *e.lastTimes->ranks[r], *out);
+        else e.replayer->predictedRank(r, *out);
         times->ranks[r] = std::move(out);
         snapshotPermille_ = static_cast<int>(++done * 800 / std::max<std::size_t>(1, copy.size()));
     });
@@ -367,6 +375,7 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
     if (keepOlder && e.lastTimes) e.older[r] = e.lastTimes->ranks[r];
     e.moved[r] = 0;
   }
+  e.updatesSinceSnapshot = 0;
   e.lastTimes = times;
   e.lastDrawing = drawing;
 

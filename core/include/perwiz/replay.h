@@ -38,6 +38,15 @@ struct UpdateStats {
   // Ranks whose predicted times the last update may have changed, ascending (every rank after
   // a full replay): the others kept every predicted time.
   std::vector<std::uint32_t> ranks;
+  // Items the update did not recompute but shifted: past a collective over every rank where
+  // every rank had moved by the same `shift` ns, every later time moves by exactly that much
+  // (the replay is max-plus; docs/model.md, "Uniform shifts"). 0 when it recomputed all.
+  std::uint64_t shifted = 0;
+  TimeNs shift = 0;
+  // With a non-zero shift, per rank the MPI index of its call in that collective: every event
+  // of the rank that the measurement enters at or after the call's leave moved by `shift`
+  // (enter and leave), and every call after it kept its wait. Empty otherwise.
+  std::vector<std::uint32_t> shiftAfterCall;
 };
 
 // Lets another thread follow and stop the construction of a Replayer (compiling the trace and
@@ -133,6 +142,11 @@ class Replayer {
   // One rank's predicted times and calls into `out` (reusing its vectors' memory). Ranks are
   // independent: several threads may fill different ranks at once.
   void predictedRank(std::uint32_t rank, PredictedRank& out) const;
+  // The same after an update that shifted (lastUpdate().shiftAfterCall not empty), from
+  // `before`, the rank's prediction just before that update: the events the shift moved are
+  // `before`'s times plus the shift (a copy instead of a mapping), the others are computed.
+  // Without a shift, predictedRank(). `out` must not be `before`.
+  void predictedRankShifted(std::uint32_t rank, const PredictedRank& before, PredictedRank& out) const;
   // The predicted trace L': the measured trace with every time replaced by its prediction
   // and a "PerWiz scenario" point event at time 0 on rank 0 carrying the scenario JSON.
   Trace predictedTrace() const;
@@ -187,6 +201,8 @@ class Replayer {
  private:
   struct Impl;
   explicit Replayer(std::unique_ptr<Impl> impl);
+  // predictedRank's times and waits of the rank's first `events` events; returns their latest leave.
+  TimeNs predictedRankPrefix(std::uint32_t rank, std::uint32_t events, PredictedRank& out) const;
   std::unique_ptr<Impl> d;
 };
 

@@ -1,6 +1,8 @@
 // Compiles a measured trace into a replay program (see replay_program.h, docs/model.md).
 #include "replay_program.h"
 
+#include "clean_cuts.h"
+
 #include "perwiz/rank_parallel.h"
 
 #include "perwiz/checked_time.h"
@@ -972,6 +974,7 @@ void Replayer::Program::prepareIncremental(ReplayControl* control) const {
     consumerBegin = std::move(begin);
     consumers = std::move(list);
     position = std::move(pos);
+    cleanCuts = std::make_shared<const CleanCuts>(findCleanCuts(*this));
   });
 }
 

@@ -17,11 +17,14 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <mutex>
 #include <span>
 #include <vector>
 
 namespace perwiz {
+
+struct CleanCuts;  // clean_cuts.h
 
 namespace dep {
 inline constexpr std::uint8_t kActive = 1;     // the protocol makes this dependency real
@@ -179,6 +182,8 @@ struct Replayer::Program {
   mutable std::vector<std::uint32_t> consumerBegin;
   mutable std::vector<std::uint32_t> consumers;
   mutable std::vector<std::uint32_t> position;
+  // The clean cuts (clean_cuts.h): where a change that moved every rank alike shifts the rest.
+  mutable std::shared_ptr<const CleanCuts> cleanCuts;
   mutable std::once_flag incrementalOnce_;
 
   // The links between units and messages, built on first need (prepareLinks(); thread-safe;

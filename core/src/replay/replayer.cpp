@@ -5,6 +5,7 @@
 #include "perwiz/checked_time.h"
 #include "perwiz/compensation.h"
 #include "perwiz/release.h"
+#include "clean_cuts.h"
 #include "overlay.h"
 
 #include <algorithm>
@@ -280,16 +281,17 @@ struct Replayer::Impl {
 
   // Recomputes every schedule item from position `from` on, in schedule order. The results
   // of the items before `from` must be current.
-  void sweep(std::size_t from) {
+  void sweep(std::size_t from, std::size_t to = kNone32) {
+    to = std::min(to, p.schedule.size());
     if (!gap.copied() && !local.copied() && !depOff.copied())
-      sweepWith(from, BaseValues{p.gap0, p.local0, p.depOff0, depFlags.data()});
+      sweepWith(from, to, BaseValues{p.gap0, p.local0, p.depOff0, depFlags.data()});
     else
-      sweepWith(from, values());
+      sweepWith(from, to, values());
   }
 
   template <class V>
-  void sweepWith(std::size_t from, const V& v) {
-    for (std::size_t i = from; i < p.schedule.size(); ++i) {
+  void sweepWith(std::size_t from, std::size_t to, const V& v) {
+    for (std::size_t i = from; i < to; ++i) {
       if ((i & 0xFFFF) == 0 && control) checkControl(i);
       const std::uint32_t item = p.schedule[i];
       if (item < p.units) {
@@ -318,6 +320,9 @@ struct Replayer::Impl {
     sweep(0);
     stats.recomputed = p.items();
     stats.full = true;
+    stats.shifted = 0;
+    stats.shift = 0;
+    stats.shiftAfterCall.clear();
     allRanksChanged();
     finishT();
   }
@@ -343,18 +348,65 @@ struct Replayer::Impl {
   // more per item), so that an update never costs much more than a full replay.
   static constexpr std::size_t kDenseWindowWords = 64;  // 4096 positions
 
+  // At a clean cut (clean_cuts.h) the sweep has passed: if every rank's member moved by the
+  // same Δ, everything after the cut moved by Δ: shifted instead of recomputed (Δ = 0: nothing
+  // after it changes). Returns whether the update is complete.
+  bool atCut(CutWatch& watch, std::uint32_t position, const Values& v) {
+    while (position >= watch.end()) {
+      TimeNs delta = 0;
+      if (!watch.check(position, leave, &delta)) continue;  // now watching a later cut
+      stats.shifted = shiftAfterCut(p, watch.frontier(), watch.end(), delta, leave, nodeVal,
+                                    [&](std::uint32_t n) { return computeNode(n, v); });
+      stats.shift = delta;
+      if (delta != 0) {
+        stats.shiftAfterCall.resize(p.ranks);
+        for (std::uint32_t r = 0; r < p.ranks; ++r) stats.shiftAfterCall[r] = p.callIn(r, watch.frontier()[r]);
+      }
+      return true;
+    }
+    return false;
+  }
+
+  // The plain sweep from schedule position i on, stopping at a clean cut where the rest only
+  // shifts (*complete). Returns the items computed.
+  std::uint64_t denseFrom(std::size_t i, CutWatch& watch, const Values& v, bool* complete) {
+    std::uint64_t n = 0;
+    const std::size_t size = p.schedule.size();
+    *complete = false;
+    while (i < size) {
+      if (i >= watch.end() && (*complete = atCut(watch, static_cast<std::uint32_t>(i), v))) break;
+      const std::size_t to = std::min<std::size_t>(size, watch.end());
+      sweep(i, to);
+      n += to - i;
+      i = to;
+    }
+    return n;
+  }
+
   void incremental(const std::set<std::uint32_t>& changed) {
     p.prepareIncremental();
     const Values v = values();
     std::uint64_t recomputed = 0;
+    stats.shifted = 0;
+    stats.shift = 0;
+    stats.shiftAfterCall.clear();
     // Ranks with a changed input or a changed leave (UpdateStats::ranks).
     std::vector<std::uint8_t> moved(p.ranks, 0);
     bool dense = false;
-    for (std::uint32_t u : changed) {
+    std::vector<std::uint32_t> lastTouched(p.ranks, kNone32);
+    std::uint32_t lastTouchedPos = 0;
+    for (std::uint32_t u : changed) {  // ascending
       markItem(u);       // its gap, local cost, waits or dependencies may have changed
       markConsumers(u);  // and with its gap its enter, which they read
-      moved[p.rankOf(u)] = 1;
+      const std::uint32_t r = p.rankOf(u);
+      moved[r] = 1;
+      lastTouched[r] = u;
+      lastTouchedPos = std::max(lastTouchedPos, p.position[u]);
     }
+    // A saturated prediction does not shift (its times are not times): no watch then.
+    CutWatch watch(p, *p.cleanCuts);
+    if (!changed.empty() && !overflowed(predictedT)) watch.start(0, lastTouched, lastTouchedPos, leave);
+    bool complete = false;
     // Marks that fall into the word being processed go to `bits`, a register, so that finding
     // the next item does not wait for the stores of the marks (their addresses come from
     // position[], often a cache miss); other words are marked in memory.
@@ -363,9 +415,10 @@ struct Replayer::Impl {
       if (w % kDenseWindowWords == 0 && w > 0) {
         if ((recomputed - windowStart) * 4 >= kDenseWindowWords * 64 * 3) {
           std::fill(dirty.begin() + static_cast<std::ptrdiff_t>(w), dirty.end(), 0);
-          sweep(w << 6);
-          recomputed += p.schedule.size() - (w << 6);
-          dense = true;  // which ranks moved is not tracked by the plain sweep: all may have
+          recomputed += denseFrom(w << 6, watch, v, &complete);
+          // Which ranks moved is not tracked by the plain sweep: all may have (unless it
+          // stopped at a cut where nothing moved any more).
+          dense = !complete || stats.shift != 0;
           break;
         }
         windowStart = recomputed;
@@ -383,8 +436,10 @@ struct Replayer::Impl {
       };
       while (bits) {
         const int bit = std::countr_zero(bits);
+        const std::uint32_t at = static_cast<std::uint32_t>((w << 6) + static_cast<std::size_t>(bit));
+        if (at >= watch.end() && (complete = atCut(watch, at, v))) break;
         bits &= bits - 1;
-        const std::uint32_t item = p.schedule[(w << 6) + static_cast<std::size_t>(bit)];
+        const std::uint32_t item = p.schedule[at];
         ++recomputed;
         if (item < p.units) {
           const std::uint32_t u = item;
@@ -405,6 +460,11 @@ struct Replayer::Impl {
             markAll(item);
           }
         }
+      }
+      if (complete) {  // the rest shifted (or stayed): no mark after the cut is needed
+        std::fill(dirty.begin() + static_cast<std::ptrdiff_t>(w), dirty.end(), 0);
+        if (stats.shift != 0) dense = true;
+        break;
       }
     }
     stats.recomputed = recomputed;
@@ -867,20 +927,24 @@ std::vector<TimeNs> Replayer::predictedEnters() const {
 TimeNs Replayer::predictedEnter(std::uint32_t unit) const { return d->enterOf(unit); }
 
 void Replayer::predictedRank(std::uint32_t r, PredictedRank& out) const {
+  const RankTrace& mt = d->trace.ranks[r];
+  out.enter.resize(mt.size());
+  out.leave.resize(mt.size());
+  out.wait.resize(mt.mpiCalls.size());
+  out.end = predictedRankPrefix(r, static_cast<std::uint32_t>(mt.size()), out);
+}
+
+TimeNs Replayer::predictedRankPrefix(std::uint32_t r, std::uint32_t events, PredictedRank& out) const {
   // One pass in event order: a top-level MPI call takes its unit's enter (the previous leave
   // plus the effective gap), leave and wait (as predicted()); any other instant, and a nested
   // call, is mapped with a search that starts where the previous one ended (as mapTime()).
   const auto& p = d->p;
   const RankTrace& mt = d->trace.ranks[r];
   const Impl::Values v = d->values();
-  const std::uint32_t n = static_cast<std::uint32_t>(mt.size());
-  out.enter.resize(n);
-  out.leave.resize(n);
-  out.wait.resize(mt.mpiCalls.size());
   std::size_t call = 0;
   std::uint32_t hint = p.rankBegin[r];
   TimeNs end = 0;
-  for (std::uint32_t e = 0; e < n; ++e) {
+  for (std::uint32_t e = 0; e < events; ++e) {
     const bool isCall = call < mt.mpiCalls.size() && mt.mpiCalls[call] == e;
     TimeNs en, le;
     if (isCall && !p.isNested(r, static_cast<std::uint32_t>(call))) {
@@ -899,8 +963,42 @@ void Replayer::predictedRank(std::uint32_t r, PredictedRank& out) const {
     if (isCall) ++call;
     end = std::max(end, le);
   }
+  return end;
+}
+
+void Replayer::predictedRankShifted(std::uint32_t r, const PredictedRank& before, PredictedRank& out) const {
+  const UpdateStats& st = d->stats;
+  const RankTrace& mt = d->trace.ranks[r];
+  if (st.shiftAfterCall.size() <= r) {
+    predictedRank(r, out);
+    return;
+  }
+  const std::uint32_t n = static_cast<std::uint32_t>(mt.size());
+  out.enter.resize(n);
+  out.leave.resize(n);
+  out.wait.resize(mt.mpiCalls.size());
+  // Events are in enter order: those entered at or after the collective call's measured leave
+  // form a suffix, and so do the MPI calls among them.
+  const TimeNs from = mt.leave[mt.mpiCalls[st.shiftAfterCall[r]]];
+  std::uint32_t lo = mt.mpiCalls[st.shiftAfterCall[r]], hi = n;
+  while (lo < hi) {
+    const std::uint32_t mid = lo + (hi - lo) / 2;
+    if (mt.enter[mid] < from) lo = mid + 1;
+    else hi = mid;
+  }
+  const std::uint32_t e0 = lo;
+  const std::size_t c0 = static_cast<std::size_t>(std::lower_bound(mt.mpiCalls.begin(), mt.mpiCalls.end(), e0) - mt.mpiCalls.begin());
+  TimeNs end = predictedRankPrefix(r, e0, out);
+  const TimeNs shift = st.shift;
+  for (std::uint32_t e = e0; e < n; ++e) {
+    out.enter[e] = satAdd(before.enter[e], shift);
+    out.leave[e] = satAdd(before.leave[e], shift);
+    end = std::max(end, out.leave[e]);
+  }
+  std::copy(before.wait.begin() + static_cast<std::ptrdiff_t>(c0), before.wait.end(), out.wait.begin() + static_cast<std::ptrdiff_t>(c0));
   out.end = end;
 }
+
 const std::vector<TimeNs>& Replayer::predictedLeaves() const { return d->leave; }
 Replayer::Results Replayer::resultsForWriting() { return {d->leave, d->nodeVal}; }
 std::vector<std::uint8_t>& Replayer::dependencyFlagsForWriting() { return d->p.depFlags0; }
