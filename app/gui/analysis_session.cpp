@@ -262,6 +262,12 @@ void AnalysisSession::syncHistory() {
 
 void AnalysisSession::onPrediction(const std::shared_ptr<const PredictionResult>& result) {
   if (!result || result->trace != trace_) return;  // from a trace no longer shown
+  if (result->refined) {  // the exact drawing of the prediction shown: nothing else changed
+    if (!prediction_ || prediction_->times != result->times) return;
+    prediction_ = result;
+    emit predictionRefined(result);
+    return;
+  }
   prediction_ = result;
   pollProgress();
   if (isPredictionCurrent()) {

@@ -124,6 +124,8 @@ class AnalysisSession : public QObject {
   void documentChanged();
   void predictionRequested();
   void predictionReady(const std::shared_ptr<const perwiz::gui::PredictionResult>& result);
+  // The exact drawing of the prediction shown, after a provisional one (PredictionResult::refined).
+  void predictionRefined(const std::shared_ptr<const perwiz::gui::PredictionResult>& result);
   void predictionFailed(const QString& message);
   // A prediction has run for more than 200 ms: its progress (0..1000) and what it does, about
   // every 100 ms until it ends (predictionProgress(-1, "") then).

@@ -137,6 +137,7 @@ void MainWindow::connectParts() {
     statusText_->setText(tr("Prediction cancelled: the timeline shows the last prediction (F5 predicts again)"));
   });
   connect(s, &AnalysisSession::predictionReady, this, &MainWindow::onPrediction);
+  connect(s, &AnalysisSession::predictionRefined, this, [this](const auto& r) { timeline_->setPrediction(r->times, r->drawing); });
   connect(s, &AnalysisSession::predictionFailed, this,
           [this](const QString& message) { showError(tr("Prediction failed"), message); });
   connect(s, &AnalysisSession::historyChanged, this, &MainWindow::updateHistoryChart);
@@ -287,10 +288,14 @@ void MainWindow::onPrediction(const std::shared_ptr<const PredictionResult>& res
     // The engine's time and the whole wait the user had: from the change to the result here.
     const QString took = formatDuration(static_cast<TimeNs>(result->seconds * 1e9));
     const QString waited = formatDuration(static_cast<TimeNs>(session_->lastLatencySeconds() * 1e9));
-    statusText_->setText(result->full ? tr("Full replay in %1 (%2 from the change to the result)").arg(took, waited)
-                                      : tr("Updated %1 events in %2 (%3 from the change to the result)")
-                                            .arg(result->recomputed)
-                                            .arg(took, waited));
+    statusText_->setText(result->full      ? tr("Full replay in %1 (%2 from the change to the result)").arg(took, waited)
+                         : result->shifted ? tr("Updated %1 events and shifted %2 in %3 (%4 from the change to the result)")
+                                                 .arg(result->recomputed)
+                                                 .arg(result->shifted)
+                                                 .arg(took, waited)
+                                           : tr("Updated %1 events in %2 (%3 from the change to the result)")
+                                                 .arg(result->recomputed)
+                                                 .arg(took, waited));
     chartsDock_->setRankEnds(result->measuredEnd, result->predictedEnd);
     if (result->stepSigmaNs && result->stepSigmaNs != shownSigmas_ &&
         !(advisorDock_->outcome() && advisorDock_->outcome()->hasSteps)) {

@@ -284,7 +284,9 @@ void PredictionWorker::process() {
         if (!pending_) emit cancelled();
         continue;
       }
-      emit resultReady(std::move(result));
+      const bool provisional = result->provisional;
+      emit resultReady(result);
+      if (provisional && !oneShot_) refine(result, req.base);
       if (!oneShot_) prepareSpares();
     } catch (const ReplayCancelled&) {
       stage_ = Stage::Idle;
@@ -295,6 +297,24 @@ void PredictionWorker::process() {
       emit failed(QString::fromStdString(e.what()));
     }
   }
+}
+
+void PredictionWorker::refine(const std::shared_ptr<const PredictionResult>& provisional,
+                              const std::shared_ptr<const ui::TimelineBase>& base) {
+  std::shared_ptr<const ui::Drawing> exact;
+  {
+    std::lock_guard lock(replayerMutex_);
+    Engine& e = *engine_;
+    if (!base || e.lastTimes != provisional->times) return;  // not the engine's last snapshot
+    exact = ui::buildDrawing(base, provisional->times, nullptr, nullptr, [this] { return interrupted(); });
+    if (!exact) return;  // a newer request: it draws from the provisional drawing
+    e.lastDrawing = exact;
+  }
+  auto r = std::make_shared<PredictionResult>(*provisional);
+  r->drawing = std::move(exact);
+  r->provisional = false;
+  r->refined = true;
+  emit resultReady(std::move(r));
 }
 
 void PredictionWorker::prepareSpares() {
@@ -337,6 +357,12 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   times->ranks = e.lastTimes ? e.lastTimes->ranks : std::vector<std::shared_ptr<const PredictedRank>>(R);
   const bool keepOlder = availableMemory() / 2 > e.snapshotBytes();
   const bool shifted = e.lastTimes && e.updatesSinceSnapshot == 1 && !e.replayer->lastUpdate().shiftAfterCall.empty();
+  // The drawing then moves the previous one's tables past the cut (ui::DrawingShift).
+  ui::DrawingShift drawShift;
+  if (shifted) {
+    drawShift.delta = e.replayer->lastUpdate().shift;
+    drawShift.firstEvent.assign(R, 0);
+  }
   std::atomic<std::uint32_t> done{0};
   try {
     forEachRank(std::uint32_t(copy.size()), t.eventCount(), [&](std::uint32_t i) {
@@ -352,7 +378,7 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
           out = std::make_shared<PredictedRank>();
         }
         e.older[r].reset();
-        if (shifted) e.replayer->predictedRankShifted(r, *e.lastTimes->ranks[r], *out);
+        if (shifted) drawShift.firstEvent[r] = e.replayer->predictedRankShifted(r, *e.lastTimes->ranks[r], *out);
         else e.replayer->predictedRank(r, *out);
         times->ranks[r] = std::move(out);
         snapshotPermille_ = static_cast<int>(++done * 800 / std::max<std::size_t>(1, copy.size()));
@@ -366,7 +392,7 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   if (base && interrupted()) return nullptr;
   QElapsedTimer drawTimer;
   drawTimer.start();
-  if (base) drawing = ui::buildDrawing(base, times, e.lastDrawing.get());
+  if (base) drawing = ui::buildDrawing(base, times, e.lastDrawing.get(), shifted ? &drawShift : nullptr, {});
   const double drawingSeconds = double(drawTimer.nsecsElapsed()) / 1e9;
   snapshotPermille_ = 1000;
 
@@ -392,6 +418,8 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   r->errors = e.errors;
   r->full = e.replayer->lastUpdate().full;
   r->recomputed = e.replayer->lastUpdate().recomputed;
+  r->shifted = e.replayer->lastUpdate().shifted;
+  r->provisional = r->drawing && ui::isProvisional(*r->drawing);
   r->changedRanks = std::uint32_t(copy.size());
   r->seconds = seconds;
   for (const auto& n : e.replayer->report().notes) r->notes << QString::fromStdString(n);

@@ -55,6 +55,11 @@ struct PredictionResult {
   QStringList errors;                // and why
   bool full = false;
   quint64 recomputed = 0;
+  quint64 shifted = 0;  // items the engine moved by a uniform shift instead (UpdateStats::shifted)
+  // The drawing moved earlier tables past a shift (ui::Drawing::pieces, within a bucket of the
+  // exact one); a result with `refined` set follows with the same times and the exact drawing.
+  bool provisional = false;
+  bool refined = false;
   std::uint32_t changedRanks = 0;  // ranks whose times this snapshot had to copy and redraw
   double seconds = 0;              // wall time of the engine's update
   double snapshotSeconds = 0;      // wall time of this snapshot (times, calls, drawing)
@@ -121,6 +126,9 @@ class PredictionWorker : public QObject {
                                                    const std::shared_ptr<const ui::TimelineBase>& base);
   bool interrupted();  // a newer request waits or cancel() was called
   void prepareSpares();
+  // After a provisional result: the exact drawing of the same times, published as a refined
+  // result unless a newer request comes first.
+  void refine(const std::shared_ptr<const PredictionResult>& provisional, const std::shared_ptr<const ui::TimelineBase>& base);
 
   mutable std::mutex replayerMutex_;  // guards engine_ and what it refers to
   std::unique_ptr<Engine> engine_;

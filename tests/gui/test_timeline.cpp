@@ -933,3 +933,112 @@ TEST(Timeline, IncrementalPredictedDrawingEqualsAFreshOne) {
     }
   }
 }
+
+// A predicted drawing built after a uniform shift (the GUI's worker after a toggle that moved
+// every rank alike: Drawing::pieces) summarises the same events within a bucket of one built
+// from scratch: per lane the same boxes, the same busy time in all and in every window of
+// columns up to the buckets at its two edges; frames finer than level 0 read the times and
+// are the same pixels. Undoing the change composes the pieces back to no shift.
+TEST(Timeline, ShiftedPredictedDrawingIsWithinABucketOfAFreshOne) {
+  GeneratorSpec spec;
+  // Few long steps (about 2,000 events per rank: a frame of the whole trace reads the LOD
+  // tables) and a large imbalance: balancing step 0 moves the rest by several buckets.
+  spec.ranks = 12;
+  spec.steps = 60;
+  spec.messagesPerStep = 15;
+  spec.imbalance = 0.9;
+  spec.nonBlocking = true;
+  TraceBuilder b("shift", "generated");
+  generateTrace(spec, b);
+  auto t = std::make_shared<const Trace>(b.take());
+
+  TimelineView shifted, fresh;
+  for (TimelineView* v : {&shifted, &fresh}) {
+    v->resize(900, 500);
+    v->setTrace(t);
+  }
+  const auto base = shifted.base();
+  Replayer r(*t, Scenario{});
+  r.prepareUpdates();
+  auto before = predictedTimes(r);
+  auto drawing = ui::buildDrawing(base, before, nullptr, nullptr);
+  // The worker's way after one update that shifted: the moved ranks' times from the previous
+  // ones, and a drawing that moves the previous one's tables.
+  auto next = [&](std::shared_ptr<const PredictedTimes> prev, std::shared_ptr<const ui::Drawing> prevDrawing) {
+    const UpdateStats& st = r.lastUpdate();
+    EXPECT_FALSE(st.shiftAfterCall.empty());
+    auto times = std::make_shared<PredictedTimes>();
+    ui::DrawingShift sh;
+    sh.delta = st.shift;
+    sh.firstEvent.assign(t->rankCount(), 0);
+    times->ranks = prev->ranks;
+    for (std::uint32_t rank = 0; rank < t->rankCount(); ++rank) {
+      auto out = std::make_shared<PredictedRank>();
+      sh.firstEvent[rank] = r.predictedRankShifted(rank, *prev->ranks[rank], *out);
+      times->end = std::max(times->end, out->end);
+      times->ranks[rank] = std::move(out);
+    }
+    std::shared_ptr<const PredictedTimes> p = times;
+    return std::pair{p, ui::buildDrawing(base, p, prevDrawing.get(), &sh)};
+  };
+  auto compare = [&](std::shared_ptr<const PredictedTimes> times, std::shared_ptr<const ui::Drawing> d, const std::string& what) {
+    ASSERT_TRUE(ui::isProvisional(*d)) << what;
+    const auto exact = ui::buildDrawing(base, times, nullptr, nullptr);
+    ASSERT_EQ(d->grid.w0, exact->grid.w0);
+    const TimeNs end = times->end;
+    for (auto [b0, e0] : {std::pair{TimeNs(0), end}, std::pair{end / 4, end / 4 + end / 2}}) {
+      ui::LaneQuery q;
+      q.begin = b0;
+      q.end = e0;
+      q.columns = 900;
+      q.nsPerPx = double(e0 - b0) / q.columns;
+      const int level = d->grid.levelFor(q.nsPerPx);
+      ASSERT_GE(level, 0) << what;
+      const double bw = double(d->grid.bucketWidth(level));
+      for (std::uint32_t rank = 0; rank < t->rankCount(); ++rank) {
+        std::vector<ui::ColumnMark> mp(q.columns), mf(q.columns);
+        std::vector<std::uint32_t> bp, bf;
+        ui::queryDrawingLane(*d, rank, base->shape(rank), base->roles(), q, mp.data(), bp);
+        ui::queryDrawingLane(*exact, rank, base->shape(rank), base->roles(), q, mf.data(), bf);
+        std::sort(bp.begin(), bp.end());
+        std::sort(bf.begin(), bf.end());
+        const std::string where = what + ", rank " + std::to_string(rank) + ", range " + std::to_string(b0) + ".." + std::to_string(e0);
+        EXPECT_EQ(bp, bf) << where;
+        // Every window of 8 columns holds the fresh busy time up to two buckets' (a bucket at
+        // each edge may fall on the other side of it).
+        double allP = 0, allF = 0;
+        for (int c = 0; c < q.columns; ++c) allP += mp[c].busy, allF += mf[c].busy;
+        EXPECT_NEAR(allP, allF, 2 * bw + 1e-3 * allF) << where;
+        for (int c = 0; c + 8 <= q.columns; c += 8) {
+          double wp = 0, wf = 0;
+          for (int k = c; k < c + 8; ++k) wp += mp[k].busy, wf += mf[k].busy;
+          EXPECT_NEAR(wp, wf, 2 * bw + 1e-3 * allF) << where << ", columns " << c << "..";
+        }
+      }
+    }
+    // Finer than level 0: the times themselves, the same pixels.
+    shifted.setPrediction(times, d);
+    fresh.setPrediction(nullptr);
+    fresh.setPrediction(times);
+    for (TimelineMode mode : {TimelineMode::Overlay, TimelineMode::Lanes, TimelineMode::Predicted}) {
+      for (TimelineView* v : {&shifted, &fresh}) {
+        v->setMode(mode);
+        v->setVisibleRange(end / 2, end / 2 + end / 5000);
+      }
+      EXPECT_TRUE(shifted.grab().toImage() == fresh.grab().toImage()) << what << ", mode " << int(mode);
+    }
+  };
+  ASSERT_TRUE(r.add(Hypothesis{HypothesisKind::BalanceCompute, {}, 0}));
+  // Several level-0 buckets: a drawing that did not move the tables would be caught.
+  EXPECT_LT(r.lastUpdate().shift, -4 * drawing->grid.w0);
+  auto [p1, d1] = next(before, drawing);
+  compare(p1, d1, "balanced step 0");
+  ASSERT_TRUE(r.remove(Hypothesis{HypothesisKind::BalanceCompute, {}, 0}));
+  auto [p2, d2] = next(p1, d1);
+  for (const auto& pieces : d2->pieces) {
+    ASSERT_TRUE(pieces);
+    EXPECT_EQ(pieces->size(), 2u);
+    EXPECT_EQ(pieces->back().shift, 0);  // moved there and back
+  }
+  compare(p2, d2, "and undone");
+}

@@ -97,8 +97,38 @@ std::size_t Drawing::bytes() const {
   return b;
 }
 
+bool isProvisional(const Drawing& d) {
+  return std::any_of(d.pieces.begin(), d.pieces.end(), [](const auto& p) { return p != nullptr; });
+}
+
+std::pair<int, int> queryDrawingLane(const Drawing& d, std::uint32_t r, const RankShape& shape, const std::vector<FnRole>& roles,
+                                     const LaneQuery& q, ColumnMark* marks, std::vector<std::uint32_t>& boxes) {
+  const std::vector<LodPiece>* pieces = r < d.pieces.size() ? d.pieces[r].get() : nullptr;
+  if (!pieces || d.grid.levelFor(q.nsPerPx) < 0)  // exact tables, or a frame that reads the times
+    return queryLane(d.grid, *d.lod[r], d.times[r], shape, roles, q, marks, boxes);
+  // Each piece's tables in its own time, moved by its shift; the boxes it names are drawn with
+  // this drawing's times.
+  int m0 = q.columns, m1 = 0;
+  for (const LodPiece& p : *pieces) {
+    const RankTimes pt{TimeView(p.times->enter.data()), TimeView(p.times->leave.data()), d.times[r].function,
+                       std::uint32_t(p.times->enter.size())};
+    LaneQuery pq = q;
+    pq.begin = q.begin - p.shift;
+    pq.end = q.end - p.shift;
+    pq.clipBegin = p.clipBegin;
+    pq.firstEvent = p.firstEvent;
+    pq.endEvent = p.endEvent;
+    const auto [a, b] = queryLane(d.grid, *p.lod, pt, shape, roles, pq, marks, boxes);
+    m0 = std::min(m0, a);
+    m1 = std::max(m1, b);
+  }
+  return {m0, m1};
+}
+
 std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> basePtr,
-                                            std::shared_ptr<const PredictedTimes> prediction, const Drawing* reuse) {
+                                            std::shared_ptr<const PredictedTimes> prediction, const Drawing* reuse,
+                                            const DrawingShift* shift, const std::function<bool()>& stop) {
+  struct Stopped {};
   if (!basePtr) return nullptr;
   const TimelineBase& base = *basePtr;
   const Trace& t = base.trace();
@@ -140,11 +170,51 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
   const bool sameGrid = sameBase && reuse->grid.w0 == d.grid.w0 && reuse->grid.levels == d.grid.levels;
   // A rank did not move when the prediction shares its arrays with the previous one.
   auto kept = [&](std::uint32_t r) { return sameBase && reuse->source->ranks[r] == prediction->ranks[r]; };
+  const bool shifted = sameGrid && shift && shift->firstEvent.size() == ranks;
+  auto piecesOf = [&](std::uint32_t r) -> const std::vector<LodPiece>* {
+    return reuse && r < reuse->pieces.size() ? reuse->pieces[r].get() : nullptr;
+  };
+  if (shifted || (sameGrid && !reuse->pieces.empty())) d.pieces.resize(ranks);
+  try {
   forEachRank(ranks, t.eventCount(), [&](std::uint32_t r) {
-    if (sameGrid && kept(r))
+    if (stop && stop()) throw Stopped{};
+    const std::vector<LodPiece>* before = sameGrid ? piecesOf(r) : nullptr;
+    if (sameGrid && kept(r)) {
       d.lod[r] = reuse->lod[r];  // same arrays, same tables
-    else
+      if (before) d.pieces[r] = reuse->pieces[r];
+    } else if (shifted && (before ? before->size() : 1) < kMaxPieces) {
+      // The events before the cut get tables of their own; the rest are the previous drawing's
+      // pieces (or its exact tables) moved by the shift.
+      const std::uint32_t e0 = std::min(shift->firstEvent[r], d.times[r].size);
+      RankTimes head = d.times[r];
+      head.size = e0;
+      RankLod own = buildLod(d.grid, head, base.shape(r), base.roles(), true);
+      auto list = std::make_shared<std::vector<LodPiece>>();
+      list->push_back({nullptr, prediction->ranks[r], 0, 0, e0, std::numeric_limits<TimeNs>::min()});
+      auto moveOn = [&](const LodPiece& p) {
+        if (p.endEvent <= e0) return;
+        const std::uint32_t first = std::max(p.firstEvent, e0);
+        list->push_back({p.lod, p.times, p.shift + shift->delta, first, p.endEvent,
+                         std::max(p.clipBegin, p.times->enter[first])});
+      };
+      if (before) {
+        for (const LodPiece& p : *before) moveOn(p);
+      } else {
+        moveOn({reuse->lod[r], reuse->source->ranks[r], 0, 0, d.times[r].size, std::numeric_limits<TimeNs>::min()});
+      }
+      // The rank's active span: the head's start (or the first moved piece's), the last piece's end.
+      const bool headDrawn = own.lastLeave > own.firstEnter || own.firstEnter != 0;
+      for (std::size_t i = 1; i < list->size(); ++i) {
+        const LodPiece& p = (*list)[i];
+        if (!headDrawn && i == 1) own.firstEnter = p.lod->firstEnter + p.shift;
+        own.lastLeave = std::max(own.lastLeave, p.lod->lastLeave + p.shift);
+      }
+      d.lod[r] = std::make_shared<const RankLod>(std::move(own));
+      list->front().lod = d.lod[r];
+      d.pieces[r] = std::move(list);
+    } else {
       d.lod[r] = std::make_shared<const RankLod>(buildLod(d.grid, d.times[r], base.shape(r), base.roles()));
+    }
     if (kept(r)) {
       d.steps[r] = reuse->steps[r];
       return;
@@ -165,6 +235,9 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
     }
     d.steps[r] = std::move(steps);
   });
+  } catch (const Stopped&) {
+    return nullptr;
+  }
 
   // Arrows: the base's channels with this drawing's times; a channel whose two ranks did not
   // move is the previous drawing's.

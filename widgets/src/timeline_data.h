@@ -13,6 +13,7 @@
 #include <QColor>
 #include <QString>
 
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -92,6 +93,17 @@ class TimelineBase {
   std::vector<std::vector<StepOnRank>> stepsOf_;
 };
 
+// One piece of a provisional predicted rank (buildDrawing with a DrawingShift): the LOD tables
+// `lod`, built from `times`, for the events [firstEvent, endEvent) drawn `shift` ns later,
+// clipped to what lies at or after clipBegin (in `times`' own time).
+struct LodPiece {
+  std::shared_ptr<const RankLod> lod;
+  std::shared_ptr<const PredictedRank> times;
+  TimeNs shift = 0;
+  std::uint32_t firstEvent = 0, endEvent = 0;
+  TimeNs clipBegin = std::numeric_limits<TimeNs>::min();
+};
+
 // One set of times (measured or predicted) with everything derived from it; immutable once
 // built (a predicted one is built by the prediction worker and shared with the view).
 struct Drawing {
@@ -103,6 +115,11 @@ struct Drawing {
   std::vector<RankTimes> times;
   // Per rank, shared with the previous drawing where the rank did not move.
   std::vector<std::shared_ptr<const RankLod>> lod;
+  // Per rank when provisional (else empty or null): the summaries are pieces, the first built
+  // from the rank's events before the shift, the others earlier drawings' tables moved by the
+  // shift (lod[r] is then the first piece's, with the whole rank's active span). Drawn within a
+  // bucket width of a fresh build; frames finer than level 0 read the exact times.
+  std::vector<std::shared_ptr<const std::vector<LodPiece>>> pieces;
   std::vector<std::shared_ptr<const RankSteps>> steps;
   ArrowIndex arrows;
   TimeNs end = 0;
@@ -111,9 +128,17 @@ struct Drawing {
 
 // The measured drawing of `base` (times == nullptr) or the predicted one of `times`. A rank
 // whose times `previous` (the drawing of the prediction before) shares keeps its level-of-
-// detail tables when the grid is the same: a toggle rebuilds only the ranks it moved.
+// detail tables when the grid is the same: a toggle rebuilds only the ranks it moved. With
+// `shift` (the prediction shifted every moved rank past a cut, relative to `previous`'s), a
+// moved rank's tables are built for the events before the cut only and `previous`'s are moved
+// by the shift for the rest (Drawing::pieces), at most kMaxPieces pieces per rank.
+inline constexpr std::size_t kMaxPieces = 4;
+// queryLane over rank r of `d`, piece by piece where it is provisional.
+std::pair<int, int> queryDrawingLane(const Drawing& d, std::uint32_t r, const RankShape& shape, const std::vector<FnRole>& roles,
+                                     const LaneQuery& q, ColumnMark* marks, std::vector<std::uint32_t>& boxes);
 std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> base, std::shared_ptr<const PredictedTimes> times,
-                                            const Drawing* previous = nullptr);
+                                            const Drawing* previous = nullptr, const DrawingShift* shift = nullptr,
+                                            const std::function<bool()>& stop = {});
 
 class TimelineData {
  public:

@@ -140,7 +140,7 @@ void Frame::content(std::uint32_t r, int laneIndex, PaintScratch& w) {
   q.end = L.end;
   q.nsPerPx = px;
   q.columns = W;
-  const auto [m0, m1] = queryLane(d.grid, lod, t, shape, data.roles(), q, marks.data(), boxes);
+  const auto [m0, m1] = queryDrawingLane(d, r, shape, data.roles(), q, marks.data(), boxes);
 
   // Boxes, shallow first so nested ones end on top.
   std::sort(boxes.begin(), boxes.end(), [&](std::uint32_t a, std::uint32_t b) {

@@ -156,7 +156,7 @@ std::size_t RankLod::bytes() const {
 }
 
 RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape,
-                 const std::vector<FnRole>& roles) {
+                 const std::vector<FnRole>& roles, bool trim) {
   RankLod lod;
   lod.classes.resize(grid.levels + 1);
   lod.classMaxDuration.assign(grid.levels + 1, 0);
@@ -196,7 +196,16 @@ RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape
   // bucket merges its two children); the few segments of wider events wait in lists of their
   // level and are merged after the children (as a dense array per level would, at a fraction
   // of its memory).
-  const std::size_t n0 = std::size_t(1) << (grid.levels - 1);
+  std::size_t n0 = std::size_t(1) << (grid.levels - 1);
+  // The points of these events (shape.points is the whole rank's, in event order).
+  const auto pointsEnd = std::lower_bound(shape.points.begin(), shape.points.end(), t.size);
+  if (trim) {
+    TimeNs last = lod.lastLeave;
+    for (auto it = shape.points.begin(); it != pointsEnd; ++it) last = std::max(last, t.enter[*it]);
+    n0 = std::min<std::size_t>(n0, std::size_t(std::max<TimeNs>(last, 0) / grid.w0) + 1);
+  }
+  // Level l's buckets: n0 halved l times, rounded up (n0 is a power of two unless trimmed).
+  auto sizeAt = [&](int l) { return std::max<std::size_t>((n0 + (std::size_t(1) << l) - 1) >> l, 1); };
   std::vector<Acc> cur(n0);
   struct Direct {
     std::uint32_t bucket, fn;
@@ -213,7 +222,7 @@ RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape
           const int k = cls[owner];
           if (k >= grid.levels) return;
           const TimeNs bw = grid.bucketWidth(k);
-          const std::size_t size = std::max<std::size_t>(n0 >> k, 1);
+          const std::size_t size = sizeAt(k);
           const std::uint32_t fn = t.function[owner];
           const std::uint8_t dep = shape.depth[owner];
           a = std::max<TimeNs>(a, 0);
@@ -228,7 +237,8 @@ RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape
           }
         },
         [](std::uint32_t) {});
-  for (std::uint32_t p : shape.points) {
+  for (auto it = shape.points.begin(); it != pointsEnd; ++it) {
+    const std::uint32_t p = *it;
     const std::size_t bi = std::min<std::size_t>(std::size_t(std::max<TimeNs>(t.enter[p], 0) / grid.w0), n0 - 1);
     cur[bi].point = true;
   }
@@ -254,7 +264,7 @@ RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape
   };
   emit(0, n0);
   for (int l = 1; l < grid.levels; ++l) {
-    const std::size_t prev = std::max<std::size_t>(n0 >> (l - 1), 1), size = std::max<std::size_t>(n0 >> l, 1);
+    const std::size_t prev = sizeAt(l - 1), size = sizeAt(l);
     for (std::size_t b = 0; b < size; ++b) {  // in place: bucket b reads 2b and 2b + 1 >= b
       Acc m = cur[2 * b];
       if (2 * b + 1 < prev) m.merge(cur[2 * b + 1]);
@@ -321,6 +331,7 @@ std::pair<int, int> queryLane(const LodGrid& grid, const RankLod& lod, const Ran
     for (std::size_t b = b0; b < b1; ++b, xc += step) {
       const LodBucket& k = buckets[b];
       if (k.busy == 0 && !k.point()) continue;
+      if (TimeNs(b + 1) * bw <= q.clipBegin) continue;
       if (split) {
         const double x0 = xc - 0.5 * step, x1 = xc + 0.5 * step;
         if (k.busy) addSpan(x0, x1, k.fn(), double(k.busy) * scale, double(k.top) * scale, std::uint8_t(k.depth()));
@@ -348,7 +359,7 @@ std::pair<int, int> queryLane(const LodGrid& grid, const RankLod& lod, const Ran
       auto it = std::partition_point(cls.begin(), cls.end(),
                                      [&](std::uint32_t i) { return t.enter[i] < from; });
       for (; it != cls.end() && t.enter[*it] < q.end; ++it)
-        if (t.leave[*it] > q.begin) boxes.push_back(*it);
+        if (t.leave[*it] > q.begin && *it >= q.firstEvent && *it < q.endEvent) boxes.push_back(*it);
     }
     return {touched0, touched1};
   }

@@ -17,6 +17,7 @@
 #include "perwiz/trace.h"
 
 #include <cstdint>
+#include <limits>
 #include <utility>
 #include <vector>
 
@@ -100,8 +101,10 @@ struct RankLod {
   TimeNs firstEnter = 0, lastLeave = 0;               // active span (computation line)
   std::size_t bytes() const;
 };
+// `trim`: the level arrays end at the last bucket the events reach (a piece of a rank's
+// events, e.g. the part before a shift; buildDrawing), instead of covering the whole grid.
 RankLod buildLod(const LodGrid& grid, const RankTimes& times, const RankShape& shape,
-                 const std::vector<FnRole>& roles);
+                 const std::vector<FnRole>& roles, bool trim = false);
 
 // One pixel column of a summary: busy ns of narrow events, the dominant function, the
 // shallowest depth, whether it holds a point event.
@@ -124,6 +127,10 @@ struct LaneQuery {
   TimeNs begin = 0, end = 0;
   double nsPerPx = 1;
   int columns = 0;
+  // Only what lies at or after clipBegin (buckets that end after it) and boxes of the events
+  // [firstEvent, endEvent): one piece of a provisional drawing (Drawing::pieces).
+  TimeNs clipBegin = std::numeric_limits<TimeNs>::min();
+  std::uint32_t firstEvent = 0, endEvent = 0xFFFFFFFFu;
 };
 
 // Adds the summary of the narrow events to marks[0, columns) (which the caller keeps zeroed)

@@ -145,8 +145,9 @@ class Replayer {
   // The same after an update that shifted (lastUpdate().shiftAfterCall not empty), from
   // `before`, the rank's prediction just before that update: the events the shift moved are
   // `before`'s times plus the shift (a copy instead of a mapping), the others are computed.
-  // Without a shift, predictedRank(). `out` must not be `before`.
-  void predictedRankShifted(std::uint32_t rank, const PredictedRank& before, PredictedRank& out) const;
+  // Without a shift, predictedRank(). `out` must not be `before`. Returns the first event the
+  // shift moved (the rank's event count without a shift).
+  std::uint32_t predictedRankShifted(std::uint32_t rank, const PredictedRank& before, PredictedRank& out) const;
   // The predicted trace L': the measured trace with every time replaced by its prediction
   // and a "PerWiz scenario" point event at time 0 on rank 0 carrying the scenario JSON.
   Trace predictedTrace() const;

@@ -966,12 +966,12 @@ TimeNs Replayer::predictedRankPrefix(std::uint32_t r, std::uint32_t events, Pred
   return end;
 }
 
-void Replayer::predictedRankShifted(std::uint32_t r, const PredictedRank& before, PredictedRank& out) const {
+std::uint32_t Replayer::predictedRankShifted(std::uint32_t r, const PredictedRank& before, PredictedRank& out) const {
   const UpdateStats& st = d->stats;
   const RankTrace& mt = d->trace.ranks[r];
   if (st.shiftAfterCall.size() <= r) {
     predictedRank(r, out);
-    return;
+    return static_cast<std::uint32_t>(mt.size());
   }
   const std::uint32_t n = static_cast<std::uint32_t>(mt.size());
   out.enter.resize(n);
@@ -997,6 +997,7 @@ void Replayer::predictedRankShifted(std::uint32_t r, const PredictedRank& before
   }
   std::copy(before.wait.begin() + static_cast<std::ptrdiff_t>(c0), before.wait.end(), out.wait.begin() + static_cast<std::ptrdiff_t>(c0));
   out.end = end;
+  return e0;
 }
 
 const std::vector<TimeNs>& Replayer::predictedLeaves() const { return d->leave; }

@@ -16,6 +16,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -55,11 +56,24 @@ MessageEnds messageEnds(const Trace& trace, const TimelineItem& item);
 // swaps in (TimelineView::base(), setPrediction()).
 class TimelineBase;
 struct Drawing;
+// What a prediction that shifted changed (UpdateStats::shiftAfterCall): every moved rank's
+// events from firstEvent[r] on are the previous prediction's plus `delta`.
+struct DrawingShift {
+  TimeNs delta = 0;
+  std::vector<std::uint32_t> firstEvent;  // per rank
+};
 // The predicted drawing of `times` over `base`. A rank whose arrays `previous` (the drawing of
 // the prediction before, or nullptr) shares keeps its level-of-detail tables: a toggle
-// rebuilds the ranks it moved. Thread-safe; costs O(events of the moved ranks + messages).
+// rebuilds the ranks it moved. With `shift` (the prediction moved every changed rank by the
+// same amount past a cut), a moved rank rebuilds only its events before the cut and draws
+// `previous`'s tables moved for the rest. Thread-safe; costs O(events of the moved ranks +
+// messages), with a shift O(events before the cut + messages).
+// Whether `d` moved earlier tables past a shift (drawn within a bucket of an exact build).
+bool isProvisional(const Drawing& d);
+// `stop` (if set) is asked between ranks: true gives up and returns nullptr.
 std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> base,
-                                            std::shared_ptr<const PredictedTimes> times, const Drawing* previous);
+                                            std::shared_ptr<const PredictedTimes> times, const Drawing* previous,
+                                            const DrawingShift* shift, const std::function<bool()>& stop);
 
 // What the last frame drew (painting cost grows with these, not with the event count).
 struct TimelineFrameStats {
