@@ -6,6 +6,7 @@
 #include "perwiz/replay.h"
 #include "perwiz/trace_builder.h"
 #include "perwiz/trace_io.h"
+#include "perwiz/widgets/timeline_view.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -331,3 +332,62 @@ int main(int argc, char** argv) {
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
 }
+
+namespace perwiz::gui {
+namespace {
+
+// A toggle that moves every rank alike past a collective is shown at once with a provisional
+// drawing (the previous tables moved by the shift) and then with the exact one, built in the
+// background for the same times; the times are the engine's in both.
+TEST_F(SessionTest, AShiftIsDrawnAtOnceThenExactly) {
+  ASSERT_TRUE(dir_.isValid());
+  GeneratorSpec spec;
+  spec.ranks = 8;
+  spec.steps = 60;
+  spec.messagesPerStep = 15;  // about 2,000 events per rank, as a view draws them from tables
+  spec.imbalance = 0.6;
+  spec.nonBlocking = true;
+  TraceBuilder b("shift", "generated");
+  generateTrace(spec, b);
+  const QString path = dir_.filePath(QStringLiteral("shift.otf2"));
+  saveTrace(b.take(), path.toStdString());
+  AnalysisSession s;
+  ui::TimelineView view;
+  QObject::connect(&s, &AnalysisSession::traceChanged, &view, [&](const std::shared_ptr<const Trace>& t, bool) {
+    view.setTrace(t);  // as MainWindow::onTraceChanged: the worker draws over its base
+    s.setTimelineBase(view.base());
+  });
+  QSignalSpy ready(&s, &AnalysisSession::predictionReady);
+  QSignalSpy refined(&s, &AnalysisSession::predictionRefined);
+  ASSERT_TRUE(load(s, path));
+  ASSERT_TRUE(waitFor([&] { return s.prediction() && s.prediction()->drawing; }));
+  for (int round = 0; round < 3; ++round) {
+    const Hypothesis h{HypothesisKind::BalanceCompute, {}, 0};
+    const int readyBefore = ready.count(), refinedBefore = refined.count();
+    if (round % 2 == 0) ASSERT_TRUE(s.requestHypothesis(h));
+    else s.undoStack()->undo();
+    ASSERT_TRUE(waitFor([&] { return s.isPredictionCurrent() && ready.count() > readyBefore; }));
+    const auto shown = s.prediction();
+    EXPECT_GT(shown->shifted, 0u) << round;
+    EXPECT_TRUE(shown->provisional) << round;
+    ASSERT_TRUE(shown->drawing && ui::isProvisional(*shown->drawing)) << round;
+    ASSERT_TRUE(waitFor([&] { return refined.count() > refinedBefore; })) << round;
+    const auto exact = s.prediction();
+    EXPECT_TRUE(exact->refined);
+    EXPECT_EQ(exact->times, shown->times);  // the same snapshot, another drawing
+    EXPECT_EQ(exact->generation, shown->generation);
+    ASSERT_TRUE(exact->drawing);
+    EXPECT_FALSE(ui::isProvisional(*exact->drawing));
+    Scenario sc;
+    sc.hypotheses = s.document()->enabledHypotheses();
+    const Replayer core(*s.trace(), sc);
+    const Replayer::EventTimes times = core.predictedEventTimes();
+    for (std::uint32_t r = 0; r < s.trace()->rankCount(); ++r) {
+      ASSERT_EQ(exact->times->ranks[r]->enter, times.enter[r]) << round << " rank " << r;
+      ASSERT_EQ(exact->times->ranks[r]->leave, times.leave[r]) << round << " rank " << r;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace perwiz::gui
