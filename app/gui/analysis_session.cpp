@@ -205,6 +205,8 @@ void AnalysisSession::setTimelineBase(std::shared_ptr<const ui::TimelineBase> ba
   baseTrace_ = timelineBase_ ? trace_.get() : nullptr;
 }
 
+void AnalysisSession::noteViewActivity() { worker_->noteActivity(); }
+
 void AnalysisSession::cancelPrediction() {
   if (isPredictionCurrent() || !trace_) return;
   worker_->cancel(requestedGeneration_);

@@ -79,6 +79,8 @@ class AnalysisSession : public QObject {
   // The timeline's per-trace data (TimelineView::base()) for the trace shown: the worker then
   // builds the predicted drawing too, off the GUI thread. nullptr: the view builds it.
   void setTimelineBase(std::shared_ptr<const ui::TimelineBase> base);
+  // The view moved (zoom, scroll): the worker's background drawing waits for it to rest.
+  void noteViewActivity();
   // Stops the running prediction (the engine's construction or a snapshot) within about
   // 0.1 s; the last prediction stays shown, not current. The next change predicts again, as
   // does predictAgain().

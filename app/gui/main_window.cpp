@@ -138,6 +138,7 @@ void MainWindow::connectParts() {
   });
   connect(s, &AnalysisSession::predictionReady, this, &MainWindow::onPrediction);
   connect(s, &AnalysisSession::predictionRefined, this, [this](const auto& r) { timeline_->setPrediction(r->times, r->drawing); });
+  connect(timeline_, &ui::TimelineView::visibleRangeChanged, s, &AnalysisSession::noteViewActivity);
   connect(s, &AnalysisSession::predictionFailed, this,
           [this](const QString& message) { showError(tr("Prediction failed"), message); });
   connect(s, &AnalysisSession::historyChanged, this, &MainWindow::updateHistoryChart);

@@ -1,5 +1,8 @@
 #include "prediction_worker.h"
 
+#include <chrono>
+#include <thread>
+
 #include "perwiz/rank_parallel.h"
 #include "perwiz/replay.h"
 #include "perwiz/trace_io.h"
@@ -301,14 +304,27 @@ void PredictionWorker::process() {
 
 void PredictionWorker::refine(const std::shared_ptr<const PredictionResult>& provisional,
                               const std::shared_ptr<const ui::TimelineBase>& base) {
+  // In the view's idle time: 150 ms after the result and 300 ms after the last zoom or scroll
+  // (noteActivity), so that the frame showing the provisional result, the next key press and
+  // the frames of a zoom do not share the cores with it; a zoom during the build starts the
+  // wait again, a newer request ends it (it then draws from the provisional drawing).
+  using Clock = std::chrono::steady_clock;
+  const auto shown = Clock::now();
   std::shared_ptr<const ui::Drawing> exact;
-  {
+  while (!exact) {
+    for (;;) {
+      if (interrupted()) return;
+      const auto now = Clock::now();
+      if (now - shown >= std::chrono::milliseconds(150) && now - lastActivity() >= std::chrono::milliseconds(300)) break;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
     std::lock_guard lock(replayerMutex_);
     Engine& e = *engine_;
     if (!base || e.lastTimes != provisional->times) return;  // not the engine's last snapshot
-    exact = ui::buildDrawing(base, provisional->times, nullptr, nullptr, [this] { return interrupted(); });
-    if (!exact) return;  // a newer request: it draws from the provisional drawing
-    e.lastDrawing = exact;
+    const auto started = Clock::now();
+    exact = ui::buildDrawing(base, provisional->times, nullptr, nullptr,
+                             [&] { return interrupted() || lastActivity() > started; });
+    if (exact) e.lastDrawing = exact;
   }
   auto r = std::make_shared<PredictionResult>(*provisional);
   r->drawing = std::move(exact);

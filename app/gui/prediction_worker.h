@@ -17,6 +17,7 @@
 #include <QStringList>
 
 #include <atomic>
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -82,6 +83,8 @@ class PredictionWorker : public QObject {
   // Thread-safe: replaces any request still waiting and schedules processing. A request for
   // another trace, model or cost mode cancels an engine still being built for the old one.
   void request(PredictionRequest r);
+  // The user zoomed or scrolled (any thread): background work (refine) waits for a quiet view.
+  void noteActivity() { activity_.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed); }
   // Thread-safe: stops the prediction of every request up to `generation` within about 0.1 s
   // (the engine's construction or a snapshot; an engine update itself is not interrupted) and
   // drops such requests still waiting. A cancelled construction leaves no engine: the next
@@ -126,6 +129,10 @@ class PredictionWorker : public QObject {
                                                    const std::shared_ptr<const ui::TimelineBase>& base);
   bool interrupted();  // a newer request waits or cancel() was called
   void prepareSpares();
+  std::chrono::steady_clock::time_point lastActivity() const {
+    return std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(activity_.load(std::memory_order_relaxed)));
+  }
+  std::atomic<std::chrono::steady_clock::rep> activity_{0};
   // After a provisional result: the exact drawing of the same times, published as a refined
   // result unless a newer request comes first.
   void refine(const std::shared_ptr<const PredictionResult>& provisional, const std::shared_ptr<const ui::TimelineBase>& base);

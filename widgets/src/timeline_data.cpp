@@ -234,7 +234,7 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
       steps->end.push_back(std::max(b, e));
     }
     d.steps[r] = std::move(steps);
-  });
+  }, stop ? 1u : 0u);  // a build that can be stopped runs in the background: one core
   } catch (const Stopped&) {
     return nullptr;
   }

@@ -18,9 +18,12 @@ namespace perwiz {
 
 inline constexpr std::uint64_t kParallelEvents = 200'000;
 
+// `maxThreads` (0: no limit) caps the threads, e.g. 1 for work in the background that must
+// leave the other cores to the GUI.
 template <class Fn>
-void forEachRank(std::uint32_t ranks, std::uint64_t events, Fn&& fn) {
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+void forEachRank(std::uint32_t ranks, std::uint64_t events, Fn&& fn, unsigned maxThreads = 0) {
+  unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  if (maxThreads > 0) cores = std::min(cores, maxThreads);
   const unsigned threads = events < kParallelEvents ? 1u : std::min<unsigned>(cores, ranks);
   if (threads <= 1) {
     for (std::uint32_t r = 0; r < ranks; ++r) fn(r);

@@ -70,7 +70,8 @@ struct DrawingShift {
 // messages), with a shift O(events before the cut + messages).
 // Whether `d` moved earlier tables past a shift (drawn within a bucket of an exact build).
 bool isProvisional(const Drawing& d);
-// `stop` (if set) is asked between ranks: true gives up and returns nullptr.
+// `stop` (if set) is asked between ranks: true gives up and returns nullptr. Such a build is
+// background work: its level-of-detail tables use one core, leaving the others to the GUI.
 std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> base,
                                             std::shared_ptr<const PredictedTimes> times, const Drawing* previous,
                                             const DrawingShift* shift, const std::function<bool()>& stop);
