@@ -161,6 +161,15 @@ void BM_GuiSession(benchmark::State& state) {
                        w.session()->prediction()->snapshotSeconds * 1e3, w.session()->prediction()->drawingSeconds * 1e3,
                        w.session()->prediction()->changedRanks, arrived,
                        toggles.back());
+        if (const char* dir = std::getenv("PERWIZ_BENCH_SCREENSHOT"); dir && key == Qt::Key_B && i == 0) {
+          // What the user sees at once (a provisional drawing after a shift) and once the
+          // exact drawing has come (the view left alone for a while).
+          w.grab().save(QString::fromUtf8(dir) + QStringLiteral("/toggle-shown.png"));
+          spin([&] { return w.session()->prediction()->refined; }, 10000);
+          w.timeline()->repaint();
+          w.grab().save(QString::fromUtf8(dir) + QStringLiteral("/toggle-refined.png"));
+          k.restart();
+        }
         k.restart();
         w.undoStack()->undo();
         ok = ok && spin([&] { return w.isPredictionCurrent(); }, 600000);

@@ -373,9 +373,11 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   times->ranks = e.lastTimes ? e.lastTimes->ranks : std::vector<std::shared_ptr<const PredictedRank>>(R);
   const bool keepOlder = availableMemory() / 2 > e.snapshotBytes();
   const bool shifted = e.lastTimes && e.updatesSinceSnapshot == 1 && !e.replayer->lastUpdate().shiftAfterCall.empty();
-  // The drawing then moves the previous one's tables past the cut (ui::DrawingShift).
+  // The drawing then moves the previous one's tables past the cut (ui::DrawingShift), which
+  // keeps earlier snapshots' times alive until the exact drawing replaces it: one per piece at
+  // most, so only while that many more fit in the memory left.
   ui::DrawingShift drawShift;
-  if (shifted) {
+  if (shifted && availableMemory() / ui::kMaxDrawingPieces > e.snapshotBytes()) {
     drawShift.delta = e.replayer->lastUpdate().shift;
     drawShift.firstEvent.assign(R, 0);
   }
@@ -394,8 +396,12 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
           out = std::make_shared<PredictedRank>();
         }
         e.older[r].reset();
-        if (shifted) drawShift.firstEvent[r] = e.replayer->predictedRankShifted(r, *e.lastTimes->ranks[r], *out);
-        else e.replayer->predictedRank(r, *out);
+        if (shifted) {
+          const std::uint32_t first = e.replayer->predictedRankShifted(r, *e.lastTimes->ranks[r], *out);
+          if (!drawShift.firstEvent.empty()) drawShift.firstEvent[r] = first;
+        } else {
+          e.replayer->predictedRank(r, *out);
+        }
         times->ranks[r] = std::move(out);
         snapshotPermille_ = static_cast<int>(++done * 800 / std::max<std::size_t>(1, copy.size()));
     });
@@ -408,7 +414,7 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   if (base && interrupted()) return nullptr;
   QElapsedTimer drawTimer;
   drawTimer.start();
-  if (base) drawing = ui::buildDrawing(base, times, e.lastDrawing.get(), shifted ? &drawShift : nullptr, {});
+  if (base) drawing = ui::buildDrawing(base, times, e.lastDrawing.get(), drawShift.firstEvent.empty() ? nullptr : &drawShift, {});
   const double drawingSeconds = double(drawTimer.nsecsElapsed()) / 1e9;
   snapshotPermille_ = 1000;
 

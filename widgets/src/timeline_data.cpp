@@ -182,7 +182,7 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
     if (sameGrid && kept(r)) {
       d.lod[r] = reuse->lod[r];  // same arrays, same tables
       if (before) d.pieces[r] = reuse->pieces[r];
-    } else if (shifted && (before ? before->size() : 1) < kMaxPieces) {
+    } else if (shifted && (before ? before->size() : 1) < kMaxDrawingPieces) {
       // The events before the cut get tables of their own; the rest are the previous drawing's
       // pieces (or its exact tables) moved by the shift.
       const std::uint32_t e0 = std::min(shift->firstEvent[r], d.times[r].size);

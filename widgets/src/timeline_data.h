@@ -131,8 +131,7 @@ struct Drawing {
 // detail tables when the grid is the same: a toggle rebuilds only the ranks it moved. With
 // `shift` (the prediction shifted every moved rank past a cut, relative to `previous`'s), a
 // moved rank's tables are built for the events before the cut only and `previous`'s are moved
-// by the shift for the rest (Drawing::pieces), at most kMaxPieces pieces per rank.
-inline constexpr std::size_t kMaxPieces = 4;
+// by the shift for the rest (Drawing::pieces), at most kMaxDrawingPieces pieces per rank.
 // queryLane over rank r of `d`, piece by piece where it is provisional.
 std::pair<int, int> queryDrawingLane(const Drawing& d, std::uint32_t r, const RankShape& shape, const std::vector<FnRole>& roles,
                                      const LaneQuery& q, ColumnMark* marks, std::vector<std::uint32_t>& boxes);

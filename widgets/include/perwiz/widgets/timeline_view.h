@@ -68,6 +68,9 @@ struct DrawingShift {
 // same amount past a cut), a moved rank rebuilds only its events before the cut and draws
 // `previous`'s tables moved for the rest. Thread-safe; costs O(events of the moved ranks +
 // messages), with a shift O(events before the cut + messages).
+// At most this many pieces per rank in a drawing built with a shift (the earlier tables it
+// moves keep their times alive).
+inline constexpr std::size_t kMaxDrawingPieces = 4;
 // Whether `d` moved earlier tables past a shift (drawn within a bucket of an exact build).
 bool isProvisional(const Drawing& d);
 // `stop` (if set) is asked between ranks: true gives up and returns nullptr. Such a build is
