@@ -133,6 +133,31 @@ void BM_ReplayConstruct(benchmark::State& state) {
 }
 BENCHMARK(BM_ReplayConstruct)->Arg(kFullEvents)->Arg(kUpdateEvents)->Unit(benchmark::kMillisecond)->Iterations(3);
 
+// The index incremental updates use (who reads whose time, schedule positions, the clean cuts
+// of docs/model.md §6.1) and the own copies of gaps and local costs: what the GUI's worker
+// builds before it shows its first result. Heap it keeps and its peak, per event.
+void BM_PrepareUpdates(benchmark::State& state) {
+  const Trace& t = benchTrace(bench::targetEvents(static_cast<std::uint64_t>(state.range(0))));
+  std::uint64_t kept = 0, peak = 0;
+  for (auto _ : state) {
+    state.PauseTiming();
+    auto r = std::make_unique<Replayer>(t, Scenario{});
+    const std::uint64_t heapBefore = heap::live;
+    heap::peak = heap::live;
+    state.ResumeTiming();
+    r->prepareUpdates();
+    state.PauseTiming();
+    kept = heap::live - heapBefore;
+    peak = heap::peak - heapBefore;
+    r.reset();
+    state.ResumeTiming();
+  }
+  const double events = static_cast<double>(t.eventCount());
+  state.counters["heap_bytes_per_event"] = static_cast<double>(kept) / events;
+  state.counters["peak_heap_bytes_per_event"] = static_cast<double>(peak) / events;
+}
+BENCHMARK(BM_PrepareUpdates)->Arg(kUpdateEvents)->Arg(kFullEvents)->Unit(benchmark::kMillisecond)->Iterations(3);
+
 // ---- one hypothesis added and removed again ----
 
 enum class Which { ZeroWaitEarly, ZeroWaitLate, BalanceComputeFirst, BalanceComputeMiddle, BalanceVolumeMiddle };
