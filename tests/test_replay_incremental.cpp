@@ -57,8 +57,10 @@ void expectSameAsFull(const Replayer& inc, const Trace& t, const Scenario& base,
 TEST(ReplayIncremental, RandomHypothesisSequencesEqualFullReplay) {
   std::mt19937_64 rng(20261122);
   std::uint64_t updates = 0, partial = 0, shifted = 0;
-  for (int trial = 0; trial < 60; ++trial) {
-    const Trace t = randomTrace(rng);
+  for (int trial = 0; trial < 64; ++trial) {
+    // The last trials are larger (thousands of schedule items): updates there turn into the
+    // plain sweep (replayer.cpp, kDenseWindowWords) and meet clean cuts inside it.
+    const Trace t = trial < 60 ? randomTrace(rng) : randomTrace(rng, 16, 400);
     if (t.mpiCallCount() == 0) continue;
     Scenario base;
     base.costs = trial % 3 == 2 ? CostMode::Model : CostMode::Measured;
@@ -204,8 +206,10 @@ TEST(ReplayIncremental, InvalidHypothesesAreRefusedWithAReason) {
 TEST(ReplayIncremental, ZeroWaitTimesEqualReplays) {
   std::mt19937_64 rng(4404);
   std::size_t checked = 0, gains = 0;
-  for (int trial = 0; trial < 60; ++trial) {
-    const Trace t = randomTrace(rng);
+  for (int trial = 0; trial < 64; ++trial) {
+    // The last trials are larger (thousands of schedule items): updates there turn into the
+    // plain sweep (replayer.cpp, kDenseWindowWords) and meet clean cuts inside it.
+    const Trace t = trial < 60 ? randomTrace(rng) : randomTrace(rng, 16, 400);
     Scenario s;
     if (trial % 3 == 1) s.costs = CostMode::Model;
     if (trial % 3 == 2)

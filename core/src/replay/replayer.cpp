@@ -415,10 +415,11 @@ struct Replayer::Impl {
       if (w % kDenseWindowWords == 0 && w > 0) {
         if ((recomputed - windowStart) * 4 >= kDenseWindowWords * 64 * 3) {
           std::fill(dirty.begin() + static_cast<std::ptrdiff_t>(w), dirty.end(), 0);
-          recomputed += denseFrom(w << 6, watch, v, &complete);
+          const std::uint64_t swept = denseFrom(w << 6, watch, v, &complete);
+          recomputed += swept;
           // Which ranks moved is not tracked by the plain sweep: all may have (unless it
-          // stopped at a cut where nothing moved any more).
-          dense = !complete || stats.shift != 0;
+          // stopped at once at a cut where nothing moved any more).
+          dense = swept > 0 || !complete || stats.shift != 0;
           break;
         }
         windowStart = recomputed;
