@@ -5,6 +5,7 @@
 #include "perwiz/rank_parallel.h"
 
 #include <algorithm>
+#include <tuple>
 
 namespace perwiz::ui {
 
@@ -125,6 +126,45 @@ std::pair<int, int> queryDrawingLane(const Drawing& d, std::uint32_t r, const Ra
   return {m0, m1};
 }
 
+namespace {
+
+// A moved rank of a drawing built with a shift: LOD tables of its own for the events before
+// the cut, and `previous`'s pieces (`before`) or exact tables moved by the shift for the rest.
+// Returns the first piece's tables (with the whole rank's active span) and the pieces.
+std::pair<std::shared_ptr<const RankLod>, std::shared_ptr<const std::vector<LodPiece>>> shiftedRank(
+    const TimelineBase& base, const LodGrid& grid, std::uint32_t r, const RankTimes& times,
+    const std::shared_ptr<const PredictedRank>& now, const Drawing& previous, const std::vector<LodPiece>* before,
+    const DrawingShift& shift) {
+  const std::uint32_t e0 = std::min(shift.firstEvent[r], times.size);
+  RankTimes head = times;
+  head.size = e0;
+  RankLod own = buildLod(grid, head, base.shape(r), base.roles(), true);
+  auto list = std::make_shared<std::vector<LodPiece>>();
+  list->push_back({nullptr, now, 0, 0, e0, std::numeric_limits<TimeNs>::min()});
+  auto moveOn = [&](const LodPiece& p) {
+    if (p.endEvent <= e0) return;
+    const std::uint32_t first = std::max(p.firstEvent, e0);
+    list->push_back({p.lod, p.times, p.shift + shift.delta, first, p.endEvent, std::max(p.clipBegin, p.times->enter[first])});
+  };
+  if (before) {
+    for (const LodPiece& p : *before) moveOn(p);
+  } else {
+    moveOn({previous.lod[r], previous.source->ranks[r], 0, 0, times.size, std::numeric_limits<TimeNs>::min()});
+  }
+  // The rank's active span: the head's start (or the first moved piece's), the last piece's end.
+  const bool headDrawn = own.lastLeave > own.firstEnter || own.firstEnter != 0;
+  for (std::size_t i = 1; i < list->size(); ++i) {
+    const LodPiece& p = (*list)[i];
+    if (!headDrawn && i == 1) own.firstEnter = p.lod->firstEnter + p.shift;
+    own.lastLeave = std::max(own.lastLeave, p.lod->lastLeave + p.shift);
+  }
+  auto lod = std::make_shared<const RankLod>(std::move(own));
+  list->front().lod = lod;
+  return {std::move(lod), std::move(list)};
+}
+
+}  // namespace
+
 std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> basePtr,
                                             std::shared_ptr<const PredictedTimes> prediction, const Drawing* reuse,
                                             const DrawingShift* shift, const std::function<bool()>& stop) {
@@ -175,6 +215,9 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
     return reuse && r < reuse->pieces.size() ? reuse->pieces[r].get() : nullptr;
   };
   if (shifted || (sameGrid && !reuse->pieces.empty())) d.pieces.resize(ranks);
+  // A build that can be stopped runs in the background: one core, and it stops between ranks
+  // and between channels.
+  const unsigned threads = stop ? 1u : 0u;
   try {
   forEachRank(ranks, t.eventCount(), [&](std::uint32_t r) {
     if (stop && stop()) throw Stopped{};
@@ -183,35 +226,8 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
       d.lod[r] = reuse->lod[r];  // same arrays, same tables
       if (before) d.pieces[r] = reuse->pieces[r];
     } else if (shifted && (before ? before->size() : 1) < kMaxDrawingPieces) {
-      // The events before the cut get tables of their own; the rest are the previous drawing's
-      // pieces (or its exact tables) moved by the shift.
-      const std::uint32_t e0 = std::min(shift->firstEvent[r], d.times[r].size);
-      RankTimes head = d.times[r];
-      head.size = e0;
-      RankLod own = buildLod(d.grid, head, base.shape(r), base.roles(), true);
-      auto list = std::make_shared<std::vector<LodPiece>>();
-      list->push_back({nullptr, prediction->ranks[r], 0, 0, e0, std::numeric_limits<TimeNs>::min()});
-      auto moveOn = [&](const LodPiece& p) {
-        if (p.endEvent <= e0) return;
-        const std::uint32_t first = std::max(p.firstEvent, e0);
-        list->push_back({p.lod, p.times, p.shift + shift->delta, first, p.endEvent,
-                         std::max(p.clipBegin, p.times->enter[first])});
-      };
-      if (before) {
-        for (const LodPiece& p : *before) moveOn(p);
-      } else {
-        moveOn({reuse->lod[r], reuse->source->ranks[r], 0, 0, d.times[r].size, std::numeric_limits<TimeNs>::min()});
-      }
-      // The rank's active span: the head's start (or the first moved piece's), the last piece's end.
-      const bool headDrawn = own.lastLeave > own.firstEnter || own.firstEnter != 0;
-      for (std::size_t i = 1; i < list->size(); ++i) {
-        const LodPiece& p = (*list)[i];
-        if (!headDrawn && i == 1) own.firstEnter = p.lod->firstEnter + p.shift;
-        own.lastLeave = std::max(own.lastLeave, p.lod->lastLeave + p.shift);
-      }
-      d.lod[r] = std::make_shared<const RankLod>(std::move(own));
-      list->front().lod = d.lod[r];
-      d.pieces[r] = std::move(list);
+      std::tie(d.lod[r], d.pieces[r]) =
+          shiftedRank(base, d.grid, r, d.times[r], prediction->ranks[r], *reuse, before, *shift);
     } else {
       d.lod[r] = std::make_shared<const RankLod>(buildLod(d.grid, d.times[r], base.shape(r), base.roles()));
     }
@@ -234,10 +250,7 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
       steps->end.push_back(std::max(b, e));
     }
     d.steps[r] = std::move(steps);
-  }, stop ? 1u : 0u);  // a build that can be stopped runs in the background: one core
-  } catch (const Stopped&) {
-    return nullptr;
-  }
+  }, threads);
 
   // Arrows: the base's channels with this drawing's times; a channel whose two ranks did not
   // move is the previous drawing's.
@@ -246,6 +259,7 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
   const bool sameChannels = sameBase && reuse->arrows.channels.size() == channels.size();
   d.arrows.channels.resize(channels.size());
   forEachRank(std::uint32_t(channels.size()), sources.size(), [&](std::uint32_t c) {
+    if (stop && (c & 63) == 0 && stop()) throw Stopped{};
     const TimelineBase::ChannelRange& cr = channels[c];
     if (sameChannels && kept(cr.src) && kept(cr.dst)) {
       d.arrows.channels[c] = reuse->arrows.channels[c];
@@ -278,7 +292,10 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
       ch->sendEndpoint.push_back(m.endpoint);
     }
     d.arrows.channels[c] = std::move(ch);
-  });
+  }, threads);
+  } catch (const Stopped&) {
+    return nullptr;
+  }
   d.valid = true;
   return out;
 }
