@@ -143,6 +143,13 @@ void BM_GuiSession(benchmark::State& state) {
     std::vector<double> toggles;
     bool ok = true;
     std::vector<std::uint32_t> moved;  // ranks each toggle's snapshot copied
+    auto verbose = [&](const char* what, double arrived) {
+      if (!std::getenv("PERWIZ_BENCH_VERBOSE")) return;
+      const gui::PredictionResult& p = *w.session()->prediction();
+      std::fprintf(stderr, "%s: engine %.1f ms (%llu items, %llu shifted), snapshot %.1f ms (drawing %.1f ms, %u ranks), result shown %.1f ms, painted %.1f ms\n",
+                   what, p.seconds * 1e3, static_cast<unsigned long long>(p.recomputed), static_cast<unsigned long long>(p.shifted),
+                   p.snapshotSeconds * 1e3, p.drawingSeconds * 1e3, p.changedRanks, arrived, toggles.back());
+    };
     auto toggleOn = [&](const ui::TimelineItem& item, Qt::Key key) {
       w.timeline()->setSelection(item);
       for (int i = 0; i < 10 && ok; ++i) {
@@ -154,13 +161,7 @@ void BM_GuiSession(benchmark::State& state) {
         w.timeline()->repaint();
         toggles.push_back(static_cast<double>(k.nsecsElapsed()) / 1e6);
         moved.push_back(w.session()->prediction()->changedRanks);
-        if (std::getenv("PERWIZ_BENCH_VERBOSE"))
-          std::fprintf(stderr, "toggle: engine %.1f ms (%llu items), snapshot %.1f ms (drawing %.1f ms, %u ranks), result shown %.1f ms, painted %.1f ms\n",
-                       w.session()->prediction()->seconds * 1e3,
-                       static_cast<unsigned long long>(w.session()->prediction()->recomputed),
-                       w.session()->prediction()->snapshotSeconds * 1e3, w.session()->prediction()->drawingSeconds * 1e3,
-                       w.session()->prediction()->changedRanks, arrived,
-                       toggles.back());
+        verbose("toggle", arrived);
         if (const char* dir = std::getenv("PERWIZ_BENCH_SCREENSHOT"); dir && key == Qt::Key_B && i == 0) {
           // What the user sees at once (a provisional drawing after a shift) and once the
           // exact drawing has come (the view left alone for a while).
@@ -173,9 +174,11 @@ void BM_GuiSession(benchmark::State& state) {
         k.restart();
         w.undoStack()->undo();
         ok = ok && spin([&] { return w.isPredictionCurrent(); }, 600000);
+        const double undone = static_cast<double>(k.nsecsElapsed()) / 1e6;
         w.timeline()->repaint();
         toggles.push_back(static_cast<double>(k.nsecsElapsed()) / 1e6);
         moved.push_back(w.session()->prediction()->changedRanks);
+        verbose("undo", undone);
       }
     };
     // Early: Z on the call with the longest measured wait among the first 2 % of every rank's

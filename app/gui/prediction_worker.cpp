@@ -374,10 +374,10 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   const bool keepOlder = availableMemory() / 2 > e.snapshotBytes();
   const bool shifted = e.lastTimes && e.updatesSinceSnapshot == 1 && !e.replayer->lastUpdate().shiftAfterCall.empty();
   // The drawing then moves the previous one's tables past the cut (ui::DrawingShift), which
-  // keeps earlier snapshots' times alive until the exact drawing replaces it: one per piece at
+  // keeps earlier drawings' tables alive until the exact drawing replaces it: one per piece at
   // most, so only while that many more fit in the memory left.
   ui::DrawingShift drawShift;
-  if (shifted && availableMemory() / ui::kMaxDrawingPieces > e.snapshotBytes()) {
+  if (shifted && availableMemory() / ui::kMaxDrawingPieces > e.snapshotBytes()) {  // tables are smaller than times
     drawShift.delta = e.replayer->lastUpdate().shift;
     drawShift.firstEvent.assign(R, 0);
   }

@@ -111,8 +111,8 @@ std::pair<int, int> queryDrawingLane(const Drawing& d, std::uint32_t r, const Ra
   // this drawing's times.
   int m0 = q.columns, m1 = 0;
   for (const LodPiece& p : *pieces) {
-    const RankTimes pt{TimeView(p.times->enter.data()), TimeView(p.times->leave.data()), d.times[r].function,
-                       std::uint32_t(p.times->enter.size())};
+    const RankTimes& now = d.times[r];
+    const RankTimes pt{now.enter.shifted(-p.shift), now.leave.shifted(-p.shift), now.function, now.size};
     LaneQuery pq = q;
     pq.begin = q.begin - p.shift;
     pq.end = q.end - p.shift;
@@ -133,23 +133,23 @@ namespace {
 // Returns the first piece's tables (with the whole rank's active span) and the pieces.
 std::pair<std::shared_ptr<const RankLod>, std::shared_ptr<const std::vector<LodPiece>>> shiftedRank(
     const TimelineBase& base, const LodGrid& grid, std::uint32_t r, const RankTimes& times,
-    const std::shared_ptr<const PredictedRank>& now, const Drawing& previous, const std::vector<LodPiece>* before,
-    const DrawingShift& shift) {
+    const Drawing& previous, const std::vector<LodPiece>* before, const DrawingShift& shift) {
   const std::uint32_t e0 = std::min(shift.firstEvent[r], times.size);
   RankTimes head = times;
   head.size = e0;
   RankLod own = buildLod(grid, head, base.shape(r), base.roles(), true);
   auto list = std::make_shared<std::vector<LodPiece>>();
-  list->push_back({nullptr, now, 0, 0, e0, std::numeric_limits<TimeNs>::min()});
+  list->push_back({nullptr, 0, 0, e0, std::numeric_limits<TimeNs>::min()});
   auto moveOn = [&](const LodPiece& p) {
     if (p.endEvent <= e0) return;
     const std::uint32_t first = std::max(p.firstEvent, e0);
-    list->push_back({p.lod, p.times, p.shift + shift.delta, first, p.endEvent, std::max(p.clipBegin, p.times->enter[first])});
+    const TimeNs moved = p.shift + shift.delta;  // the earlier time of an event is its time now minus this
+    list->push_back({p.lod, moved, first, p.endEvent, std::max(p.clipBegin, times.enter[first] - moved)});
   };
   if (before) {
     for (const LodPiece& p : *before) moveOn(p);
   } else {
-    moveOn({previous.lod[r], previous.source->ranks[r], 0, 0, times.size, std::numeric_limits<TimeNs>::min()});
+    moveOn({previous.lod[r], 0, 0, times.size, std::numeric_limits<TimeNs>::min()});
   }
   // The rank's active span: the head's start (or the first moved piece's), the last piece's end.
   const bool headDrawn = own.lastLeave > own.firstEnter || own.firstEnter != 0;
@@ -227,7 +227,7 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
       if (before) d.pieces[r] = reuse->pieces[r];
     } else if (shifted && (before ? before->size() : 1) < kMaxDrawingPieces) {
       std::tie(d.lod[r], d.pieces[r]) =
-          shiftedRank(base, d.grid, r, d.times[r], prediction->ranks[r], *reuse, before, *shift);
+          shiftedRank(base, d.grid, r, d.times[r], *reuse, before, *shift);
     } else {
       d.lod[r] = std::make_shared<const RankLod>(buildLod(d.grid, d.times[r], base.shape(r), base.roles()));
     }

@@ -94,11 +94,13 @@ class TimelineBase {
 };
 
 // One piece of a provisional predicted rank (buildDrawing with a DrawingShift): the LOD tables
-// `lod`, built from `times`, for the events [firstEvent, endEvent) drawn `shift` ns later,
-// clipped to what lies at or after clipBegin (in `times`' own time).
+// `lod` of an earlier prediction for the events [firstEvent, endEvent), which this drawing's
+// times place exactly `shift` ns later than that prediction did (the engine's uniform shift,
+// docs/model.md §6.1), clipped to what lies at or after clipBegin (in the earlier time). The
+// tables are read with this drawing's times moved back by `shift`, so a piece keeps no earlier
+// times alive: their arrays are free for the next snapshot to reuse.
 struct LodPiece {
   std::shared_ptr<const RankLod> lod;
-  std::shared_ptr<const PredictedRank> times;
   TimeNs shift = 0;
   std::uint32_t firstEvent = 0, endEvent = 0;
   TimeNs clipBegin = std::numeric_limits<TimeNs>::min();

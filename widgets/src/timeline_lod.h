@@ -26,13 +26,20 @@ namespace perwiz::ui {
 // How a function is drawn.
 enum class FnRole : std::uint8_t { Mpi, State, Point, Marker };
 
-// Times of one rank's events: a plain array (a prediction) or the model's compact column.
+// Times of one rank's events: a plain array (a prediction) or the model's compact column,
+// optionally read with an offset (shifted()).
 class TimeView {
  public:
   TimeView() = default;
   TimeView(const TimeNs* raw) : raw_(raw) {}
   TimeView(const TimeColumn& column) : col_(&column) {}
-  TimeNs operator[](std::size_t i) const { return raw_ ? raw_[i] : (*col_)[i]; }
+  TimeNs operator[](std::size_t i) const { return (raw_ ? raw_[i] : (*col_)[i]) + offset_; }
+  // The same times read `by` later (or earlier, when negative).
+  TimeView shifted(TimeNs by) const {
+    TimeView v = *this;
+    v.offset_ += by;
+    return v;
+  }
   // The first index in [0, n) whose time fails `pred` (the times partitioned by it).
   template <class Pred>
   std::uint32_t partitionPoint(std::uint32_t n, Pred pred) const {
@@ -47,6 +54,7 @@ class TimeView {
  private:
   const TimeNs* raw_ = nullptr;
   const TimeColumn* col_ = nullptr;
+  TimeNs offset_ = 0;
 };
 
 // Times of one rank's events in one drawing (measured or predicted).

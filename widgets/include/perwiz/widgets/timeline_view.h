@@ -69,7 +69,7 @@ struct DrawingShift {
 // `previous`'s tables moved for the rest. Thread-safe; costs O(events of the moved ranks +
 // messages), with a shift O(events before the cut + messages).
 // At most this many pieces per rank in a drawing built with a shift (the earlier tables it
-// moves keep their times alive).
+// moves stay alive with it; their times do not: a piece reads this drawing's).
 inline constexpr std::size_t kMaxDrawingPieces = 4;
 // Whether `d` moved earlier tables past a shift (drawn within a bucket of an exact build).
 bool isProvisional(const Drawing& d);
