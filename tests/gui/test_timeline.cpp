@@ -729,6 +729,66 @@ TEST(TimeShading, ColumnSharesEqualBruteForce) {
   }
 }
 
+// The step band: each pixel column shows the step under its centre, however many steps share a
+// column (the painter skips those covering no centre).
+TEST(TimelineSteps, EachColumnTakesTheStepUnderItsCentre) {
+  using perwiz::ui::RankSteps;
+  auto columnsOf = [](const RankSteps& rs, TimeNs begin, double px, int W) {
+    std::vector<std::size_t> out(std::size_t(W), std::size_t(-2));
+    perwiz::ui::forStepColumns(rs, begin, px, W, [&](int c0, int c1, std::size_t i) {
+      ASSERT_LE(0, c0);
+      ASSERT_LT(c0, c1);
+      ASSERT_LE(c1, W);
+      for (int c = c0; c < c1; ++c) {
+        EXPECT_EQ(out[std::size_t(c)], std::size_t(-2)) << "column " << c << " filled twice";
+        out[std::size_t(c)] = i;
+      }
+    });
+    return out;
+  };
+  // Hand case, 10 ns columns from 0 (centres 5, 15, 25, 35, 45): step 0 = [0, 12) holds the
+  // centre 5; steps 1-3 = [12, 13), [13, 14), [14, 15) hold none (15 is not < 15); step 4 =
+  // [15, 30) holds 15 and 25; 35 is in no step; step 5 = [40, 100) holds 45.
+  RankSteps hand;
+  hand.begin = {0, 12, 13, 14, 15, 40};
+  hand.end = {12, 13, 14, 15, 30, 100};
+  hand.step = {0, 1, 2, 3, 4, 5};
+  const std::size_t none = hand.step.size();
+  EXPECT_EQ(columnsOf(hand, 0, 10.0, 5), (std::vector<std::size_t>{0, 4, 4, none, 5}));
+
+  // Random runs of steps (most far narrower than a column, some wider, some gaps) against the
+  // definition: the step i with begin_i <= centre < end_i. Columns of a power-of-two width from
+  // an integer begin make every centre an exact double.
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 200; ++round) {
+    RankSteps rs;
+    TimeNs t = TimeNs(rng() % 50);
+    const int n = int(rng() % 3000);
+    for (int i = 0; i < n; ++i) {
+      if (rng() % 5 == 0) t += TimeNs(rng() % 40);  // a gap
+      const TimeNs len = rng() % 10 == 0 ? TimeNs(rng() % 400) : TimeNs(rng() % 6);
+      rs.begin.push_back(t);
+      rs.end.push_back(t + len);
+      rs.step.push_back(std::uint32_t(i));
+      t += len;
+    }
+    const double px = double(1u << (rng() % 7));
+    const int W = 1 + int(rng() % 500);
+    const TimeNs begin = TimeNs(rng() % 2000);
+    const auto got = columnsOf(rs, begin, px, W);
+    for (int c = 0; c < W; ++c) {
+      const double centre = double(begin) + (c + 0.5) * px;
+      std::size_t want = rs.step.size();
+      for (std::size_t i = 0; i < rs.step.size(); ++i)
+        if (double(rs.begin[i]) <= centre && centre < double(rs.end[i])) {
+          want = i;
+          break;
+        }
+      ASSERT_EQ(got[std::size_t(c)], want) << "round " << round << ", column " << c;
+    }
+  }
+}
+
 // Marked time is drawn as a red strip at the bottom of the measured row, only where it is.
 TEST(Timeline, MarkedTimeStrip) {
   auto t = smallTrace();

@@ -83,33 +83,9 @@ void Frame::bands(std::uint32_t r, int k, PaintScratch& w) {
     if (lane.height() < 12) return;
     lane.top = lane.bottom - 3;
   }
-  auto it = std::partition_point(rs.end.begin(), rs.end.end(), [&](TimeNs e) { return e <= L.begin; });
-  std::size_t i = std::size_t(it - rs.end.begin());
-  const std::size_t n = rs.step.size();
-  if (i >= n || rs.begin[i] >= L.end) {
-    std::fill(band.begin(), band.end(), pal[0]);
-    canvas->fill(L.plot.left(), lane.top, L.plot.left() + W, lane.bottom, pal[0]);
-    return;
-  }
-  // Each pixel column takes the step under its centre (exact for steps of a pixel or more;
-  // narrower ones alias, which a background can afford): O(columns + steps).
-  const double inv = 1.0 / L.nsPerPx();
-  auto column = [&](TimeNs t) {  // first column whose centre is at or after t
-    const double x = double(t - L.begin) * inv - 0.5;
-    if (x <= 0) return 0;
-    if (x >= W) return W;
-    const int c = int(x);
-    return c < x ? c + 1 : c;
-  };
-  int c = 0;
-  for (; i < n && rs.begin[i] < L.end && c < W; ++i) {
-    const int c0 = std::max(c, column(rs.begin[i]));
-    const int c1 = std::max(c0, column(rs.end[i]));
-    std::fill(band.begin() + c, band.begin() + c0, pal[0]);
-    std::fill(band.begin() + c0, band.begin() + c1, pal[1 + (rs.step[i] & 1u)]);
-    c = c1;
-  }
-  std::fill(band.begin() + c, band.begin() + W, pal[0]);
+  forStepColumns(rs, L.begin, L.nsPerPx(), W, [&](int c0, int c1, std::size_t i) {
+    std::fill(band.begin() + c0, band.begin() + c1, i < rs.step.size() ? pal[1 + (rs.step[i] & 1u)] : pal[0]);
+  });
   canvas->row(L.plot.left(), lane.top, lane.bottom, band.data(), W);
 }
 
