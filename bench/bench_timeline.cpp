@@ -107,7 +107,7 @@ void BM_Frame(benchmark::State& state) {
 }
 BENCHMARK(BM_Frame)
     ->ArgNames({"zoom", "mode"})
-    ->ArgsProduct({{1, 10, 100, 10000}, {int(TimelineMode::Measured), int(TimelineMode::Overlay), int(TimelineMode::Lanes)}})
+    ->ArgsProduct({{1, 10, 23, 100, 10000}, {int(TimelineMode::Measured), int(TimelineMode::Overlay), int(TimelineMode::Lanes)}})
     ->Unit(benchmark::kMillisecond);
 
 // Repaint without a change of view (selection, hover): the plot pixels are reused.

@@ -289,6 +289,7 @@ std::pair<int, int> queryLane(const LodGrid& grid, const RankLod& lod, const Ran
                               const LaneQuery& q, ColumnMark* marks,
                               std::vector<std::uint32_t>& boxes) {
   const double px = q.nsPerPx;
+  const double invPx = 1.0 / px;
   const int level = grid.levelFor(px);
   int touched0 = q.columns, touched1 = 0;
   auto touch = [&](int c0, int c1) {
@@ -298,12 +299,18 @@ std::pair<int, int> queryLane(const LodGrid& grid, const RankLod& lod, const Ran
   auto addSpan = [&](double x0, double x1, std::uint32_t fn, double busyNs, double topNs,
                      std::uint8_t depth) {
     // Spreads busy/top time over the columns [x0, x1) in proportion to the overlap.
-    const double w = std::max(x1 - x0, 1e-9);
-    const int c0 = std::max(0, int(std::floor(x0)));
-    const int c1 = std::min(q.columns, int(std::ceil(x1)));
-    if (c0 < c1) touch(c0, c1);
+    if (x1 <= 0 || x0 >= q.columns) return;
+    const int c0 = x0 > 0 ? int(x0) : 0;
+    const int c1 = std::min(q.columns, x1 > int(x1) ? int(x1) + 1 : int(x1));
+    if (c0 >= c1) return;
+    touch(c0, c1);
+    if (c1 - c0 == 1 && x0 >= c0) {  // inside one column (most narrow events): all of it
+      if (x1 > x0) marks[c0].add(fn, float(busyNs), float(topNs), depth);
+      return;
+    }
+    const double inv = 1.0 / std::max(x1 - x0, 1e-9);
     for (int c = c0; c < c1; ++c) {
-      const double f = (std::min(x1, double(c + 1)) - std::max(x0, double(c))) / w;
+      const double f = (std::min(x1, double(c + 1)) - std::max(x0, double(c))) * inv;
       if (f > 0) marks[c].add(fn, float(busyNs * f), float(topNs * f), depth);
     }
   };
@@ -326,6 +333,7 @@ std::pair<int, int> queryLane(const LodGrid& grid, const RankLod& lod, const Ran
     const float scale = float(double(bw) / 65535.0);
     const double inv = 1.0 / px;
     const double step = double(bw) * inv;
+    const double invStep = 1.0 / step;
     double xc = (double(TimeNs(b0) * bw - q.begin) + 0.5 * double(bw)) * inv;  // bucket centre
     int first = -1, last = -1;
     for (std::size_t b = b0; b < b1; ++b, xc += step) {
@@ -333,8 +341,20 @@ std::pair<int, int> queryLane(const LodGrid& grid, const RankLod& lod, const Ran
       if (k.busy == 0 && !k.point()) continue;
       if (TimeNs(b + 1) * bw <= q.clipBegin) continue;
       if (split) {
-        const double x0 = xc - 0.5 * step, x1 = xc + 0.5 * step;
-        if (k.busy) addSpan(x0, x1, k.fn(), double(k.busy) * scale, double(k.top) * scale, std::uint8_t(k.depth()));
+        // The bucket [x0, x1) is 1 to 2 columns wide: it covers at most 3 columns, each taking
+        // its share of the bucket's busy and top time (addSpan without its division and floor
+        // calls, which were most of a frame at this scale).
+        const double x0 = xc - 0.5 * step, x1 = x0 + step;
+        if (k.busy && x1 > 0 && x0 < q.columns) {
+          const float busy = float(k.busy) * scale * float(invStep), top = float(k.top) * scale * float(invStep);
+          const int c0 = x0 > 0 ? int(x0) : 0;
+          const int c1 = std::min(q.columns, int(x1) + 1);
+          touch(c0, c1);
+          for (int c = c0; c < c1; ++c) {
+            const float f = float(std::min(x1, double(c + 1)) - std::max(x0, double(c)));
+            if (f > 0) marks[c].add(k.fn(), busy * f, top * f, std::uint8_t(k.depth()));
+          }
+        }
         if (k.point()) markPoint(xc);
         continue;
       }
@@ -384,7 +404,7 @@ std::pair<int, int> queryLane(const LodGrid& grid, const RankLod& lod, const Ran
         [&](std::uint32_t owner, TimeNs a, TimeNs b) {
           if (t.leave[owner] - t.enter[owner] >= thr) return;
           const double ns = double(b - a);
-          addSpan(double(a - q.begin) / px, double(b - q.begin) / px, t.function[owner], ns, ns,
+          addSpan(double(a - q.begin) * invPx, double(b - q.begin) * invPx, t.function[owner], ns, ns,
                   shape.depth[owner]);
         },
         [&](std::uint32_t i) {
@@ -393,7 +413,7 @@ std::pair<int, int> queryLane(const LodGrid& grid, const RankLod& lod, const Ran
   auto pIt = std::partition_point(shape.points.begin(), shape.points.end(),
                                   [&](std::uint32_t i) { return en[i] < q.begin; });
   for (; pIt != shape.points.end() && en[*pIt] < q.end; ++pIt)
-    markPoint(double(en[*pIt] - q.begin) / px);
+    markPoint(double(en[*pIt] - q.begin) * invPx);
   return {touched0, touched1};
 }
 
