@@ -143,12 +143,13 @@ void BM_GuiSession(benchmark::State& state) {
     std::vector<double> toggles;
     bool ok = true;
     std::vector<std::uint32_t> moved;  // ranks each toggle's snapshot copied
+    double keyHandled = 0;
     auto verbose = [&](const char* what, double arrived) {
       if (!std::getenv("PERWIZ_BENCH_VERBOSE")) return;
       const gui::PredictionResult& p = *w.session()->prediction();
-      std::fprintf(stderr, "%s: engine %.1f ms (%llu items, %llu shifted), snapshot %.1f ms (drawing %.1f ms, %u ranks), result shown %.1f ms, painted %.1f ms\n",
+      std::fprintf(stderr, "%s: engine %.1f ms (%llu items, %llu shifted), snapshot %.1f ms (drawing %.1f ms, %u ranks), result shown %.1f ms (key handled %.1f ms), painted %.1f ms\n",
                    what, p.seconds * 1e3, static_cast<unsigned long long>(p.recomputed), static_cast<unsigned long long>(p.shifted),
-                   p.snapshotSeconds * 1e3, p.drawingSeconds * 1e3, p.changedRanks, arrived, toggles.back());
+                   p.snapshotSeconds * 1e3, p.drawingSeconds * 1e3, p.changedRanks, arrived, keyHandled, toggles.back());
     };
     auto toggleOn = [&](const ui::TimelineItem& item, Qt::Key key) {
       w.timeline()->setSelection(item);
@@ -156,6 +157,7 @@ void BM_GuiSession(benchmark::State& state) {
         QElapsedTimer k;
         k.start();
         QTest::keyClick(w.timeline(), key);
+        keyHandled = static_cast<double>(k.nsecsElapsed()) / 1e6;
         ok = spin([&] { return w.isPredictionCurrent(); }, 600000);
         const double arrived = static_cast<double>(k.nsecsElapsed()) / 1e6;
         w.timeline()->repaint();
@@ -173,6 +175,7 @@ void BM_GuiSession(benchmark::State& state) {
         }
         k.restart();
         w.undoStack()->undo();
+        keyHandled = static_cast<double>(k.nsecsElapsed()) / 1e6;
         ok = ok && spin([&] { return w.isPredictionCurrent(); }, 600000);
         const double undone = static_cast<double>(k.nsecsElapsed()) / 1e6;
         w.timeline()->repaint();

@@ -14,7 +14,6 @@
 #include <QString>
 
 #include <algorithm>
-#include <cmath>
 #include <limits>
 #include <memory>
 #include <vector>
@@ -53,28 +52,38 @@ void forStepColumns(const RankSteps& rs, TimeNs begin, double nsPerPx, int W, Fi
   const std::size_t n = rs.step.size();
   // Column c's centre is begin + (c + 1/2)·nsPerPx; a step [b, e) holds it iff
   // b <= begin + floor((c + 1/2)·nsPerPx) < e (b and e are integers).
-  auto centre = [&](int c) { return begin + TimeNs(std::floor((c + 0.5) * nsPerPx)); };
+  auto centre = [&](int c) { return begin + TimeNs((c + 0.5) * nsPerPx); };  // (truncation is floor here: >= 0)
+  const double inv = 1.0 / nsPerPx;
+  auto firstAtOrAfter = [&](TimeNs t) {  // the first column whose centre is at or after t, or W
+    const double x = double(t - begin) * inv - 0.5;
+    int c = x <= 0 ? 0 : x >= W ? W : int(x);
+    while (c > 0 && centre(c - 1) >= t) --c;  // the estimate, made exact
+    while (c < W && centre(c) < t) ++c;
+    return c;
+  };
   std::size_t i = 0;
-  int runStart = 0;
-  std::size_t runStep = n + 1;  // no run yet
-  for (int c = 0; c < W; ++c) {
+  for (int c = 0; c < W;) {
     const TimeNs t = centre(c);
     // The first step ending after t: mostly one of the next few, else a binary search.
-    int k = 0;
-    while (i < n && rs.end[i] <= t && k < 8) {
-      ++i;
-      ++k;
+    for (int k = 0; i < n && rs.end[i] <= t; ++i)
+      if (++k == 8) {
+        i = std::size_t(std::upper_bound(rs.end.begin() + std::ptrdiff_t(i), rs.end.end(), t) - rs.end.begin());
+        break;
+      }
+    if (i == n) {
+      fill(c, W, n);
+      return;
     }
-    if (k == 8 && i < n && rs.end[i] <= t)
-      i = std::size_t(std::upper_bound(rs.end.begin() + std::ptrdiff_t(i), rs.end.end(), t) - rs.end.begin());
-    const std::size_t here = i < n && rs.begin[i] <= t ? i : n;
-    if (here != runStep) {
-      if (c > runStart) fill(runStart, c, runStep);
-      runStart = c;
-      runStep = here;
+    if (rs.begin[i] > t) {  // a gap before step i
+      const int next = firstAtOrAfter(rs.begin[i]);
+      fill(c, next, n);
+      c = next;
+      continue;
     }
+    const int next = std::max(c + 1, firstAtOrAfter(rs.end[i]));  // step i holds t: c + 1 at least
+    fill(c, next, i);
+    c = next;
   }
-  if (W > runStart) fill(runStart, W, runStep);
 }
 
 // Per trace, immutable once built, shared by the view and the prediction worker (which builds
