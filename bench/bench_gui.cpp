@@ -41,6 +41,8 @@
 
 #include <benchmark/benchmark.h>
 
+#include <atomic>
+
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -144,18 +146,29 @@ void BM_GuiSession(benchmark::State& state) {
     bool ok = true;
     std::vector<std::uint32_t> moved;  // ranks each toggle's snapshot copied
     double keyHandled = 0;
+    // When the worker published its last result (its thread, at the emit), for the verbose lines.
+    std::atomic<std::int64_t> publishedNs{0};
+    QElapsedTimer sinceStart;
+    sinceStart.start();
+    const QMetaObject::Connection publishedAt = QObject::connect(w.session()->worker(), &gui::PredictionWorker::resultReady, w.session()->worker(),
+                     [&](const std::shared_ptr<const gui::PredictionResult>&) { publishedNs = sinceStart.nsecsElapsed(); },
+                     Qt::DirectConnection);
+    std::int64_t keyAt = 0;
     auto verbose = [&](const char* what, double arrived) {
       if (!std::getenv("PERWIZ_BENCH_VERBOSE")) return;
       const gui::PredictionResult& p = *w.session()->prediction();
-      std::fprintf(stderr, "%s: engine %.1f ms (%llu items, %llu shifted), snapshot %.1f ms (drawing %.1f ms, %u ranks), result shown %.1f ms (key handled %.1f ms), painted %.1f ms\n",
+      std::fprintf(stderr, "%s: engine %.1f ms (%llu items, %llu shifted), snapshot %.1f ms (drawing %.1f ms, %u ranks), result shown %.1f ms (key handled %.1f ms, published %.1f ms), painted %.1f ms\n",
                    what, p.seconds * 1e3, static_cast<unsigned long long>(p.recomputed), static_cast<unsigned long long>(p.shifted),
-                   p.snapshotSeconds * 1e3, p.drawingSeconds * 1e3, p.changedRanks, arrived, keyHandled, toggles.back());
+                   p.snapshotSeconds * 1e3, p.drawingSeconds * 1e3, p.changedRanks, arrived, keyHandled,
+                   double(publishedNs.load() - keyAt) / 1e6, toggles.back());
     };
     auto toggleOn = [&](const ui::TimelineItem& item, Qt::Key key) {
       w.timeline()->setSelection(item);
       for (int i = 0; i < 10 && ok; ++i) {
         QElapsedTimer k;
         k.start();
+        keyAt = sinceStart.nsecsElapsed();
+        if (std::getenv("PERWIZ_BENCH_EVENTS_OVER")) std::fprintf(stderr, "key\n");
         QTest::keyClick(w.timeline(), key);
         keyHandled = static_cast<double>(k.nsecsElapsed()) / 1e6;
         ok = spin([&] { return w.isPredictionCurrent(); }, 600000);
@@ -174,6 +187,7 @@ void BM_GuiSession(benchmark::State& state) {
           k.restart();
         }
         k.restart();
+        keyAt = sinceStart.nsecsElapsed();
         w.undoStack()->undo();
         keyHandled = static_cast<double>(k.nsecsElapsed()) / 1e6;
         ok = ok && spin([&] { return w.isPredictionCurrent(); }, 600000);
@@ -214,6 +228,8 @@ void BM_GuiSession(benchmark::State& state) {
       state.SkipWithError("a toggle's prediction did not arrive");
       return;
     }
+
+    QObject::disconnect(publishedAt);
 
     // Wheel zoom at 60 % of the plot: 20 steps in (to about 1 % of the trace), 20 out.
     std::vector<double> zooms;
@@ -280,11 +296,33 @@ BENCHMARK(BM_GuiSession)
     ->Unit(benchmark::kSecond);
 BENCHMARK(BM_GuiSession)->Name("BM_GuiSession/256x1e7")->Args({256, 10000000})->Iterations(1)->Unit(benchmark::kSecond);
 
+// PERWIZ_BENCH_EVENTS_OVER=MS: every event the GUI thread took longer than MS to handle,
+// with its type and receiver (to find what delays a frame).
+class TimedApplication : public QApplication {
+ public:
+  using QApplication::QApplication;
+  bool notify(QObject* receiver, QEvent* event) override {
+    if (overMs_ < 0) return QApplication::notify(receiver, event);
+    QElapsedTimer t;
+    t.start();
+    const int type = event->type();
+    const bool r = QApplication::notify(receiver, event);
+    const double ms = static_cast<double>(t.nsecsElapsed()) / 1e6;
+    if (ms > overMs_)
+      std::fprintf(stderr, "  event %d to %s (%s): %.1f ms\n", type, receiver->metaObject()->className(),
+                   qPrintable(receiver->objectName()), ms);
+    return r;
+  }
+
+ private:
+  double overMs_ = qEnvironmentVariableIsSet("PERWIZ_BENCH_EVENTS_OVER") ? qEnvironmentVariable("PERWIZ_BENCH_EVENTS_OVER").toDouble() : -1;
+};
+
 }  // namespace
 
 int main(int argc, char** argv) {
   qputenv("QT_QPA_PLATFORM", qgetenv("QT_QPA_PLATFORM").isEmpty() ? QByteArray("offscreen") : qgetenv("QT_QPA_PLATFORM"));
-  QApplication app(argc, argv);
+  TimedApplication app(argc, argv);
   QCoreApplication::setOrganizationName(QStringLiteral("PerWiz-bench"));
   benchmark::Initialize(&argc, argv);
   benchmark::RunSpecifiedBenchmarks();
