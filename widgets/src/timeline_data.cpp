@@ -210,10 +210,18 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
     rtimes.function = rt.function.data();
     rtimes.size = std::uint32_t(rt.size());
     maxEvents = std::max<std::uint64_t>(maxEvents, rt.size());
-    // A prediction carries its latest leave (PredictedTimes::end); the measured trace its
-    // endTime and the leaves.
-    if (!predicted)
-      for (std::uint32_t i = 0; i < rtimes.size; ++i) d.end = std::max(d.end, rtimes.leave[i]);
+  }
+  // A prediction carries its latest leave (PredictedTimes::end); the measured trace its
+  // endTime and the leaves (ranks in parallel).
+  if (!predicted) {
+    std::vector<TimeNs> lastLeave(ranks, 0);
+    forEachRank(ranks, t.eventCount(), [&](std::uint32_t r) {
+      const RankTimes& rtimes = d.times[r];
+      TimeNs m = 0;
+      for (std::uint32_t i = 0; i < rtimes.size; ++i) m = std::max(m, rtimes.leave[i]);
+      lastLeave[r] = m;
+    });
+    for (TimeNs m : lastLeave) d.end = std::max(d.end, m);
   }
   d.end = std::max(d.end, predicted ? prediction->end : t.endTime);
   d.grid = makeGrid(d.end + 1, maxEvents, ranks);
