@@ -336,12 +336,20 @@ void PredictionWorker::refine(const std::shared_ptr<const PredictionResult>& pro
 void PredictionWorker::prepareSpares() {
   // While idle after a result: a spare array per rank, its pages touched, for the next change
   // of each rank to write into (fresh pages cost a snapshot about as much again as the copy),
-  // while two more snapshots fit in the memory left. A new request stops it at the next rank.
-  std::lock_guard lock(replayerMutex_);
-  Engine& e = *engine_;
-  if (availableMemory() / 2 <= e.snapshotBytes()) return;
-  const Trace& t = *e.trace;
-  for (std::uint32_t r = 0; r < t.rankCount() && !interrupted(); ++r) {
+  // while two more snapshots fit in the memory left. Background work: it waits while the view
+  // zooms or scrolls (noteActivity; its page faults would take a core from the frames), without
+  // holding the engine's lock, and a new request stops it at the next rank.
+  using Clock = std::chrono::steady_clock;
+  const std::uint64_t available = availableMemory();
+  for (std::uint32_t r = 0;; ++r) {
+    while (!interrupted() && Clock::now() - lastActivity() < std::chrono::milliseconds(300))
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    if (interrupted()) return;
+    std::lock_guard lock(replayerMutex_);
+    if (!engine_) return;
+    Engine& e = *engine_;
+    const Trace& t = *e.trace;
+    if (r >= t.rankCount() || available / 2 <= e.snapshotBytes()) return;
     if (e.older[r]) continue;
     auto spare = std::make_shared<PredictedRank>();
     spare->enter.resize(t.ranks[r].size());
