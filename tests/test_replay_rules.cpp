@@ -9,6 +9,7 @@
 // Notation as in the doc: E, X measured enter/leave, E', X' predicted; wait = X − E − local.
 #include "perwiz/critical_path.h"
 #include "perwiz/execution_dag.h"
+#include "perwiz/generator.h"
 #include "perwiz/replay.h"
 #include "perwiz/scenario.h"
 #include "perwiz/trace_builder.h"
@@ -906,6 +907,61 @@ TEST(ReplayRules, BalanceComputeImbalancedStep) {
   // rank 1: 500·2075/3500 = 296.4 → 296.
   EXPECT_EQ(rp.mapTime(0, 500), 633);
   EXPECT_EQ(rp.mapTime(1, 500), 296);
+}
+
+// The computation balance-compute equalises, of every step at once (Replayer::stepComputations)
+// and step by step: the step of BalanceComputeImbalancedStep, then a second step [5200, 5200 +
+// d_r] with no MPI call inside on ranks 0 and 1 only (rank 2 ends after Barrier2).
+//   step 0: c_r = a_r (before Barrier1) + b_r (after it) = 1500, 4000, 801
+//   step 1: the gap from Barrier2's leave (5100) to the rank's end, inside [5200, 5200 + d_r]:
+//           d_r = 700, 250; rank 2 has no step 1: -1.
+TEST(ReplayRules, StepComputationOfEveryStepAtOnce) {
+  const TimeNs a[] = {1000, 3000, 601}, bb[] = {500, 1000, 200}, d[] = {700, 250};
+  Tb b(3);
+  for (Rank r = 0; r < 3; ++r) {
+    b.open(r, 500, "PRGN_step");
+    b.coll(r, 500 + a[r], 3700, MpiOp::Barrier);
+    b.close(r, 3700 + bb[r], "PRGN_step");
+    b.coll(r, 3700 + bb[r] + 300, 5100, MpiOp::Barrier);
+    if (r < 2) {
+      b.open(r, 5200, "PRGN_step");
+      b.close(r, 5200 + d[r], "PRGN_step");
+    }
+  }
+  const Trace t = b.take();
+  ASSERT_EQ(t.steps.size(), 2u);
+  Replayer rp(t, simple());
+  EXPECT_EQ(rp.stepComputations(), (std::vector<TimeNs>{1500, 4000, 801, 700, 250, -1}));
+  EXPECT_EQ(rp.stepComputation(0), (std::vector<TimeNs>{1500, 4000, 801}));
+  EXPECT_EQ(rp.stepComputation(1), (std::vector<TimeNs>{700, 250, -1}));
+}
+
+// On generated traces (imbalance, non-blocking calls, many steps): every step at once equals
+// the step-by-step search.
+TEST(ReplayRules, StepComputationsEqualStepByStep) {
+  for (std::uint32_t seed = 1; seed <= 4; ++seed) {
+    GeneratorSpec spec;
+    spec.ranks = 3 + seed;
+    spec.steps = 40 * seed;
+    spec.imbalance = 0.5;
+    spec.nonBlocking = seed % 2 == 0;
+    spec.seed = seed;
+    TraceBuilder tb("steps", "generated");
+    generateTrace(spec, tb);
+    const Trace t = tb.take();
+    ASSERT_EQ(t.steps.size(), spec.steps);
+    Replayer rp(t, Scenario{});
+    const std::vector<TimeNs> all = rp.stepComputations();
+    ASSERT_EQ(all.size(), t.steps.size() * t.rankCount());
+    for (std::uint32_t k = 0; k < t.steps.size(); ++k) {
+      const std::vector<TimeNs> one = rp.stepComputation(k);
+      ASSERT_EQ(one.size(), t.rankCount());
+      for (std::uint32_t r = 0; r < t.rankCount(); ++r) {
+        ASSERT_EQ(all[std::size_t(k) * t.rankCount() + r], one[r]) << "seed " << seed << ", step " << k << ", rank " << r;
+        EXPECT_GE(one[r], 0);
+      }
+    }
+  }
 }
 
 TEST(ReplayRules, BalanceComputeRankWithoutComputation) {

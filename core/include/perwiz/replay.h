@@ -111,6 +111,10 @@ class Replayer {
   // Measured computation of each rank inside parallel step `step` (the quantity that
   // balance-compute equalises); -1 for ranks without the step. Empty if no such step.
   std::vector<TimeNs> stepComputation(std::uint32_t step) const;
+  // The same for every step at once: [step * rankCount + rank]. One pass per rank over its
+  // calls (ranks in parallel) instead of a search per step and rank: O(calls + steps · ranks)
+  // time, 8 bytes per step and rank.
+  std::vector<TimeNs> stepComputations() const;
 
   // "" when every predicted time fits in int64 ns; otherwise why the prediction does not, naming
   // the call and what took it past the limit (a message and the network model's price of it, a

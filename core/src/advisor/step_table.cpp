@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 
 namespace perwiz {
 
@@ -13,10 +14,12 @@ std::vector<StepRow> stepTable(const Replayer& base, const AdvisorOptions& optio
   const std::uint32_t n = static_cast<std::uint32_t>(base.trace().steps.size());
   std::vector<StepRow> rows(n);
   std::vector<TimeNs> least(n, 0);  // the least per-rank computation of each step
+  const std::vector<TimeNs> all = base.stepComputations();  // one pass per rank, not a search per step
+  const std::size_t R = base.trace().rankCount();
   for (std::uint32_t k = 0; k < n; ++k) {
     StepRow& row = rows[k];
     row.step = k;
-    const std::vector<TimeNs> comp = base.stepComputation(k);
+    const std::span<const TimeNs> comp(all.data() + std::size_t(k) * R, R);
     long double sum = 0;
     least[k] = std::numeric_limits<TimeNs>::max();
     for (TimeNs c : comp)

@@ -4,6 +4,7 @@
 #include "../compensation/overhead_charges.h"
 #include "perwiz/checked_time.h"
 #include "perwiz/compensation.h"
+#include "perwiz/rank_parallel.h"
 #include "perwiz/release.h"
 #include "clean_cuts.h"
 #include "overlay.h"
@@ -789,6 +790,39 @@ std::vector<TimeNs> Replayer::stepComputation(std::uint32_t step) const {
   d->stepParts(step, parts, total, in, present);
   out.resize(total.size());
   for (std::size_t r = 0; r < total.size(); ++r) out[r] = in[r] ? total[r] : -1;
+  return out;
+}
+
+std::vector<TimeNs> Replayer::stepComputations() const {
+  const auto& p = d->p;
+  const Trace& t = d->trace;
+  const std::size_t K = t.steps.size(), R = p.ranks;
+  std::vector<TimeNs> out(K * R, -1);
+  forEachRank(p.ranks, t.eventCount(), [&](std::uint32_t r) {
+    // The rank's steps by their begin: each one's first unit (firstEnteredAtOrAfter) is then at
+    // or after the one before's, found by walking on instead of searching.
+    std::vector<std::pair<TimeNs, std::uint32_t>> order;
+    for (std::uint32_t k = 0; k < K; ++k)
+      if (r < t.steps[k].ranks.size() && t.steps[k].ranks[r].present())
+        order.emplace_back(t.ranks[r].enter[t.steps[k].ranks[r].marker], k);
+    if (!std::is_sorted(order.begin(), order.end())) std::sort(order.begin(), order.end());
+    std::uint32_t first = p.rankBegin[r];
+    for (const auto& [sBegin, k] : order) {
+      const TimeNs sEnd = t.ranks[r].leave[t.steps[k].ranks[r].marker];
+      while (first < p.rankBegin[r + 1] && p.measEnter.in(r, first) < sBegin) ++first;
+      // Impl::stepParts' sum for this step and rank.
+      TimeNs total = 0;
+      bool any = false;
+      for (std::uint32_t u = first; u < p.rankBegin[r + 1]; ++u) {
+        const TimeNs prev = p.isFirst(u) ? 0 : p.measLeave.in(r, u - 1);
+        if (prev >= sEnd && any) break;
+        total += std::max<TimeNs>(0, std::min(p.measEnter.in(r, u), sEnd) - std::max(prev, sBegin));
+        any = true;
+        if (prev >= sEnd) break;
+      }
+      out[std::size_t(k) * R + r] = total;
+    }
+  });
   return out;
 }
 
