@@ -311,14 +311,15 @@ class TimedApplication : public QApplication {
   using QApplication::QApplication;
   bool notify(QObject* receiver, QEvent* event) override {
     if (overMs_ < 0) return QApplication::notify(receiver, event);
+    // Named before the delivery, which may delete the receiver (DeferredDelete).
+    const int type = event->type();
+    const char* cls = receiver->metaObject()->className();
+    const QString name = receiver->objectName();
     QElapsedTimer t;
     t.start();
-    const int type = event->type();
     const bool r = QApplication::notify(receiver, event);
     const double ms = static_cast<double>(t.nsecsElapsed()) / 1e6;
-    if (ms > overMs_)
-      std::fprintf(stderr, "  event %d to %s (%s): %.1f ms\n", type, receiver->metaObject()->className(),
-                   qPrintable(receiver->objectName()), ms);
+    if (ms > overMs_) std::fprintf(stderr, "  event %d to %s (%s): %.1f ms\n", type, cls, qPrintable(name), ms);
     return r;
   }
 
