@@ -866,16 +866,28 @@ TEST(ReplayRules, HypothesisValidation) {
 // after it; 500 ns before the step and 300 ns after it are outside the step.
 //   a = {1000, 3000, 601}, b = {500, 1000, 200}
 //   Barrier1 [500 + a_r, 3700]   PRGN leave 3700 + b_r   Barrier2 [3700 + b_r + 300, 5100]
-TEST(ReplayRules, BalanceComputeImbalancedStep) {
-  const TimeNs a[] = {1000, 3000, 601}, bb[] = {500, 1000, 200};
+// With `secondStep`, ranks 0 and 1 then run a second step [5200, 5200 + d_r] with no MPI call,
+// d = {700, 250}; rank 2 ends after Barrier2.
+namespace {
+Trace imbalancedStep(bool secondStep) {
+  const TimeNs a[] = {1000, 3000, 601}, bb[] = {500, 1000, 200}, d[] = {700, 250};
   Tb b(3);
   for (Rank r = 0; r < 3; ++r) {
     b.open(r, 500, "PRGN_step");
     b.coll(r, 500 + a[r], 3700, MpiOp::Barrier);
     b.close(r, 3700 + bb[r], "PRGN_step");
     b.coll(r, 3700 + bb[r] + 300, 5100, MpiOp::Barrier);
+    if (secondStep && r < 2) {
+      b.open(r, 5200, "PRGN_step");
+      b.close(r, 5200 + d[r], "PRGN_step");
+    }
   }
-  const Trace t = b.take();
+  return b.take();
+}
+}  // namespace
+
+TEST(ReplayRules, BalanceComputeImbalancedStep) {
+  const Trace t = imbalancedStep(false);
   ASSERT_EQ(t.steps.size(), 1u);
   Replayer rp(t, simple());
   expectIdentity(rp, t);
@@ -910,25 +922,12 @@ TEST(ReplayRules, BalanceComputeImbalancedStep) {
 }
 
 // The computation balance-compute equalises, of every step at once (Replayer::stepComputations)
-// and step by step: the step of BalanceComputeImbalancedStep, then a second step [5200, 5200 +
-// d_r] with no MPI call inside on ranks 0 and 1 only (rank 2 ends after Barrier2).
+// and step by step, on imbalancedStep(true):
 //   step 0: c_r = a_r (before Barrier1) + b_r (after it) = 1500, 4000, 801
 //   step 1: the gap from Barrier2's leave (5100) to the rank's end, inside [5200, 5200 + d_r]:
 //           d_r = 700, 250; rank 2 has no step 1: -1.
 TEST(ReplayRules, StepComputationOfEveryStepAtOnce) {
-  const TimeNs a[] = {1000, 3000, 601}, bb[] = {500, 1000, 200}, d[] = {700, 250};
-  Tb b(3);
-  for (Rank r = 0; r < 3; ++r) {
-    b.open(r, 500, "PRGN_step");
-    b.coll(r, 500 + a[r], 3700, MpiOp::Barrier);
-    b.close(r, 3700 + bb[r], "PRGN_step");
-    b.coll(r, 3700 + bb[r] + 300, 5100, MpiOp::Barrier);
-    if (r < 2) {
-      b.open(r, 5200, "PRGN_step");
-      b.close(r, 5200 + d[r], "PRGN_step");
-    }
-  }
-  const Trace t = b.take();
+  const Trace t = imbalancedStep(true);
   ASSERT_EQ(t.steps.size(), 2u);
   Replayer rp(t, simple());
   EXPECT_EQ(rp.stepComputations(), (std::vector<TimeNs>{1500, 4000, 801, 700, 250, -1}));
