@@ -4,6 +4,8 @@
 
 #include "perwiz/rank_parallel.h"
 
+#include <QFontMetrics>
+
 #include <algorithm>
 #include <tuple>
 
@@ -322,6 +324,18 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
 }
 
 // ---- TimelineData ----
+
+int TimelineData::widestRankName(const QFont& font) const {
+  if (nameWidthVersion_ != traceVersion_ || nameWidthFont_ != font.key()) {
+    const QFontMetrics fm(font);
+    nameWidth_ = 0;
+    if (const Trace* t = trace())
+      for (const RankTrace& r : t->ranks) nameWidth_ = std::max(nameWidth_, fm.horizontalAdvance(QString::fromStdString(r.name)));
+    nameWidthVersion_ = traceVersion_;
+    nameWidthFont_ = font.key();
+  }
+  return nameWidth_;
+}
 
 void TimelineData::setTrace(std::shared_ptr<const Trace> trace) {
   ++version_;

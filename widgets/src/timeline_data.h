@@ -11,6 +11,7 @@
 #include "perwiz/widgets/timeline_view.h"
 
 #include <QColor>
+#include <QFont>
 #include <QString>
 
 #include <algorithm>
@@ -234,6 +235,10 @@ class TimelineData {
   // Step span on a rank in a drawing; false if the rank lacks the step.
   bool stepSpan(bool predicted, std::uint32_t step, std::uint32_t rank, TimeNs& b, TimeNs& e) const;
   std::size_t bytes() const;  // memory of the derived data
+  // Width of the widest rank name in `font` (every layout asks; measuring every name each time
+  // shaped text for every rank on every frame and mouse move). Cached per trace and font; a
+  // view's data is used on its thread only.
+  int widestRankName(const QFont& font) const;
 
  private:
   std::shared_ptr<const TimelineBase> base_;
@@ -246,6 +251,9 @@ class TimelineData {
   std::uint64_t version_ = 0, traceVersion_ = 0;
   std::shared_ptr<const Drawing> measured_ = std::make_shared<const Drawing>();
   std::shared_ptr<const Drawing> predicted_;
+  mutable QString nameWidthFont_;
+  mutable std::uint64_t nameWidthVersion_ = ~std::uint64_t(0);
+  mutable int nameWidth_ = 0;
 };
 
 }  // namespace perwiz::ui

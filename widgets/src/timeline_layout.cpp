@@ -99,10 +99,7 @@ TimelineLayout computeLayout(const TimelineData& data, const LayoutInput& in) {
   QFont bold = in.font;
   bold.setBold(true);
   const QFontMetrics boldFm(bold);
-  int labelW = boldFm.horizontalAdvance(QStringLiteral("rank 00")) + 16;
-  if (const Trace* t = data.trace())
-    for (const RankTrace& r : t->ranks)
-      labelW = std::max(labelW, boldFm.horizontalAdvance(QString::fromStdString(r.name)) + 16);
+  int labelW = std::max(boldFm.horizontalAdvance(QStringLiteral("rank 00")), data.widestRankName(bold)) + 16;
   labelW = std::min(labelW, std::max(60, in.area.width() / 4));
   if (L.lanes) labelW += fm.horizontalAdvance(QStringLiteral("m")) + 6;
 
