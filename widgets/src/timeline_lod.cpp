@@ -297,8 +297,9 @@ std::pair<int, int> queryLane(const LodGrid& grid, const RankLod& lod, const Ran
     touched1 = std::max(touched1, c1);
   };
   auto addSpan = [&](double x0, double x1, std::uint32_t fn, double busyNs, double topNs,
-                     std::uint8_t depth) {
-    // Spreads busy/top time over the columns [x0, x1) in proportion to the overlap.
+                     std::uint8_t depth, double invWidth = 0) {
+    // Spreads busy/top time over the columns [x0, x1) in proportion to the overlap (invWidth:
+    // 1 / (x1 - x0) when the caller knows it).
     if (x1 <= 0 || x0 >= q.columns) return;
     const int c0 = x0 > 0 ? int(x0) : 0;
     const int c1 = std::min(q.columns, x1 > int(x1) ? int(x1) + 1 : int(x1));
@@ -308,7 +309,7 @@ std::pair<int, int> queryLane(const LodGrid& grid, const RankLod& lod, const Ran
       if (x1 > x0) marks[c0].add(fn, float(busyNs), float(topNs), depth);
       return;
     }
-    const double inv = 1.0 / std::max(x1 - x0, 1e-9);
+    const double inv = invWidth > 0 ? invWidth : 1.0 / std::max(x1 - x0, 1e-9);
     for (int c = c0; c < c1; ++c) {
       const double f = (std::min(x1, double(c + 1)) - std::max(x0, double(c))) * inv;
       if (f > 0) marks[c].add(fn, float(busyNs * f), float(topNs * f), depth);
@@ -331,30 +332,18 @@ std::pair<int, int> queryLane(const LodGrid& grid, const RankLod& lod, const Ran
     const std::size_t b0 = std::size_t(std::max<TimeNs>(q.begin, 0) / bw);
     const std::size_t b1 = std::min(buckets.size(), std::size_t(std::max<TimeNs>(q.end, 0) / bw) + 1);
     const float scale = float(double(bw) / 65535.0);
-    const double inv = 1.0 / px;
-    const double step = double(bw) * inv;
+    const double step = double(bw) * invPx;
     const double invStep = 1.0 / step;
-    double xc = (double(TimeNs(b0) * bw - q.begin) + 0.5 * double(bw)) * inv;  // bucket centre
+    double xc = (double(TimeNs(b0) * bw - q.begin) + 0.5 * double(bw)) * invPx;  // bucket centre
     int first = -1, last = -1;
     for (std::size_t b = b0; b < b1; ++b, xc += step) {
       const LodBucket& k = buckets[b];
       if (k.busy == 0 && !k.point()) continue;
       if (TimeNs(b + 1) * bw <= q.clipBegin) continue;
       if (split) {
-        // The bucket [x0, x1) is 1 to 2 columns wide: it covers at most 3 columns, each taking
-        // its share of the bucket's busy and top time (addSpan without its division and floor
-        // calls, which were most of a frame at this scale).
+        // The bucket [x0, x1) is 1 to 2 columns wide (its width known: no division per bucket).
         const double x0 = xc - 0.5 * step, x1 = x0 + step;
-        if (k.busy && x1 > 0 && x0 < q.columns) {
-          const float busy = float(k.busy) * scale * float(invStep), top = float(k.top) * scale * float(invStep);
-          const int c0 = x0 > 0 ? int(x0) : 0;
-          const int c1 = std::min(q.columns, int(x1) + 1);
-          touch(c0, c1);
-          for (int c = c0; c < c1; ++c) {
-            const float f = float(std::min(x1, double(c + 1)) - std::max(x0, double(c)));
-            if (f > 0) marks[c].add(k.fn(), busy * f, top * f, std::uint8_t(k.depth()));
-          }
-        }
+        if (k.busy) addSpan(x0, x1, k.fn(), double(k.busy) * scale, double(k.top) * scale, std::uint8_t(k.depth()), invStep);
         if (k.point()) markPoint(xc);
         continue;
       }

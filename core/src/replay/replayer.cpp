@@ -129,15 +129,23 @@ struct Replayer::Impl {
       ++present;
       in[r] = 1;
       const TimeNs sBegin = trace.ranks[r].enter[s.marker], sEnd = trace.ranks[r].leave[s.marker];
-      std::uint32_t u = p.firstEnteredAtOrAfter(r, sBegin);
-      for (; u < p.rankBegin[r + 1]; ++u) {
-        const TimeNs prev = p.isFirst(u) ? 0 : p.measLeave.in(r, u - 1);
-        if (prev >= sEnd && !parts[r].empty()) break;
-        const TimeNs inside = std::max<TimeNs>(0, std::min(p.measEnter.in(r, u), sEnd) - std::max(prev, sBegin));
+      forStepGaps(r, p.firstEnteredAtOrAfter(r, sBegin), sBegin, sEnd, [&](std::uint32_t u, TimeNs inside) {
         parts[r].push_back({u, inside});
         total[r] += inside;  // parts of one rank's measured time: they fit
-        if (prev >= sEnd) break;
-      }
+      });
+    }
+  }
+  // The gaps of rank r's units from `first` (its first unit entered at or after sBegin) that
+  // lie in the step span [sBegin, sEnd): part(u, computation of u's gap inside the span).
+  template <class Part>
+  void forStepGaps(std::uint32_t r, std::uint32_t first, TimeNs sBegin, TimeNs sEnd, Part&& part) const {
+    bool any = false;
+    for (std::uint32_t u = first; u < p.rankBegin[r + 1]; ++u) {
+      const TimeNs prev = p.isFirst(u) ? 0 : p.measLeave.in(r, u - 1);
+      if (prev >= sEnd && any) break;
+      part(u, std::max<TimeNs>(0, std::min(p.measEnter.in(r, u), sEnd) - std::max(prev, sBegin)));
+      any = true;
+      if (prev >= sEnd) break;
     }
   }
 
@@ -810,16 +818,8 @@ std::vector<TimeNs> Replayer::stepComputations() const {
     for (const auto& [sBegin, k] : order) {
       const TimeNs sEnd = t.ranks[r].leave[t.steps[k].ranks[r].marker];
       while (first < p.rankBegin[r + 1] && p.measEnter.in(r, first) < sBegin) ++first;
-      // Impl::stepParts' sum for this step and rank.
       TimeNs total = 0;
-      bool any = false;
-      for (std::uint32_t u = first; u < p.rankBegin[r + 1]; ++u) {
-        const TimeNs prev = p.isFirst(u) ? 0 : p.measLeave.in(r, u - 1);
-        if (prev >= sEnd && any) break;
-        total += std::max<TimeNs>(0, std::min(p.measEnter.in(r, u), sEnd) - std::max(prev, sBegin));
-        any = true;
-        if (prev >= sEnd) break;
-      }
+      d->forStepGaps(r, first, sBegin, sEnd, [&](std::uint32_t, TimeNs inside) { total += inside; });
       out[std::size_t(k) * R + r] = total;
     }
   });
