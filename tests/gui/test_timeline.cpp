@@ -252,6 +252,71 @@ TEST(Timeline, ClickOnAMessageArrowSelectsTheMessage) {
   EXPECT_EQ(s.view.selection(), eventItem(1, recv));
 }
 
+// A predicted step spans its marker's predicted times: rank 2's second step, measured over
+// [1000, 2000) µs, predicted 200 µs later over [1200, 2200) µs.
+TEST(Timeline, PredictedStepFollowsItsMarker) {
+  auto t = smallTrace();
+  Shown s(t);
+  const std::uint32_t marker = eventNamed(*t, 2, "PRGN_step", 1);
+  auto p = shifted(*t, 2, marker, 200 * us);
+  p->end = t->endTime + 200 * us;
+  s.view.setPrediction(p);
+  s.view.setMode(TimelineMode::Overlay);  // both drawings on one row
+  s.view.fitAll();
+  // x of a time on rank 2's row, from the two centres (1500 µs measured, 1700 µs predicted).
+  const QPointF cm = s.view.eventCenter(2, marker, false), cp = s.view.eventCenter(2, marker, true);
+  ASSERT_GT(cp.x(), cm.x());
+  s.view.setMode(TimelineMode::Predicted);
+  auto at = [&](double us_) { return QPointF(cm.x() + (us_ - 1500) * (cp.x() - cm.x()) / 200, cp.y()); };
+  EXPECT_EQ(s.view.itemAt(at(1100)).kind, TimelineItem::Kind::None);  // before the predicted step
+  for (double x : {1250.0, 2150.0}) {
+    const TimelineItem got = s.view.itemAt(at(x));
+    EXPECT_EQ(got.kind, TimelineItem::Kind::Step) << x;
+    EXPECT_EQ(got.step, 1u) << x;
+    EXPECT_TRUE(got.predicted) << x;
+  }
+  s.view.setMode(TimelineMode::Measured);  // the measured step is where it was
+  EXPECT_EQ(s.view.itemAt(at(1100)).kind, TimelineItem::Kind::Step);
+  EXPECT_EQ(s.view.itemAt(at(2150)).kind, TimelineItem::Kind::None);
+}
+
+// A prediction that reorders a channel's sends (the first send now after the second) keeps
+// each arrow's message: clicking an arrow selects the message drawn there.
+TEST(Timeline, ReorderedPredictedArrowsSelectTheirOwnMessage) {
+  TraceBuilder b("reorder", "test");
+  b.begin({2, {}});
+  const auto send = b.defineFunction({"MPI_Send", EventKind::MpiCall, classifyMpiName("MPI_Send"), ""});
+  const auto recv = b.defineFunction({"MPI_Recv", EventKind::MpiCall, classifyMpiName("MPI_Recv"), ""});
+  for (TimeNs at : {100 * us, 300 * us}) {  // sends A and B, 10 µs each
+    b.enter(0, at, send);
+    b.send(0, at, 1, 0, 7, 64, 0);
+    b.leave(0, at + 10 * us, send);
+  }
+  for (TimeNs at : {500 * us, 700 * us}) {
+    b.enter(1, at, recv);
+    b.recv(1, at + 10 * us, 0, 0, 7, 64, 0);
+    b.leave(1, at + 10 * us, recv);
+  }
+  b.end();
+  auto t = std::make_shared<const Trace>(b.take());
+  std::uint32_t endA = kNone32, endB = kNone32;
+  for (std::uint32_t j = 0; j < t->ranks[0].messages.size(); ++j)
+    if (t->ranks[0].messages[j].isSend) (endA == kNone32 ? endA : endB) = j;
+  ASSERT_NE(endB, kNone32);
+  Shown s(t);
+  // Send A moved to 400 µs: after B (300 µs), so the predicted channel is sorted B, A.
+  s.view.setPrediction(shifted(*t, 0, t->ranks[0].messages[endA].event, 300 * us));
+  s.view.setMode(TimelineMode::Predicted);
+  for (std::uint32_t endpoint : {endA, endB}) {
+    const QPointF mid = s.view.messagePoint(0, endpoint, 0.5, true);
+    ASSERT_GE(mid.x(), 0);
+    const TimelineItem got = s.view.itemAt(mid);
+    EXPECT_EQ(got.kind, TimelineItem::Kind::Message);
+    EXPECT_EQ(got.rank, 0u);
+    EXPECT_EQ(got.event, endpoint) << (endpoint == endA ? "A" : "B");
+  }
+}
+
 // Rank labels: the column fits every name in bold (the selected rank's), so "rank 1 (node-1)"
 // is never cut; a name longer than the column's cap is elided.
 TEST(Timeline, RankLabelColumnFitsTheNamesInBold) {
@@ -733,6 +798,24 @@ TEST(TimeShading, ColumnSharesEqualBruteForce) {
 // column (the painter skips those covering no centre).
 TEST(TimelineSteps, EachColumnTakesTheStepUnderItsCentre) {
   using perwiz::ui::RankSteps;
+  // Steps as a drawing reads them: step i's marker is event i, whose enter and leave are the
+  // step's begin and end.
+  struct Steps {
+    std::vector<TimeNs> begin, end;
+    std::vector<perwiz::ui::StepOnRank> list;
+    void add(TimeNs b, TimeNs e) {
+      list.push_back({std::uint32_t(list.size()), std::uint32_t(list.size())});
+      begin.push_back(b);
+      end.push_back(e);
+    }
+    RankSteps view() const {
+      perwiz::ui::RankTimes t;
+      t.enter = perwiz::ui::TimeView(begin.data());
+      t.leave = perwiz::ui::TimeView(end.data());
+      t.size = std::uint32_t(begin.size());
+      return RankSteps(list, t);
+    }
+  };
   auto columnsOf = [](const RankSteps& rs, TimeNs begin, double px, int W) {
     std::vector<std::size_t> out(std::size_t(W), std::size_t(-2));
     perwiz::ui::forStepColumns(rs, begin, px, W, [&](int c0, int c1, std::size_t i) {
@@ -749,37 +832,39 @@ TEST(TimelineSteps, EachColumnTakesTheStepUnderItsCentre) {
   // Hand case, 10 ns columns from 0 (centres 5, 15, 25, 35, 45): step 0 = [0, 12) holds the
   // centre 5; steps 1-3 = [12, 13), [13, 14), [14, 15) hold none (15 is not < 15); step 4 =
   // [15, 30) holds 15 and 25; 35 is in no step; step 5 = [40, 100) holds 45.
-  RankSteps hand;
-  hand.begin = {0, 12, 13, 14, 15, 40};
-  hand.end = {12, 13, 14, 15, 30, 100};
-  hand.step = {0, 1, 2, 3, 4, 5};
-  const std::size_t none = hand.step.size();
-  EXPECT_EQ(columnsOf(hand, 0, 10.0, 5), (std::vector<std::size_t>{0, 4, 4, none, 5}));
+  Steps hand;
+  for (auto [b, e] : {std::pair<TimeNs, TimeNs>{0, 12}, {12, 13}, {13, 14}, {14, 15}, {15, 30}, {40, 100}}) hand.add(b, e);
+  const std::size_t none = hand.list.size();
+  EXPECT_EQ(columnsOf(hand.view(), 0, 10.0, 5), (std::vector<std::size_t>{0, 4, 4, none, 5}));
+  // Looked up by step and by time.
+  EXPECT_EQ(hand.view().find(4), 4u);
+  EXPECT_EQ(hand.view().find(6), none);
+  EXPECT_EQ(hand.view().firstEndingAfter(35), 5u);  // ends 12, 13, 14, 15, 30, 100: 100 is the first > 35
+  EXPECT_EQ(hand.view().firstEndingAfter(14), 3u);  // 15 is the first > 14
+  EXPECT_EQ(hand.view().firstEndingAfter(100), none);
 
   // Random runs of steps (most far narrower than a column, some wider, some gaps) against the
   // definition: the step i with begin_i <= centre < end_i. Columns of a power-of-two width from
   // an integer begin make every centre an exact double.
   std::mt19937_64 rng(11);
   for (int round = 0; round < 200; ++round) {
-    RankSteps rs;
+    Steps rs;
     TimeNs t = TimeNs(rng() % 50);
     const int n = int(rng() % 3000);
     for (int i = 0; i < n; ++i) {
       if (rng() % 5 == 0) t += TimeNs(rng() % 40);  // a gap
       const TimeNs len = rng() % 10 == 0 ? TimeNs(rng() % 400) : TimeNs(rng() % 6);
-      rs.begin.push_back(t);
-      rs.end.push_back(t + len);
-      rs.step.push_back(std::uint32_t(i));
+      rs.add(t, t + len);
       t += len;
     }
     const double px = double(1u << (rng() % 7));
     const int W = 1 + int(rng() % 500);
     const TimeNs begin = TimeNs(rng() % 2000);
-    const auto got = columnsOf(rs, begin, px, W);
+    const auto got = columnsOf(rs.view(), begin, px, W);
     for (int c = 0; c < W; ++c) {
       const double centre = double(begin) + (c + 0.5) * px;
-      std::size_t want = rs.step.size();
-      for (std::size_t i = 0; i < rs.step.size(); ++i)
+      std::size_t want = rs.list.size();
+      for (std::size_t i = 0; i < rs.list.size(); ++i)
         if (double(rs.begin[i]) <= centre && centre < double(rs.end[i])) {
           want = i;
           break;

@@ -7,6 +7,7 @@
 #include <QFontMetrics>
 
 #include <algorithm>
+#include <numeric>
 #include <tuple>
 
 namespace perwiz::ui {
@@ -67,7 +68,8 @@ TimelineBase::TimelineBase(std::shared_ptr<const Trace> trace) : trace_(std::mov
   stepsOf_.resize(ranks);
   for (std::uint32_t k = 0; k < t.steps.size(); ++k)
     for (std::uint32_t r = 0; r < ranks && r < t.steps[k].ranks.size(); ++r)
-      if (t.steps[k].ranks[r].present()) stepsOf_[r].push_back({k, t.steps[k].ranks[r].marker});
+      if (t.steps[k].ranks[r].present() && t.steps[k].ranks[r].marker < t.ranks[r].size())
+        stepsOf_[r].push_back({k, t.steps[k].ranks[r].marker});
 }
 
 TimelineBase::ArrowEnd TimelineBase::arrowEnd(std::uint32_t rank, const MessageEndpoint& m) const {
@@ -107,9 +109,8 @@ std::size_t Drawing::bytes() const {
   for (const auto& l : lod)
     if (l) b += l->bytes();
   for (const auto& c : arrows.channels)
-    if (c) b += c->send.capacity() * 20 + sizeof(ArrowChannel);
-  for (const auto& s : steps)
-    if (s) b += s->step.capacity() * 20;
+    if (c) b += (c->send.capacity() + c->recv.capacity()) * sizeof(TimeNs) + c->order.capacity() * 4 + sizeof(ArrowChannel);
+  b += steps.capacity() * sizeof(RankSteps);
   return b;
 }
 
@@ -254,25 +255,7 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
     } else {
       d.lod[r] = std::make_shared<const RankLod>(buildLod(d.grid, d.times[r], base.shape(r), base.roles()));
     }
-    if (kept(r)) {
-      d.steps[r] = reuse->steps[r];
-      return;
-    }
-    auto steps = std::make_shared<RankSteps>();
-    for (const TimelineBase::StepOnRank& s : base.stepsOf(r)) {
-      TimeNs b, e;
-      if (predicted && s.marker < t.ranks[r].size()) {
-        b = d.times[r].enter[s.marker];
-        e = d.times[r].leave[s.marker];
-      } else {
-        b = t.stepBegin(s.step, r);
-        e = t.stepEnd(s.step, r);
-      }
-      steps->step.push_back(s.step);
-      steps->begin.push_back(b);
-      steps->end.push_back(std::max(b, e));
-    }
-    d.steps[r] = std::move(steps);
+    d.steps[r] = RankSteps(base.stepsOf(r), d.times[r]);
   }, threads);
 
   // Arrows: the base's channels with this drawing's times; a channel whose two ranks did not
@@ -288,31 +271,37 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
       d.arrows.channels[c] = reuse->arrows.channels[c];
       return;
     }
-    struct Msg {
-      TimeNs send, recv;
-      std::uint32_t endpoint;
-    };
-    std::vector<Msg> msgs(cr.last - cr.first);
-    for (std::uint32_t i = cr.first; i < cr.last; ++i) {
-      const TimelineBase::ArrowSource& a = sources[i];
-      msgs[i - cr.first] = {predicted ? base.predictedEnd(a.send, *prediction) : a.send.time,
-                            predicted ? base.predictedEnd(a.recv, *prediction) : a.recv.time, a.endpoint};
-    }
-    // Predicted: by predicted send time (almost always still in the measured order).
-    auto bySend = [](const Msg& x, const Msg& y) { return x.send < y.send; };
-    if (predicted && !std::is_sorted(msgs.begin(), msgs.end(), bySend)) std::stable_sort(msgs.begin(), msgs.end(), bySend);
+    // Written in place: no temporary per message (a shift moves every rank, and fresh memory
+    // costs the first such toggle a page fault per 4 KiB).
+    const std::uint32_t n = cr.last - cr.first;
     auto ch = std::make_shared<ArrowChannel>();
     ch->src = cr.src;
     ch->dst = cr.dst;
-    ch->send.reserve(msgs.size());
-    ch->recv.reserve(msgs.size());
-    ch->sendEndpoint.reserve(msgs.size());
-    for (const Msg& m : msgs) {
-      ch->lag = std::max(ch->lag, m.recv - m.send);
-      ch->lead = std::max(ch->lead, m.send - m.recv);
-      ch->send.push_back(m.send);
-      ch->recv.push_back(m.recv);
-      ch->sendEndpoint.push_back(m.endpoint);
+    ch->first = cr.first;
+    ch->send.resize(n);
+    ch->recv.resize(n);
+    bool sorted = true;
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const TimelineBase::ArrowSource& a = sources[cr.first + i];
+      const TimeNs s = predicted ? base.predictedEnd(a.send, *prediction) : a.send.time;
+      const TimeNs r = predicted ? base.predictedEnd(a.recv, *prediction) : a.recv.time;
+      ch->send[i] = s;
+      ch->recv[i] = r;
+      ch->lag = std::max(ch->lag, r - s);
+      ch->lead = std::max(ch->lead, s - r);
+      sorted = sorted && (i == 0 || ch->send[i - 1] <= s);
+    }
+    // Predicted: by predicted send time (almost always still the measured order).
+    if (!sorted) {
+      ch->order.resize(n);
+      std::iota(ch->order.begin(), ch->order.end(), 0u);
+      std::stable_sort(ch->order.begin(), ch->order.end(),
+                       [&](std::uint32_t x, std::uint32_t y) { return ch->send[x] < ch->send[y]; });
+      std::vector<TimeNs> tmp(n);
+      for (std::uint32_t i = 0; i < n; ++i) tmp[i] = ch->send[ch->order[i]];
+      ch->send.swap(tmp);
+      for (std::uint32_t i = 0; i < n; ++i) tmp[i] = ch->recv[ch->order[i]];
+      ch->recv.swap(tmp);
     }
     d.arrows.channels[c] = std::move(ch);
   }, threads);
@@ -413,12 +402,11 @@ TimeNs TimelineData::endpointTime(bool predicted, std::uint32_t rank, const Mess
 
 bool TimelineData::stepSpan(bool predicted, std::uint32_t step, std::uint32_t rank, TimeNs& b,
                             TimeNs& e) const {
-  const RankSteps& s = *drawing(predicted).steps.at(rank);
-  const auto it = std::lower_bound(s.step.begin(), s.step.end(), step);
-  if (it == s.step.end() || *it != step) return false;
-  const std::size_t i = std::size_t(it - s.step.begin());
-  b = s.begin[i];
-  e = s.end[i];
+  const RankSteps& s = drawing(predicted).steps.at(rank);
+  const std::size_t i = s.find(step);
+  if (i == s.size()) return false;
+  b = s.begin(i);
+  e = s.end(i);
   return true;
 }
 

@@ -28,29 +28,66 @@ struct ArrowChannel {
   TimeNs lag = 0;   // max(recv - send, 0)
   TimeNs lead = 0;  // max(send - recv, 0) (clock skew)
   std::vector<TimeNs> send, recv;
-  std::vector<std::uint32_t> sendEndpoint;  // index into the sender's messages table
+  std::uint32_t first = 0;  // the channel's first arrow source (TimelineBase::arrowSources)
+  // Arrow i's source is first + order[i]; `order` is empty when the arrows are in the base's
+  // order (measured send time), as they are in every measured and almost every predicted one.
+  std::vector<std::uint32_t> order;
+  std::uint32_t source(std::size_t i) const { return first + (order.empty() ? std::uint32_t(i) : order[i]); }
 };
 // Every channel; a predicted drawing shares the channels whose two ranks did not move.
 struct ArrowIndex {
   std::vector<std::shared_ptr<const ArrowChannel>> channels;
 };
 
-// Steps present on one rank, in step order.
-struct RankSteps {
-  std::vector<std::uint32_t> step;
-  std::vector<TimeNs> begin, end;
+// Rank r's part of a parallel step: the step and its region-marker event.
+struct StepOnRank {
+  std::uint32_t step = 0, marker = kNone32;
+};
+
+// The steps present on one rank, in step order, as one drawing places them: each spans its
+// marker's enter to leave in the drawing's times, read through them. A drawing so stores
+// nothing per step: a prediction's steps cost nothing to build and are exact at once (also in
+// a provisional drawing, whose times are exact).
+class RankSteps {
+ public:
+  RankSteps() = default;
+  RankSteps(const std::vector<StepOnRank>& list, const RankTimes& times) : list_(&list), times_(times) {}
+  std::size_t size() const { return list_ ? list_->size() : 0; }
+  std::uint32_t step(std::size_t i) const { return (*list_)[i].step; }
+  TimeNs begin(std::size_t i) const { return times_.enter[(*list_)[i].marker]; }
+  TimeNs end(std::size_t i) const { return std::max(begin(i), times_.leave[(*list_)[i].marker]); }
+  // The first of [from, size()) ending after t (ends are sorted), or size().
+  std::size_t firstEndingAfter(TimeNs t, std::size_t from = 0) const {
+    std::size_t lo = from, hi = size();
+    while (lo < hi) {
+      const std::size_t mid = lo + (hi - lo) / 2;
+      if (end(mid) <= t) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+  }
+  // The index of step `k`, or size().
+  std::size_t find(std::uint32_t k) const {
+    if (!list_) return 0;
+    const auto it = std::lower_bound(list_->begin(), list_->end(), k,
+                                     [](const StepOnRank& s, std::uint32_t v) { return s.step < v; });
+    return it != list_->end() && it->step == k ? std::size_t(it - list_->begin()) : size();
+  }
+
+ private:
+  const std::vector<StepOnRank>* list_ = nullptr;
+  RankTimes times_;
 };
 
 // The step band of `W` pixel columns showing [begin, ...) at `nsPerPx`: each column takes the
 // step under its centre (exact for steps of a pixel or more; narrower ones alias, which a
 // background can afford). Calls fill(c0, c1, i) for consecutive runs covering [0, W), i the
-// step's index in `rs` or rs.step.size() for none. The steps must not overlap (begins and
-// ends sorted). O(columns + steps in view) integer comparisons, with a binary search where
-// many steps share a column (at full view of 10^7 events a lane holds thousands of steps for
-// 1,500 columns).
+// step's index in `rs` or rs.size() for none. The steps must not overlap (begins and ends
+// sorted). O(columns + steps in view) integer comparisons, with a binary search where many
+// steps share a column (at full view of 10^7 events a lane holds thousands of steps for 1,500
+// columns).
 template <class Fill>
 void forStepColumns(const RankSteps& rs, TimeNs begin, double nsPerPx, int W, Fill fill) {
-  const std::size_t n = rs.step.size();
+  const std::size_t n = rs.size();
   // Column c's centre is begin + (c + 1/2)·nsPerPx; a step [b, e) holds it iff
   // b <= begin + floor((c + 1/2)·nsPerPx) < e (b and e are integers).
   auto centre = [&](int c) { return begin + TimeNs((c + 0.5) * nsPerPx); };  // (truncation is floor here: >= 0)
@@ -66,22 +103,23 @@ void forStepColumns(const RankSteps& rs, TimeNs begin, double nsPerPx, int W, Fi
   for (int c = 0; c < W;) {
     const TimeNs t = centre(c);
     // The first step ending after t: mostly one of the next few, else a binary search.
-    for (int k = 0; i < n && rs.end[i] <= t; ++i)
+    for (int k = 0; i < n && rs.end(i) <= t; ++i)
       if (++k == 8) {
-        i = std::size_t(std::upper_bound(rs.end.begin() + std::ptrdiff_t(i), rs.end.end(), t) - rs.end.begin());
+        i = rs.firstEndingAfter(t, i);
         break;
       }
     if (i == n) {
       fill(c, W, n);
       return;
     }
-    if (rs.begin[i] > t) {  // a gap before step i
-      const int next = firstAtOrAfter(rs.begin[i]);
+    const TimeNs b = rs.begin(i);
+    if (b > t) {  // a gap before step i
+      const int next = firstAtOrAfter(b);
       fill(c, next, n);
       c = next;
       continue;
     }
-    const int next = std::max(c + 1, firstAtOrAfter(rs.end[i]));  // step i holds t: c + 1 at least
+    const int next = std::max(c + 1, firstAtOrAfter(rs.end(i)));  // step i holds t: c + 1 at least
     fill(c, next, i);
     c = next;
   }
@@ -122,10 +160,7 @@ class TimelineBase {
     std::uint32_t src = 0, dst = 0, first = 0, last = 0;
   };
   const std::vector<ChannelRange>& channels() const { return channels_; }
-  // Steps present on a rank, in step order, and the event (marker) a predicted span moves with.
-  struct StepOnRank {
-    std::uint32_t step = 0, marker = kNone32;
-  };
+  // Steps present on a rank, in step order, with their markers.
   const std::vector<StepOnRank>& stepsOf(std::uint32_t rank) const { return stepsOf_[rank]; }
   ArrowEnd arrowEnd(std::uint32_t rank, const MessageEndpoint& m) const;
   // An arrow end's time in a prediction: moved with its event.
@@ -170,7 +205,7 @@ struct Drawing {
   // shift (lod[r] is then the first piece's, with the whole rank's active span). Drawn within a
   // bucket width of a fresh build; frames finer than level 0 read the exact times.
   std::vector<std::shared_ptr<const std::vector<LodPiece>>> pieces;
-  std::vector<std::shared_ptr<const RankSteps>> steps;
+  std::vector<RankSteps> steps;  // per rank, read through `times`
   ArrowIndex arrows;
   TimeNs end = 0;
   std::size_t bytes() const;

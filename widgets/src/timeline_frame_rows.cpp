@@ -75,7 +75,7 @@ void Frame::bands(std::uint32_t r, int k, PaintScratch& w) {
   const LaneSpec& spec = specs[k];
   const int W = this->W;
   const Drawing& d = data.drawing(spec.predicted);
-  const RankSteps& rs = *d.steps[r];
+  const RankSteps& rs = d.steps[r];
   TimelineLayout::Span lane = L.lane(r, spec.predicted && L.lanes);
   const QRgb* pal = colors->bandColor[int(spec.style)];
   auto& band = w.band[k];
@@ -84,7 +84,7 @@ void Frame::bands(std::uint32_t r, int k, PaintScratch& w) {
     lane.top = lane.bottom - 3;
   }
   forStepColumns(rs, L.begin, L.nsPerPx(), W, [&](int c0, int c1, std::size_t i) {
-    std::fill(band.begin() + c0, band.begin() + c1, i < rs.step.size() ? pal[1 + (rs.step[i] & 1u)] : pal[0]);
+    std::fill(band.begin() + c0, band.begin() + c1, i < rs.size() ? pal[1 + (rs.step(i) & 1u)] : pal[0]);
   });
   canvas->row(L.plot.left(), lane.top, lane.bottom, band.data(), W);
 }

@@ -55,14 +55,13 @@ std::uint32_t eventAt(const TimelineData& data, bool predicted, std::uint32_t ra
 }
 
 TimelineItem stepAt(const TimelineData& data, bool predicted, std::uint32_t rank, TimeNs t) {
-  const RankSteps& s = *data.drawing(predicted).steps[rank];
-  const auto it = std::partition_point(s.end.begin(), s.end.end(), [&](TimeNs e) { return e <= t; });
-  const std::size_t i = std::size_t(it - s.end.begin());
+  const RankSteps& s = data.drawing(predicted).steps[rank];
+  const std::size_t i = s.firstEndingAfter(t);
   TimelineItem out;
-  if (i < s.step.size() && s.begin[i] <= t) {
+  if (i < s.size() && s.begin(i) <= t) {
     out.kind = TimelineItem::Kind::Step;
     out.rank = rank;
-    out.step = s.step[i];
+    out.step = s.step(i);
     out.predicted = predicted;
   }
   return out;
@@ -100,7 +99,7 @@ TimelineItem arrowAt(const TimelineData& data, const TimelineLayout& L, bool pre
         dist = dd;
         best.kind = TimelineItem::Kind::Message;
         best.rank = ch.src;
-        best.event = ch.sendEndpoint[i];
+        best.event = d.base->arrowSources()[ch.source(i)].endpoint;
         best.predicted = pred && data.hasPrediction();
       }
     }
