@@ -1,7 +1,6 @@
 #include "prediction_worker.h"
 
 #include <chrono>
-#include <thread>
 
 #include "perwiz/rank_parallel.h"
 #include "perwiz/replay.h"
@@ -126,16 +125,20 @@ void PredictionWorker::request(PredictionRequest r) {
     pending_ = std::move(r);
     if (!scheduled_) scheduled_ = schedule = true;
   }
+  wake_.notify_all();
   if (schedule) QMetaObject::invokeMethod(this, &PredictionWorker::process, Qt::QueuedConnection);
 }
 
 void PredictionWorker::cancel(quint64 generation) {
-  std::lock_guard lock(pendingMutex_);
-  if (pending_ && pending_->generation <= generation) pending_.reset();
-  if (running_ && runningGeneration_ <= generation) {
-    cancelRunning_ = true;
-    if (building_) control_->cancel = true;
+  {
+    std::lock_guard lock(pendingMutex_);
+    if (pending_ && pending_->generation <= generation) pending_.reset();
+    if (running_ && runningGeneration_ <= generation) {
+      cancelRunning_ = true;
+      if (building_) control_->cancel = true;
+    }
   }
+  wake_.notify_all();
 }
 
 int PredictionWorker::progressPermille() const {
@@ -149,6 +152,11 @@ int PredictionWorker::progressPermille() const {
 bool PredictionWorker::interrupted() {
   std::lock_guard lock(pendingMutex_);
   return pending_.has_value() || cancelRunning_;
+}
+
+bool PredictionWorker::sleepUnlessInterrupted(std::chrono::milliseconds d) {
+  std::unique_lock lock(pendingMutex_);
+  return wake_.wait_for(lock, d, [&] { return pending_.has_value() || cancelRunning_; });
 }
 
 bool PredictionWorker::hasReplayer() const {
@@ -317,7 +325,7 @@ void PredictionWorker::refine(const std::shared_ptr<const PredictionResult>& pro
       if (interrupted()) return;
       const auto now = Clock::now();
       if (now - shown >= std::chrono::milliseconds(150) && now - lastActivity() >= std::chrono::milliseconds(300)) break;
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      if (sleepUnlessInterrupted(std::chrono::milliseconds(10))) return;
     }
     std::lock_guard lock(replayerMutex_);
     Engine& e = *engine_;
@@ -343,8 +351,8 @@ void PredictionWorker::prepareSpares() {
   using Clock = std::chrono::steady_clock;
   const std::uint64_t available = availableMemory();
   for (std::uint32_t r = 0;; ++r) {
-    while (!interrupted() && Clock::now() - lastActivity() < std::chrono::milliseconds(300))
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    while (Clock::now() - lastActivity() < std::chrono::milliseconds(300))
+      if (sleepUnlessInterrupted(std::chrono::milliseconds(10))) return;
     if (interrupted()) return;
     std::lock_guard lock(replayerMutex_);
     if (!engine_) return;

@@ -18,6 +18,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <functional>
 #include <memory>
 #include <mutex>
@@ -128,6 +129,9 @@ class PredictionWorker : public QObject {
   std::shared_ptr<const PredictionResult> snapshot(quint64 generation, double seconds,
                                                    const std::shared_ptr<const ui::TimelineBase>& base);
   bool interrupted();  // a newer request waits or cancel() was called
+  // Sleeps up to `d` in the worker's idle work; true, at once, when a request or a cancel comes
+  // meanwhile (a key pressed while it waits is not delayed by the sleep).
+  bool sleepUnlessInterrupted(std::chrono::milliseconds d);
   void prepareSpares();
   std::chrono::steady_clock::time_point lastActivity() const {
     return std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(activity_.load(std::memory_order_relaxed)));
@@ -141,6 +145,7 @@ class PredictionWorker : public QObject {
   std::unique_ptr<Engine> engine_;
 
   std::mutex pendingMutex_;
+  std::condition_variable wake_;  // request() and cancel(), for sleepUnlessInterrupted
   std::optional<PredictionRequest> pending_;
   bool scheduled_ = false;
   bool running_ = false;       // a request is being processed
