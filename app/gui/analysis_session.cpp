@@ -95,11 +95,13 @@ void AnalysisSession::onLoadFinished(const LoadResult& result) {
   resetAdvisor();
   history_.clear();
   trace_ = result.trace;
+  preparedTimeline_ = result.timeline;
   region_.clear();
   tracePath_ = QFileInfo(result.path).absoluteFilePath();
   prediction_.reset();
   timelineBase_.reset();
   emit traceChanged(trace_, true);
+  preparedTimeline_ = {};  // taken by the view, or not wanted: not kept alive here
   undo_->clear();
   resettingDocument_ = true;
   doc_->setEntries({});

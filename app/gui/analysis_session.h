@@ -20,6 +20,7 @@
 #include <QStringList>
 
 #include <memory>
+#include <utility>
 #include <optional>
 #include <vector>
 
@@ -56,6 +57,9 @@ class AnalysisSession : public QObject {
 
   // ---- state ----
   const std::shared_ptr<const Trace>& trace() const { return trace_; }
+  // The timeline the loader prepared for trace() (ui::prepareTimeline), once: a view showing
+  // the trace takes it in its traceChanged slot (empty after a change of parallel region).
+  ui::PreparedTimeline takePreparedTimeline() { return std::exchange(preparedTimeline_, {}); }
   QString tracePath() const { return tracePath_; }
   QString sessionPath() const { return sessionPath_; }
   QString parallelRegion() const { return region_; }
@@ -180,6 +184,7 @@ class AnalysisSession : public QObject {
   double lastLatency_ = -1;
   bool resettingDocument_ = false;
   std::shared_ptr<const ui::TimelineBase> timelineBase_;
+  ui::PreparedTimeline preparedTimeline_;
   const Trace* baseTrace_ = nullptr;  // the trace timelineBase_ was set for
   QTimer progressTimer_;
   bool progressShown_ = false;

@@ -235,7 +235,7 @@ void MainWindow::onTraceChanged(const std::shared_ptr<const Trace>& trace, bool 
   shownSigmas_.reset();
   timeline_->setPrediction(nullptr);
   timeline_->setMeasuredWaits(nullptr);
-  timeline_->setTrace(trace);
+  timeline_->setTrace(trace, session_->takePreparedTimeline());
   session_->setTimelineBase(timeline_->base());  // the worker draws predictions over it
   if (!newFile) {  // another parallel region of the same file: keep the view
     if (end > begin) timeline_->setVisibleRange(begin, end);

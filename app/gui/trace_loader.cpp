@@ -61,6 +61,7 @@ void TraceLoader::start(const QString& path) {
     };
     try {
       r.trace = std::make_shared<const Trace>(loadTrace(file, opts));
+      if (!*flag) r.timeline = ui::prepareTimeline(r.trace);
     } catch (const TraceError& e) {
       if (*flag)
         r.cancelled = true;

@@ -280,6 +280,27 @@ TEST_F(SessionTest, ReloadForgetsTheOldTraceAndItsScenario) {
   EXPECT_EQ(s.trace()->rankCount(), 4u);
 }
 
+// The loader prepares the view's base and measured drawing with the trace (off the GUI
+// thread); a view that takes them in traceChanged uses them as they are, and they are handed
+// out once (the session does not keep them alive).
+TEST_F(SessionTest, TheLoaderPreparesTheTimeline) {
+  ASSERT_TRUE(dir_.isValid());
+  AnalysisSession s;
+  ui::TimelineView view;
+  ui::PreparedTimeline taken, again;
+  QObject::connect(&s, &AnalysisSession::traceChanged, &view, [&](const std::shared_ptr<const Trace>& t, bool) {
+    taken = s.takePreparedTimeline();
+    again = s.takePreparedTimeline();
+    view.setTrace(t, taken);
+  });
+  ASSERT_TRUE(load(s, generatedTrace(dir_, QStringLiteral("p"), 6, 17)));
+  ASSERT_TRUE(taken.base && taken.measured);
+  EXPECT_EQ(view.trace(), s.trace().get());
+  EXPECT_EQ(view.base(), taken.base);  // swapped in, not built again
+  EXPECT_FALSE(again.base || again.measured);
+  EXPECT_FALSE(s.takePreparedTimeline().base);
+}
+
 TEST_F(SessionTest, SaveAndReopenRestoreScenarioAndView) {
   ASSERT_TRUE(dir_.isValid());
   const QString trace = generatedTrace(dir_, QStringLiteral("f"), 8, 13);

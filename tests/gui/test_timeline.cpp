@@ -252,6 +252,22 @@ TEST(Timeline, ClickOnAMessageArrowSelectsTheMessage) {
   EXPECT_EQ(s.view.selection(), eventItem(1, recv));
 }
 
+// A prepared timeline is swapped in only for the trace it was made for.
+TEST(Timeline, PreparedTimelineIsUsedForItsOwnTraceOnly) {
+  auto a = smallTrace(), b = smallTrace();
+  const perwiz::ui::PreparedTimeline pa = perwiz::ui::prepareTimeline(a);
+  TimelineView v;
+  v.setTrace(a, pa);
+  EXPECT_EQ(v.base(), pa.base);
+  v.setTrace(b, pa);  // made for another trace: the view builds its own
+  ASSERT_NE(v.base(), nullptr);
+  EXPECT_NE(v.base(), pa.base);
+  EXPECT_EQ(v.base()->tracePtr(), b);
+  v.setTrace(a);  // none given: built here
+  EXPECT_NE(v.base(), pa.base);
+  EXPECT_EQ(v.base()->tracePtr(), a);
+}
+
 // A predicted step spans its marker's predicted times: rank 2's second step, measured over
 // [1000, 2000) µs, predicted 200 µs later over [1200, 2200) µs.
 TEST(Timeline, PredictedStepFollowsItsMarker) {

@@ -26,8 +26,19 @@ TimelineBase::TimelineBase(std::shared_ptr<const Trace> trace) : trace_(std::mov
   for (std::uint32_t f : t.regionFunctions)
     if (f < roles_.size()) roles_[f] = FnRole::Marker;
   shapes_.resize(t.rankCount());
-  forEachRank(std::uint32_t(t.rankCount()), t.eventCount(),
-              [&](std::uint32_t r) { shapes_[r] = buildShape(t.ranks[r], roles_); });
+  // Each rank's shape and the functions it uses (ORed below: the legend lists those).
+  std::vector<std::vector<bool>> usedBy(t.rankCount());
+  forEachRank(std::uint32_t(t.rankCount()), t.eventCount(), [&](std::uint32_t r) {
+    shapes_[r] = buildShape(t.ranks[r], roles_);
+    std::vector<bool>& u = usedBy[r];
+    u.assign(t.functions.size(), false);
+    for (std::uint32_t f : t.ranks[r].function)
+      if (f < u.size()) u[f] = true;
+  });
+  used_.assign(t.functions.size(), false);
+  for (const auto& u : usedBy)
+    for (std::size_t f = 0; f < u.size(); ++f)
+      if (u[f]) used_[f] = true;
   for (const RankShape& s : shapes_) maxDepth_ = std::max<int>(maxDepth_, s.maxDepth);
 
   // Arrows: matched sends grouped by (sender, receiver), by send time. Each sender's sends
@@ -326,7 +337,15 @@ int TimelineData::widestRankName(const QFont& font) const {
   return nameWidth_;
 }
 
-void TimelineData::setTrace(std::shared_ptr<const Trace> trace) {
+PreparedTimeline prepareTimeline(std::shared_ptr<const Trace> trace) {
+  PreparedTimeline p;
+  if (!trace) return p;
+  p.base = std::make_shared<const TimelineBase>(std::move(trace));
+  p.measured = buildDrawing(p.base, nullptr);
+  return p;
+}
+
+void TimelineData::setTrace(std::shared_ptr<const Trace> trace, PreparedTimeline prepared) {
   ++version_;
   ++traceVersion_;
   base_.reset();
@@ -336,17 +355,15 @@ void TimelineData::setTrace(std::shared_ptr<const Trace> trace) {
   marked_.reset();
   markedLabel_.clear();
   colors_.clear();
-  used_.clear();
   measured_ = std::make_shared<const Drawing>();
   if (!trace) return;
-  base_ = std::make_shared<const TimelineBase>(trace);
+  if (!prepared.base || !prepared.measured || prepared.base->tracePtr() != trace || prepared.measured->base != prepared.base)
+    prepared = prepareTimeline(trace);
+  base_ = std::move(prepared.base);
+  measured_ = std::move(prepared.measured);
   const Trace& t = *trace;
   colors_.resize(t.functions.size());
-  used_.assign(t.functions.size(), false);
   for (std::size_t f = 0; f < t.functions.size(); ++f) colors_[f] = functionColor(t.functions[f]);
-  for (const RankTrace& r : t.ranks)
-    for (std::uint32_t f : r.function) used_[f] = true;
-  measured_ = buildDrawing(base_, nullptr);
 }
 
 void TimelineData::setPrediction(std::shared_ptr<const PredictedTimes> times, std::shared_ptr<const Drawing> drawing) {

@@ -160,6 +160,8 @@ class TimelineBase {
     std::uint32_t src = 0, dst = 0, first = 0, last = 0;
   };
   const std::vector<ChannelRange>& channels() const { return channels_; }
+  // Whether function `fn` appears in the trace (the legend lists those).
+  bool used(std::uint32_t fn) const { return used_[fn]; }
   // Steps present on a rank, in step order, with their markers.
   const std::vector<StepOnRank>& stepsOf(std::uint32_t rank) const { return stepsOf_[rank]; }
   ArrowEnd arrowEnd(std::uint32_t rank, const MessageEndpoint& m) const;
@@ -170,6 +172,7 @@ class TimelineBase {
   std::shared_ptr<const Trace> trace_;
   std::vector<FnRole> roles_;
   std::vector<RankShape> shapes_;
+  std::vector<bool> used_;
   int maxDepth_ = 0;
   std::vector<ArrowSource> arrowSources_;
   std::vector<ChannelRange> channels_;
@@ -226,7 +229,7 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
 
 class TimelineData {
  public:
-  void setTrace(std::shared_ptr<const Trace> trace);
+  void setTrace(std::shared_ptr<const Trace> trace, PreparedTimeline prepared = {});
   // A predicted drawing made elsewhere (the worker) is used as is when it was built for these
   // times over this data's base; otherwise it is built here.
   void setPrediction(std::shared_ptr<const PredictedTimes> times, std::shared_ptr<const Drawing> drawing = nullptr);
@@ -257,7 +260,7 @@ class TimelineData {
   FnRole role(std::uint32_t fn) const { return base_->roles()[fn]; }
   const std::vector<FnRole>& roles() const { return base_->roles(); }
   const QColor& color(std::uint32_t fn) const { return colors_[fn]; }
-  bool used(std::uint32_t fn) const { return used_[fn]; }  // appears in the trace (legend)
+  bool used(std::uint32_t fn) const { return base_->used(fn); }  // appears in the trace (legend)
   std::uint32_t functionCount() const { return std::uint32_t(colors_.size()); }
   const RankShape& shape(std::uint32_t rank) const { return base_->shape(rank); }
   int maxDepth() const { return base_ ? base_->maxDepth() : 0; }
@@ -282,7 +285,6 @@ class TimelineData {
   std::shared_ptr<const TimeShading> marked_;
   QString markedLabel_;
   std::vector<QColor> colors_;
-  std::vector<bool> used_;
   std::uint64_t version_ = 0, traceVersion_ = 0;
   std::shared_ptr<const Drawing> measured_ = std::make_shared<const Drawing>();
   std::shared_ptr<const Drawing> predicted_;

@@ -83,8 +83,8 @@ TimelineView::~TimelineView() = default;
 
 QSize TimelineView::sizeHint() const { return {960, 540}; }
 
-void TimelineView::setTrace(std::shared_ptr<const Trace> trace) {
-  d->data.setTrace(std::move(trace));
+void TimelineView::setTrace(std::shared_ptr<const Trace> trace, PreparedTimeline prepared) {
+  d->data.setTrace(std::move(trace), std::move(prepared));
   d->selection = {};
   d->partners.clear();
   d->highlighted.clear();

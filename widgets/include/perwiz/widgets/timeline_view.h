@@ -79,6 +79,15 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
                                             std::shared_ptr<const PredictedTimes> times, const Drawing* previous,
                                             const DrawingShift* shift, const std::function<bool()>& stop);
 
+// A trace's base and measured drawing, prepared where the trace is read (a loader thread:
+// O(events), ranks in parallel) so that TimelineView::setTrace only swaps them in. Empty
+// members: the view builds them itself.
+struct PreparedTimeline {
+  std::shared_ptr<const TimelineBase> base;
+  std::shared_ptr<const Drawing> measured;
+};
+PreparedTimeline prepareTimeline(std::shared_ptr<const Trace> trace);
+
 // What the last frame drew (painting cost grows with these, not with the event count).
 struct TimelineFrameStats {
   int rows = 0;      // lanes painted
@@ -112,8 +121,9 @@ class TimelineView : public QWidget {
   explicit TimelineView(QWidget* parent = nullptr);
   ~TimelineView() override;
 
-  // The measured trace; resets the view to fit it. nullptr clears.
-  void setTrace(std::shared_ptr<const Trace> trace);
+  // The measured trace; resets the view to fit it. nullptr clears. `prepared` (optional) is
+  // prepareTimeline(trace), built elsewhere: used as is when it was made for this trace.
+  void setTrace(std::shared_ptr<const Trace> trace, PreparedTimeline prepared = {});
   const Trace* trace() const;
   // Predicted times of every event of the trace; nullptr clears. `drawing` (optional) is their
   // drawing built elsewhere over base(): swapped in as is; without it the view builds it.
