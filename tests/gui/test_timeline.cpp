@@ -1177,6 +1177,26 @@ TEST(Timeline, ShiftedPredictedDrawingIsWithinABucketOfAFreshOne) {
         }
       }
     }
+    // Arrows: the same arrows in the same order as the exact drawing's, each with its own
+    // message; the moved part taken from the earlier drawing (a piece with a shift).
+    ASSERT_EQ(d->arrows.channels.size(), exact->arrows.channels.size());
+    auto arrowsOf = [](const ui::ArrowChannel& ch) {
+      std::vector<std::tuple<TimeNs, TimeNs, std::uint32_t>> out;
+      for (const ui::ArrowPiece& pc : ch.pieces)
+        for (std::uint32_t i = pc.lo; i < pc.hi; ++i) out.emplace_back(pc.send(i), pc.recv(i), pc.arrays->source(i));
+      return out;
+    };
+    std::size_t movedPieces = 0;
+    for (std::size_t c = 0; c < d->arrows.channels.size(); ++c) {
+      const ui::ArrowChannel& pc = *d->arrows.channels[c];
+      EXPECT_EQ(arrowsOf(pc), arrowsOf(*exact->arrows.channels[c])) << what << ", channel " << c;
+      // (an earlier drawing's arrays are shared with it: both drawings are alive here)
+      movedPieces += std::count_if(pc.pieces.begin(), pc.pieces.end(), [](const ui::ArrowPiece& x) { return x.arrays.use_count() > 1; });
+      // The search bounds hold for every arrow (the pieces' arrays may hold more than they draw).
+      EXPECT_GE(pc.lag, exact->arrows.channels[c]->lag) << what << ", channel " << c;
+      EXPECT_GE(pc.lead, exact->arrows.channels[c]->lead) << what << ", channel " << c;
+    }
+    EXPECT_GT(movedPieces, 0u) << what << ": no channel took the earlier drawing's arrows";
     // Finer than level 0: the times themselves, the same pixels.
     shifted.setPrediction(times, d);
     fresh.setPrediction(nullptr);

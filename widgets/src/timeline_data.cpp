@@ -75,6 +75,15 @@ TimelineBase::TimelineBase(std::shared_ptr<const Trace> trace) : trace_(std::mov
       channels_.push_back({std::uint32_t(arrowSources_[i].key >> 32), std::uint32_t(arrowSources_[i].key), i, i});
     channels_.back().last = i + 1;
   }
+  for (ChannelRange& c : channels_) {
+    c.monotone = true;
+    for (std::uint32_t i = c.first; i < c.last && c.monotone; ++i) {
+      const ArrowSource& a = arrowSources_[i];
+      c.monotone = a.send.event != kNone32 && a.recv.event != kNone32 &&
+                   (i == c.first || (a.send.event >= arrowSources_[i - 1].send.event &&
+                                     a.recv.event >= arrowSources_[i - 1].recv.event));
+    }
+  }
 
   stepsOf_.resize(ranks);
   for (std::uint32_t k = 0; k < t.steps.size(); ++k)
@@ -119,8 +128,12 @@ std::size_t Drawing::bytes() const {
   std::size_t b = 0;
   for (const auto& l : lod)
     if (l) b += l->bytes();
-  for (const auto& c : arrows.channels)
-    if (c) b += (c->send.capacity() + c->recv.capacity()) * sizeof(TimeNs) + c->order.capacity() * 4 + sizeof(ArrowChannel);
+  for (const auto& c : arrows.channels) {  // arrays another drawing shares are counted in each
+    if (!c) continue;
+    b += sizeof(ArrowChannel) + c->pieces.capacity() * sizeof(ArrowPiece);
+    for (const ArrowPiece& p : c->pieces)
+      b += (p.arrays->send.capacity() + p.arrays->recv.capacity()) * sizeof(TimeNs) + p.arrays->order.capacity() * 4;
+  }
   b += steps.capacity() * sizeof(RankSteps);
   return b;
 }
@@ -188,6 +201,83 @@ std::pair<std::shared_ptr<const RankLod>, std::shared_ptr<const std::vector<LodP
   auto lod = std::make_shared<const RankLod>(std::move(own));
   list->front().lod = lod;
   return {std::move(lod), std::move(list)};
+}
+
+// The arrows [lo, hi) of channel `cr` (indices along the channel) with the times of
+// `prediction` (the measured ones without), by send time. Written in place: no temporary per
+// message (a shift moves every rank, and fresh memory costs a page fault per 4 KiB).
+std::shared_ptr<const ArrowArrays> channelArrays(const TimelineBase& base, const TimelineBase::ChannelRange& cr,
+                                                 std::uint32_t lo, std::uint32_t hi, const PredictedTimes* prediction) {
+  const auto& sources = base.arrowSources();
+  const std::uint32_t n = hi - lo;
+  auto a = std::make_shared<ArrowArrays>();
+  a->first = cr.first + lo;
+  a->send.resize(n);
+  a->recv.resize(n);
+  bool sorted = true;
+  for (std::uint32_t i = 0; i < n; ++i) {
+    const TimelineBase::ArrowSource& m = sources[a->first + i];
+    const TimeNs s = prediction ? base.predictedEnd(m.send, *prediction) : m.send.time;
+    const TimeNs r = prediction ? base.predictedEnd(m.recv, *prediction) : m.recv.time;
+    a->send[i] = s;
+    a->recv[i] = r;
+    a->lag = std::max(a->lag, r - s);
+    a->lead = std::max(a->lead, s - r);
+    sorted = sorted && (i == 0 || a->send[i - 1] <= s);
+  }
+  // Predicted: by predicted send time (almost always still the measured order).
+  if (!sorted) {
+    a->order.resize(n);
+    std::iota(a->order.begin(), a->order.end(), 0u);
+    std::stable_sort(a->order.begin(), a->order.end(), [&](std::uint32_t x, std::uint32_t y) { return a->send[x] < a->send[y]; });
+    std::vector<TimeNs> tmp(n);
+    for (std::uint32_t i = 0; i < n; ++i) tmp[i] = a->send[a->order[i]];
+    a->send.swap(tmp);
+    for (std::uint32_t i = 0; i < n; ++i) tmp[i] = a->recv[a->order[i]];
+    a->recv.swap(tmp);
+  }
+  return a;
+}
+
+// A channel whose two ranks a shift moved (every event from firstEvent[r] on is the previous
+// prediction's plus delta): its arrows before the first one with both ends past the cuts are
+// computed, the rest are `before`'s pieces moved by delta. Exact: along a monotone channel the
+// moved arrows are a suffix, and they keep their order. False (nothing written) where it would
+// not be: the computed head out of send order or after the moved part, pieces of `before` not
+// in the base's order, too many pieces.
+bool shiftedChannel(const TimelineBase& base, const TimelineBase::ChannelRange& cr, const ArrowChannel& before,
+                    const DrawingShift& shift, const PredictedTimes& prediction, ArrowChannel& out) {
+  const auto& sources = base.arrowSources();
+  const std::uint32_t n = cr.last - cr.first;
+  const std::uint32_t fs = shift.firstEvent[cr.src], fd = shift.firstEvent[cr.dst];
+  std::uint32_t lo = 0, hi = n;  // the first arrow whose two ends moved
+  while (lo < hi) {
+    const std::uint32_t mid = lo + (hi - lo) / 2;
+    const TimelineBase::ArrowSource& m = sources[cr.first + mid];
+    if (m.send.event >= fs && m.recv.event >= fd) hi = mid; else lo = mid + 1;
+  }
+  const std::uint32_t k = lo;
+  std::vector<ArrowPiece> pieces;
+  if (k > 0) {
+    auto head = channelArrays(base, cr, 0, k, &prediction);
+    if (!head->order.empty()) return false;
+    pieces.push_back({std::move(head), 0, 0, k});
+  }
+  for (const ArrowPiece& p : before.pieces) {  // indices along the channel: arrays->first - cr.first + i
+    if (!p.arrays->order.empty()) return false;
+    const std::uint32_t off = p.arrays->first - cr.first;
+    if (off + p.hi <= k) continue;
+    pieces.push_back({p.arrays, p.shift + shift.delta, std::max(p.lo, k > off ? k - off : 0u), p.hi});
+  }
+  if (pieces.size() > kMaxDrawingPieces) return false;
+  if (k > 0 && pieces.size() > 1 && pieces[0].send(pieces[0].hi - 1) > pieces[1].send(pieces[1].lo)) return false;
+  out.lag = out.lead = 0;
+  for (const ArrowPiece& p : pieces) {
+    out.lag = std::max(out.lag, p.arrays->lag);
+    out.lead = std::max(out.lead, p.arrays->lead);
+  }
+  out.pieces = std::move(pieces);
+  return true;
 }
 
 }  // namespace
@@ -274,6 +364,9 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
   const auto& sources = base.arrowSources();
   const auto& channels = base.channels();
   const bool sameChannels = sameBase && reuse->arrows.channels.size() == channels.size();
+  // With a shift, a channel whose two ranks moved takes the previous drawing's arrows past the
+  // cut, moved (shiftedChannel), where that is exact.
+  const bool arrowShift = sameChannels && shift && shift->firstEvent.size() == ranks;
   d.arrows.channels.resize(channels.size());
   forEachRank(std::uint32_t(channels.size()), sources.size(), [&](std::uint32_t c) {
     if (stop && (c & 63) == 0 && stop()) throw Stopped{};
@@ -282,37 +375,14 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
       d.arrows.channels[c] = reuse->arrows.channels[c];
       return;
     }
-    // Written in place: no temporary per message (a shift moves every rank, and fresh memory
-    // costs the first such toggle a page fault per 4 KiB).
-    const std::uint32_t n = cr.last - cr.first;
     auto ch = std::make_shared<ArrowChannel>();
     ch->src = cr.src;
     ch->dst = cr.dst;
-    ch->first = cr.first;
-    ch->send.resize(n);
-    ch->recv.resize(n);
-    bool sorted = true;
-    for (std::uint32_t i = 0; i < n; ++i) {
-      const TimelineBase::ArrowSource& a = sources[cr.first + i];
-      const TimeNs s = predicted ? base.predictedEnd(a.send, *prediction) : a.send.time;
-      const TimeNs r = predicted ? base.predictedEnd(a.recv, *prediction) : a.recv.time;
-      ch->send[i] = s;
-      ch->recv[i] = r;
-      ch->lag = std::max(ch->lag, r - s);
-      ch->lead = std::max(ch->lead, s - r);
-      sorted = sorted && (i == 0 || ch->send[i - 1] <= s);
-    }
-    // Predicted: by predicted send time (almost always still the measured order).
-    if (!sorted) {
-      ch->order.resize(n);
-      std::iota(ch->order.begin(), ch->order.end(), 0u);
-      std::stable_sort(ch->order.begin(), ch->order.end(),
-                       [&](std::uint32_t x, std::uint32_t y) { return ch->send[x] < ch->send[y]; });
-      std::vector<TimeNs> tmp(n);
-      for (std::uint32_t i = 0; i < n; ++i) tmp[i] = ch->send[ch->order[i]];
-      ch->send.swap(tmp);
-      for (std::uint32_t i = 0; i < n; ++i) tmp[i] = ch->recv[ch->order[i]];
-      ch->recv.swap(tmp);
+    if (!(arrowShift && cr.monotone && !kept(cr.src) && !kept(cr.dst) &&
+          shiftedChannel(base, cr, *reuse->arrows.channels[c], *shift, *prediction, *ch))) {
+      ch->pieces.assign(1, {channelArrays(base, cr, 0, cr.last - cr.first, prediction.get()), 0, 0, cr.last - cr.first});
+      ch->lag = ch->pieces[0].arrays->lag;
+      ch->lead = ch->pieces[0].arrays->lead;
     }
     d.arrows.channels[c] = std::move(ch);
   }, threads);

@@ -21,18 +21,39 @@
 
 namespace perwiz::ui {
 
-// Matched messages of one channel (sender row, receiver row), by send time, so a frame can
-// count the messages of a channel in a pixel-column bin with two binary searches.
-struct ArrowChannel {
-  std::uint32_t src = 0, dst = 0;
+// Arrows of one channel computed together, by send time: their send and receive times and
+// each one's base source (TimelineBase::arrowSources) first + i, or first + order[i] where a
+// prediction reordered the sends (`order` is empty in the base's order: every measured and
+// almost every predicted channel).
+struct ArrowArrays {
+  std::vector<TimeNs> send, recv;
+  std::uint32_t first = 0;
+  std::vector<std::uint32_t> order;
   TimeNs lag = 0;   // max(recv - send, 0)
   TimeNs lead = 0;  // max(send - recv, 0) (clock skew)
-  std::vector<TimeNs> send, recv;
-  std::uint32_t first = 0;  // the channel's first arrow source (TimelineBase::arrowSources)
-  // Arrow i's source is first + order[i]; `order` is empty when the arrows are in the base's
-  // order (measured send time), as they are in every measured and almost every predicted one.
-  std::vector<std::uint32_t> order;
   std::uint32_t source(std::size_t i) const { return first + (order.empty() ? std::uint32_t(i) : order[i]); }
+};
+// Arrows [lo, hi) of `arrays`, drawn `shift` ns later: a provisional drawing moves the earlier
+// drawing's arrows past a shift instead of computing them again (like its LOD pieces).
+struct ArrowPiece {
+  std::shared_ptr<const ArrowArrays> arrays;
+  TimeNs shift = 0;
+  std::uint32_t lo = 0, hi = 0;
+  TimeNs send(std::uint32_t i) const { return arrays->send[i] + shift; }
+  TimeNs recv(std::uint32_t i) const { return arrays->recv[i] + shift; }
+  // The first of [from, hi) sending at or after t.
+  std::uint32_t firstSendingFrom(TimeNs t, std::uint32_t from) const {
+    const auto& s = arrays->send;
+    return std::uint32_t(std::lower_bound(s.begin() + from, s.begin() + hi, t - shift) - s.begin());
+  }
+};
+// Matched messages of one channel (sender row, receiver row), by send time, so a frame can
+// count the messages of a channel in a pixel-column bin with two binary searches: one piece,
+// or several (in send order) in a provisional drawing.
+struct ArrowChannel {
+  std::uint32_t src = 0, dst = 0;
+  TimeNs lag = 0, lead = 0;  // over the pieces
+  std::vector<ArrowPiece> pieces;
 };
 // Every channel; a predicted drawing shares the channels whose two ranks did not move.
 struct ArrowIndex {
@@ -158,6 +179,9 @@ class TimelineBase {
   // Channels of arrowSources(): [first, last) ranges of one (sender, receiver) each.
   struct ChannelRange {
     std::uint32_t src = 0, dst = 0, first = 0, last = 0;
+    // Both ends of every arrow move with an event and the events do not go back along the
+    // channel: the arrows a shift moves (both ends at or past their rank's cut) are a suffix.
+    bool monotone = false;
   };
   const std::vector<ChannelRange>& channels() const { return channels_; }
   // Whether function `fn` appears in the trace (the legend lists those).

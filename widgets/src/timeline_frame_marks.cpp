@@ -41,6 +41,7 @@ void Frame::arrows(const LaneSpec& spec) {
   auto visible = [&](std::uint32_t r) { return r >= r0 && r < r1; };
   struct Range {
     const ArrowChannel* channel;
+    const ArrowPiece* piece;
     std::uint32_t lo, hi;
   };
   std::vector<Range> ranges;
@@ -48,12 +49,13 @@ void Frame::arrows(const LaneSpec& spec) {
   for (const auto& chp : ai.channels) {
     const ArrowChannel& ch = *chp;
     if (!visible(ch.src) && !visible(ch.dst)) continue;
-    const auto b = ch.send.begin();
-    const auto lo = std::lower_bound(b, ch.send.end(), L.begin - ch.lag);
-    const auto hi = std::lower_bound(lo, ch.send.end(), L.end + ch.lead);
-    if (lo == hi) continue;
-    ranges.push_back({&ch, std::uint32_t(lo - b), std::uint32_t(hi - b)});
-    total += std::uint64_t(hi - lo);
+    for (const ArrowPiece& pc : ch.pieces) {
+      const std::uint32_t lo = pc.firstSendingFrom(L.begin - ch.lag, pc.lo);
+      const std::uint32_t hi = pc.firstSendingFrom(L.end + ch.lead, lo);
+      if (lo == hi) continue;
+      ranges.push_back({&ch, &pc, lo, hi});
+      total += std::uint64_t(hi - lo);
+    }
   }
   if (ranges.empty()) return;
   // Bin width (pixel columns) so the frame draws at most kArrowBudget arrows.
@@ -69,17 +71,18 @@ void Frame::arrows(const LaneSpec& spec) {
   lines.reserve(std::min<std::uint64_t>(total, kArrowBudget * 2));
   for (const Range& rg : ranges) {
     const ArrowChannel& ch = *rg.channel;
+    const ArrowPiece& pc = *rg.piece;
+    const auto& sends = pc.arrays->send;
     const double ys = laneY(ch.src, spec.predicted), yd = laneY(ch.dst, spec.predicted);
     for (std::uint32_t i = rg.lo; i < rg.hi;) {
-      const double xs = double(ch.send[i] - L.begin) / px;
+      const double xs = double(pc.send(i) - L.begin) / px;
       std::uint32_t j = i + 1;
-      if (bin > 1 || (j < rg.hi && ch.send[j] - ch.send[i] < px)) {
+      if (bin > 1 || (j < rg.hi && sends[j] - sends[i] < px)) {
         const double binStart = std::floor(xs / bin) * bin;
         const TimeNs binEnd = L.begin + TimeNs(std::ceil((binStart + bin) * px));
-        j = std::uint32_t(std::lower_bound(ch.send.begin() + i + 1, ch.send.begin() + rg.hi, binEnd) -
-                          ch.send.begin());
+        j = std::uint32_t(std::lower_bound(sends.begin() + i + 1, sends.begin() + rg.hi, binEnd - pc.shift) - sends.begin());
       }
-      QPointF a(L.plot.left() + xs, ys), b(L.x(ch.recv[i]), yd);
+      QPointF a(L.plot.left() + xs, ys), b(L.x(pc.recv(i)), yd);
       clipToMargin(a, b, L);
       lines.emplace_back(a, b);
       i = j;

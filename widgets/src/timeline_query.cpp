@@ -83,24 +83,24 @@ TimelineItem arrowAt(const TimelineData& data, const TimelineLayout& L, bool pre
     const ArrowChannel& ch = *chp;
     const double ys = L.lane(ch.src, pred && L.lanes).center(), yd = L.lane(ch.dst, pred && L.lanes).center();
     if (pos.y() < std::min(ys, yd) - slackPx || pos.y() > std::max(ys, yd) + slackPx) continue;
-    const auto b = ch.send.begin();
-    const auto lo = std::lower_bound(b, ch.send.end(), t - ch.lag - slack);
-    const auto hi = std::upper_bound(lo, ch.send.end(), t + ch.lead + slack);
-    std::uint32_t seen = 0;
-    for (auto it = lo; it != hi && seen < kMaxPerChannel; ++it, ++seen) {
-      const std::size_t i = std::size_t(it - b);
-      const QPointF a(L.x(ch.send[i]), ys), e(L.x(ch.recv[i]), yd);
-      const QPointF ab = e - a, ap = pos - a;
-      const double len2 = QPointF::dotProduct(ab, ab);
-      const double u = len2 > 0 ? std::clamp(QPointF::dotProduct(ap, ab) / len2, 0.0, 1.0) : 0.0;
-      const QPointF q = a + ab * u - pos;
-      const double dd = std::sqrt(QPointF::dotProduct(q, q));
-      if (dd <= slackPx && dd < dist) {
-        dist = dd;
-        best.kind = TimelineItem::Kind::Message;
-        best.rank = ch.src;
-        best.event = d.base->arrowSources()[ch.source(i)].endpoint;
-        best.predicted = pred && data.hasPrediction();
+    for (const ArrowPiece& pc : ch.pieces) {
+      const std::uint32_t lo = pc.firstSendingFrom(t - ch.lag - slack, pc.lo);
+      const std::uint32_t hi = pc.firstSendingFrom(t + ch.lead + slack + 1, lo);  // sends <= t + lead + slack
+      std::uint32_t seen = 0;
+      for (std::uint32_t i = lo; i != hi && seen < kMaxPerChannel; ++i, ++seen) {
+        const QPointF a(L.x(pc.send(i)), ys), e(L.x(pc.recv(i)), yd);
+        const QPointF ab = e - a, ap = pos - a;
+        const double len2 = QPointF::dotProduct(ab, ab);
+        const double u = len2 > 0 ? std::clamp(QPointF::dotProduct(ap, ab) / len2, 0.0, 1.0) : 0.0;
+        const QPointF q = a + ab * u - pos;
+        const double dd = std::sqrt(QPointF::dotProduct(q, q));
+        if (dd <= slackPx && dd < dist) {
+          dist = dd;
+          best.kind = TimelineItem::Kind::Message;
+          best.rank = ch.src;
+          best.event = d.base->arrowSources()[pc.arrays->source(i)].endpoint;
+          best.predicted = pred && data.hasPrediction();
+        }
       }
     }
   }
