@@ -50,7 +50,7 @@ TimelineBase::TimelineBase(std::shared_ptr<const Trace> trace) : trace_(std::mov
     if (!ep.isSend || !ep.matched() || ep.matchRank >= ranks) return false;
     const auto& other = t.ranks[ep.matchRank].messages;
     if (ep.matchIndex >= other.size()) return false;
-    if (out) *out = {(std::uint64_t(r) << 32) | ep.matchRank, arrowEnd(r, ep), arrowEnd(ep.matchRank, other[ep.matchIndex]), m};
+    if (out) *out = {arrowEnd(r, ep), arrowEnd(ep.matchRank, other[ep.matchIndex]), m};
     return true;
   };
   std::vector<std::size_t> from(ranks + 1, 0);
@@ -60,28 +60,28 @@ TimelineBase::TimelineBase(std::shared_ptr<const Trace> trace) : trace_(std::mov
     from[r + 1] = n;
   });
   for (std::uint32_t r = 0; r < ranks; ++r) from[r + 1] += from[r];
-  arrowSources_.resize(from[ranks]);
+  arrowCount_ = from[ranks];
+  arrowSources_ = std::make_unique_for_overwrite<ArrowSource[]>(arrowCount_);
+  ArrowSource* const all = arrowSources_.get();
   forEachRank(ranks, t.eventCount(), [&](std::uint32_t r) {
-    ArrowSource* out = arrowSources_.data() + from[r];
+    ArrowSource* out = all + from[r];
     for (std::uint32_t m = 0; m < t.ranks[r].messages.size(); ++m) out += arrowOf(r, m, out);
-    // The keys of one sender differ in the receiver only.
-    std::stable_sort(arrowSources_.begin() + std::ptrdiff_t(from[r]), arrowSources_.begin() + std::ptrdiff_t(from[r + 1]),
-                     [](const ArrowSource& a, const ArrowSource& b) {
-                       return a.key != b.key ? a.key < b.key : a.send.time < b.send.time;
-                     });
+    // One sender's sends: by receiver, then by send time.
+    std::stable_sort(all + from[r], all + from[r + 1], [](const ArrowSource& a, const ArrowSource& b) {
+      return a.recv.rank != b.recv.rank ? a.recv.rank < b.recv.rank : a.send.time < b.send.time;
+    });
   });
-  for (std::uint32_t i = 0; i < arrowSources_.size(); ++i) {
-    if (i == 0 || arrowSources_[i].key != arrowSources_[i - 1].key)
-      channels_.push_back({std::uint32_t(arrowSources_[i].key >> 32), std::uint32_t(arrowSources_[i].key), i, i});
+  for (std::uint32_t i = 0; i < arrowCount_; ++i) {
+    if (i == 0 || all[i].send.rank != all[i - 1].send.rank || all[i].recv.rank != all[i - 1].recv.rank)
+      channels_.push_back({all[i].send.rank, all[i].recv.rank, i, i});
     channels_.back().last = i + 1;
   }
   for (ChannelRange& c : channels_) {
     c.monotone = true;
     for (std::uint32_t i = c.first; i < c.last && c.monotone; ++i) {
-      const ArrowSource& a = arrowSources_[i];
+      const ArrowSource& a = all[i];
       c.monotone = a.send.event != kNone32 && a.recv.event != kNone32 &&
-                   (i == c.first || (a.send.event >= arrowSources_[i - 1].send.event &&
-                                     a.recv.event >= arrowSources_[i - 1].recv.event));
+                   (i == c.first || (a.send.event >= all[i - 1].send.event && a.recv.event >= all[i - 1].recv.event));
     }
   }
 
@@ -119,7 +119,7 @@ std::size_t TimelineBase::bytes() const {
   std::size_t b = 0;
   for (const RankShape& s : shapes_) b += s.parent.capacity() * 4 + s.depth.capacity() + s.points.capacity() * 4;
   for (const auto& s : stepsOf_) b += s.capacity() * sizeof(StepOnRank);
-  return b + arrowSources_.capacity() * sizeof(ArrowSource) + channels_.capacity() * sizeof(ChannelRange);
+  return b + arrowCount_ * sizeof(ArrowSource) + channels_.capacity() * sizeof(ChannelRange);
 }
 
 // ---- drawings ----
