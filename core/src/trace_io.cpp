@@ -328,7 +328,8 @@ Trace loadTrace(const std::string& path, const LoadOptions& opts) {
   }
   switch (f) {
     case TraceFormat::Alog: return keepRanks(build(path, "alog", readAlog, opts, false), opts);
-    case TraceFormat::Otf2: return build(path, "otf2", readOtf2, opts, opts.pipelined);
+    // readOtf2 pipelines or spreads over threads itself: it knows the ranks and their sizes.
+    case TraceFormat::Otf2: return build(path, "otf2", readOtf2, opts, false);
     case TraceFormat::Otf: return keepRanks(build(path, "otf", readOtf, opts, opts.pipelined), opts);
     case TraceFormat::Unknown: break;
   }

@@ -40,6 +40,9 @@ class PipelinedSink final : public TraceSink {
   void setPosition(std::int64_t line, std::string_view position = {}) override;
   void addSourceRecords(std::uint64_t n) override;
   void expectRecords(std::uint32_t rank, std::uint64_t records) override;
+  // Waits until the worker has replayed every record so far; rethrows what the target threw.
+  // Then the producer may use the target directly.
+  void flush();
   // Waits for the worker, then ends the target. Rethrows what the target threw, if anything.
   void end() override;
 

@@ -38,6 +38,10 @@ class TraceBuilder final : public TraceSink {
   void setPosition(std::int64_t line, std::string_view position = {}) override;
   void addSourceRecords(std::uint64_t n) override;
   void expectRecords(std::uint32_t rank, std::uint64_t records) override;
+  // Parts fill disjoint ranks from other threads (TraceSink::openPart). Definitions are over
+  // when the first part opens; a part's synthetic calls and diagnostics wait for joinPart().
+  std::unique_ptr<TraceSink> openPart(std::uint32_t first, std::uint32_t last) override;
+  void joinPart(std::unique_ptr<TraceSink> part) override;
 
   // Keep every function defined, used or not (by default end() drops those no event uses). A
   // share of a trace (LoadOptions::shareIndex) keeps them: every process of perwiz-mpi then has
@@ -52,6 +56,7 @@ class TraceBuilder final : public TraceSink {
   std::string activity() const;
 
  private:
+  class Part;
   struct Impl;
   std::unique_ptr<Impl> d;
 };

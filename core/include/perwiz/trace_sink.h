@@ -14,6 +14,7 @@
 #include "perwiz/trace.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -63,6 +64,20 @@ class TraceSink {
   // Hint after begin(): about this many records will follow for the rank (OTF2 knows it per
   // location), so consumers can size their storage once instead of growing it.
   virtual void expectRecords(std::uint32_t rank, std::uint64_t records) { (void)rank; (void)records; }
+
+  // Filling from several threads (a reader whose ranks are independent streams, OTF2): a sink
+  // that takes the records of disjoint ranks at once returns a part for the ranks
+  // [first, last) here, after begin() and the definitions; nullptr (the default): records come
+  // on one thread only. A part is fed by one thread with its ranks' records (enter ... collective,
+  // warn, addSourceRecords), never definitions, begin or end. When its thread is done, the
+  // producer hands it back to joinPart() on the thread that opened it, parts in increasing
+  // rank order; what a part keeps (its diagnostics, the functions it synthesised) is then
+  // ordered as if its records had come on one thread.
+  virtual std::unique_ptr<TraceSink> openPart(std::uint32_t first, std::uint32_t last) {
+    (void)first; (void)last;
+    return nullptr;
+  }
+  virtual void joinPart(std::unique_ptr<TraceSink> part) { (void)part; }
 
   virtual void end() = 0;
 };

@@ -231,6 +231,8 @@ void PipelinedSink::expectRecords(std::uint32_t rank, std::uint64_t records) {
   d->target.expectRecords(rank, records);
 }
 
+void PipelinedSink::flush() { d->drain(); }
+
 void PipelinedSink::end() {
   if (d->ended) return;
   d->drain();

@@ -51,6 +51,30 @@ MessageEndpoint endpoint(TimeNs time, std::uint32_t call, std::int32_t peer, std
 
 }  // namespace
 
+// Where records come from: the builder's own stream (direct), or a part filled by another
+// thread (TraceSink::openPart). A part keeps what it would change outside its ranks (the
+// diagnostics, the functions it synthesises, the time range) until joinPart() merges it.
+struct BuildContext {
+  bool direct = true;
+  std::uint32_t first = 0, last = kNone32;  // the ranks a part may write
+  std::int64_t line = -1;
+  std::string position;
+  std::uint32_t lastRank = kNone32;  // rank of the latest record, for activity()
+  TimeNs maxTime = std::numeric_limits<TimeNs>::min();
+  TimeNs minTime = std::numeric_limits<TimeNs>::max();
+  // A part's own: diagnostics in arrival order with their kind ("" for a producer's warning),
+  // at most kMaxDiagnosticsPerKind per kind kept; counts per kind; records read.
+  std::vector<std::pair<std::string, Diagnostic>> pending;
+  std::map<std::string, std::size_t> counts;
+  std::uint64_t sourceRecords = 0;
+  // Synthetic calls of a part carry kProvisional + i, i indexing `synthetic` (first use order),
+  // until joinPart() defines the functions and renumbers the events of `syntheticRanks`.
+  std::vector<MpiOp> synthetic;
+  std::vector<std::uint32_t> syntheticRanks;
+};
+
+constexpr std::uint32_t kProvisional = 0xFFFFFF00u;  // MpiOp has fewer than 256 values
+
 struct TraceBuilder::Impl {
   Trace t;
   bool begun = false;
@@ -58,42 +82,56 @@ struct TraceBuilder::Impl {
   bool ended = false;
   std::vector<RankState> rs;
   std::map<std::pair<std::string, EventKind>, std::uint32_t> functionIndex;
-  std::int64_t line = -1;
-  std::string position;
   std::map<std::string, std::size_t> diagCounts;  // per kind, for capping
-  TimeNs maxTime = std::numeric_limits<TimeNs>::min();
-  TimeNs minTime = std::numeric_limits<TimeNs>::max();
-  std::uint32_t lastRank = kNone32;  // rank of the latest record, for activity()
+  BuildContext direct;  // the builder's own records, and end()
 
-  void diag(const std::string& kind, std::string message) {
+  void diag(BuildContext& c, const std::string& kind, std::string message) {
+    if (!c.direct) {
+      if (++c.counts[kind] <= kMaxDiagnosticsPerKind)
+        c.pending.emplace_back(kind, Diagnostic{t.source, c.line, c.position, std::move(message)});
+      return;
+    }
     std::size_t& n = diagCounts[kind];
     ++n;
     if (n > kMaxDiagnosticsPerKind) return;
-    t.warnings.push_back(Diagnostic{t.source, line, position, std::move(message)});
+    t.warnings.push_back(Diagnostic{t.source, c.line, c.position, std::move(message)});
+  }
+  void diag(const std::string& kind, std::string message) { diag(direct, kind, std::move(message)); }
+
+  void warn(BuildContext& c, Diagnostic d) {
+    if (d.file.empty()) d.file = t.source;
+    if (c.direct)
+      t.warnings.push_back(std::move(d));
+    else
+      c.pending.emplace_back(std::string(), std::move(d));
   }
 
-  bool checkRank(std::uint32_t rank, TimeNs time) {
+  bool checkRank(BuildContext& c, std::uint32_t rank, TimeNs time) {
     if (!begun) throw std::logic_error("TraceBuilder: record before begin()");
     if (rank >= rs.size()) {
-      diag("rank", "record for rank " + std::to_string(rank) + " beyond the " +
-                       std::to_string(rs.size()) + " ranks; ignored");
+      diag(c, "rank", "record for rank " + std::to_string(rank) + " beyond the " +
+                          std::to_string(rs.size()) + " ranks; ignored");
       return false;
     }
-    lastRank = rank;
+    if (rank < c.first || rank >= c.last)
+      throw std::logic_error("TraceBuilder: a part got a record of rank " + std::to_string(rank) +
+                             ", outside its ranks");
+    c.lastRank = rank;
     RankState& s = rs[rank];
     if (time < s.lastTime) {
       s.outOfOrder = true;
-      diag("order", "rank " + std::to_string(rank) + ": time goes backwards (" +
-                        std::to_string(time) + " ns after " + std::to_string(s.lastTime) +
-                        " ns); events re-sorted");
+      diag(c, "order", "rank " + std::to_string(rank) + ": time goes backwards (" +
+                           std::to_string(time) + " ns after " + std::to_string(s.lastTime) +
+                           " ns); events re-sorted");
     }
     s.lastTime = std::max(s.lastTime, time);
-    maxTime = std::max(maxTime, time);
-    minTime = std::min(minTime, time);
+    c.maxTime = std::max(c.maxTime, time);
+    c.minTime = std::min(c.minTime, time);
     return true;
   }
 
-  std::uint32_t appendEvent(std::uint32_t rank, TimeNs enter, TimeNs leave, std::uint32_t fn) {
+  std::uint32_t appendEvent(BuildContext& c, std::uint32_t rank, TimeNs enter, TimeNs leave,
+                            std::uint32_t fn) {
     RankTrace& r = t.ranks[rank];
     auto e = static_cast<std::uint32_t>(r.enter.size());
     r.enter.push_back(enter);
@@ -101,7 +139,7 @@ struct TraceBuilder::Impl {
     r.function.push_back(fn);
     const std::size_t depth = rs[rank].stack.size();
     if (depth > kMaxDepth) [[unlikely]]
-      tooDeep(rank, enter);
+      tooDeep(c, rank, enter);
     r.depth.push_back(static_cast<std::uint8_t>(depth));
     return e;
   }
@@ -110,9 +148,9 @@ struct TraceBuilder::Impl {
   // nesting cannot be stored, and a clamped depth would make the model inconsistent (the
   // events inside a call are found by depth), so the input is refused.
   static constexpr std::size_t kMaxDepth = std::numeric_limits<std::uint8_t>::max();
-  [[noreturn]] void tooDeep(std::uint32_t rank, TimeNs time) const {
-    std::string where = line >= 0 ? "line " + std::to_string(line) + ", " : "";
-    if (!position.empty()) where += position + ", ";
+  [[noreturn]] void tooDeep(const BuildContext& c, std::uint32_t rank, TimeNs time) const {
+    std::string where = c.line >= 0 ? "line " + std::to_string(c.line) + ", " : "";
+    if (!c.position.empty()) where += c.position + ", ";
     const std::string& open = t.functions[rs[rank].stack.back().function].name;
     throw TraceError(t.source, where + "rank " + std::to_string(rank) + " at " +
                                    std::to_string(time) + " ns: an event inside " +
@@ -123,18 +161,32 @@ struct TraceBuilder::Impl {
 
   // The innermost open MPI call; records outside any call get a zero-length synthetic call so
   // that every message belongs to an event.
-  std::uint32_t currentCall(std::uint32_t rank, TimeNs time, MpiOp syntheticOp) {
+  std::uint32_t currentCall(BuildContext& c, std::uint32_t rank, TimeNs time, MpiOp syntheticOp) {
     RankState& s = rs[rank];
     for (auto it = s.stack.rbegin(); it != s.stack.rend(); ++it)
       if (t.functions[it->function].kind == EventKind::MpiCall) return it->event;
     if (!s.warnedSynthetic) {
       s.warnedSynthetic = true;
-      diag("synthetic", "rank " + std::to_string(rank) +
-                            ": message or collective record outside any MPI call; attached to a "
-                            "zero-length " + std::string(mpiOpName(syntheticOp)) + " call");
+      diag(c, "synthetic", "rank " + std::to_string(rank) +
+                               ": message or collective record outside any MPI call; attached to a "
+                               "zero-length " + std::string(mpiOpName(syntheticOp)) + " call");
     }
-    Function f{std::string(mpiOpName(syntheticOp)), EventKind::MpiCall, syntheticOp, ""};
-    return appendEvent(rank, time, time, define(f));
+    return appendEvent(c, rank, time, time, syntheticFunction(c, rank, syntheticOp));
+  }
+
+  static Function syntheticCall(MpiOp op) {
+    return Function{std::string(mpiOpName(op)), EventKind::MpiCall, op, ""};
+  }
+
+  // A part must not grow the function table other threads read: it numbers its synthetic
+  // calls provisionally.
+  std::uint32_t syntheticFunction(BuildContext& c, std::uint32_t rank, MpiOp op) {
+    if (c.direct) return define(syntheticCall(op));
+    if (c.syntheticRanks.empty() || c.syntheticRanks.back() != rank) c.syntheticRanks.push_back(rank);
+    const auto it = std::find(c.synthetic.begin(), c.synthetic.end(), op);
+    if (it != c.synthetic.end()) return kProvisional + static_cast<std::uint32_t>(it - c.synthetic.begin());
+    c.synthetic.push_back(op);
+    return kProvisional + static_cast<std::uint32_t>(c.synthetic.size() - 1);
   }
 
   std::uint32_t define(const Function& f) {
@@ -147,6 +199,20 @@ struct TraceBuilder::Impl {
     return idx;
   }
 
+  void enter(BuildContext& c, std::uint32_t rank, TimeNs time, std::uint32_t fn);
+  void leave(BuildContext& c, std::uint32_t rank, TimeNs time, std::uint32_t fn);
+  void point(BuildContext& c, std::uint32_t rank, TimeNs time, std::uint32_t fn,
+             std::string_view label);
+  void send(BuildContext& c, std::uint32_t rank, TimeNs time, std::int32_t peer,
+            std::uint32_t comm, std::int32_t tag, std::uint64_t bytes, std::uint64_t request);
+  void recv(BuildContext& c, std::uint32_t rank, TimeNs time, std::int32_t peer,
+            std::uint32_t comm, std::int32_t tag, std::uint64_t bytes, std::uint64_t request);
+  void isendComplete(BuildContext& c, std::uint32_t rank, TimeNs time, std::uint64_t request);
+  void irecvRequest(BuildContext& c, std::uint32_t rank, TimeNs time, std::uint64_t request);
+  void collective(BuildContext& c, std::uint32_t rank, TimeNs time, MpiOp op, std::uint32_t comm,
+                  std::int32_t root, std::uint64_t sent, std::uint64_t received);
+  void join(BuildContext& part);
+
   void closeOpenStates();
   void shiftNegativeTimes();
   void sortOutOfOrderRanks();
@@ -155,6 +221,59 @@ struct TraceBuilder::Impl {
   void sortMessages();
   void indexMpiCalls();
   void findParallelSteps();
+};
+
+// A part: the records of ranks [first, last) from one thread.
+class TraceBuilder::Part final : public TraceSink {
+ public:
+  Part(TraceBuilder::Impl& b, std::uint32_t first, std::uint32_t last) : b_(b) {
+    c_.direct = false;
+    c_.first = first;
+    c_.last = last;
+  }
+  void begin(const TraceHeader&) override { refuse("begin()"); }
+  std::uint32_t defineFunction(const Function&) override { refuse("defineFunction()"); }
+  std::uint32_t defineComm(const Communicator&) override { refuse("defineComm()"); }
+  void enter(std::uint32_t rank, TimeNs t, std::uint32_t fn) override { b_.enter(c_, rank, t, fn); }
+  void leave(std::uint32_t rank, TimeNs t, std::uint32_t fn) override { b_.leave(c_, rank, t, fn); }
+  void point(std::uint32_t rank, TimeNs t, std::uint32_t fn, std::string_view label) override {
+    b_.point(c_, rank, t, fn, label);
+  }
+  void send(std::uint32_t rank, TimeNs t, std::int32_t peer, std::uint32_t comm, std::int32_t tag,
+            std::uint64_t bytes, std::uint64_t request) override {
+    b_.send(c_, rank, t, peer, comm, tag, bytes, request);
+  }
+  void recv(std::uint32_t rank, TimeNs t, std::int32_t peer, std::uint32_t comm, std::int32_t tag,
+            std::uint64_t bytes, std::uint64_t request) override {
+    b_.recv(c_, rank, t, peer, comm, tag, bytes, request);
+  }
+  void isendComplete(std::uint32_t rank, TimeNs t, std::uint64_t request) override {
+    b_.isendComplete(c_, rank, t, request);
+  }
+  void irecvRequest(std::uint32_t rank, TimeNs t, std::uint64_t request) override {
+    b_.irecvRequest(c_, rank, t, request);
+  }
+  void collective(std::uint32_t rank, TimeNs t, MpiOp op, std::uint32_t comm, std::int32_t root,
+                  std::uint64_t sent, std::uint64_t received) override {
+    b_.collective(c_, rank, t, op, comm, root, sent, received);
+  }
+  void warn(Diagnostic d) override { b_.warn(c_, std::move(d)); }
+  void setPosition(std::int64_t line, std::string_view position) override {
+    c_.line = line;
+    c_.position.assign(position);
+  }
+  void addSourceRecords(std::uint64_t n) override { c_.sourceRecords += n; }
+  void end() override { refuse("end()"); }
+
+  TraceBuilder::Impl& builder() const { return b_; }
+  BuildContext& context() { return c_; }
+
+ private:
+  [[noreturn]] static void refuse(const char* what) {
+    throw std::logic_error(std::string("TraceBuilder: ") + what + " on a part");
+  }
+  TraceBuilder::Impl& b_;
+  BuildContext c_;
 };
 
 TraceBuilder::TraceBuilder(std::string source, std::string format) : d(std::make_unique<Impl>()) {
@@ -186,110 +305,180 @@ std::uint32_t TraceBuilder::defineComm(const Communicator& c) {
 }
 
 void TraceBuilder::enter(std::uint32_t rank, TimeNs time, std::uint32_t fn) {
-  if (!d->checkRank(rank, time)) return;
-  std::uint32_t e = d->appendEvent(rank, time, time, fn);
-  d->rs[rank].stack.push_back({e, fn});
+  d->enter(d->direct, rank, time, fn);
+}
+void TraceBuilder::leave(std::uint32_t rank, TimeNs time, std::uint32_t fn) {
+  d->leave(d->direct, rank, time, fn);
+}
+void TraceBuilder::point(std::uint32_t rank, TimeNs time, std::uint32_t fn,
+                         std::string_view label) {
+  d->point(d->direct, rank, time, fn, label);
+}
+void TraceBuilder::send(std::uint32_t rank, TimeNs time, std::int32_t peer, std::uint32_t comm,
+                        std::int32_t tag, std::uint64_t bytes, std::uint64_t request) {
+  d->send(d->direct, rank, time, peer, comm, tag, bytes, request);
+}
+void TraceBuilder::recv(std::uint32_t rank, TimeNs time, std::int32_t peer, std::uint32_t comm,
+                        std::int32_t tag, std::uint64_t bytes, std::uint64_t request) {
+  d->recv(d->direct, rank, time, peer, comm, tag, bytes, request);
+}
+void TraceBuilder::isendComplete(std::uint32_t rank, TimeNs time, std::uint64_t request) {
+  d->isendComplete(d->direct, rank, time, request);
+}
+void TraceBuilder::irecvRequest(std::uint32_t rank, TimeNs time, std::uint64_t request) {
+  d->irecvRequest(d->direct, rank, time, request);
+}
+void TraceBuilder::collective(std::uint32_t rank, TimeNs time, MpiOp op, std::uint32_t comm,
+                              std::int32_t root, std::uint64_t sent, std::uint64_t received) {
+  d->collective(d->direct, rank, time, op, comm, root, sent, received);
 }
 
-void TraceBuilder::leave(std::uint32_t rank, TimeNs time, std::uint32_t fn) {
-  if (!d->checkRank(rank, time)) return;
-  auto& stack = d->rs[rank].stack;
+void TraceBuilder::Impl::enter(BuildContext& c, std::uint32_t rank, TimeNs time, std::uint32_t fn) {
+  if (!checkRank(c, rank, time)) return;
+  std::uint32_t e = appendEvent(c, rank, time, time, fn);
+  rs[rank].stack.push_back({e, fn});
+}
+
+void TraceBuilder::Impl::leave(BuildContext& c, std::uint32_t rank, TimeNs time, std::uint32_t fn) {
+  if (!checkRank(c, rank, time)) return;
+  auto& stack = rs[rank].stack;
   auto it = std::find_if(stack.rbegin(), stack.rend(),
                          [&](const OpenEvent& o) { return o.function == fn; });
-  const std::string& name = d->t.functions[fn].name;
+  const std::string& name = t.functions[fn].name;
   if (it == stack.rend()) {
-    d->diag("unmatched-leave", "rank " + std::to_string(rank) + ": end of '" + name +
+    diag(c, "unmatched-leave", "rank " + std::to_string(rank) + ": end of '" + name +
                                    "' without a matching start; ignored");
     return;
   }
   if (it != stack.rbegin())
-    d->diag("nesting", "rank " + std::to_string(rank) + ": end of '" + name +
+    diag(c, "nesting", "rank " + std::to_string(rank) + ": end of '" + name +
                            "' while an inner state is still open (improper nesting)");
   std::uint32_t e = it->event;
   // A clock that went backwards (already reported) must not produce a negative duration.
-  d->t.ranks[rank].leave.set(e, std::max(time, d->t.ranks[rank].enter[e]));
+  t.ranks[rank].leave.set(e, std::max(time, t.ranks[rank].enter[e]));
   stack.erase(std::next(it).base());
   // A collective call without a collective record (ALOG, Score-P 1.x) still takes part in
   // a collective on WORLD: its name is all we know.
-  const Function& f = d->t.functions[fn];
+  const Function& f = t.functions[fn];
   if (f.kind == EventKind::MpiCall && isCollective(f.op)) {
-    auto& colls = d->t.ranks[rank].collectives;
+    auto& colls = t.ranks[rank].collectives;
     if (colls.empty() || colls.back().event != e)
       colls.push_back(CollectiveCall{e, f.op, 0, -1, 0, 0, kNone32});
   }
 }
 
-void TraceBuilder::point(std::uint32_t rank, TimeNs time, std::uint32_t fn,
-                         std::string_view label) {
-  if (!d->checkRank(rank, time)) return;
-  std::uint32_t e = d->appendEvent(rank, time, time, fn);
-  if (!label.empty()) d->t.ranks[rank].labels.push_back(PointLabel{e, std::string(label)});
+void TraceBuilder::Impl::point(BuildContext& c, std::uint32_t rank, TimeNs time, std::uint32_t fn,
+                               std::string_view label) {
+  if (!checkRank(c, rank, time)) return;
+  std::uint32_t e = appendEvent(c, rank, time, time, fn);
+  if (!label.empty()) t.ranks[rank].labels.push_back(PointLabel{e, std::string(label)});
 }
 
-void TraceBuilder::send(std::uint32_t rank, TimeNs time, std::int32_t peer, std::uint32_t comm,
-                        std::int32_t tag, std::uint64_t bytes, std::uint64_t request) {
-  if (!d->checkRank(rank, time)) return;
-  std::uint32_t call = d->currentCall(rank, time, request ? MpiOp::Isend : MpiOp::Send);
-  auto& msgs = d->t.ranks[rank].messages;
-  MessageEndpoint m = endpoint(std::max(time, d->t.ranks[rank].enter[call]), call, peer, comm,
+void TraceBuilder::Impl::send(BuildContext& c, std::uint32_t rank, TimeNs time, std::int32_t peer,
+                              std::uint32_t comm, std::int32_t tag, std::uint64_t bytes,
+                              std::uint64_t request) {
+  if (!checkRank(c, rank, time)) return;
+  std::uint32_t call = currentCall(c, rank, time, request ? MpiOp::Isend : MpiOp::Send);
+  auto& msgs = t.ranks[rank].messages;
+  MessageEndpoint m = endpoint(std::max(time, t.ranks[rank].enter[call]), call, peer, comm,
                                tag, bytes, request, true);
-  if (request && !d->rs[rank].pendingIsends.put(request, static_cast<std::uint32_t>(msgs.size())))
-    d->diag("request", "rank " + std::to_string(rank) + ": Isend request " +
+  if (request && !rs[rank].pendingIsends.put(request, static_cast<std::uint32_t>(msgs.size())))
+    diag(c, "request", "rank " + std::to_string(rank) + ": Isend request " +
                            std::to_string(request) + " reused before completion");
   msgs.push_back(m);
 }
 
-void TraceBuilder::recv(std::uint32_t rank, TimeNs time, std::int32_t peer, std::uint32_t comm,
-                        std::int32_t tag, std::uint64_t bytes, std::uint64_t request) {
-  if (!d->checkRank(rank, time)) return;
-  std::uint32_t call = d->currentCall(rank, time, request ? MpiOp::Wait : MpiOp::Recv);
-  MessageEndpoint m = endpoint(std::max(time, d->t.ranks[rank].enter[call]), call, peer, comm,
+void TraceBuilder::Impl::recv(BuildContext& c, std::uint32_t rank, TimeNs time, std::int32_t peer,
+                              std::uint32_t comm, std::int32_t tag, std::uint64_t bytes,
+                              std::uint64_t request) {
+  if (!checkRank(c, rank, time)) return;
+  std::uint32_t call = currentCall(c, rank, time, request ? MpiOp::Wait : MpiOp::Recv);
+  MessageEndpoint m = endpoint(std::max(time, t.ranks[rank].enter[call]), call, peer, comm,
                                tag, bytes, request, false);
-  if (request && !d->rs[rank].pendingIrecvs.take(request, m.postEvent))
-    d->diag("request", "rank " + std::to_string(rank) + ": Irecv completion for request " +
+  if (request && !rs[rank].pendingIrecvs.take(request, m.postEvent))
+    diag(c, "request", "rank " + std::to_string(rank) + ": Irecv completion for request " +
                            std::to_string(request) + " that was never posted");
-  d->t.ranks[rank].messages.push_back(m);
+  t.ranks[rank].messages.push_back(m);
 }
 
-void TraceBuilder::isendComplete(std::uint32_t rank, TimeNs time, std::uint64_t request) {
-  if (!d->checkRank(rank, time)) return;
-  std::uint32_t endpoint = 0;
-  if (!d->rs[rank].pendingIsends.take(request, endpoint)) {
-    d->diag("request", "rank " + std::to_string(rank) + ": completion of unknown Isend request " +
+void TraceBuilder::Impl::isendComplete(BuildContext& c, std::uint32_t rank, TimeNs time,
+                                       std::uint64_t request) {
+  if (!checkRank(c, rank, time)) return;
+  std::uint32_t ep = 0;
+  if (!rs[rank].pendingIsends.take(request, ep)) {
+    diag(c, "request", "rank " + std::to_string(rank) + ": completion of unknown Isend request " +
                            std::to_string(request));
     return;
   }
-  d->t.ranks[rank].messages.setEvent(endpoint, d->currentCall(rank, time, MpiOp::Wait));
+  t.ranks[rank].messages.setEvent(ep, currentCall(c, rank, time, MpiOp::Wait));
 }
 
-void TraceBuilder::irecvRequest(std::uint32_t rank, TimeNs time, std::uint64_t request) {
-  if (!d->checkRank(rank, time)) return;
-  std::uint32_t call = d->currentCall(rank, time, MpiOp::Irecv);
-  if (!d->rs[rank].pendingIrecvs.put(request, call))
-    d->diag("request", "rank " + std::to_string(rank) + ": Irecv request " +
+void TraceBuilder::Impl::irecvRequest(BuildContext& c, std::uint32_t rank, TimeNs time,
+                                      std::uint64_t request) {
+  if (!checkRank(c, rank, time)) return;
+  std::uint32_t call = currentCall(c, rank, time, MpiOp::Irecv);
+  if (!rs[rank].pendingIrecvs.put(request, call))
+    diag(c, "request", "rank " + std::to_string(rank) + ": Irecv request " +
                            std::to_string(request) + " reused before completion");
 }
 
-void TraceBuilder::collective(std::uint32_t rank, TimeNs time, MpiOp op, std::uint32_t comm,
-                              std::int32_t root, std::uint64_t sent, std::uint64_t received) {
-  if (!d->checkRank(rank, time)) return;
-  if (comm >= d->t.comms.size()) {
-    d->diag("comm", "collective on undefined communicator " + std::to_string(comm) + "; ignored");
+void TraceBuilder::Impl::collective(BuildContext& c, std::uint32_t rank, TimeNs time, MpiOp op,
+                                    std::uint32_t comm, std::int32_t root, std::uint64_t sent,
+                                    std::uint64_t received) {
+  if (!checkRank(c, rank, time)) return;
+  if (comm >= t.comms.size()) {
+    diag(c, "comm", "collective on undefined communicator " + std::to_string(comm) + "; ignored");
     return;
   }
-  std::uint32_t call = d->currentCall(rank, time, op);
-  d->t.ranks[rank].collectives.push_back(
+  std::uint32_t call = currentCall(c, rank, time, op);
+  t.ranks[rank].collectives.push_back(
       CollectiveCall{call, op, comm, root, sent, received, kNone32});
 }
 
-void TraceBuilder::warn(Diagnostic diag) {
-  if (diag.file.empty()) diag.file = d->t.source;
-  d->t.warnings.push_back(std::move(diag));
+// A part's records are in; what it kept for later is merged as if they had come on this
+// thread now: its diagnostics after those already kept (with the per-kind cap over both), its
+// synthetic calls defined in their first-use order.
+void TraceBuilder::Impl::join(BuildContext& p) {
+  std::map<std::string, std::size_t> kept;
+  for (auto& [kind, diagnostic] : p.pending) {
+    if (kind.empty()) {
+      t.warnings.push_back(std::move(diagnostic));
+      continue;
+    }
+    ++kept[kind];
+    if (++diagCounts[kind] <= kMaxDiagnosticsPerKind) t.warnings.push_back(std::move(diagnostic));
+  }
+  for (const auto& [kind, n] : p.counts) diagCounts[kind] += n - kept[kind];
+  if (!p.synthetic.empty()) {
+    std::vector<std::uint32_t> real;
+    for (MpiOp op : p.synthetic) real.push_back(define(syntheticCall(op)));
+    for (std::uint32_t r : p.syntheticRanks)
+      for (std::uint32_t& f : t.ranks[r].function)
+        if (f >= kProvisional) f = real[f - kProvisional];
+  }
+  direct.maxTime = std::max(direct.maxTime, p.maxTime);
+  direct.minTime = std::min(direct.minTime, p.minTime);
+  if (p.lastRank != kNone32) direct.lastRank = p.lastRank;
+  t.sourceRecords += p.sourceRecords;
 }
 
+std::unique_ptr<TraceSink> TraceBuilder::openPart(std::uint32_t first, std::uint32_t last) {
+  if (!d->begun) throw std::logic_error("TraceBuilder: openPart() before begin()");
+  return std::make_unique<Part>(*d, first, last);
+}
+
+void TraceBuilder::joinPart(std::unique_ptr<TraceSink> part) {
+  auto* p = dynamic_cast<Part*>(part.get());
+  if (!p || &p->builder() != d.get())
+    throw std::logic_error("TraceBuilder: joinPart() of a part of another sink");
+  d->join(p->context());
+}
+
+void TraceBuilder::warn(Diagnostic diag) { d->warn(d->direct, std::move(diag)); }
+
 void TraceBuilder::setPosition(std::int64_t line, std::string_view position) {
-  d->line = line;
-  d->position.assign(position);
+  d->direct.line = line;
+  d->direct.position.assign(position);
 }
 
 void TraceBuilder::addSourceRecords(std::uint64_t n) { d->t.sourceRecords += n; }
@@ -325,9 +514,9 @@ void TraceBuilder::expectRecords(std::uint32_t rank, std::uint64_t records) {
 }
 
 void TraceBuilder::Impl::closeOpenStates() {
-  line = -1;
-  position = "end of trace";
-  const TimeNs end = maxTime == std::numeric_limits<TimeNs>::min() ? 0 : maxTime;
+  direct.line = -1;
+  direct.position = "end of trace";
+  const TimeNs end = direct.maxTime == std::numeric_limits<TimeNs>::min() ? 0 : direct.maxTime;
   for (std::uint32_t r = 0; r < rs.size(); ++r) {
     auto& stack = rs[r].stack;
     while (!stack.empty()) {
@@ -350,7 +539,7 @@ void TraceBuilder::Impl::closeOpenStates() {
 // count from the trace start, so move the origin to the earliest event.
 void TraceBuilder::Impl::shiftNegativeTimes() {
   // minTime covers every record the builder accepted (events and message times).
-  const TimeNs earliest = minTime;
+  const TimeNs earliest = direct.minTime;
   if (earliest >= 0) return;
   const TimeNs shift = -earliest;
   for (auto& r : t.ranks) {
@@ -358,8 +547,8 @@ void TraceBuilder::Impl::shiftNegativeTimes() {
     r.leave.addToAll(shift);
     r.messages.addToTimes(shift);
   }
-  line = -1;
-  position = "clock";
+  direct.line = -1;
+  direct.position = "clock";
   diag("clock", "events precede the trace's declared start by " + std::to_string(shift) +
                     " ns; all times shifted so that the earliest event is at 0");
 }
@@ -423,8 +612,8 @@ void TraceBuilder::Impl::pruneUnusedFunctions() {
 }
 
 void TraceBuilder::Impl::finishRequests() {
-  line = -1;
-  position = "end of trace";
+  direct.line = -1;
+  direct.position = "end of trace";
   for (std::uint32_t r = 0; r < rs.size(); ++r) {
     if (!rs[r].pendingIsends.empty())
       diag("pending", "rank " + std::to_string(r) + ": " +
@@ -467,8 +656,8 @@ void TraceBuilder::Impl::findParallelSteps() {
     if (t.functions[f].kind == EventKind::UserState && isDefaultRegionName(t.functions[f].name))
       region.push_back(f);
   computeParallelSteps(t, region);
-  line = -1;
-  position = "parallel steps";
+  direct.line = -1;
+  direct.position = "parallel steps";
   for (std::uint32_t r = 0; r < t.ranks.size() && !t.steps.empty(); ++r) {
     std::size_t present = 0;
     for (const auto& s : t.steps) present += s.ranks[r].present();
@@ -490,13 +679,13 @@ void TraceBuilder::end() {
   if (!d->keepUnused) d->pruneUnusedFunctions();
   d->sortMessages();
   d->indexMpiCalls();
-  d->line = -1;
-  d->position = "message matching";
+  d->direct.line = -1;
+  d->direct.position = "message matching";
   MatchReport report = matchMessages(d->t);
   d->t.messageStats = report.stats;
   for (auto& msg : report.diagnostics) d->diag(msg.first, std::move(msg.second));
-  d->line = -1;
-  d->position = "collective matching";
+  d->direct.line = -1;
+  d->direct.position = "collective matching";
   for (auto& msg : matchCollectives(d->t)) d->diag(msg.first, std::move(msg.second));
   d->findParallelSteps();
   for (auto& r : d->t.ranks) {
@@ -536,10 +725,10 @@ std::string TraceBuilder::activity() const {
            " ranks, " + std::to_string(events) + " events, " + std::to_string(endpoints) +
            " message endpoints)";
   }
-  if (d->lastRank == kNone32 || d->lastRank >= d->t.ranks.size())
+  if (d->direct.lastRank == kNone32 || d->direct.lastRank >= d->t.ranks.size())
     return "the model (" + std::to_string(d->t.ranks.size()) + " ranks)";
-  return "the model of rank " + std::to_string(d->lastRank) + " (" +
-         counts(d->t.ranks[d->lastRank]) + ")";
+  return "the model of rank " + std::to_string(d->direct.lastRank) + " (" +
+         counts(d->t.ranks[d->direct.lastRank]) + ")";
 }
 
 }  // namespace perwiz

@@ -157,10 +157,11 @@ void EventHandler::installCallbacks(OTF2_EvtReaderCallbacks* cb) {
 
 EventHandler::EventHandler(TraceSink& sink, std::string file, const GlobalDefinitions& defs,
                            const RankLayout& ranks)
-    : sink_(sink), file_(std::move(file)), defs_(defs), ranks_(ranks) {
+    : sink_(sink), file_(std::move(file)), defs_(defs), ranks_(ranks),
+      shared_(std::make_shared<Shared>()) {
   lastTime_.assign(ranks.rankLocation.size(), std::numeric_limits<TimeNs>::min());
   for (OTF2_LocationRef loc : ranks.rankLocation)
-    positions_.push_back("location " + std::to_string(loc));
+    shared_->positions.push_back("location " + std::to_string(loc));
   for (const auto& [loc, rank] : ranks.rankOf)
     if (loc < kDenseLocations) {
       if (loc >= denseRank_.size()) denseRank_.resize(loc + 1, -1);
@@ -168,6 +169,18 @@ EventHandler::EventHandler(TraceSink& sink, std::string file, const GlobalDefini
     }
   nanosecondClock_ = defs.timerResolution == 1'000'000'000 &&
                      defs.globalOffset <= static_cast<std::uint64_t>(INT64_MAX);
+}
+
+EventHandler::EventHandler(const EventHandler& first, TraceSink& sink)
+    : sink_(sink), file_(first.file_), defs_(first.defs_), ranks_(first.ranks_),
+      shared_(first.shared_), regionFn_(first.regionFn_), denseRank_(first.denseRank_),
+      nanosecondClock_(first.nanosecondClock_) {
+  lastTime_.assign(ranks_.rankLocation.size(), std::numeric_limits<TimeNs>::min());
+}
+
+void EventHandler::absorb(const EventHandler& other) {
+  for (std::size_t k = 0; k < skippedCount_.size(); ++k) skippedCount_[k] += other.skippedCount_[k];
+  for (const auto& [loc, n] : other.skippedLocationEvents_) skippedLocationEvents_[loc] += n;
 }
 
 void EventHandler::rethrowPending() {
@@ -204,7 +217,7 @@ int EventHandler::beginRecord(OTF2_LocationRef loc, OTF2_TimeStamp t, TimeNs& ns
   } else {
     auto converted = ticksToNs(t, defs_.globalOffset, defs_.timerResolution);
     if (!converted)
-      throw TraceError(file_, positions_[static_cast<std::size_t>(rank)] + ": timestamp " +
+      throw TraceError(file_, shared_->positions[static_cast<std::size_t>(rank)] + ": timestamp " +
                                   std::to_string(t) + " is out of range");
     ns = *converted;
   }
@@ -245,8 +258,8 @@ void EventHandler::enter(OTF2_LocationRef loc, OTF2_TimeStamp t, OTF2_RegionRef 
 std::int32_t EventHandler::worldRank(int caller, OTF2_CommRef comm, std::uint32_t local,
                                      std::uint32_t& model) {
   model = 0;
-  auto it = comms_.find(comm);
-  if (it == comms_.end()) {
+  auto it = shared_->comms.find(comm);
+  if (it == shared_->comms.end()) {
     anomaly("record on " + describeComm(comm) + "; peer set to unknown");
     return -1;
   }
@@ -304,8 +317,8 @@ void EventHandler::collectiveEnd(OTF2_LocationRef loc, OTF2_TimeStamp t, OTF2_Co
             (name ? name : std::to_string(op).c_str()) + " skipped");
     return;
   }
-  auto it = comms_.find(comm);
-  if (it == comms_.end()) {
+  auto it = shared_->comms.find(comm);
+  if (it == shared_->comms.end()) {
     // Attributing it to WORLD would corrupt WORLD's collective matching: drop it.
     anomaly("collective on " + describeComm(comm) + " skipped");
     return;
@@ -322,8 +335,8 @@ void EventHandler::parameter(OTF2_LocationRef loc, OTF2_TimeStamp t, OTF2_Parame
   TimeNs ns;
   const int rank = beginRecord(loc, t, ns);
   if (rank < 0) return;
-  auto it = parameterFn_.find(p);
-  if (it == parameterFn_.end()) {
+  auto it = shared_->parameterFn.find(p);
+  if (it == shared_->parameterFn.end()) {
     anomaly("parameter record of undefined parameter " + std::to_string(p) + " skipped");
     return;
   }
@@ -331,16 +344,22 @@ void EventHandler::parameter(OTF2_LocationRef loc, OTF2_TimeStamp t, OTF2_Parame
 }
 
 std::string EventHandler::describeComm(OTF2_CommRef comm) const {
-  auto bad = unusable_.find(comm);
-  if (bad == unusable_.end()) return "undefined communicator " + std::to_string(comm);
+  auto bad = shared_->unusable.find(comm);
+  if (bad == shared_->unusable.end()) return "undefined communicator " + std::to_string(comm);
   return "communicator " + std::to_string(comm) + " (unusable: " + bad->second + ")";
 }
 
 void EventHandler::anomaly(const std::string& message) {
-  if (anomalies_[message]++ == 0)
+  bool first = false;
+  {
+    std::lock_guard lock(shared_->anomalyMutex);
+    first = shared_->anomalies[message]++ == 0;
+  }
+  if (first)
     sink_.warn(Diagnostic{file_, -1,
-                          positionRank_ < 0 ? std::string()
-                                            : positions_[static_cast<std::size_t>(positionRank_)],
+                          positionRank_ < 0
+                              ? std::string()
+                              : shared_->positions[static_cast<std::size_t>(positionRank_)],
                           message});
 }
 
@@ -362,7 +381,7 @@ void EventHandler::reportSummary() {
       sink_.warn(Diagnostic{file_, -1, {},
                             std::to_string(skippedCount_[k]) + " " + kSkippedNames[k] +
                                 " records skipped (not modelled by PerWiz)"});
-  for (const auto& [message, n] : anomalies_)
+  for (const auto& [message, n] : shared_->anomalies)
     if (n > 1)
       sink_.warn(Diagnostic{file_, -1, {},
                             std::to_string(n) + " records in total: " + message});

@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <exception>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -93,10 +95,15 @@ class EventHandler {
 
   EventHandler(TraceSink& sink, std::string file, const GlobalDefinitions& defs,
                const RankLayout& ranks);
+  // A handler for another thread, feeding `sink` (a part of the first handler's sink): it
+  // shares the first's tables (map them all before) and its record of anomalies, and keeps its
+  // own counts, which absorb() adds to the first's when its thread is done.
+  EventHandler(const EventHandler& first, TraceSink& sink);
+  void absorb(const EventHandler& other);
 
   void mapRegion(OTF2_RegionRef region, std::uint32_t function) {
     if (region >= kDenseRegions) {
-      sparseRegionFn_[region] = function;
+      shared_->sparseRegionFn[region] = function;
       return;
     }
     if (region >= regionFn_.size()) regionFn_.resize(region + 1, kNone32);
@@ -104,12 +111,14 @@ class EventHandler {
   }
   std::uint32_t functionOfRegion(OTF2_RegionRef region) const {
     if (region < regionFn_.size()) return regionFn_[region];
-    auto it = sparseRegionFn_.find(region);
-    return it == sparseRegionFn_.end() ? kNone32 : it->second;
+    auto it = shared_->sparseRegionFn.find(region);
+    return it == shared_->sparseRegionFn.end() ? kNone32 : it->second;
   }
-  void mapParameter(OTF2_ParameterRef p, std::uint32_t function) { parameterFn_[p] = function; }
-  void mapComm(OTF2_CommRef comm, CommInfo info) { comms_.emplace(comm, std::move(info)); }
-  void markUnusableComm(OTF2_CommRef comm, std::string why) { unusable_.emplace(comm, std::move(why)); }
+  void mapParameter(OTF2_ParameterRef p, std::uint32_t function) { shared_->parameterFn[p] = function; }
+  void mapComm(OTF2_CommRef comm, CommInfo info) { shared_->comms.emplace(comm, std::move(info)); }
+  void markUnusableComm(OTF2_CommRef comm, std::string why) {
+    shared_->unusable.emplace(comm, std::move(why));
+  }
 
   // Sets every callback on `cb`; userData must be this handler.
   static void installCallbacks(OTF2_EvtReaderCallbacks* cb);
@@ -149,17 +158,26 @@ class EventHandler {
   const GlobalDefinitions& defs_;
   const RankLayout& ranks_;
 
+  // What the handlers of one read share: tables read-only once events are read, and the
+  // anomalies seen, under their mutex (rare: at most once per bad record).
+  struct Shared {
+    std::unordered_map<OTF2_RegionRef, std::uint32_t> sparseRegionFn;
+    std::unordered_map<OTF2_ParameterRef, std::uint32_t> parameterFn;
+    std::unordered_map<OTF2_CommRef, CommInfo> comms;
+    std::unordered_map<OTF2_CommRef, std::string> unusable;
+    std::vector<std::string> positions;  // per rank: "location <id>"
+    std::mutex anomalyMutex;
+    std::map<std::string, std::uint64_t> anomalies;
+  };
+  std::shared_ptr<Shared> shared_;
+
   // Region ref -> function (kNone32: undefined). Tracers number regions densely, so a vector
-  // serves the hot Enter/Leave path; absurdly large refs go to a map instead of a huge vector.
+  // (each handler's own copy) serves the hot Enter/Leave path; absurdly large refs go to a
+  // map instead of a huge vector.
   static constexpr OTF2_RegionRef kDenseRegions = 1u << 20;
   std::vector<std::uint32_t> regionFn_;
-  std::unordered_map<OTF2_RegionRef, std::uint32_t> sparseRegionFn_;
-  std::unordered_map<OTF2_ParameterRef, std::uint32_t> parameterFn_;
-  std::unordered_map<OTF2_CommRef, CommInfo> comms_;
-  std::unordered_map<OTF2_CommRef, std::string> unusable_;
 
   std::vector<TimeNs> lastTime_;             // per rank, to keep each rank's times monotonic
-  std::vector<std::string> positions_;       // per rank: "location <id>"
   int positionRank_ = -1;                    // rank whose position the sink has now
   // Location -> rank on the hot path. The global reader switches location on nearly every
   // record, so a one-entry cache misses; rank locations of MPI traces have small ids (Score-P:
@@ -173,7 +191,6 @@ class EventHandler {
 
   std::array<std::uint64_t, static_cast<int>(SkippedRecord::Count)> skippedCount_{};
   std::map<OTF2_LocationRef, std::uint64_t> skippedLocationEvents_;
-  std::map<std::string, std::uint64_t> anomalies_;
 };
 
 }  // namespace perwiz::otf2

@@ -18,8 +18,17 @@
 
 #include <otf2/otf2.h>
 
+#include "perwiz/pipelined_sink.h"
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <exception>
 #include <filesystem>
+#include <functional>
+#include <mutex>
+#include <thread>
 #include <memory>
 #include <set>
 #include <string_view>
@@ -109,6 +118,194 @@ void defineComms(const otf2::GlobalDefinitions& defs, const otf2::RankLayout& ra
   }
 }
 
+
+// Progress over every thread's reading; only the thread that called readOtf2 reports it (the
+// callback may belong to a GUI or ask to cancel).
+class Progress {
+ public:
+  Progress(const std::function<bool(double)>& report, std::uint64_t total)
+      : report_(report), total_(total) {}
+  void add(std::uint64_t records) { read_.fetch_add(records, std::memory_order_relaxed); }
+  // On the calling thread: reports, and throws "cancelled" when asked to.
+  void report(const std::string& path) {
+    if (!report_) return;
+    const double read = static_cast<double>(read_.load(std::memory_order_relaxed));
+    const double fraction = total_ == 0 ? 1.0 : std::min(1.0, read / static_cast<double>(total_));
+    if (!report_(fraction)) throw TraceError(path, "cancelled");
+  }
+  std::atomic<bool> stop{false};  // a thread failed or the load was cancelled: others stop
+
+ private:
+  const std::function<bool(double)>& report_;
+  std::uint64_t total_;
+  std::atomic<std::uint64_t> read_{0};
+};
+
+struct StoppedEarly {};  // another thread failed: this one stops without an error of its own
+
+// Reads the events of `locations` (in that order) with reader r into `events`, which feeds the
+// sink. `caller`: this is the thread that reports progress; others stop when told to.
+void readShare(OTF2_Reader* r, const std::string& path, const otf2::ArchivePaths& files,
+               const std::vector<OTF2_LocationRef>& locations, otf2::EventHandler& events,
+               TraceSink& sink, Progress& progress, bool caller) {
+  for (OTF2_LocationRef loc : locations)
+    otf2::check(OTF2_Reader_SelectLocation(r, loc), path,
+                "cannot select location " + std::to_string(loc));
+  otf2::check(OTF2_Reader_OpenDefFiles(r), path, "cannot open the local definition files");
+  otf2::check(OTF2_Reader_OpenEvtFiles(r), path, "cannot open the event files");
+  for (OTF2_LocationRef loc : locations) {
+    const std::string where = "location " + std::to_string(loc);
+    OTF2_DefReader* dr = OTF2_Reader_GetDefReader(r, loc);
+    if (!dr)
+      otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path,
+                 "cannot open " + files.locationFile(loc, ".def").string());
+    std::uint64_t n = 0;
+    otf2::check(OTF2_Reader_ReadAllLocalDefinitions(r, dr, &n), path,
+                "cannot read the local definitions of " + where);
+    OTF2_Reader_CloseDefReader(r, dr);
+    if (!OTF2_Reader_GetEvtReader(r, loc))
+      otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path,
+                 "cannot open " + files.locationFile(loc, ".evt").string());
+  }
+  otf2::check(OTF2_Reader_CloseDefFiles(r), path, "cannot close the local definition files");
+
+  std::unique_ptr<OTF2_EvtReaderCallbacks, decltype(&OTF2_EvtReaderCallbacks_Delete)> cb(
+      OTF2_EvtReaderCallbacks_New(), &OTF2_EvtReaderCallbacks_Delete);
+  otf2::EventHandler::installCallbacks(cb.get());
+  for (OTF2_LocationRef loc : locations) {
+    OTF2_EvtReader* er = OTF2_Reader_GetEvtReader(r, loc);
+    OTF2_ErrorCode rc = OTF2_Reader_RegisterEvtCallbacks(r, er, cb.get(), &events);
+    otf2::check(rc, path, "cannot register event callbacks");
+    for (;;) {
+      std::uint64_t got = 0;
+      rc = OTF2_Reader_ReadLocalEvents(r, er, kBatchEvents, &got);
+      events.rethrowPending();
+      otf2::check(rc, path, "cannot read the events of location " + std::to_string(loc));
+      sink.addSourceRecords(got);
+      progress.add(got);
+      if (caller) progress.report(path);
+      if (progress.stop.load(std::memory_order_relaxed)) throw StoppedEarly{};
+      if (got < kBatchEvents) break;
+    }
+    OTF2_Reader_CloseEvtReader(r, er);
+  }
+  otf2::check(OTF2_Reader_CloseEvtFiles(r), path, "cannot close the event files");
+}
+
+// The locations of one thread: ranks [first, last) in rank order; the last share also takes
+// the non-rank locations (read only to count what is skipped).
+struct Share {
+  std::vector<OTF2_LocationRef> locations;
+  std::uint32_t first = 0, last = 0;
+};
+
+// Below this many records a second thread costs more than it saves.
+constexpr std::uint64_t kRecordsPerExtraThread = 1u << 18;
+
+unsigned threadsFor(const LoadOptions& opts, std::uint64_t records) {
+  if (opts.threads) return opts.threads;
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<unsigned>(std::clamp<std::uint64_t>(records / kRecordsPerExtraThread, 1, cores));
+}
+
+// Up to n shares of consecutive rank locations with about equal records each.
+std::vector<Share> splitLocations(const std::vector<OTF2_LocationRef>& order,
+                                  const std::unordered_map<OTF2_LocationRef, std::uint64_t>& expected,
+                                  const otf2::RankLayout& ranks, unsigned n) {
+  std::vector<OTF2_LocationRef> rankLocs;
+  std::uint64_t total = 0;
+  for (OTF2_LocationRef loc : order)
+    if (ranks.rankOf.count(loc)) {
+      rankLocs.push_back(loc);
+      total += expected.at(loc);
+    }
+  n = static_cast<unsigned>(std::min<std::size_t>(n, rankLocs.size()));
+  std::vector<Share> shares;
+  if (n <= 1) return shares;
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < rankLocs.size(); ++i) {
+    // A new share starts where the records so far pass its fair start, while enough
+    // locations remain for the shares still to come.
+    const std::size_t remaining = rankLocs.size() - i;
+    const bool mustStart = remaining == n - shares.size();
+    const bool fairStart = sum * n >= total * shares.size();
+    if (shares.empty() || (shares.size() < n && (mustStart || fairStart) &&
+                           !shares.back().locations.empty()))
+      shares.emplace_back();
+    shares.back().locations.push_back(rankLocs[i]);
+    sum += expected.at(rankLocs[i]);
+  }
+  for (Share& s : shares) {
+    s.first = ranks.rankOf.at(s.locations.front());
+    s.last = ranks.rankOf.at(s.locations.back()) + 1;
+  }
+  for (OTF2_LocationRef loc : order)
+    if (!ranks.rankOf.count(loc)) shares.back().locations.push_back(loc);
+  return shares;
+}
+
+// Reads the shares on as many threads, each with its own libotf2 reader (the first on this
+// thread with r), into parts of the sink. false: the sink takes no parts (nothing was read).
+bool readShares(OTF2_Reader* r, const std::string& anchor, const std::string& path,
+                const otf2::ArchivePaths& files, const std::vector<Share>& shares,
+                otf2::EventHandler& events, TraceSink& sink, Progress& progress) {
+  std::vector<std::unique_ptr<TraceSink>> parts;
+  for (const Share& s : shares) {
+    parts.push_back(sink.openPart(s.first, s.last));
+    if (!parts.back()) return false;
+  }
+  std::vector<std::unique_ptr<otf2::EventHandler>> handlers;
+  for (auto& part : parts) handlers.push_back(std::make_unique<otf2::EventHandler>(events, *part));
+  std::vector<std::exception_ptr> errors(shares.size());
+  std::mutex m;
+  std::condition_variable done;
+  std::size_t running = shares.size() - 1;
+  auto work = [&](std::size_t i) {
+    try {
+      ReaderPtr own(OTF2_Reader_Open(anchor.c_str()));
+      if (!own) otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path, "cannot open the OTF2 anchor file");
+      otf2::check(OTF2_Reader_SetSerialCollectiveCallbacks(own.get()), path, "cannot set up the reader");
+      readShare(own.get(), path, files, shares[i].locations, *handlers[i], *parts[i], progress, false);
+    } catch (const StoppedEarly&) {
+    } catch (...) {
+      errors[i] = std::current_exception();
+      progress.stop = true;
+    }
+    std::lock_guard lock(m);
+    --running;
+    done.notify_all();
+  };
+  std::vector<std::jthread> threads;
+  struct StopOnExit {  // this thread failed: the others stop, and are joined before it unwinds
+    Progress& p;
+    std::vector<std::jthread>& t;
+    ~StopOnExit() {
+      p.stop = true;
+      t.clear();
+    }
+  } stopOnExit{progress, threads};
+  for (std::size_t i = 1; i < shares.size(); ++i) threads.emplace_back(work, i);
+  try {
+    readShare(r, path, files, shares[0].locations, *handlers[0], *parts[0], progress, true);
+  } catch (const StoppedEarly&) {
+  }
+  // Progress while the others finish; a cancel stops them.
+  for (;;) {
+    std::unique_lock lock(m);
+    if (done.wait_for(lock, std::chrono::milliseconds(50), [&] { return running == 0; })) break;
+    lock.unlock();
+    if (!progress.stop) progress.report(path);
+  }
+  threads.clear();
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  progress.report(path);  // the others' last records
+  for (std::size_t i = 0; i < shares.size(); ++i) {
+    sink.joinPart(std::move(parts[i]));
+    events.absorb(*handlers[i]);
+  }
+  return true;
+}
 }  // namespace
 
 void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts) {
@@ -182,27 +379,6 @@ void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts)
                                std::to_string(available >> 20) + " MB available");
   defineComms(defs, ranks, sink, events);
 
-  for (OTF2_LocationRef loc : locations)
-    otf2::check(OTF2_Reader_SelectLocation(r, loc), path,
-                "cannot select location " + std::to_string(loc));
-  otf2::check(OTF2_Reader_OpenDefFiles(r), path, "cannot open the local definition files");
-  otf2::check(OTF2_Reader_OpenEvtFiles(r), path, "cannot open the event files");
-  for (OTF2_LocationRef loc : locations) {
-    const std::string where = "location " + std::to_string(loc);
-    OTF2_DefReader* dr = OTF2_Reader_GetDefReader(r, loc);
-    if (!dr)
-      otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path,
-                 "cannot open " + files.locationFile(loc, ".def").string());
-    std::uint64_t n = 0;
-    otf2::check(OTF2_Reader_ReadAllLocalDefinitions(r, dr, &n), path,
-                "cannot read the local definitions of " + where);
-    OTF2_Reader_CloseDefReader(r, dr);
-    if (!OTF2_Reader_GetEvtReader(r, loc))
-      otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path,
-                 "cannot open " + files.locationFile(loc, ".evt").string());
-  }
-  otf2::check(OTF2_Reader_CloseDefFiles(r), path, "cannot close the local definition files");
-
   // Each location is read on its own, in rank order, instead of through libotf2's global
   // (time-merged) reader: the model needs time order per rank only (matching happens after
   // reading), the merge heap is skipped, and the builder fills one rank's arrays at a time
@@ -212,32 +388,27 @@ void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts)
     if (locations.count(loc)) order.push_back(loc);
   for (OTF2_LocationRef loc : locations)
     if (!ranks.rankOf.count(loc)) order.push_back(loc);
-  std::unique_ptr<OTF2_EvtReaderCallbacks, decltype(&OTF2_EvtReaderCallbacks_Delete)> cb(
-      OTF2_EvtReaderCallbacks_New(), &OTF2_EvtReaderCallbacks_Delete);
-  otf2::EventHandler::installCallbacks(cb.get());
-  std::uint64_t read = 0;
-  for (OTF2_LocationRef loc : order) {
-    OTF2_EvtReader* er = OTF2_Reader_GetEvtReader(r, loc);
-    OTF2_ErrorCode rc = OTF2_Reader_RegisterEvtCallbacks(r, er, cb.get(), &events);
-    otf2::check(rc, path, "cannot register event callbacks");
-    for (;;) {
-      std::uint64_t got = 0;
-      rc = OTF2_Reader_ReadLocalEvents(r, er, kBatchEvents, &got);
-      events.rethrowPending();
-      otf2::check(rc, path, "cannot read the events of location " + std::to_string(loc));
-      read += got;
-      sink.addSourceRecords(got);
-      if (opts.progress) {
-        const double fraction =
-            totalEvents == 0 ? 1.0 : std::min(1.0, static_cast<double>(read) / totalEvents);
-        if (!opts.progress(fraction)) throw TraceError(path, "cancelled");
-      }
-      if (got < kBatchEvents) break;
-    }
-    OTF2_Reader_CloseEvtReader(r, er);
+  const std::vector<Share> shares = splitLocations(order, expected, ranks, threadsFor(opts, totalEvents));
+  Progress progress(opts.progress, totalEvents);
+  if (shares.size() > 1 && readShares(r, anchor.string(), path, files, shares, events, sink, progress)) {
+    events.reportSummary();
+    sink.end();
+    return;
   }
-  otf2::check(OTF2_Reader_CloseEvtFiles(r), path, "cannot close the event files");
-
+  // One thread: the sink's own stream, or (a sink that takes parts: the model) a part filled
+  // through a pipeline, so that decoding and building still overlap on two cores.
+  std::unique_ptr<TraceSink> part;
+  if (opts.pipelined && !order.empty()) part = sink.openPart(0, header.ranks);
+  if (part) {
+    PipelinedSink pipe(*part);
+    otf2::EventHandler handler(events, pipe);
+    readShare(r, path, files, order, handler, pipe, progress, true);
+    pipe.flush();
+    sink.joinPart(std::move(part));
+    events.absorb(handler);
+  } else {
+    readShare(r, path, files, order, events, sink, progress, true);
+  }
   events.reportSummary();
   sink.end();
 }
