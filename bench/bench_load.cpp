@@ -193,13 +193,16 @@ void BM_Otf2ReadIntoNullSink(benchmark::State& state) {
 }
 BENCHMARK(BM_Otf2ReadIntoNullSink)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
+// Argument: LoadOptions::threads (0: the default, one per core; 1: one thread, pipelined).
 void BM_Otf2LoadModel(benchmark::State& state) {
   const std::string anchor = bench::otf2Archive(bench::targetEvents(kOtf2Events));
+  LoadOptions opts;
+  opts.threads = static_cast<unsigned>(state.range(0));
   std::uint64_t events = 0, records = 0;
   double bytesPerEvent = 0, bytesPerRecord = 0, rssPerEvent = 0;
   for (auto _ : state) {
     std::uint64_t rssBefore = bench::residentSetBytes();
-    Trace t = loadTrace(anchor);
+    Trace t = loadTrace(anchor, opts);
     std::uint64_t rssAfter = bench::residentSetBytes();
     events = t.eventCount();
     records = t.sourceRecords;
@@ -218,7 +221,7 @@ void BM_Otf2LoadModel(benchmark::State& state) {
   state.counters["model_bytes_per_record"] = bytesPerRecord;
   state.counters["rss_bytes_per_event"] = rssPerEvent;
 }
-BENCHMARK(BM_Otf2LoadModel)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
+BENCHMARK(BM_Otf2LoadModel)->ArgName("threads")->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
 // ALOG loads on one core (reader and builder on one thread).
 void BM_AlogLoad(benchmark::State& state) {
