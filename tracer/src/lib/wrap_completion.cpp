@@ -82,10 +82,19 @@ int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuse
   if (!call || !saveKeys(requests, count, keys) || !(st = statusesOr(statuses, count)))
     return PMPI_Testall(count, requests, flag, statuses);
   const int rc = PMPI_Testall(count, requests, flag, st);
+  const std::uint64_t t = call.endTime();
   if (*flag) {
-    const std::uint64_t t = call.endTime();
     for (int i = 0; i < count; ++i)
       if (completedOk(rc, st[i])) requestCompleted(keys[i], st[i], t);
+  } else {
+    // MPI leaves every handle as it was when Testall says "not all done", but SMPI (3.32)
+    // completes and frees the requests that are done and sets their handles to
+    // MPI_REQUEST_NULL anyway: a handle that went null here completed here (its status is
+    // filled), or its completion would be lost for good.
+    const std::uint64_t nullKey = handleKey(MPI_REQUEST_NULL);
+    for (int i = 0; i < count; ++i)
+      if (keys[i] != nullKey && requests[i] == MPI_REQUEST_NULL && completedOk(rc, st[i]))
+        requestCompleted(keys[i], st[i], t);
   }
   return rc;
 }

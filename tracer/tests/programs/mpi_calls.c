@@ -5,6 +5,8 @@
  * waits beyond the fixed ones, on requests a loop left active).
  *
  *   mpi_calls N [nocancel]      N parallel steps (default 3); nocancel skips MPI_Cancel (SMPI)
+ *   mpi_calls testall-early     only an MPI_Testall loop whose send completes calls before its
+ *                               receive (the partner sends 1 ms late)
  *
  * Every rank has a partner r^1 (P must be even). Built for Open MPI (linked with the tracer, and
  * untraced for LD_PRELOAD) and for SMPI. */
@@ -12,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "perwiz/prgn.h"
 
@@ -240,10 +243,34 @@ static void subCommunicators(void) {
   MPI_Sendrecv(&v, 1, MPI_INT, 0, 70, &w, 1, MPI_INT, 0, 70, MPI_COMM_SELF, MPI_STATUS_IGNORE);
 }
 
+/* Even ranks: a small (eager) Isend to the partner and an Irecv from it, then MPI_Testall until
+ * both are done; odd ranks post theirs 1 ms later (simulated under SMPI), so the even rank's
+ * send is done calls before its receive. Prints how many Testall calls it took. */
+static void testallEarly(void) {
+  int out = rank, in = -1, flag = 0;
+  MPI_Request rq[2];
+  MPI_Status st[2];
+  if (rank % 2) usleep(1000);
+  MPI_Irecv(&in, 1, MPI_INT, partner, 40, MPI_COMM_WORLD, &rq[0]);
+  MPI_Isend(&out, 1, MPI_INT, partner, 40, MPI_COMM_WORLD, &rq[1]);
+  for (flag = 0; !flag;) {
+    MPI_Testall(2, rq, &flag, st);
+    ++testallCount;
+  }
+  printf("count %d MPI_Testall %d\n", rank, testallCount);
+}
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
+  partner = rank ^ 1;
+  if (argc > 1 && strcmp(argv[1], "testall-early") == 0) {
+    if (size % 2 == 0) testallEarly();
+    fflush(stdout);
+    MPI_Finalize();
+    return 0;
+  }
   const int n = argc > 1 ? atoi(argv[1]) : 3;
   const int cancel = !(argc > 2 && strcmp(argv[2], "nocancel") == 0);
   if (size % 2 != 0) {
