@@ -9,6 +9,7 @@
 #include "test_support.h"
 
 #include <gtest/gtest.h>
+#include <otf2/otf2.h>
 
 #include <algorithm>
 #include <atomic>
@@ -84,7 +85,77 @@ std::string repairedArchive() {
   return (dir / "rep" / "traces.otf2").string();
 }
 
+void ok(OTF2_ErrorCode rc) {
+  if (rc != OTF2_SUCCESS) ADD_FAILURE() << "libotf2: " << OTF2_Error_GetName(rc);
+}
+OTF2_FlushType preFlush(void*, OTF2_FileType, OTF2_LocationRef, void*, bool) { return OTF2_FLUSH; }
+const OTF2_FlushCallbacks kFlush = {&preFlush, nullptr};
+
+// Four ranks (locations 0-3 in process groups 0-3), each with a "compute" state from tick 100
+// to tick 200 (1 tick = 1 ns, no global offset) and a clock offset of 1000·(r+1) ns written
+// as local definitions at ticks 0 and 10^6, so libotf2's event reader adds it to every time.
+std::string clockOffsetArchive() {
+  const fs::path dir = test::freshDir("otf2_parallel_clock");
+  OTF2_Archive* a = OTF2_Archive_Open(dir.c_str(), "traces", OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_EVENTS_DEFAULT,
+                                      OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+  EXPECT_NE(a, nullptr);
+  ok(OTF2_Archive_SetFlushCallbacks(a, &kFlush, nullptr));
+  ok(OTF2_Archive_SetSerialCollectiveCallbacks(a));
+  ok(OTF2_Archive_OpenEvtFiles(a));
+  constexpr OTF2_LocationRef kRanks = 4;
+  for (OTF2_LocationRef loc = 0; loc < kRanks; ++loc) {
+    OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(a, loc);
+    ok(OTF2_EvtWriter_Enter(w, nullptr, 100, 0));
+    ok(OTF2_EvtWriter_Leave(w, nullptr, 200, 0));
+    ok(OTF2_Archive_CloseEvtWriter(a, w));
+  }
+  ok(OTF2_Archive_CloseEvtFiles(a));
+  ok(OTF2_Archive_OpenDefFiles(a));
+  for (OTF2_LocationRef loc = 0; loc < kRanks; ++loc) {
+    OTF2_DefWriter* d = OTF2_Archive_GetDefWriter(a, loc);
+    const auto offset = static_cast<std::int64_t>(1000 * (loc + 1));
+    ok(OTF2_DefWriter_WriteClockOffset(d, 0, offset, 0.0));
+    ok(OTF2_DefWriter_WriteClockOffset(d, 1'000'000, offset, 0.0));
+    ok(OTF2_Archive_CloseDefWriter(a, d));
+  }
+  ok(OTF2_Archive_CloseDefFiles(a));
+  OTF2_GlobalDefWriter* g = OTF2_Archive_GetGlobalDefWriter(a);
+  ok(OTF2_GlobalDefWriter_WriteClockProperties(g, 1'000'000'000, 0, 1'000'000, OTF2_UNDEFINED_TIMESTAMP));
+  const char* strings[] = {"", "compute", "node", "P0", "P1", "P2", "P3"};
+  for (OTF2_StringRef i = 0; i < std::size(strings); ++i) ok(OTF2_GlobalDefWriter_WriteString(g, i, strings[i]));
+  ok(OTF2_GlobalDefWriter_WriteRegion(g, 0, 1, 1, 0, OTF2_REGION_ROLE_FUNCTION, OTF2_PARADIGM_USER,
+                                      OTF2_REGION_FLAG_NONE, 0, 0, 0));
+  ok(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, 2, 2, OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+  for (OTF2_LocationRef loc = 0; loc < kRanks; ++loc) {
+    const auto name = static_cast<OTF2_StringRef>(3 + loc);
+    ok(OTF2_GlobalDefWriter_WriteLocationGroup(g, static_cast<OTF2_LocationGroupRef>(loc), name,
+                                               OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, OTF2_UNDEFINED_LOCATION_GROUP));
+    ok(OTF2_GlobalDefWriter_WriteLocation(g, loc, name, OTF2_LOCATION_TYPE_CPU_THREAD, 2,
+                                          static_cast<OTF2_LocationGroupRef>(loc)));
+  }
+  ok(OTF2_Archive_CloseGlobalDefWriter(a, g));
+  ok(OTF2_Archive_Close(a));
+  return (dir / "traces.otf2").string();
+}
+
 }  // namespace
+
+// Clock offsets live in each location's local definitions: a thread's own reader must read
+// them for its ranks, or its ranks' times would be uncorrected.
+TEST(Otf2Parallel, EveryThreadAppliesItsRanksClockOffsets) {
+  const std::string path = clockOffsetArchive();
+  for (unsigned n : {1u, 2u, 4u}) {
+    const Trace t = loadTrace(path, onThreads(n, n != 1));
+    ASSERT_EQ(t.ranks.size(), 4u) << n << " threads";
+    for (std::uint32_t r = 0; r < 4; ++r) {
+      ASSERT_EQ(t.ranks[r].size(), 1u);
+      // enter = 100 + offset, leave = 200 + offset, offset = 1000·(r+1) ns.
+      const TimeNs offset = 1000 * TimeNs(r + 1);
+      EXPECT_EQ(t.ranks[r].enter[0], 100 + offset) << n << " threads, rank " << r;
+      EXPECT_EQ(t.ranks[r].leave[0], 200 + offset) << n << " threads, rank " << r;
+    }
+  }
+}
 
 TEST(Otf2Parallel, SameModelOnAnyNumberOfThreads) {
   const std::string path = generatedArchive("otf2_parallel_gen", 13);
