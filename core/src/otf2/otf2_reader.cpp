@@ -229,9 +229,7 @@ std::vector<Share> splitLocations(const std::vector<OTF2_LocationRef>& order,
     const std::size_t remaining = rankLocs.size() - i;
     const bool mustStart = remaining == n - shares.size();
     const bool fairStart = sum * n >= total * shares.size();
-    if (shares.empty() || (shares.size() < n && (mustStart || fairStart) &&
-                           !shares.back().locations.empty()))
-      shares.emplace_back();
+    if (shares.empty() || (shares.size() < n && (mustStart || fairStart))) shares.emplace_back();
     shares.back().locations.push_back(rankLocs[i]);
     sum += expected.at(rankLocs[i]);
   }
@@ -390,15 +388,12 @@ void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts)
     if (!ranks.rankOf.count(loc)) order.push_back(loc);
   const std::vector<Share> shares = splitLocations(order, expected, ranks, threadsFor(opts, totalEvents));
   Progress progress(opts.progress, totalEvents);
-  if (shares.size() > 1 && readShares(r, anchor.string(), path, files, shares, events, sink, progress)) {
-    events.reportSummary();
-    sink.end();
-    return;
-  }
+  const bool inParallel =
+      shares.size() > 1 && readShares(r, anchor.string(), path, files, shares, events, sink, progress);
   // One thread: the sink's own stream, or (a sink that takes parts: the model) a part filled
   // through a pipeline, so that decoding and building still overlap on two cores.
   std::unique_ptr<TraceSink> part;
-  if (opts.pipelined && !order.empty()) part = sink.openPart(0, header.ranks);
+  if (!inParallel && opts.pipelined && !order.empty()) part = sink.openPart(0, header.ranks);
   if (part) {
     PipelinedSink pipe(*part);
     otf2::EventHandler handler(events, pipe);
@@ -406,7 +401,7 @@ void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts)
     pipe.flush();
     sink.joinPart(std::move(part));
     events.absorb(handler);
-  } else {
+  } else if (!inParallel) {
     readShare(r, path, files, order, events, sink, progress, true);
   }
   events.reportSummary();
