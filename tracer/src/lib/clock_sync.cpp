@@ -1,6 +1,7 @@
 #include "clock_sync.h"
 
 #include "def_file.h"
+#include "recorder.h"
 #include "state.h"
 
 #include <cstdint>
@@ -30,7 +31,9 @@ void decide() {
   const bool always = mode && std::strcmp(mode, "always") == 0;
   const bool never = mode && std::strcmp(mode, "never") == 0;
   std::vector<char> hosts(static_cast<std::size_t>(g.size) * sizeof host);
-  PMPI_Allgather(host, sizeof host, MPI_CHAR, hosts.data(), sizeof host, MPI_CHAR, g.priv);
+  const std::uint64_t enter = now();
+  PMPI_Allgather(host, sizeof host, MPI_CHAR, hosts.data(), sizeof host, MPI_CHAR, MPI_COMM_WORLD);
+  recordOwnCollective(Region::Allgather, enter, now(), -1, sizeof host, hosts.size());
   for (int r = 1; r < g.size; ++r) {
     const bool otherHost = std::strncmp(&hosts[r * sizeof host], hosts.data(), sizeof host) != 0;
     gNeedsSync[static_cast<std::size_t>(r)] = !never && (always || otherHost);
@@ -45,8 +48,8 @@ void measureFromRankZero(int peer) {
   for (int i = 0; i < kRounds; ++i) {
     const std::uint64_t sent = now();
     std::uint64_t reply = 0;
-    PMPI_Send(&sent, 1, MPI_UINT64_T, peer, kTag, g.priv);
-    PMPI_Recv(&reply, 1, MPI_UINT64_T, peer, kTag, g.priv, MPI_STATUS_IGNORE);
+    PMPI_Send(&sent, 1, MPI_UINT64_T, peer, kTag, MPI_COMM_WORLD);
+    PMPI_Recv(&reply, 1, MPI_UINT64_T, peer, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     const std::uint64_t received = now();
     if (received - sent < bestRtt) {
       bestRtt = received - sent;
@@ -55,18 +58,18 @@ void measureFromRankZero(int peer) {
       result[1] = static_cast<std::int64_t>(reply);
     }
   }
-  PMPI_Send(result, 2, MPI_INT64_T, peer, kTag, g.priv);
+  PMPI_Send(result, 2, MPI_INT64_T, peer, kTag, MPI_COMM_WORLD);
 }
 
 void answerRankZero(const char* when) {
   for (int i = 0; i < kRounds; ++i) {
     std::uint64_t ping = 0;
-    PMPI_Recv(&ping, 1, MPI_UINT64_T, 0, kTag, g.priv, MPI_STATUS_IGNORE);
+    PMPI_Recv(&ping, 1, MPI_UINT64_T, 0, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     const std::uint64_t reply = now();
-    PMPI_Send(&reply, 1, MPI_UINT64_T, 0, kTag, g.priv);
+    PMPI_Send(&reply, 1, MPI_UINT64_T, 0, kTag, MPI_COMM_WORLD);
   }
   std::int64_t result[2] = {0, 0};
-  PMPI_Recv(result, 2, MPI_INT64_T, 0, kTag, g.priv, MPI_STATUS_IGNORE);
+  PMPI_Recv(result, 2, MPI_INT64_T, 0, kTag, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
   defLine("clock %s %lld %lld", when, static_cast<long long>(result[1]),
           static_cast<long long>(result[0]));
 }

@@ -12,7 +12,10 @@
 
 namespace perwiz::trace {
 
-// Collective over the tracer's communicator. when: "init" or "final".
+// Collective over MPI_COMM_WORLD (inside MPI_Init and MPI_Finalize: nothing of the program's
+// can be pending). The host exchange at "init" is recorded as an MPI_Allgather of the tracer's
+// start; the ping-pongs are not (they are in the start and finish regions' own time).
+// when: "init" or "final".
 void syncClocks(const char* when);
 
 }  // namespace perwiz::trace

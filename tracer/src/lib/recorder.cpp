@@ -118,6 +118,13 @@ void closeRawFiles() {
   g.rec.used = 0;
 }
 
+void recordOwnCollective(Region region, std::uint64_t enter, std::uint64_t leave, int root,
+                         std::uint64_t sent, std::uint64_t received) {
+  appendMark(RecordKind::Enter, enter, regionId(region));
+  append(RecordKind::Collective, leave, regionId(region), kCommWorld, root, 0, sent, received);
+  appendMark(RecordKind::Leave, leave, regionId(region));
+}
+
 std::uint16_t userRegion(const char* name) {
   for (const UserRegion& r : gUserRegions)
     if (r.name == name) return r.id;

@@ -75,6 +75,8 @@ const char* fallbackProgramName() {
 #endif
 }
 
+constexpr std::uint64_t kTraceDirBytes = sizeof g.traceDir;
+
 // Rank 0 reserves the directory; everyone learns it (empty: not traced).
 bool agreeOnTraceDir(const char* program) {
   char path[sizeof g.traceDir] = {};
@@ -84,7 +86,7 @@ bool agreeOnTraceDir(const char* program) {
     else if (!reserved.empty())
       std::fprintf(stderr, "perwiz-trace: trace path too long: %s; this run is not traced\n", reserved.c_str());
   }
-  PMPI_Bcast(path, sizeof path, MPI_CHAR, 0, g.priv);
+  PMPI_Bcast(path, sizeof path, MPI_CHAR, 0, MPI_COMM_WORLD);
   std::memcpy(g.traceDir, path, sizeof path);
   return path[0] != '\0';
 }
@@ -107,6 +109,7 @@ bool agreeOnTraceDir(const char* program) {
 }  // namespace
 
 void sessionStart(std::uint64_t enterTime, Region initRegion, const char* program) {
+  const std::uint64_t initLeave = now();  // PMPI_Init has returned
   if (g.initialised) {
 #ifdef PERWIZ_TRACE_SMPI
     sharedBySeveralRanks();
@@ -118,24 +121,37 @@ void sessionStart(std::uint64_t enterTime, Region initRegion, const char* progra
   PMPI_Comm_size(MPI_COMM_WORLD, &g.size);
   if (!envFlag("PERWIZ_TRACE", true)) return;
   if (!readFormat()) return;
-  PMPI_Comm_dup(MPI_COMM_WORLD, &g.priv);
-  if (!agreeOnTraceDir(program && *program ? program : fallbackProgramName())) {
-    PMPI_Comm_free(&g.priv);
-    return;
-  }
+  // The tracer's own collectives run on MPI_COMM_WORLD: inside MPI_Init and MPI_Finalize no
+  // communication of the program can be pending, so nothing of the program can match them.
+  const std::uint64_t bcastEnter = now();
+  if (!agreeOnTraceDir(program && *program ? program : fallbackProgramName())) return;
+  const std::uint64_t bcastLeave = now();
 
   // Every rank must open its files, or the run is not traced at all (a trace with holes
   // would mislead more than no trace).
-  int opened = openRawFiles(g.traceDir, bufferBytes()) ? 1 : 0;
-  int allOpened = 0;
-  PMPI_Allreduce(&opened, &allOpened, 1, MPI_INT, MPI_MIN, g.priv);
-  if (!allOpened) {
+  const bool opened = openRawFiles(g.traceDir, bufferBytes());
+  std::uint16_t startRegion = 0;
+  if (opened) {
+    // What happened before the files existed: MPI_Init itself (PMPI_Init), then the tracer's
+    // start-up region with its broadcast of the directory.
+    appendMark(RecordKind::Enter, enterTime, regionId(initRegion));
+    appendMark(RecordKind::Leave, initLeave, regionId(initRegion));
+    startRegion = userRegion(kStartRegionName);
+    appendMark(RecordKind::Enter, initLeave, startRegion);
+    recordOwnCollective(Region::Bcast, bcastEnter, bcastLeave, 0, g.rank == 0 ? kTraceDirBytes : 0,
+                        g.rank == 0 ? 0 : kTraceDirBytes);
+  }
+  int mine = opened ? 1 : 0;
+  int all = 0;
+  const std::uint64_t allreduceEnter = now();
+  PMPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  if (!all) {
     if (opened) closeRawFiles();
     if (g.rank == 0)
       std::fprintf(stderr, "perwiz-trace: not every rank could create its files; this run is not traced\n");
-    PMPI_Comm_free(&g.priv);
     return;
   }
+  recordOwnCollective(Region::Allreduce, allreduceEnter, now(), -1, sizeof mine, sizeof all);
   if (program && *program) defLine("program %s", program);
   commTableStart();
   syncClocks("init");
@@ -143,10 +159,9 @@ void sessionStart(std::uint64_t enterTime, Region initRegion, const char* progra
   g.started = true;
   g.active = true;
 
-  appendMark(RecordKind::Enter, enterTime, regionId(initRegion));
   const std::uint64_t cost = measureEventCost();
   append(RecordKind::Parameter, now(), kOverheadParameterId, 0, 0, 0, cost);
-  appendMark(RecordKind::Leave, now(), regionId(initRegion));
+  appendMark(RecordKind::Leave, now(), startRegion);
 }
 
 // Collective over every rank that started, also one whose recording stopped early (it still
@@ -154,19 +169,29 @@ void sessionStart(std::uint64_t enterTime, Region initRegion, const char* progra
 void sessionFinish() {
   if (!g.started) return;
   g.started = false;
-  if (g.active) appendMark(RecordKind::Enter, now(), regionId(Region::Finalize));
-  PMPI_Barrier(g.priv);
+  // The tracer's finish, as its start: a region holding its own barrier (and, across hosts,
+  // the closing clock measurement), then the Finalize call's records. PMPI_Finalize itself
+  // runs after the files are closed.
+  const std::uint16_t finishRegion = g.active ? userRegion(kFinishRegionName) : 0;
+  if (g.active) appendMark(RecordKind::Enter, now(), finishRegion);
+  const std::uint64_t barrierEnter = now();
+  PMPI_Barrier(MPI_COMM_WORLD);
+  if (g.active) recordOwnCollective(Region::Barrier, barrierEnter, now(), -1, 0, 0);
   syncClocks("final");
-  if (g.active) appendMark(RecordKind::Leave, now(), regionId(Region::Finalize));
+  if (g.active) {
+    appendMark(RecordKind::Leave, now(), finishRegion);
+    const std::uint64_t finalize = now();
+    appendMark(RecordKind::Enter, finalize, regionId(Region::Finalize));
+    appendMark(RecordKind::Leave, finalize, regionId(Region::Finalize));
+  }
   g.active = false;
   removeCrashGuard();
   const std::uint64_t records = g.rec.records;
   defLine("finalized %llu", static_cast<unsigned long long>(records));
   closeRawFiles();
   commTableStop();
-  PMPI_Barrier(g.priv);  // every rank's files are complete
+  PMPI_Barrier(MPI_COMM_WORLD);  // every rank's files are complete
   if (g.rank == 0) runConverter(g.traceDir, g.format);
-  PMPI_Comm_free(&g.priv);
 }
 
 void sessionAbort(int errorcode) {

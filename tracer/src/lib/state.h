@@ -44,10 +44,9 @@ struct State {
   int size = 0;
   Recorder rec;
   int defFd = -1;
-  MPI_Comm priv = MPI_COMM_NULL;  // the tracer's own duplicate of MPI_COMM_WORLD
   std::uint64_t nextRequest = 1;
   std::uint16_t flushRegion = 0;  // region id of "perwiz_trace_flush" (0: not yet defined)
-  char traceDir[4096] = {};       // DIR/NAME of this run's trace
+  char traceDir[4096] = {};       // DIR/NAME of this run's trace (broadcast whole at MPI_Init)
   char format[32] = {};           // PERWIZ_FORMAT
 };
 
