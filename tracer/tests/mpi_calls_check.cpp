@@ -48,7 +48,18 @@ std::map<std::string, int> expectedCalls(const CallsRun& run, int r) {
                          "MPI_Scan", "MPI_Exscan", "MPI_Comm_split", "MPI_Comm_dup"})
     e[fn] = 1;
   e["MPI_Comm_free"] = 2;
-  return e;
+  return withTracerCalls(std::move(e), run.hostExchange);
+}
+
+bool tracerOwnCall(const Trace& t, std::uint32_t r, std::uint32_t e) {
+  const RankTrace& rt = t.ranks[r];
+  for (std::uint32_t s = 0; s < rt.size(); ++s) {
+    const Function& f = t.fn(r, s);
+    if (f.kind == EventKind::UserState && (f.name == "perwiz_trace_start" || f.name == "perwiz_trace_finish") &&
+        rt.enter[s] <= rt.enter[e] && rt.leave[e] <= rt.leave[s])
+      return true;
+  }
+  return false;
 }
 
 namespace {
@@ -67,8 +78,25 @@ void checkCollectives(const Trace& t, const CallsRun& run, std::uint32_t r) {
   ASSERT_GE(parity, 0) << "no communicator for the parity split";
   // Per rank: N step Allreduces + 2 Barriers + 15 collectives on WORLD; Bcast, Reduce, Barrier on
   // its parity communicator (two model communicators with the same creator, one per parity).
-  int onWorld = 0, onParity = 0;
+  int onWorld = 0, onParity = 0, own = 0;
   for (const CollectiveCall& c : t.ranks[r].collectives) {
+    if (tracerOwnCall(t, r, c.event)) {  // on WORLD, with sizes from the tracer's source
+      ++own;
+      EXPECT_EQ(c.comm, 0u);
+      if (c.op == MpiOp::Bcast) {  // the trace directory, 4096 chars from rank 0
+        EXPECT_EQ(c.root, 0);
+        EXPECT_EQ(c.bytesSent, r == 0 ? 4096u : 0u);
+        EXPECT_EQ(c.bytesReceived, r == 0 ? 0u : 4096u);
+      } else if (c.op == MpiOp::Allreduce) {  // one int: did every rank open its files
+        EXPECT_EQ(c.bytesSent, 4u);
+        EXPECT_EQ(c.bytesReceived, 4u);
+      } else if (c.op == MpiOp::Allgather) {  // MPI_MAX_PROCESSOR_NAME + 1 chars per rank
+        EXPECT_EQ(c.bytesReceived, c.bytesSent * static_cast<std::uint64_t>(P));
+      } else {
+        EXPECT_EQ(c.op, MpiOp::Barrier);
+      }
+      continue;
+    }
     if (c.comm == 0) ++onWorld;
     else if (t.comms[c.comm].name.rfind("comm ", 0) == 0) {
       ++onParity;
@@ -103,6 +131,7 @@ void checkCollectives(const Trace& t, const CallsRun& run, std::uint32_t r) {
     }
   }
   EXPECT_EQ(onWorld, run.steps + 17) << "rank " << r;
+  EXPECT_EQ(own, 3 + (run.hostExchange ? 1 : 0)) << "rank " << r;
   EXPECT_EQ(onParity, 3) << "rank " << r;
 }
 
@@ -149,23 +178,29 @@ void checkCallsTrace(const Trace& t, const CallsRun& run, bool withComms) {
     EXPECT_EQ(mpiCallCounts(t, r), expectedCalls(run, static_cast<int>(r)));
     // N outer markers "PRGN" and N nested "PRGN_inner".
     EXPECT_EQ(userStates(t, r, "PRGN"), 2 * run.steps);
-    // The tracer measures its per-record cost inside MPI_Init with the trace's own clock: five
-    // bursts of 1000 records, overhead = round(fastest burst / 1000), so the fastest burst took
-    // at least 1000 * overhead - 500 ns and MPI_Init lasted at least five of them. How large the
-    // value is depends on the machine (and under SMPI on its host speed): a bound on it belongs
-    // in a benchmark (bench_tracer_calls), not here.
+    // The tracer measures its per-record cost in its start region (after MPI_Init) with the
+    // trace's own clock: five bursts of 1000 records, overhead = round(fastest burst / 1000), so
+    // the fastest burst took at least 1000 * overhead - 500 ns and the region lasted at least five
+    // of them. How large the value is depends on the machine (and under SMPI on its host speed):
+    // a bound on it belongs in a benchmark (bench_tracer_calls), not here.
     const TimeNs overhead = recordedEventOverhead(t, r);
     EXPECT_GT(overhead, 0) << "per-record overhead not recorded";
-    const auto& init = t.ranks[r];
-    bool foundInit = false;
-    for (std::uint32_t e : init.mpiCalls) {
-      if (t.fn(r, e).name != "MPI_Init") continue;
-      foundInit = true;
-      EXPECT_GE(init.leave[e] - init.enter[e], 5 * (1000 * overhead - 500))
-          << "the recorded overhead (" << overhead << " ns per record) is more than MPI_Init's "
-          << "span allows: the measurement and the trace's clock disagree";
+    const auto& rt = t.ranks[r];
+    int starts = 0, finishes = 0;
+    TimeNs initLeave = -1;
+    for (std::uint32_t e = 0; e < rt.size(); ++e) {
+      const std::string& name = t.fn(r, e).name;
+      if (name == "MPI_Init") initLeave = rt.leave[e];
+      if (name == "perwiz_trace_finish") ++finishes;
+      if (name != "perwiz_trace_start") continue;
+      ++starts;
+      EXPECT_EQ(rt.enter[e], initLeave) << "the tracer's start follows MPI_Init";
+      EXPECT_GE(rt.leave[e] - rt.enter[e], 5 * (1000 * overhead - 500))
+          << "the recorded overhead (" << overhead << " ns per record) is more than the tracer's "
+          << "start region allows: the measurement and the trace's clock disagree";
     }
-    EXPECT_TRUE(foundInit);
+    EXPECT_EQ(starts, 1);
+    EXPECT_EQ(finishes, 1);
 
     for (const MessageEndpoint& m : t.ranks[r].messages) {
       EXPECT_GE(m.peer, 0) << "partner not translated to a world rank";
@@ -196,8 +231,9 @@ void checkCallsTrace(const Trace& t, const CallsRun& run, bool withComms) {
     }
   }
   if (withComms) {
-    // N + 17 instances on WORLD, 3 on each parity communicator, everyone present.
-    EXPECT_EQ(t.collectives.size(), static_cast<std::size_t>(run.steps + 17 + 2 * 3));
+    // N + 17 instances on WORLD, 3 on each parity communicator, the tracer's own, everyone present.
+    EXPECT_EQ(t.collectives.size(),
+              static_cast<std::size_t>(run.steps + 17 + 2 * 3 + 3 + (run.hostExchange ? 1 : 0)));
     for (const CollectiveInstance& c : t.collectives)
       EXPECT_EQ(c.participants, c.comm == 0 ? static_cast<std::uint32_t>(P)
                                             : static_cast<std::uint32_t>(P / 2));

@@ -165,6 +165,15 @@ std::map<std::string, int> mpiCallCounts(const Trace& trace, std::uint32_t rank)
   return counts;
 }
 
+std::map<std::string, int> withTracerCalls(std::map<std::string, int> program, bool hostExchange,
+                                           bool finished) {
+  ++program["MPI_Bcast"];
+  ++program["MPI_Allreduce"];
+  if (hostExchange) ++program["MPI_Allgather"];
+  if (finished) ++program["MPI_Barrier"];
+  return program;
+}
+
 int userStates(const Trace& trace, std::uint32_t rank, const std::string& prefix) {
   int n = 0;
   for (std::size_t e = 0; e < trace.ranks[rank].size(); ++e) {

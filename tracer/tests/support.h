@@ -54,6 +54,13 @@ std::map<std::pair<int, std::string>, int> programCounts(const std::string& out)
 
 // Number of MPI call events per function name on a rank.
 std::map<std::string, int> mpiCallCounts(const Trace& trace, std::uint32_t rank);
+
+// A program's expected call counts plus the tracer's own calls (docs/tracer.md, "The tracer's
+// start and finish"): its start's MPI_Bcast and MPI_Allreduce, the host names' MPI_Allgather
+// (hostExchange: Open MPI; not under SMPI), and, if the run reached MPI_Finalize, its
+// finish's MPI_Barrier.
+std::map<std::string, int> withTracerCalls(std::map<std::string, int> program, bool hostExchange,
+                                           bool finished = true);
 // Number of user-state events on a rank whose name starts with prefix.
 int userStates(const Trace& trace, std::uint32_t rank, const std::string& prefix);
 // Index of the communicator with this name in trace.comms, or -1.

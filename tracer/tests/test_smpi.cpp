@@ -25,6 +25,7 @@ TEST(Smpi, SixteenRanksEachRecordTheirOwnCalls) {
   expected.ranks = kRanks;
   expected.steps = kSteps;
   expected.cancel = false;
+  expected.hostExchange = false;
   expected.loopCounts = programCounts(r.out);
   ASSERT_EQ(expected.loopCounts.size(), 7u * kRanks) << r.out;
   const Trace t = loadTrace((s.path() / "smpi").string());
