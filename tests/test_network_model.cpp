@@ -700,7 +700,10 @@ TEST(NetworkModel, SmpiDefaultCollectives) {
   EXPECT_EQ(m.collectiveQueue(MpiOp::Bcast, 100, 4), 0);
   EXPECT_EQ(m.collectiveQueue(MpiOp::Reduce, 10000, 4), 0);
   // Barrier, linear in then out with 0 bytes: hop(0) = 1300; in 1300 + 2·200, out 1300 + 2·100.
+  // The root leaves after the gather (its eager sends return at once).
   EXPECT_EQ(m.memberCost(MpiOp::Barrier, 0, 4, 1), 1700 + 1500);
+  EXPECT_EQ(m.memberCost(MpiOp::Barrier, 0, 4, 0), 1700);
+  EXPECT_EQ(m.collectiveQueue(MpiOp::Barrier, 0, 4), 0);  // g = 0: no queue
   // Rendezvous Bcast of 10000 B: each send lasts the transfer T = 13000; the child receives when
   // it ends. Rank 3: 1·T (root → 2, first send) + 1·T (2 → 3) = 26000; rank 1: the root's second
   // send ends at 2·T = 26000; the root: two sends, 26000.
@@ -716,4 +719,30 @@ TEST(NetworkModel, SmpiDefaultCollectives) {
                    "key 'collectives' must be \"binomial\" or \"smpi\", not \"ring\"");
   expectParseError(R"({"model": "LogGPS", "L_us": 1, "o_us": 1, "S_bytes": 1, "duplex": "simplex"})",
                    "key 'duplex' must be \"full\" or \"half\", not \"simplex\"");
+}
+
+// LogGP's gap g (perwiz-calibrate's stream of the smallest messages; SMPI's 16-byte header):
+// each further message of a linear collective holds the root's link g longer.
+TEST(NetworkModel, SmpiLinearCollectivesPayTheGapPerFurtherMessage) {
+  LogGpsParams p = issue20Params();
+  p.smpiCollectives = true;
+  p.g = 50;
+  const LogGpsModel m(p);
+  // P = 4, 100 B: hop = 100 + 1099 + 200 = 1399 (g is not in one message's hop), 99 per byte.
+  // Reduce root: fixed(hop) + 3·99 + 2·(g + o_r(0)) = 1300 + 297 + 2·250 = 2097; a non-root's
+  // eager send max(o_s, g) = 100.
+  EXPECT_EQ(m.memberCost(MpiOp::Reduce, 100, 4, 0), 2097);
+  EXPECT_EQ(m.memberCost(MpiOp::Reduce, 100, 4, 2), 100);
+  // The queue: each message holds the root's link 99 + g = 149; a Barrier's 0 bytes, g = 50.
+  EXPECT_EQ(m.collectiveQueue(MpiOp::Reduce, 100, 4), 149);
+  EXPECT_EQ(m.collectiveQueue(MpiOp::Barrier, 0, 4), 50);
+  // Barrier: in = 1300 + 2·(50 + 200) = 1800 (the root leaves there), out = 1300 + 2·(50 + 100)
+  // = 1600.
+  EXPECT_EQ(m.memberCost(MpiOp::Barrier, 0, 4, 0), 1800);
+  EXPECT_EQ(m.memberCost(MpiOp::Barrier, 0, 4, 3), 1800 + 1600);
+  // g is written and read back.
+  std::string error;
+  const auto back = networkModelFromJson(m.toJson(), "gap.json", &error);
+  ASSERT_TRUE(back) << error;
+  EXPECT_EQ(dynamic_cast<const LogGpsModel&>(*back).params().g, 50);
 }

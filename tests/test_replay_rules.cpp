@@ -616,6 +616,29 @@ TEST(ReplayRules, SmpiLinearReduceQueuesAtTheRootsLink) {
   EXPECT_EQ(dag.criticalPath().length, rp.predictedTime());
 }
 
+TEST(ReplayRules, SmpiLinearBarrierQueuesAtRankZerosLinkAndLetsItGoFirst) {
+  // Barrier of 4 with the gap g = 50 (0-byte messages: each holds rank 0's link for g); the
+  // members call at 0 (rank 0), 1000, 5000, 5000.
+  Tb b(4);
+  b.coll(0, 0, 9000, MpiOp::Barrier);
+  b.coll(1, 1000, 9000, MpiOp::Barrier);
+  b.coll(2, 5000, 9000, MpiOp::Barrier);
+  b.coll(3, 5000, 9000, MpiOp::Barrier);
+  const Trace t = b.take();
+  LogGpsParams p = smpiFamily();
+  p.g = 50;
+  EXPECT_EQ(LogGpsModel(p).collectiveQueue(MpiOp::Barrier, 0, 4), 50);
+  Replayer rp(t, scenarioOf(p, CostMode::Model));
+  // The gather: max(0 + 3·50, 1000 + 3·50, 5000 + 2·50) = 5100. hop(0) = o + L + o = 1200, no
+  // per-byte part. In: 1200 + 2·(g + o_r(0)) = 1500; out: 1200 + 2·(g + o_s(0)) = 1500. Without
+  // the link's share 3·50: rank 0 costs 1500 − 150 = 1350 and leaves at 6450 (its eager
+  // releases return at once); the others 3000 − 150 = 2850 and leave at 7950.
+  EXPECT_TRUE(callIs(rp, 0, 0, 0, 6450, 5100));
+  EXPECT_TRUE(callIs(rp, 1, 0, 1000, 7950, 4100));
+  EXPECT_TRUE(callIs(rp, 3, 0, 5000, 7950, 100));
+  EXPECT_EQ(rp.predictedTime(), 7950);
+}
+
 TEST(ReplayRules, SmpiBcastWaitsForLateAncestors) {
   // Bcast of 100 B from rank 0 of 4: the binomial tree 0 → 2, 0 → 1 (in that order), 2 → 3.
   // A parent's c messages share its link: a child receives h = 1200 + c·99 after its parent's

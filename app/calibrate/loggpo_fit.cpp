@@ -106,6 +106,7 @@ std::string loggpoModelJson(const LogGpoFit& fit, const std::string& name) {
   j["name"] = name;
   j["L_us"] = us(fit.L);
   j["G_us_per_byte"] = us(fit.G);
+  if (fit.g > 0) j["g_us"] = us(fit.g);
   j["O_ctrl_us"] = us(fit.Octrl);
   j["O_i_us"] = line(fit.Oi);
   j["O_c_us"] = line(fit.Oc);

@@ -90,7 +90,8 @@ std::string loggpoSummaryText(const CalibrateOptions& o, const RunInfo& run,
   out << "eager data moves " << (fit.receiverDriven ? "once the receive is posted (eager_transfer: at-receive)"
                                                      : "from the sender (eager_transfer: at-send)")
       << "; the wire's share of a one-way time: " << fixed(100 * fit.wireShare, 1) << " %\n";
-  out << "L = " << fixed(fit.L / 1000, 3) << " µs, G = " << gapText(fit.G) << ", O' = " << fixed(fit.Octrl / 1000, 3) << " µs\n";
+  out << "L = " << fixed(fit.L / 1000, 3) << " µs, G = " << gapText(fit.G) << ", g = " << fixed(fit.g / 1000, 3)
+      << " µs, O' = " << fixed(fit.Octrl / 1000, 3) << " µs\n";
   out << "O_i(k) = " << lineText(fit.Oi) << "\n";
   out << "O_c(k) = " << lineText(fit.Oc) << "\n";
   if (fit.OiRendezvous.valid()) out << "O_i(k), k > S = " << lineText(fit.OiRendezvous) << "\n";

@@ -33,7 +33,7 @@ std::string modelJson(const LogGpsFit& fit, const std::string& name) {
   j["name"] = name;
   j["L_us"] = us(fit.L);
   j["o_us"] = us(fit.o);
-  j["g_us"] = 0;           // not measured: a send then costs o_s(k) (docs/calibrate.md)
+  j["g_us"] = us(fit.g);   // the stream of the smallest messages (docs/calibrate.md)
   j["G_us_per_byte"] = us(fit.G);
   j["P"] = 0;              // 0: the replay takes the trace's rank count
   j["S_bytes"] = fit.S;

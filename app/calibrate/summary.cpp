@@ -74,7 +74,7 @@ std::string summaryText(const CalibrateOptions& o, const RunInfo& run, const Log
   }
   out << "\nS (largest eager message) = " << m.S << " bytes (" << thresholdName(m.threshold) << ")\n";
   out << "L = " << fixed(fit.L / 1000, 3) << " µs, G = " << gapText(fit.G) << ", o = " << fixed(fit.o / 1000, 3)
-      << " µs\n";
+      << " µs, g = " << fixed(fit.g / 1000, 3) << " µs\n";
   out << "eager data moves " << (fit.receiverDriven ? "once the receive is posted (eager_transfer: at-receive)"
                                                      : "from the sender (eager_transfer: at-send)")
       << "; the wire's share of a one-way time: " << fixed(100 * fit.wireShare, 1) << " %\n";

@@ -35,6 +35,11 @@ WireFit fitWire(const std::vector<WireSample>& m) {
   if (f.gap.points < 2) f.gap = streamOn([&](std::uint64_t k) { return eager(k) && k >= 4096; });
   if (f.gap.points < 2) f.gap = streamOn([](std::uint64_t) { return true; });
   f.G = f.gap.b;
+  // g: LogGP's measurement, the time per message of a stream of the smallest messages.
+  const WireSample* smallest = nullptr;
+  for (const WireSample& s : m)
+    if (s.eager && std::isfinite(s.streamGap) && (!smallest || s.bytes < smallest->bytes)) smallest = &s;
+  if (smallest) f.g = std::max(0.0, smallest->streamGap * kNsPerSecond - f.G * static_cast<double>(smallest->bytes));
   // Duplex: the exchange's per-byte slope on the same kind of sizes as G.
   auto exchangeOn = [&](auto pick) { return fitSizes(m, pick, [](const WireSample& s) { return s.exchange; }); };
   f.exchangeLine = exchangeOn(sync);

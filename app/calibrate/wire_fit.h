@@ -27,6 +27,10 @@ struct WireSample {
 // In ns and ns/byte.
 struct WireFit {
   double L = 0, G = 0;
+  // LogGP's gap g: the stream's time per message at its smallest size less that size's G·k
+  // (what the link takes per message beyond the bytes: SMPI's 16-byte header); 0 when no
+  // stream was timed or the difference is not positive.
+  double g = 0;
   LineFit gap;           // the stream's time per message over the sizes G is taken from
   LineFit exchangeLine;  // an exchange's time over the same sizes
   double duplexRatio = 0;  // exchangeLine's slope over G

@@ -161,7 +161,7 @@ TEST(CalibrateLogGpoModelFile, HasTheDocumentedKeysAndLoadsInCore) {
   std::sort(keys.begin(), keys.end());
   // docs/model.md §4, LogGPO parameter file.
   EXPECT_EQ(keys, (std::vector<std::string>{"G_us_per_byte", "L_us", "O_c_us", "O_ctrl_us", "O_i_rendezvous_us", "O_i_us", "P",
-                                            "S_bytes", "model", "name", "progress", "transfer", "version"}));
+                                            "S_bytes", "g_us", "model", "name", "progress", "transfer", "version"}));
   EXPECT_EQ(j["model"], "LogGPO");
   EXPECT_EQ(j["transfer"], "RAT");
 
@@ -172,6 +172,8 @@ TEST(CalibrateLogGpoModelFile, HasTheDocumentedKeysAndLoadsInCore) {
   EXPECT_NEAR(p.L, kL, 1e-3);  // 6 significant digits of µs
   EXPECT_NEAR(p.G, kG, 1e-9);
   EXPECT_NEAR(p.Octrl, kOctrl, 1e-6);
+  // g: the stream at its smallest size, 1 byte: (600 ns + G·1) − G·1.
+  EXPECT_NEAR(p.g, 600, 1e-6);
   EXPECT_NEAR(p.Oi.a, 2000, 1e-6);
   EXPECT_NEAR(p.Oi.b, 1.2, 1e-9);
   EXPECT_NEAR(p.Oc.a, 1500, 1e-6);

@@ -54,6 +54,9 @@ struct LogGpoParams {
   double L = 0;             // ns
   double G = 0;             // ns per byte
   double Octrl = 0;         // O': processing one control message (REQ or ACK), ns
+  // LogGP's gap ("g_us", optional, absent = 0): what a link takes per message beyond its
+  // bytes; only the shared-link rules of SMPI's collectives use it (docs/model.md §3).
+  double g = 0;             // ns
   LinearCost Oi;            // O_i(k): initialising a transfer of k bytes
   LinearCost Oc;            // O_c(k): copying a received eager message to the user buffer
   std::uint64_t S = 0;      // messages longer than S bytes use the rendezvous protocol

@@ -144,6 +144,7 @@ class LogGpoRoles final : public TransferCosts {
   }
 
   double perMessage(bool in) const override { return in ? p_.Oc.a : p_.Oi.a; }
+  double gap() const override { return p_.g; }
 
   // The part of a rendezvous transfer that grows with the bytes: O_i's slope and G(k − 1).
   double rdmaPerByte(std::uint64_t bytes) const { return initPerByte(p_, bytes) + p_.G * bytesMinusOne(bytes); }
@@ -290,6 +291,7 @@ std::string LogGpoModel::toJson() const {
   j["name"] = p_.name;
   j["L_us"] = nsToUs(p_.L);
   j["G_us_per_byte"] = nsToUs(p_.G);
+  if (p_.g > 0) j["g_us"] = nsToUs(p_.g);
   j["O_ctrl_us"] = nsToUs(p_.Octrl);
   j["O_i_us"] = linearJson(p_.Oi);
   j["O_c_us"] = linearJson(p_.Oc);
@@ -381,6 +383,7 @@ std::unique_ptr<NetworkModel> parseLogGpo(const nlohmann::json& j, const std::st
     if (k == "L_us") return readMicros(v, k, &p.L, problem);
     if (k == "G_us_per_byte") return readMicros(v, k, &p.G, problem);
     if (k == "O_ctrl_us") return readMicros(v, k, &p.Octrl, problem);
+    if (k == "g_us") return readMicros(v, k, &p.g, problem);
     if (k == "O_i_us") return readLinear(v, k, &p.Oi, problem);
     if (k == "O_c_us") return readLinear(v, k, &p.Oc, problem);
     if (k == "O_i_rendezvous_us") return readLinear(v, k, &p.OiRendezvous.emplace(), problem);
@@ -402,7 +405,7 @@ std::unique_ptr<NetworkModel> parseLogGpo(const nlohmann::json& j, const std::st
       return false;
     }
     *problem = "unknown key '" + k +
-               "' (LogGPO keys: L_us, G_us_per_byte, O_ctrl_us, O_i_us, O_c_us, O_i_rendezvous_us, S_bytes, P, progress, transfer, eager_transfer, duplex, collectives, name)";
+               "' (LogGPO keys: L_us, G_us_per_byte, g_us, O_ctrl_us, O_i_us, O_c_us, O_i_rendezvous_us, S_bytes, P, progress, transfer, eager_transfer, duplex, collectives, name)";
     return false;
   };
   if (!walkModelKeys(j, source, {"L_us", "O_ctrl_us", "S_bytes"}, &p.name, key, error)) return nullptr;

@@ -487,6 +487,7 @@ class LogGpsCosts final : public TransferCosts {
   }
 
   double perMessage(bool in) const override { return in ? e_.recv.a : e_.send.a; }
+  double gap() const override { return p_.g; }
 
  private:
   const LogGpsParams& p_;

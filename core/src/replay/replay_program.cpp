@@ -581,11 +581,13 @@ class Builder {
           collectiveCost_[m.unit] = lastCost.cost;
         }
       }
-      // A linear collective into a known root (Allreduce's Reduce goes to communicator rank 0):
+      // A linear collective into a known root (Allreduce's Reduce and the Barrier's gather go
+      // to communicator rank 0):
       // the root's link carries the members' messages as they arrive (a queue node), and each
       // member that waits for the node is priced without the (P − 1)·q its link then carries.
       const std::uint32_t queueRoot =
-          rootMember ? rootMember->unit : (ci.op == MpiOp::Allreduce ? ms.front().unit : kNone32);
+          rootMember ? rootMember->unit
+                     : (ci.op == MpiOp::Allreduce || ci.op == MpiOp::Barrier ? ms.front().unit : kNone32);
       const TimeNs q = priced && queueRoot != kNone32
                            ? model_->collectiveQueue(ci.op, rootMember ? rootMember->bytes : ms.front().bytes, P)
                            : 0;

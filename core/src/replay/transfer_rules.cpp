@@ -102,12 +102,13 @@ double smpiCollective(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std
   const double P = std::max<std::uint32_t>(members, 1);
   if (members <= 1) return 0;
   // Linear: P − 1 messages of `bytes` into (or out of) one rank at once. Their latencies and
-  // the first message's fixed costs overlap; the bytes share the root's link, and the root's
-  // processor pays the fixed part of its overhead once per further message:
-  // fixed(hop) + (P − 1)·perByte(hop) + (P − 2)·perMessage.
+  // the first message's fixed costs overlap; the bytes share the root's link, each further
+  // message also holding it for the gap g, and the root's processor pays the fixed part of its
+  // overhead once per further message:
+  // fixed(hop) + (P − 1)·perByte(hop) + (P − 2)·(g + perMessage).
   auto linear = [&](std::uint64_t k, bool in) {
     const CostParts h = m.hop(k);
-    return h.fixed() + (P - 1) * h.perByte + (P - 2) * m.perMessage(in);
+    return h.fixed() + (P - 1) * h.perByte + (P - 2) * (m.gap() + m.perMessage(in));
   };
   // A non-root member of a linear Reduce or Gather: its send (eager: the send's cost;
   // rendezvous: it lasts until the root's link has carried every member's bytes).
@@ -126,8 +127,9 @@ double smpiCollective(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std
       return linear(bytes, false);
     case MpiOp::Allreduce:  // Reduce to rank 0 (everyone waits for it), then Bcast from it
       return linear(bytes, true) + binomialBcastLeave(m, bytes, members, relative);
-    case MpiOp::Barrier:  // ompi_basic_linear: all to rank 0, then rank 0 to all
-      return linear(0, true) + linear(0, false);
+    case MpiOp::Barrier:  // ompi_basic_linear: all to rank 0 (which then leaves: its eager
+                          // sends return at once), then rank 0 to all
+      return relative == 0 ? linear(0, true) : linear(0, true) + linear(0, false);
     case MpiOp::Allgather:
     case MpiOp::Allgatherv:  // everyone to everyone at once: P − 1 parts in and out per rank
       return linear(bytes / std::max<std::uint64_t>(1, members), true);
@@ -137,15 +139,18 @@ double smpiCollective(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std
 }
 
 double smpiCollectiveQueue(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std::uint32_t members) {
-  // Eager messages into the root of SMPI's linear (non-blocking) Reduce and Gather, and of
-  // Allreduce's Reduce: each holds the root's link for the hop's per-byte part.
+  // Eager messages into the root of SMPI's linear (non-blocking) Reduce and Gather, of
+  // Allreduce's Reduce and of the linear Barrier's gather: each holds the root's link for the
+  // hop's per-byte part and the gap.
   if (members <= 1 || m.synchronous(bytes)) return 0;
   switch (op) {
     case MpiOp::Reduce:
     case MpiOp::Gather:
     case MpiOp::Gatherv:
     case MpiOp::Allreduce:
-      return m.hop(bytes).perByte;
+      return m.hop(bytes).perByte + m.gap();
+    case MpiOp::Barrier:  // empty messages, whatever sizes a trace gives it
+      return m.hop(0).perByte + m.gap();
     default:
       return 0;
   }

@@ -33,6 +33,9 @@ class TransferCosts {
   // The fixed processor cost of one more message at the root of a linear collective (in:
   // receiving, out: sending).
   virtual double perMessage(bool in) const = 0;
+  // LogGP's gap g: what a link takes per message beyond its bytes (a header, a frame), so that
+  // consecutive messages through one link are g + their per-byte parts apart.
+  virtual double gap() const = 0;
 };
 
 // Concurrency within a call: per side (sends on the outgoing link, receives on the incoming
