@@ -648,6 +648,26 @@ TEST(NetworkModel, TheEndpointsOfOneCallOverlap) {
   EXPECT_EQ(half.callCost(rdv), 23000);
   EXPECT_EQ(half.callCost(waitall), 43000);
   EXPECT_EQ(half.callCost(eager), 200);  // no per-byte part: the overheads overlap
+  // Full duplex with cross traffic 0.05: each side also carries 5 % of the other's per-byte
+  // parts. Sendrecv: 3000 + 10000 + 0.05·10000 = 13500; Waitall: send side 2900 + 20000 +
+  // 0.05·20000 = 23900, receive side 3000 + 20000 + 1000 = 24000: 24000.
+  p.halfDuplex = false;
+  p.crossTraffic = 0.05;
+  const LogGpsModel cross(p);
+  EXPECT_EQ(cross.callCost(rdv), 13500);
+  EXPECT_EQ(cross.callCost(waitall), 24000);
+  EXPECT_EQ(cross.callCost(eager), 200);
+  {
+    std::string error;
+    const auto back = networkModelFromJson(cross.toJson(), "cross.json", &error);
+    ASSERT_TRUE(back) << error;
+    EXPECT_EQ(dynamic_cast<const LogGpsModel&>(*back).params().crossTraffic, 0.05);
+    std::string text = cross.toJson();
+    text.replace(text.find("0.05"), 4, "1.5");
+    EXPECT_FALSE(networkModelFromJson(text, "cross.json", &error));
+    EXPECT_NE(error.find("cross.json"), std::string::npos) << error;
+    EXPECT_NE(error.find("'cross_traffic' must be a number from 0 to 1"), std::string::npos) << error;
+  }
   // Other models keep the sum (LogGP here: 2 receives of o = 100 each... its own roleCost).
   const std::unique_ptr<NetworkModel> loggp = networkPreset("loggp-myrinet");
   const std::vector<RoleUse> two{{R::BlockingRecv, 8}, {R::BlockingRecv, 8}};

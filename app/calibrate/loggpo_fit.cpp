@@ -117,6 +117,7 @@ std::string loggpoModelJson(const LogGpoFit& fit, const std::string& name) {
   j["transfer"] = "RAT";  // the only transfer mechanism the model implements (not measured)
   if (fit.receiverDriven) j["eager_transfer"] = "at-receive";
   if (fit.halfDuplex) j["duplex"] = "half";
+  if (fit.crossTraffic > 0) j["cross_traffic"] = roundSignificant(fit.crossTraffic, 3);
   if (fit.smpiCollectives) j["collectives"] = "smpi";
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }

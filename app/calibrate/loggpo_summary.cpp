@@ -95,7 +95,7 @@ std::string loggpoSummaryText(const CalibrateOptions& o, const RunInfo& run,
   out << "O_i(k) = " << lineText(fit.Oi) << "\n";
   out << "O_c(k) = " << lineText(fit.Oc) << "\n";
   if (fit.OiRendezvous.valid()) out << "O_i(k), k > S = " << lineText(fit.OiRendezvous) << "\n";
-  out << "duplex: " << (fit.halfDuplex ? "half" : "full") << ", collectives: " << (fit.smpiCollectives ? "smpi" : "binomial") << "\n";
+  out << "duplex: " << (fit.halfDuplex ? "half" : "full, cross traffic " + fixed(fit.crossTraffic, 3)) << ", collectives: " << (fit.smpiCollectives ? "smpi" : "binomial") << "\n";
   const ProgressProbe& p = m.progress;
   if (p.measured)
     out << "progress (" << p.bytes << " bytes, " << fixed(p.awaySeconds * 1e6, 1)

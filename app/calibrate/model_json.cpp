@@ -46,6 +46,7 @@ std::string modelJson(const LogGpsFit& fit, const std::string& name) {
   // whose sender moves eager data stay as before.
   if (fit.receiverDriven) j["eager_transfer"] = "at-receive";
   if (fit.halfDuplex) j["duplex"] = "half";
+  if (fit.crossTraffic > 0) j["cross_traffic"] = roundSignificant(fit.crossTraffic, 3);
   if (fit.smpiCollectives) j["collectives"] = "smpi";
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }

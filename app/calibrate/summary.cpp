@@ -79,7 +79,9 @@ std::string summaryText(const CalibrateOptions& o, const RunInfo& run, const Log
                                                      : "from the sender (eager_transfer: at-send)")
       << "; the wire's share of a one-way time: " << fixed(100 * fit.wireShare, 1) << " %\n";
   out << "an exchange's bytes take " << fixed(fit.duplexRatio, 2) << " × G: "
-      << (fit.halfDuplex ? "the two directions share a host's link (duplex: half)" : "full duplex") << "\n";
+      << (fit.halfDuplex ? "the two directions share a host's link (duplex: half)"
+                         : "full duplex, cross traffic " + fixed(fit.crossTraffic, 3))
+      << "\n";
   out << "o_s(k)  = " << lineText(fit.sendOverhead) << "\n";
   out << "o_r(k)  = " << lineText(fit.recvOverhead) << "\n";
   out << "t_ss(k) = " << lineText(fit.syncSend) << "\n";

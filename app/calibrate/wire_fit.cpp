@@ -47,6 +47,7 @@ WireFit fitWire(const std::vector<WireSample>& m) {
   if (f.exchangeLine.points < 2) f.exchangeLine = exchangeOn([](std::uint64_t) { return true; });
   f.duplexRatio = f.G > 0 && f.exchangeLine.points >= 2 ? f.exchangeLine.b / f.G : 0;
   f.halfDuplex = f.duplexRatio > 1.5;
+  f.crossTraffic = f.halfDuplex ? 0 : std::clamp(f.duplexRatio - 1, 0.0, 1.0);
 
   // Who moves eager data. Where the sender's library moves it, a receive of a message that has
   // arrived costs only its overhead, well below the one-way time P − T_s; where the data moves

@@ -35,6 +35,9 @@ struct WireFit {
   LineFit exchangeLine;  // an exchange's time over the same sizes
   double duplexRatio = 0;  // exchangeLine's slope over G
   bool halfDuplex = false;   // duplexRatio > 1.5
+  // Full duplex: duplexRatio − 1 in [0, 1], what the opposite direction carries of an
+  // exchange's bytes at the same time (SimGrid's acknowledgements: 0.05); 0 when half duplex.
+  double crossTraffic = 0;
   double wireShare = 1;      // median over eager sizes of (P − send − recv) / (P − send)
   bool receiverDriven = false;  // wireShare < 0.1: the receive moves eager data
   std::vector<double> latencyPoints;  // the small sizes' estimates of L (their median is L)

@@ -96,6 +96,14 @@ void expectImpliedParameters(const Platform& p) {
   // t_ss(k) = 2·latency·11.6436 + (k + 16)·G (LF and BF of sizes from 65472 bytes).
   EXPECT_NEAR(m.syncSend.b, G, 0.01 * G);
   EXPECT_NEAR(m.syncSend.a, 2 * p.linkLatencyNs * 11.6436 + 16 * G, 0.01 * m.syncSend.a);
+  // g: a stream of empty messages takes each one's 16-byte header through the link at the
+  // small sizes' bandwidth factor, 16 / (bandwidth · 0.812084).
+  const double g = 16e9 / (p.bytesPerSecond * 0.812084);
+  EXPECT_NEAR(m.g, g, 0.01 * g) << "g (ns)";
+  // An exchange: SimGrid's cross traffic puts 5 % of each flow's bytes on the opposite
+  // direction (the acknowledgements), so an exchange takes 1.05 × G per byte: cross_traffic 0.05.
+  EXPECT_FALSE(m.halfDuplex);
+  EXPECT_NEAR(m.crossTraffic, 0.05, 0.005);
 }
 
 TEST(CalibrateSmpiDefault, MyrinetLikeClusterGivesTheImpliedLAndG) { expectImpliedParameters(kMyrinet); }

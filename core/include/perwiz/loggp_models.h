@@ -73,6 +73,7 @@ struct LogGpoParams {
   // As in LogGPS ("duplex", "collectives"; docs/model.md §3): whether a host's two directions
   // share one link, and binomial trees or SMPI's default collective algorithms.
   bool halfDuplex = false;
+  double crossTraffic = 0;  // "cross_traffic", as in LogGPS
   bool smpiCollectives = false;
   bool operator==(const LogGpoParams&) const = default;
 };

@@ -140,6 +140,11 @@ struct LogGpsParams {
   // Whether a host sends and receives at once ("duplex": "full", default) or its two
   // directions share one link ("half"): how the transfers of one call overlap (callCost).
   bool halfDuplex = false;
+  // Full duplex only ("cross_traffic", 0 to 1, absent = 0): the share of a transfer's bytes
+  // that the opposite direction of its hosts' links carries at the same time (SimGrid's
+  // acknowledgements: 0.05). A call's send side then also pays that share of its receive
+  // side's per-byte parts, and the other way round; 1 is half duplex (callCost).
+  double crossTraffic = 0;
   // The collective algorithms (docs/model.md §3, "Collectives"): false ("collectives":
   // "binomial") — binomial trees of hops for every operation; true ("smpi") — SimGrid SMPI
   // 3.32's default selector: linear Reduce, Gather, Scatter, Allgather and Barrier, a

@@ -187,12 +187,13 @@ TimeNs LogGpoModel::sendDelay(CommRole role, std::uint64_t bytes) const {
 
 TimeNs LogGpoModel::callCost(std::span<const RoleUse> roles) const {
   const LogGpoRoles m(p_);
-  double cost = overlappedCallCost(m, roles, p_.halfDuplex);
+  const double cross = p_.halfDuplex ? 1.0 : p_.crossTraffic;
+  double cost = overlappedCallCost(m, roles, cross);
   if (p_.progress == ProgressStrategy::Independent) {
     // Under ICP a completed rendezvous transfer is the Wait's dependency (the write's end, the
     // data's arrival), each priced as if alone. The transfers one call completes share its
-    // host's links: a side adds what its flows' bytes take beyond the largest one's
-    // (docs/model.md §4).
+    // host's links: a side adds what its flows' bytes take beyond the largest one's, and the
+    // cross traffic of the other side's (docs/model.md §4).
     double sum[2] = {0, 0}, largest[2] = {0, 0};
     for (const RoleUse& r : roles) {
       if (!synchronous(r.bytes) || (r.role != CommRole::IsendComplete && r.role != CommRole::IrecvComplete)) continue;
@@ -201,7 +202,7 @@ TimeNs LogGpoModel::callCost(std::span<const RoleUse> roles) const {
       sum[side] += x;
       largest[side] = std::max(largest[side], x);
     }
-    cost += std::max(sum[0] - largest[0], sum[1] - largest[1]);
+    cost += std::max(sum[0] - largest[0] + cross * sum[1], sum[1] - largest[1] + cross * sum[0]);
   }
   return roundNs(cost);
 }
@@ -302,6 +303,7 @@ std::string LogGpoModel::toJson() const {
   j["transfer"] = "RAT";
   if (p_.eagerAtReceive) j["eager_transfer"] = "at-receive";
   if (p_.halfDuplex) j["duplex"] = "half";
+  if (p_.crossTraffic > 0) j["cross_traffic"] = p_.crossTraffic;
   if (p_.smpiCollectives) j["collectives"] = "smpi";
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
@@ -388,6 +390,7 @@ std::unique_ptr<NetworkModel> parseLogGpo(const nlohmann::json& j, const std::st
     if (k == "O_c_us") return readLinear(v, k, &p.Oc, problem);
     if (k == "O_i_rendezvous_us") return readLinear(v, k, &p.OiRendezvous.emplace(), problem);
     if (k == "duplex") return readChoice(v, k, "full", "half", &p.halfDuplex, problem);
+    if (k == "cross_traffic") return readFraction(v, k, &p.crossTraffic, problem);
     if (k == "collectives") return readChoice(v, k, "binomial", "smpi", &p.smpiCollectives, problem);
     if (k == "S_bytes") return readCount(v, k, std::numeric_limits<std::uint64_t>::max(), &p.S, problem);
     if (k == "P") return readProcessors(v, k, &p.P, problem);
@@ -405,7 +408,7 @@ std::unique_ptr<NetworkModel> parseLogGpo(const nlohmann::json& j, const std::st
       return false;
     }
     *problem = "unknown key '" + k +
-               "' (LogGPO keys: L_us, G_us_per_byte, g_us, O_ctrl_us, O_i_us, O_c_us, O_i_rendezvous_us, S_bytes, P, progress, transfer, eager_transfer, duplex, collectives, name)";
+               "' (LogGPO keys: L_us, G_us_per_byte, g_us, O_ctrl_us, O_i_us, O_c_us, O_i_rendezvous_us, S_bytes, P, progress, transfer, eager_transfer, duplex, cross_traffic, collectives, name)";
     return false;
   };
   if (!walkModelKeys(j, source, {"L_us", "O_ctrl_us", "S_bytes"}, &p.name, key, error)) return nullptr;

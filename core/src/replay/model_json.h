@@ -23,6 +23,8 @@ nlohmann::ordered_json linearJson(const LinearCost& c);
 bool readMicros(const nlohmann::json& v, const std::string& key, double* ns, std::string* problem);
 bool readCount(const nlohmann::json& v, const std::string& key, std::uint64_t max,
                std::uint64_t* out, std::string* problem);
+// A number in [0, 1].
+bool readFraction(const nlohmann::json& v, const std::string& key, double* out, std::string* problem);
 bool readLinear(const nlohmann::json& v, const std::string& key, LinearCost* out, std::string* problem);
 // A key with two string values: *second = (v == b); anything else is a problem naming both.
 bool readChoice(const nlohmann::json& v, const std::string& key, const char* a, const char* b, bool* second,

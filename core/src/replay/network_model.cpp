@@ -205,6 +205,15 @@ bool readMicros(const nlohmann::json& v, const std::string& key, double* ns,
   return true;
 }
 
+bool readFraction(const nlohmann::json& v, const std::string& key, double* out, std::string* problem) {
+  if (!v.is_number() || !(v.get<double>() >= 0) || !(v.get<double>() <= 1)) {
+    *problem = "key '" + key + "' must be a number from 0 to 1";
+    return false;
+  }
+  *out = v.get<double>();
+  return true;
+}
+
 bool readCount(const nlohmann::json& v, const std::string& key, std::uint64_t max,
                std::uint64_t* out, std::string* problem) {
   bool ok = false;
@@ -385,6 +394,8 @@ std::unique_ptr<NetworkModel> parseModel(const std::string& text, const std::str
       ok = readChoice(v, key, "binomial", "smpi", &p.smpiCollectives, &problem);
     } else if (key == "duplex") {
       ok = readChoice(v, key, "full", "half", &p.halfDuplex, &problem);
+    } else if (key == "cross_traffic") {
+      ok = readFraction(v, key, &p.crossTraffic, &problem);
     } else if (key == "eager_transfer") {
       ok = readChoice(v, key, "at-send", "at-receive", &p.eagerAtReceive, &problem);
     } else {
@@ -515,7 +526,7 @@ TimeNs LogGpsModel::roleCost(CommRole role, std::uint64_t bytes) const {
 
 TimeNs LogGpsModel::callCost(std::span<const RoleUse> roles) const {
   // Concurrency within a call (docs/model.md §3; transfer_rules.h).
-  return roundNs(overlappedCallCost(LogGpsCosts(p_), roles, p_.halfDuplex));
+  return roundNs(overlappedCallCost(LogGpsCosts(p_), roles, p_.halfDuplex ? 1.0 : p_.crossTraffic));
 }
 
 TimeNs LogGpsModel::memberCost(MpiOp op, std::uint64_t bytes, std::uint32_t members, std::uint32_t relative) const {
@@ -569,6 +580,7 @@ std::string LogGpsModel::toJson() const {
     j["sync_recv_us"] = linearJson(p_.syncRecv);
     if (p_.eagerAtReceive) j["eager_transfer"] = "at-receive";
     if (p_.halfDuplex) j["duplex"] = "half";
+    if (p_.crossTraffic > 0) j["cross_traffic"] = p_.crossTraffic;
     if (p_.smpiCollectives) j["collectives"] = "smpi";
     // A name that is not valid UTF-8 is written with replacement characters, not thrown on.
     return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);

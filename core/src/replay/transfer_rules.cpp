@@ -76,24 +76,25 @@ double binomialBcastLeave(const TransferCosts& m, std::uint64_t bytes, std::uint
 
 }  // namespace
 
-double overlappedCallCost(const TransferCosts& m, std::span<const RoleUse> roles, bool halfDuplex) {
+double overlappedCallCost(const TransferCosts& m, std::span<const RoleUse> roles, double cross) {
   // The transfers of one call overlap. Its sends share the host's outgoing link and its
   // receives the incoming one, so per side the per-byte parts add up and the fixed parts
   // (overheads, latencies) overlap: side = the largest fixed part + the sum of the per-byte
-  // parts. The two sides run at once: the call costs the larger (half duplex: one side for
-  // both). One role: its own cost.
+  // parts + cross · the other side's sum (a link carries the opposite direction's cross
+  // traffic; cross = 1, half duplex, puts both directions on one link). The two sides run at
+  // once: the call costs the larger. One role: its own cost.
   double fixed[2] = {0, 0}, perByte[2] = {0, 0};
   bool any[2] = {false, false};
   for (const RoleUse& r : roles) {
     const CostParts x = m.roleParts(r.role, r.bytes);
-    const int side = sendSide(r.role) && !halfDuplex ? 0 : 1;
+    const int side = sendSide(r.role) ? 0 : 1;
     fixed[side] = std::max(fixed[side], x.fixed());
     perByte[side] += x.perByte;
     any[side] = true;
   }
   double cost = 0;
   for (int side = 0; side < 2; ++side)
-    if (any[side]) cost = std::max(cost, fixed[side] + perByte[side]);
+    if (any[side]) cost = std::max(cost, fixed[side] + perByte[side] + cross * perByte[1 - side]);
   return cost;
 }
 

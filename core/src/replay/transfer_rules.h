@@ -39,9 +39,10 @@ class TransferCosts {
 };
 
 // Concurrency within a call: per side (sends on the outgoing link, receives on the incoming
-// one; one side for both when half duplex) the largest fixed part plus the sum of the per-byte
-// parts; the call costs the larger side.
-double overlappedCallCost(const TransferCosts& m, std::span<const RoleUse> roles, bool halfDuplex);
+// one) the largest fixed part plus the sum of the per-byte parts plus `cross` times the other
+// side's sum (the opposite direction's cross traffic; 1 = half duplex: both directions on one
+// link); the call costs the larger side.
+double overlappedCallCost(const TransferCosts& m, std::span<const RoleUse> roles, double cross);
 
 // SMPI 3.32's default algorithm for `op` at the member `relative` to the root (0 = root); < 0
 // when `op` is not one of the family (the caller then uses its binomial formula).
