@@ -742,27 +742,34 @@ TEST(NetworkModel, SmpiDefaultCollectives) {
 }
 
 // LogGP's gap g (perwiz-calibrate's stream of the smallest messages; SMPI's 16-byte header):
-// each further message of a linear collective holds the root's link g longer.
+// each further message of a linear collective takes the root max(g, o), and holds its link for
+// the per-byte part plus g.
 TEST(NetworkModel, SmpiLinearCollectivesPayTheGapPerFurtherMessage) {
   LogGpsParams p = issue20Params();
   p.smpiCollectives = true;
-  p.g = 50;
+  p.g = 300;
   const LogGpsModel m(p);
   // P = 4, 100 B: hop = 100 + 1099 + 200 = 1399 (g is not in one message's hop), 99 per byte.
-  // Reduce root: fixed(hop) + 3·99 + 2·(g + o_r(0)) = 1300 + 297 + 2·250 = 2097; a non-root's
-  // eager send max(o_s, g) = 100.
-  EXPECT_EQ(m.memberCost(MpiOp::Reduce, 100, 4, 0), 2097);
-  EXPECT_EQ(m.memberCost(MpiOp::Reduce, 100, 4, 2), 100);
-  // The queue: each message holds the root's link 99 + g = 149; a Barrier's 0 bytes, g = 50.
-  EXPECT_EQ(m.collectiveQueue(MpiOp::Reduce, 100, 4), 149);
-  EXPECT_EQ(m.collectiveQueue(MpiOp::Barrier, 0, 4), 50);
-  // Barrier: in = 1300 + 2·(50 + 200) = 1800 (the root leaves there), out = 1300 + 2·(50 + 100)
-  // = 1600.
-  EXPECT_EQ(m.memberCost(MpiOp::Barrier, 0, 4, 0), 1800);
-  EXPECT_EQ(m.memberCost(MpiOp::Barrier, 0, 4, 3), 1800 + 1600);
+  // Reduce root: fixed(hop) + 3·99 + 2·max(g, o_r(0)) = 1300 + 297 + 2·300 = 2197; a non-root's
+  // eager send max(o_s, g) = 300.
+  EXPECT_EQ(m.memberCost(MpiOp::Reduce, 100, 4, 0), 2197);
+  EXPECT_EQ(m.memberCost(MpiOp::Reduce, 100, 4, 2), 300);
+  // The queue: each message holds the root's link 99 + g = 399; a Barrier's 0 bytes, g = 300.
+  EXPECT_EQ(m.collectiveQueue(MpiOp::Reduce, 100, 4), 399);
+  EXPECT_EQ(m.collectiveQueue(MpiOp::Barrier, 0, 4), 300);
+  // Barrier: in = 1300 + 2·max(300, 200) = 1900 (the root leaves there), out = 1300 +
+  // 2·max(300, 100) = 1900.
+  EXPECT_EQ(m.memberCost(MpiOp::Barrier, 0, 4, 0), 1900);
+  EXPECT_EQ(m.memberCost(MpiOp::Barrier, 0, 4, 3), 1900 + 1900);
+  // A gap below the overheads changes no cost, only the queue: g = 50, Reduce root
+  // 1300 + 297 + 2·max(50, 200) = 1997 as with g = 0; queue 99 + 50.
+  p.g = 50;
+  const LogGpsModel small(p);
+  EXPECT_EQ(small.memberCost(MpiOp::Reduce, 100, 4, 0), 1997);
+  EXPECT_EQ(small.collectiveQueue(MpiOp::Reduce, 100, 4), 149);
   // g is written and read back.
   std::string error;
   const auto back = networkModelFromJson(m.toJson(), "gap.json", &error);
   ASSERT_TRUE(back) << error;
-  EXPECT_EQ(dynamic_cast<const LogGpsModel&>(*back).params().g, 50);
+  EXPECT_EQ(dynamic_cast<const LogGpsModel&>(*back).params().g, 300);
 }

@@ -630,13 +630,13 @@ TEST(ReplayRules, SmpiLinearBarrierQueuesAtRankZerosLinkAndLetsItGoFirst) {
   EXPECT_EQ(LogGpsModel(p).collectiveQueue(MpiOp::Barrier, 0, 4), 50);
   Replayer rp(t, scenarioOf(p, CostMode::Model));
   // The gather: max(0 + 3·50, 1000 + 3·50, 5000 + 2·50) = 5100. hop(0) = o + L + o = 1200, no
-  // per-byte part. In: 1200 + 2·(g + o_r(0)) = 1500; out: 1200 + 2·(g + o_s(0)) = 1500. Without
-  // the link's share 3·50: rank 0 costs 1500 − 150 = 1350 and leaves at 6450 (its eager
-  // releases return at once); the others 3000 − 150 = 2850 and leave at 7950.
-  EXPECT_TRUE(callIs(rp, 0, 0, 0, 6450, 5100));
-  EXPECT_TRUE(callIs(rp, 1, 0, 1000, 7950, 4100));
-  EXPECT_TRUE(callIs(rp, 3, 0, 5000, 7950, 100));
-  EXPECT_EQ(rp.predictedTime(), 7950);
+  // per-byte part. In: 1200 + 2·max(g, o_r(0)) = 1400; out: 1200 + 2·max(g, o_s(0)) = 1400.
+  // Without the link's share 3·50: rank 0 costs 1400 − 150 = 1250 and leaves at 6350 (its
+  // eager releases return at once); the others 2800 − 150 = 2650 and leave at 7750.
+  EXPECT_TRUE(callIs(rp, 0, 0, 0, 6350, 5100));
+  EXPECT_TRUE(callIs(rp, 1, 0, 1000, 7750, 4100));
+  EXPECT_TRUE(callIs(rp, 3, 0, 5000, 7750, 100));
+  EXPECT_EQ(rp.predictedTime(), 7750);
 }
 
 TEST(ReplayRules, SmpiBcastWaitsForLateAncestors) {

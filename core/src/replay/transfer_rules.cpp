@@ -103,13 +103,14 @@ double smpiCollective(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std
   const double P = std::max<std::uint32_t>(members, 1);
   if (members <= 1) return 0;
   // Linear: P − 1 messages of `bytes` into (or out of) one rank at once. Their latencies and
-  // the first message's fixed costs overlap; the bytes share the root's link, each further
-  // message also holding it for the gap g, and the root's processor pays the fixed part of its
-  // overhead once per further message:
-  // fixed(hop) + (P − 1)·perByte(hop) + (P − 2)·(g + perMessage).
+  // the first message's fixed costs overlap; the bytes share the root's link, and each further
+  // message takes the root LogGP's max(g, o): the gap g (a link's time per message beyond its
+  // bytes, or the slower end's per-message cost, as the calibration's stream measures it) or
+  // the fixed part of the root's overhead, whichever is longer:
+  // fixed(hop) + (P − 1)·perByte(hop) + (P − 2)·max(g, perMessage).
   auto linear = [&](std::uint64_t k, bool in) {
     const CostParts h = m.hop(k);
-    return h.fixed() + (P - 1) * h.perByte + (P - 2) * (m.gap() + m.perMessage(in));
+    return h.fixed() + (P - 1) * h.perByte + (P - 2) * std::max(m.gap(), m.perMessage(in));
   };
   // A non-root member of a linear Reduce or Gather: its send (eager: the send's cost;
   // rendezvous: it lasts until the root's link has carried every member's bytes).
