@@ -709,6 +709,15 @@ TEST(NetworkModel, SmpiDefaultCollectives) {
   // non-root's eager send: 100.
   EXPECT_EQ(m.memberCost(MpiOp::Reduce, 100, 4, 0), 1997);
   EXPECT_EQ(m.memberCost(MpiOp::Reduce, 100, 4, 3), 100);
+  // Gather of 100-byte parts: the root's size is every part, 400 B, its messages one part each,
+  // so it costs as the Reduce of 100 B, 1997 (not fixed(hop(400)) + 3·399 + 400); a member's
+  // part, its eager send, 100; the queue holds the root's link 99 per part. Scatter: every
+  // member waits for the root's 3 parts: 1300 + 3·99 + 2·o_s(0) = 1797, the root's 400 B too.
+  EXPECT_EQ(m.memberCost(MpiOp::Gather, 400, 4, 0), 1997);
+  EXPECT_EQ(m.memberCost(MpiOp::Gather, 100, 4, 1), 100);
+  EXPECT_EQ(m.collectiveQueue(MpiOp::Gather, 400, 4), 99);
+  EXPECT_EQ(m.memberCost(MpiOp::Scatter, 400, 4, 0), 1797);
+  EXPECT_EQ(m.memberCost(MpiOp::Scatter, 100, 4, 2), 1797);
   // Allreduce = Reduce to 0, then Bcast: 1997 + the Bcast leave; the worst member is 3.
   EXPECT_EQ(m.memberCost(MpiOp::Allreduce, 100, 4, 3), 1997 + 2897);
   EXPECT_EQ(m.memberCost(MpiOp::Allreduce, 100, 4, 0), 1997 + 200);

@@ -117,16 +117,20 @@ double smpiCollective(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std
   auto linearSender = [&](std::uint64_t k) {
     return m.synchronous(k) ? linear(k, true) : m.roleParts(CommRole::BlockingSend, k).cost;
   };
+  // The root of a Gather or Scatter has every part as its size (the trace's larger of sent and
+  // received); its messages carry one part each, the mean k / P for the v variants.
+  const std::uint64_t part = bytes / std::max<std::uint32_t>(members, 1);
   switch (op) {
     case MpiOp::Bcast:
       return binomialBcastLeave(m, bytes, members, relative);
     case MpiOp::Reduce:
+      return relative == 0 ? linear(bytes, true) : linearSender(bytes);
     case MpiOp::Gather:
     case MpiOp::Gatherv:
-      return relative == 0 ? linear(bytes, true) : linearSender(bytes);
+      return relative == 0 ? linear(part, true) : linearSender(bytes);
     case MpiOp::Scatter:
     case MpiOp::Scatterv:  // every member waits for the root's P − 1 messages to be out
-      return linear(bytes, false);
+      return linear(relative == 0 ? part : bytes, false);
     case MpiOp::Allreduce:  // Reduce to rank 0 (everyone waits for it), then Bcast from it
       return linear(bytes, true) + binomialBcastLeave(m, bytes, members, relative);
     case MpiOp::Barrier:  // ompi_basic_linear: all to rank 0 (which then leaves: its eager
@@ -141,6 +145,8 @@ double smpiCollective(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std
 }
 
 double smpiCollectiveQueue(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std::uint32_t members) {
+  // `bytes`: the root's (a Gather's root has every part; each message carries one).
+  if (op == MpiOp::Gather || op == MpiOp::Gatherv) bytes /= std::max<std::uint32_t>(members, 1);
   // Eager messages into the root of SMPI's linear (non-blocking) Reduce and Gather, of
   // Allreduce's Reduce and of the linear Barrier's gather: each holds the root's link for the
   // hop's per-byte part and the gap.
