@@ -67,6 +67,10 @@ std::vector<BcastEdge> bcastPath(const TransferCosts& m, std::uint64_t bytes, st
   return path;
 }
 
+// The size of one message of a linear Gather or Scatter whose root has `bytes` (every part: the
+// trace's larger of sent and received), the mean part for the v variants.
+std::uint64_t onePart(std::uint64_t bytes, std::uint32_t members) { return bytes / std::max<std::uint32_t>(members, 1); }
+
 double binomialBcastLeave(const TransferCosts& m, std::uint64_t bytes, std::uint32_t members, std::uint32_t relative) {
   std::uint32_t children = 0;
   double step = 0, t = 0;
@@ -117,9 +121,7 @@ double smpiCollective(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std
   auto linearSender = [&](std::uint64_t k) {
     return m.synchronous(k) ? linear(k, true) : m.roleParts(CommRole::BlockingSend, k).cost;
   };
-  // The root of a Gather or Scatter has every part as its size (the trace's larger of sent and
-  // received); its messages carry one part each, the mean k / P for the v variants.
-  const std::uint64_t part = bytes / std::max<std::uint32_t>(members, 1);
+  const std::uint64_t part = onePart(bytes, members);  // a Gather's or Scatter's root
   switch (op) {
     case MpiOp::Bcast:
       return binomialBcastLeave(m, bytes, members, relative);
@@ -146,7 +148,7 @@ double smpiCollective(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std
 
 double smpiCollectiveQueue(const TransferCosts& m, MpiOp op, std::uint64_t bytes, std::uint32_t members) {
   // `bytes`: the root's (a Gather's root has every part; each message carries one).
-  if (op == MpiOp::Gather || op == MpiOp::Gatherv) bytes /= std::max<std::uint32_t>(members, 1);
+  if (op == MpiOp::Gather || op == MpiOp::Gatherv) bytes = onePart(bytes, members);
   // Eager messages into the root of SMPI's linear (non-blocking) Reduce and Gather, of
   // Allreduce's Reduce and of the linear Barrier's gather: each holds the root's link for the
   // hop's per-byte part and the gap.
