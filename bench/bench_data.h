@@ -19,6 +19,9 @@ std::string otf2Archive(std::uint64_t events);
 std::string alogFile(std::uint64_t events);
 // OTF (version 1) trace X.otf with its streams, uncompressed.
 std::string otfTrace(std::uint64_t events);
+// The same trace with every stream zlib-compressed by otfcompress (X.n.events.z); "" when
+// otfcompress is not installed.
+std::string otfTraceCompressed(std::uint64_t events);
 // Resident set size of this process in bytes (/proc/self/statm).
 std::uint64_t residentSetBytes();
 

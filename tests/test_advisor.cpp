@@ -763,7 +763,8 @@ TEST(Advisor, PropertyEveryPredictionIsAReplay) {
         if (base.predicted(r, i).wait > 0) waiting.push_back(ev(r, i));
     std::set<EventRef> onPath;
     for (const CriticalSegment& s : criticalPath(base).segments)
-      if (s.kind == CriticalSegment::Kind::Message) onPath.insert(ev(s.rank, s.index));
+      if (s.kind == CriticalSegment::Kind::Message || s.kind == CriticalSegment::Kind::Skew)
+        onPath.insert(ev(s.rank, s.index));
 
     // With an unlimited list every waiting call is a candidate, with its exact T.
     const Advice all = advise(base, opts(2, std::numeric_limits<std::size_t>::max()));

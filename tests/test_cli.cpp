@@ -124,6 +124,26 @@ TEST(CliPredict, ClockSkewOnTheCriticalPathIsNamedNotANegativeWait) {
   }
   EXPECT_LT(negative, 0);
   EXPECT_EQ(sum, j["length_ns"].get<perwiz::TimeNs>());
+  // A step back is a "skew" segment, never a "wait"; the summary keeps them apart, and the
+  // waits are never negative (issue #37: "waits -5.814 s").
+  for (const json& s : j["segments"]) {
+    const bool back = s["end_ns"].get<perwiz::TimeNs>() < s["begin_ns"].get<perwiz::TimeNs>();
+    EXPECT_EQ(s["kind"] == "skew", back) << s.dump();
+  }
+  EXPECT_EQ(j["summary"]["skew_ns"].get<perwiz::TimeNs>(), negative);
+  EXPECT_GE(j["summary"]["wait_ns"].get<perwiz::TimeNs>(), 0);
+  // predict's summary is the same path's, and the text header does not depend on --limit.
+  const json p = cliJson(dir, {"predict", trace.string(), "--json"});
+  EXPECT_EQ(p["critical_path_summary"], j["summary"]);
+  auto header = [&](const std::string& limit) {
+    const CliResult c = cli(dir, {"critical-path", trace.string(), "--limit", limit});
+    EXPECT_EQ(c.status, 0) << c.err;
+    const std::size_t at = c.out.find("critical path:");
+    return at == std::string::npos ? std::string() : c.out.substr(at, c.out.find('\n', at) - at);
+  };
+  const std::string few = header("2");
+  EXPECT_NE(few.find("clock skew -"), std::string::npos) << few;
+  EXPECT_EQ(few, header("100000"));
 }
 
 TEST(CliInfo, RecordedTracerOverhead) {

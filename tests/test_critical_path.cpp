@@ -47,13 +47,20 @@ std::uint32_t functionNamed(const Trace& t, const std::string& name) {
 // (A segment may end before it begins: a rendezvous send's wait for its receiver's post has
 // the negative offset −λ, docs/model.md; the sum is still the length.)
 void expectConsistent(const Trace& t, const CriticalPath& cp, const std::string& what) {
-  TimeNs at = 0, comp = 0, call = 0, wait = 0;
+  TimeNs at = 0, comp = 0, call = 0, wait = 0, skew = 0;
   std::vector<TimeNs> rank(t.rankCount(), 0), fn(t.functions.size(), 0);
   std::uint64_t calls = 0;
   for (const CriticalSegment& s : cp.segments) {
     ASSERT_EQ(s.begin, at) << what << ": " << s.id();
     at = s.end;
     const TimeNs ns = s.end - s.begin;
+    // A skew segment steps back in time and is never a wait; every other segment is >= 0.
+    EXPECT_EQ(s.kind == CriticalSegment::Kind::Skew, ns < 0) << what << ": " << s.id();
+    if (s.kind == CriticalSegment::Kind::Skew) {
+      ++calls;
+      skew += ns;
+      continue;
+    }
     rank[s.rank] += ns;
     if (s.kind == CriticalSegment::Kind::Computation) {
       comp += ns;
@@ -69,6 +76,9 @@ void expectConsistent(const Trace& t, const CriticalPath& cp, const std::string&
   EXPECT_EQ(cp.totals.computationNs, comp) << what;
   EXPECT_EQ(cp.totals.callNs, call) << what;
   EXPECT_EQ(cp.totals.waitNs, wait) << what;
+  EXPECT_EQ(cp.totals.skewNs, skew) << what;
+  // The path's time adds up: computation + calls + waits + skew = length.
+  EXPECT_EQ(comp + call + wait + skew, cp.length) << what;
   EXPECT_EQ(cp.totals.perRank, rank) << what;
   EXPECT_EQ(cp.totals.perFunction, fn) << what;
 }
@@ -158,7 +168,7 @@ TEST(CriticalPathWalk, EqualsTheDagOnRandomTraces) {
           if (s.kind == CriticalSegment::Kind::Call) {
             EXPECT_EQ(s.begin, rp.predicted(s.rank, s.index).enter);
           }
-          if (s.kind == CriticalSegment::Kind::Message && s.fromRank != kNone32) {
+          if ((s.kind == CriticalSegment::Kind::Message || s.kind == CriticalSegment::Kind::Skew) && s.fromRank != kNone32) {
             EXPECT_EQ(s.begin, rp.predicted(s.fromRank, s.fromIndex).enter) << what << label << " " << s.id();
           }
         }
@@ -197,5 +207,47 @@ TEST(CriticalPathWalk, IdentityOnTheSamples) {
     const CriticalPath cp = criticalPath(rp);
     EXPECT_EQ(cp.length, t.endTime) << f;
     expectConsistent(t, cp, f);
+  }
+}
+
+// Clock skew on the path (issue #37): rank 1 enters the Barrier at 300 ns, after rank 0 left
+// it at 200 ns (their clocks disagree). The measured path ends on rank 0 at 5100 ns:
+//   1:c0 [0, 300]        computation on rank 1 before its Barrier
+//   0:0 for 1:0 [300, 200]  the Barrier's gather took rank 1's late enter: a step back of 100
+//   0:c1 [200, 5000]     computation on rank 0
+//   0:1 [5000, 5100]     MPI_Comm_rank's local cost
+// 300 − 100 + 4800 + 100 = 5100 = T. The step back is a Skew segment, never a wait, and the
+// totals are those of the whole path whatever is listed.
+TEST(CriticalPathWalk, ClockSkewIsItsOwnSegmentNeverANegativeWait) {
+  test::Tb b(2);
+  b.barrier(0, 100, 200);
+  b.call(0, 5000, 5100, "MPI_Comm_rank");
+  b.barrier(1, 300, 400);
+  const Trace t = b.take();
+  Replayer rp(t, Scenario{});
+  ASSERT_EQ(rp.predictedTime(), 5100);
+  const CriticalPath cp = criticalPath(rp);
+  ASSERT_EQ(cp.segments.size(), 4u);
+  EXPECT_EQ(cp.segments[0].kind, CriticalSegment::Kind::Computation);
+  EXPECT_EQ(cp.segments[0].id(), "1:c0");
+  EXPECT_EQ(cp.segments[1].kind, CriticalSegment::Kind::Skew);
+  EXPECT_EQ(cp.segments[1].id(), "0:0");
+  EXPECT_EQ(cp.segments[1].fromRank, 1u);
+  EXPECT_EQ(cp.segments[1].begin, 300);
+  EXPECT_EQ(cp.segments[1].end, 200);
+  EXPECT_EQ(cp.segments[2].id(), "0:c1");
+  EXPECT_EQ(cp.segments[3].kind, CriticalSegment::Kind::Call);
+  EXPECT_EQ(cp.totals.computationNs, 300 + 4800);
+  EXPECT_EQ(cp.totals.callNs, 100);
+  EXPECT_EQ(cp.totals.waitNs, 0);
+  EXPECT_EQ(cp.totals.skewNs, -100);
+  expectConsistent(t, cp, "skew");
+  // The partner of the skewed dependency is on the path's call list too.
+  EXPECT_EQ(cp.callIds, (std::vector<std::string>{"1:0", "0:0", "0:1"}));
+  for (std::size_t first : {std::size_t{0}, std::size_t{1}, std::size_t{2}}) {
+    const CriticalPath part = criticalPath(rp, CriticalPathListing::Segments, first);
+    EXPECT_EQ(part.totals.skewNs, -100) << first;
+    EXPECT_EQ(part.totals.waitNs, 0) << first;
+    EXPECT_EQ(part.totals.computationNs, 5100) << first;
   }
 }

@@ -56,6 +56,20 @@ TEST(Io, LoadErrorsNameTheFileAndTheProblem) {
               "a CLOG2 file (MPE's binary log), which PerWiz does not read: convert it to ALOG");
   fs::create_directories(dir / "nothing");
   expectError((dir / "nothing").string(), "no OTF2 anchor");
+  // Older MPE formats are named, each with what to do (issue #37).
+  // SLOG-2: "SLOG 2.0.6" at byte 2 (MPICH's fpilog.slog2).
+  expectError(test::writeFile(dir / "fpilog.slog2", std::string("\0\x0aSLOG 2.0.6\0\0\0\x01", 16)).string(),
+              "an SLOG-2 file (Jumpshot-4's format), which PerWiz does not read");
+  // CLOG (MPE 1, no header): one 1024-byte block, big-endian; the first record a STATEDEF
+  // (rectype 6) of 10 doubles on process 0 at time 0.
+  std::string clog(1024, '\0');
+  clog[11] = 6;   // rectype
+  clog[15] = 10;  // length in doubles
+  expectError(test::writeFile(dir / "old.log1", clog).string(),
+              "a CLOG file (MPE 1's binary log, CLOG-1), which PerWiz does not read: convert it with MPE's clog2alog");
+  // RLOG (MPE2's intermediate format) is known by its name only.
+  expectError(test::writeFile(dir / "run.rlog", std::string("\x01\0\0\0\x04\0\0\0", 8)).string(),
+              "an RLOG file (MPE2's intermediate log), which PerWiz does not read");
 }
 
 TEST(Io, AlogToOtf2ToModelKeepsTheModel) {

@@ -7,6 +7,7 @@
 // 3. Hostile input: every failure is a TraceError naming the path, never a crash.
 #include "test_support.h"
 
+#include "perwiz/replay.h"
 #include "perwiz/trace_builder.h"
 #include "perwiz/trace_io.h"
 
@@ -616,6 +617,72 @@ TEST(Otf2ReaderOrder, GlobalMembersCommUsesLocationIndexesDirectly) {
   ASSERT_EQ(t.ranks[0].labels.size(), 1u);
   EXPECT_EQ(t.ranks[0].labels[0].text, "18446744073709551615");
   EXPECT_EQ(t.fn(0, t.ranks[0].labels[0].event).kind, EventKind::Point);
+}
+
+// Score-P gives the communicator every rank's own MPI_COMM_SELF is a group of type COMM_SELF
+// with no members, and all ranks name that one communicator. Four ranks: each calls MPI_Gather
+// on it at 10 + 100 r ns (rank 3 last, at 310 ns), then MPI_Allreduce on WORLD at 1000 ns.
+// Each Gather is its rank's alone (an instance of 1 member, no "4 of 1 members" warning), so
+// no rank's Gather waits for another rank's: in a model-cost replay rank 0 leaves its Gather
+// before rank 3 enters its own. The Allreduce is one instance of 4.
+TEST(Otf2ReaderComms, CollectivesOnASelfCommunicatorAreOneInstancePerRank) {
+  fs::path dir = freshDir("Otf2ReaderSelfComm") / "archive";
+  RawArchive a(dir, {"", "MPI_Gather", "MPI_Allreduce", "MPI_COMM_WORLD", "rank"});
+  for (OTF2_LocationRef r = 0; r < 4; ++r) {
+    ok(OTF2_EvtWriter_Enter(a[r], nullptr, 10 + 100 * r, 0));
+    ok(OTF2_EvtWriter_MpiCollectiveBegin(a[r], nullptr, 10 + 100 * r));
+    ok(OTF2_EvtWriter_MpiCollectiveEnd(a[r], nullptr, 12 + 100 * r, OTF2_COLLECTIVE_OP_GATHER, 1, 0, 8, 8));
+    ok(OTF2_EvtWriter_Leave(a[r], nullptr, 12 + 100 * r, 0));
+    ok(OTF2_EvtWriter_Enter(a[r], nullptr, 1000, 1));
+    ok(OTF2_EvtWriter_MpiCollectiveBegin(a[r], nullptr, 1000));
+    ok(OTF2_EvtWriter_MpiCollectiveEnd(a[r], nullptr, 1010, OTF2_COLLECTIVE_OP_ALLREDUCE, 0,
+                                       OTF2_COLLECTIVE_ROOT_NONE, 8, 8));
+    ok(OTF2_EvtWriter_Leave(a[r], nullptr, 1010, 1));
+  }
+  a.finish([&](OTF2_GlobalDefWriter* g) {
+    ok(OTF2_GlobalDefWriter_WriteClockProperties(g, 1'000'000'000, 0, 1010, OTF2_UNDEFINED_TIMESTAMP));
+    for (OTF2_RegionRef id : {0u, 1u})
+      ok(OTF2_GlobalDefWriter_WriteRegion(g, id, a.str(id ? "MPI_Allreduce" : "MPI_Gather"),
+                                          a.str(id ? "MPI_Allreduce" : "MPI_Gather"), a.str(""),
+                                          OTF2_REGION_ROLE_COLL_ONE2ALL, OTF2_PARADIGM_MPI,
+                                          OTF2_REGION_FLAG_NONE, OTF2_UNDEFINED_STRING, 0, 0));
+    ok(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, a.str(""), a.str(""), OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+    for (OTF2_LocationRef r = 0; r < 4; ++r) {
+      ok(OTF2_GlobalDefWriter_WriteLocationGroup(g, static_cast<OTF2_LocationGroupRef>(r), a.str("rank"),
+                                                 OTF2_LOCATION_GROUP_TYPE_PROCESS, 0, OTF2_UNDEFINED_LOCATION_GROUP));
+      ok(OTF2_GlobalDefWriter_WriteLocation(g, r, a.str("rank"), OTF2_LOCATION_TYPE_CPU_THREAD, a.events(r),
+                                            static_cast<OTF2_LocationGroupRef>(r)));
+    }
+    const std::uint64_t locs[] = {0, 1, 2, 3};
+    ok(OTF2_GlobalDefWriter_WriteGroup(g, 0, a.str(""), OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
+                                       OTF2_GROUP_FLAG_NONE, 4, locs));
+    ok(OTF2_GlobalDefWriter_WriteGroup(g, 1, a.str(""), OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
+                                       OTF2_GROUP_FLAG_NONE, 4, locs));
+    ok(OTF2_GlobalDefWriter_WriteGroup(g, 2, a.str(""), OTF2_GROUP_TYPE_COMM_SELF, OTF2_PARADIGM_MPI,
+                                       OTF2_GROUP_FLAG_NONE, 0, nullptr));
+    ok(OTF2_GlobalDefWriter_WriteComm(g, 0, a.str("MPI_COMM_WORLD"), 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
+    ok(OTF2_GlobalDefWriter_WriteComm(g, 1, a.str(""), 2, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
+  });
+  const Trace t = readArchive(dir);
+  ASSERT_EQ(t.rankCount(), 4u);
+  for (const Diagnostic& d : t.warnings) ADD_FAILURE() << d.toString();
+  ASSERT_EQ(t.collectives.size(), 5u);  // 4 Gathers of one rank each, 1 Allreduce of 4
+  std::set<std::uint32_t> gathers;
+  for (std::uint32_t r = 0; r < 4; ++r) {
+    ASSERT_EQ(t.ranks[r].collectives.size(), 2u);
+    const CollectiveCall gather = t.ranks[r].collectives[0];
+    EXPECT_TRUE(t.comms[gather.comm].isSelf);
+    EXPECT_EQ(t.collectives[gather.instance].participants, 1u);
+    gathers.insert(gather.instance);
+    EXPECT_EQ(t.collectives[t.ranks[r].collectives[1].instance].participants, 4u);
+  }
+  EXPECT_EQ(gathers.size(), 4u);
+  Scenario model;
+  model.costs = CostMode::Model;
+  Replayer rp(t, model);
+  EXPECT_LT(rp.predicted(0, 0).leave, rp.predicted(3, 0).enter);
+  Replayer identity(t, Scenario{});
+  EXPECT_EQ(identity.predictedTime(), t.endTime);
 }
 
 TEST_F(Otf2Reader, ProgressReachesOneAndCancelStopsTheLoad) {

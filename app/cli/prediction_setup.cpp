@@ -161,6 +161,7 @@ const char* kindName(CriticalSegment::Kind k) {
     case CriticalSegment::Kind::Computation: return "computation";
     case CriticalSegment::Kind::Call: return "call";
     case CriticalSegment::Kind::Message: return "wait";
+    case CriticalSegment::Kind::Skew: return "skew";
   }
   return "";
 }
@@ -190,7 +191,7 @@ Json criticalPathJson(const PathNames& names, const CriticalPath& cp) {
     const CriticalSegment& s = cp.segments[i];
     Json j{{"kind", kindName(s.kind)}, {"id", s.id()}, {"rank", s.rank}};
     if (s.kind != CriticalSegment::Kind::Computation) j["function"] = names.call(i, false);
-    if (s.kind == CriticalSegment::Kind::Message)
+    if (s.kind == CriticalSegment::Kind::Message || s.kind == CriticalSegment::Kind::Skew)
       j["waits_for"] = s.fromRank == kNone32 ? Json("collective")
                                               : Json(std::to_string(s.fromRank) + ":" + std::to_string(s.fromIndex));
     j["begin_ns"] = s.begin;
@@ -233,20 +234,20 @@ Json criticalPathSummaryJson(const PathNames& names, const CriticalPath& cp, std
               {"computation_ns", tot.computationNs},
               {"call_ns", tot.callNs},
               {"wait_ns", tot.waitNs},
+              {"skew_ns", tot.skewNs},
               {"top_functions", std::move(functions)},
               {"top_ranks", std::move(ranks)}};
 }
 
 void printCriticalPath(std::ostream& out, const PathNames& names, const CriticalPath& cp, std::size_t limit) {
-  // A wait whose partner's record lies after the call's return (the ranks' clocks disagree; the
-  // replay shortened the dependency's offset to fit, below zero) steps back in time: it is
-  // listed as clock skew, apart from the waits, never as a negative wait.
-  TimeNs skew = 0;
-  for (const CriticalSegment& s : cp.segments)
-    if (s.kind == CriticalSegment::Kind::Message && s.end < s.begin) skew = satAdd(skew, satSub(s.end, s.begin));
+  // A dependency whose partner's record lies after the call's return (the ranks' clocks
+  // disagree; the replay shortened the dependency's offset to fit, below zero) steps back in
+  // time: a Skew segment, apart from the waits, never a negative wait. The totals cover the
+  // whole path, whatever the limit.
+  const TimeNs skew = cp.totals.skewNs;
   out << "critical path: " << humanDuration(cp.length) << ", " << cp.totals.calls << " MPI calls, "
       << cp.totals.segments << " segments (computation " << humanDuration(cp.totals.computationNs) << ", calls "
-      << humanDuration(cp.totals.callNs) << ", waits " << humanDuration(satSub(cp.totals.waitNs, skew));
+      << humanDuration(cp.totals.callNs) << ", waits " << humanDuration(cp.totals.waitNs);
   if (skew < 0) out << ", clock skew -" << humanDuration(-skew);
   out << ")\n";
   std::size_t shown = 0;
@@ -263,10 +264,6 @@ void printCriticalPath(std::ostream& out, const PathNames& names, const Critical
                                     : std::to_string(s.fromRank) + ":" + std::to_string(s.fromIndex) + ' ' +
                                           names.call(i, true));
     };
-    if (s.kind == CriticalSegment::Kind::Message && len < 0) {
-      out << "clock skew  " << waitFor() << " (the partner's record is later than this call's return)\n";
-      continue;
-    }
     switch (s.kind) {
       case CriticalSegment::Kind::Computation:
         out << "computation " << s.id() << '\n';
@@ -276,6 +273,9 @@ void printCriticalPath(std::ostream& out, const PathNames& names, const Critical
         break;
       case CriticalSegment::Kind::Message:
         out << "wait        " << waitFor() << '\n';
+        break;
+      case CriticalSegment::Kind::Skew:
+        out << "clock skew  " << waitFor() << " (the partner's record is later than this call's return)\n";
         break;
     }
   }

@@ -8,12 +8,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <new>
+#include <string_view>
 #include <sys/resource.h>
 
 namespace fs = std::filesystem;
@@ -30,23 +33,105 @@ std::string lower(std::string s) {
   return s;
 }
 
-// libotf2 anchor files start with two header bytes (a type tag and a length) followed by the
-// magic "OTF2".
-bool looksLikeOtf2Anchor(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  char head[6] = {};
-  in.read(head, 6);
-  return in.gcount() == 6 && std::string(head + 2, 4) == "OTF2";
-}
-
-// MPE's binary CLOG2 log starts with its preamble's version string, "CLOG-02.nn".
-bool looksLikeClog2(const fs::path& p) {
+// True if the regular file p holds `magic` at byte `at`.
+bool hasMagic(const fs::path& p, std::size_t at, std::string_view magic) {
   std::error_code ec;
   if (!fs::is_regular_file(p, ec)) return false;
   std::ifstream in(p, std::ios::binary);
-  char head[7] = {};
-  in.read(head, 7);
-  return in.gcount() == 7 && std::string(head, 7) == "CLOG-02";
+  std::string head(at + magic.size(), '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  return static_cast<std::size_t>(in.gcount()) == head.size() && std::string_view(head).substr(at) == magic;
+}
+
+// libotf2 anchor files start with two header bytes (a type tag and a length) followed by the
+// magic "OTF2".
+bool looksLikeOtf2Anchor(const fs::path& p) { return hasMagic(p, 2, "OTF2"); }
+
+// MPE's binary CLOG2 log starts with its preamble's version string, "CLOG-02.nn".
+bool looksLikeClog2(const fs::path& p) { return hasMagic(p, 0, "CLOG-02"); }
+
+// Older MPE formats PerWiz does not read, named when refusing them (docs/trace-model.md).
+// SLOG-2 (Jumpshot-4's format) has "SLOG 2.0.x" at byte 2.
+bool looksLikeSlog2(const fs::path& p) { return hasMagic(p, 2, "SLOG 2"); }
+
+// CLOG (MPE 1.1-1.2, "CLOG-1") has no header: blocks of 1024 or 65536 bytes of big-endian
+// records {double timestamp, int rectype, int length (doubles), int procid, int pad}. The first
+// record's rectype is -2..8, its length 3..64 doubles, its procid >= 0, its time finite >= 0.
+bool looksLikeClog1(const fs::path& p) {
+  std::error_code ec;
+  const std::uintmax_t size = fs::file_size(p, ec);
+  if (ec || size < 1024 || (size % 1024) != 0) return false;
+  std::ifstream in(p, std::ios::binary);
+  unsigned char h[24] = {};
+  in.read(reinterpret_cast<char*>(h), 24);
+  if (in.gcount() != 24) return false;
+  auto be32 = [&](int at) {
+    return static_cast<std::int32_t>((std::uint32_t{h[at]} << 24) | (std::uint32_t{h[at + 1]} << 16) |
+                                     (std::uint32_t{h[at + 2]} << 8) | h[at + 3]);
+  };
+  std::uint64_t bits = 0;
+  for (int i = 0; i < 8; ++i) bits = (bits << 8) | h[i];
+  double time = 0;
+  std::memcpy(&time, &bits, sizeof time);
+  const std::int32_t type = be32(8), length = be32(12), proc = be32(16);
+  return std::isfinite(time) && time >= 0 && type >= -2 && type <= 8 && length >= 3 && length <= 64 && proc >= 0 &&
+         proc < (1 << 24);
+}
+
+// The refusal for a file of a format PerWiz does not read, or "" if it is none of those.
+std::string otherFormatProblem(const fs::path& p) {
+  const std::string ext = lower(p.extension().string());
+  if (looksLikeClog2(p))
+    return "a CLOG2 file (MPE's binary log), which PerWiz does not read: convert it to ALOG with MPE's clog2alog "
+           "where your MPE has it, or log ALOG directly (MPE_LOG_FORMAT=ALOG with MPE 1); clog2TOslog2 makes "
+           "SLOG-2 for Jumpshot, which PerWiz does not read either";
+  if (looksLikeSlog2(p))
+    return "an SLOG-2 file (Jumpshot-4's format), which PerWiz does not read: open the CLOG2 log it was made "
+           "from after converting that to ALOG (clog2alog), or trace the program again with MPE_LOG_FORMAT=ALOG "
+           "or with Score-P (OTF2)";
+  if (ext == ".rlog")
+    return "an RLOG file (MPE2's intermediate log), which PerWiz does not read: convert it to CLOG2 and then "
+           "to ALOG with MPE's tools, or trace the program again with Score-P (OTF2) or MPE_LOG_FORMAT=ALOG";
+  if (looksLikeClog1(p) || ext == ".clog")
+    return "a CLOG file (MPE 1's binary log, CLOG-1), which PerWiz does not read: convert it with MPE's "
+           "clog2alog (MPICH 1.x) to ALOG, which PerWiz reads";
+  return "";
+}
+
+// A file of an OTF (version 1) archive, or a directory holding one archive, stands for its
+// master control file X.otf: X.0.def[.z], X.0.marker[.z], X.<hex>.events[.z].
+std::string otfAnchorOf(const std::string& path) {
+  std::error_code ec;
+  const fs::path p(path);
+  if (fs::is_directory(p, ec)) {
+    std::vector<fs::path> anchors;
+    bool otf2 = false;
+    for (const auto& e : fs::directory_iterator(p, ec)) {
+      const std::string ext = e.path().extension().string();
+      if (ext == ".otf2") otf2 = true;
+      if (ext == ".otf" && e.is_regular_file(ec) && otf::looksLikeAnchor(e.path().string())) anchors.push_back(e.path());
+    }
+    if (otf2 || anchors.empty()) return path;
+    if (anchors.size() > 1)
+      throw TraceError(path, "directory holds " + std::to_string(anchors.size()) + " OTF archives (*.otf); name one of them");
+    return anchors.front().string();
+  }
+  std::string name = p.filename().string();
+  if (endsWith(name, ".z")) name.resize(name.size() - 2);
+  std::string stub;
+  if (endsWith(name, ".0.def")) stub = name.substr(0, name.size() - 6);
+  else if (endsWith(name, ".0.marker")) stub = name.substr(0, name.size() - 9);
+  else if (endsWith(name, ".events")) {
+    const std::string head = name.substr(0, name.size() - 7);
+    const std::size_t dot = head.rfind('.');
+    if (dot == std::string::npos || dot + 1 == head.size()) return path;
+    for (std::size_t i = dot + 1; i < head.size(); ++i)
+      if (!std::isxdigit(static_cast<unsigned char>(head[i]))) return path;
+    stub = head.substr(0, dot);
+  }
+  if (stub.empty()) return path;
+  const fs::path anchor = p.parent_path() / (stub + ".otf");
+  return fs::is_regular_file(anchor, ec) && otf::looksLikeAnchor(anchor.string()) ? anchor.string() : path;
 }
 
 // First non-blank, non-comment line of an ALOG file is six integers (the sixth may be
@@ -245,8 +330,10 @@ bool LoadOptions::readsRank(std::uint32_t r, std::uint32_t ranks) const {
   return allRanks() || rankShare(ranks, shareIndex, shareCount).contains(r);
 }
 
-TraceFormat detectFormat(const std::string& path) {
+TraceFormat detectFormat(const std::string& given) {
   std::error_code ec;
+  if (!fs::exists(given, ec)) throw TraceError(given, "no such file or directory");
+  const std::string path = otfAnchorOf(given);
   fs::file_status st = fs::status(path, ec);
   if (ec || !fs::exists(st)) throw TraceError(path, "no such file or directory");
   std::string file = path;
@@ -314,11 +401,12 @@ static std::uint64_t estimateFor(const std::string& path, TraceFormat f) {
 }
 
 std::uint64_t estimateLoadMemory(const std::string& path) {
-  return estimateFor(path, detectFormat(path));
+  return estimateFor(otfAnchorOf(path), detectFormat(path));
 }
 
-Trace loadTrace(const std::string& path, const LoadOptions& opts) {
-  TraceFormat f = detectFormat(path);
+Trace loadTrace(const std::string& given, const LoadOptions& opts) {
+  TraceFormat f = detectFormat(given);
+  const std::string path = otfAnchorOf(given);
   if (f != TraceFormat::Unknown) {
     const std::uint64_t needed = estimateFor(path, f);
     const std::uint64_t available = opts.memoryAvailable ? opts.memoryAvailable : availableMemory();
@@ -333,10 +421,7 @@ Trace loadTrace(const std::string& path, const LoadOptions& opts) {
     case TraceFormat::Otf: return keepRanks(build(path, "otf", readOtf, opts, opts.pipelined), opts);
     case TraceFormat::Unknown: break;
   }
-  if (looksLikeClog2(path))
-    throw TraceError(path, "a CLOG2 file (MPE's binary log), which PerWiz does not read: convert it to ALOG "
-                           "with MPE's clog2alog where your MPE has it, or log ALOG directly (MPE_LOG_FORMAT=ALOG "
-                           "with MPE 1); clog2TOslog2 makes SLOG-2 for Jumpshot, which PerWiz does not read either");
+  if (const std::string problem = otherFormatProblem(path); !problem.empty()) throw TraceError(path, problem);
   throw TraceError(path, "unknown trace format (not an OTF2 archive, an OTF master control file or ALOG text)");
 }
 

@@ -22,6 +22,10 @@ struct CriticalSegment {
     Computation,  // computation before MPI call `index` ("RANK:cINDEX")
     Call,         // local cost of MPI call `index` ("RANK:INDEX")
     Message,      // waiting in call `index` for the partner `fromRank:fromIndex`
+    // A dependency on the partner `fromRank:fromIndex` whose time lies after call `index`
+    // returned (the ranks' clocks disagree; the replay shortened its offset below zero to
+    // fit): end < begin, the path steps back in time. Never counted as a wait.
+    Skew,
   };
   Kind kind = Kind::Computation;
   std::uint32_t rank = 0;
@@ -37,12 +41,18 @@ struct CriticalSegment {
 struct CriticalPathTotals {
   TimeNs computationNs = 0;  // Computation segments
   TimeNs callNs = 0;         // Call segments (local cost of a call on the path)
-  TimeNs waitNs = 0;         // Message segments (a partner's time plus the offset and local cost)
+  TimeNs waitNs = 0;         // Message segments (a partner's time plus the offset and local cost), >= 0
+  TimeNs skewNs = 0;         // Skew segments: <= 0; computation + call + wait + skew = length
   std::uint64_t segments = 0;     // segments on the path (listed or not)
   std::uint64_t calls = 0;        // Call and Message segments: MPI calls whose return is on the path
   std::vector<TimeNs> perRank;      // [rank]: time of the segments on that rank
   std::vector<TimeNs> perFunction;  // [Trace::functions index]: Call and Message time in that function
 };
+
+// The kind of a segment from a partner's time `begin` to the call's return `end`.
+inline CriticalSegment::Kind waitOrSkew(TimeNs begin, TimeNs end) {
+  return end < begin ? CriticalSegment::Kind::Skew : CriticalSegment::Kind::Message;
+}
 
 struct CriticalPath {
   TimeNs length = 0;                       // equals Replayer::predictedTime()

@@ -63,6 +63,11 @@ struct MessageEndpoint {
   bool isSend = false;
   bool matched() const { return matchRank != kNone32; }
   bool nonBlocking() const { return request != 0; }
+  // A non-blocking endpoint posted and completed in one call: the trace holds only one half of
+  // its request (OTF 1, which has no request records: an Isend's SendMsg without its
+  // completion, a Wait's RecvMsg without its post). The replay never holds a send on such a
+  // message's receiver (docs/trace-model.md, "Half-recorded requests").
+  bool halfRecorded() const { return request != 0 && event == postEvent; }
   bool operator==(const MessageEndpoint&) const = default;
 };
 

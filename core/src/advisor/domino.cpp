@@ -39,7 +39,8 @@ class DominoSearch {
       : base_(base), o_(o), pool_(pool), t0_(base.predictedTime()) {
     const CriticalPath cp = criticalPath(base, CriticalPathListing::Segments);
     for (const CriticalSegment& s : cp.segments) {
-      if (s.kind != CriticalSegment::Kind::Message) continue;
+      // A skewed dependency still names a call and its partner; its wait decides below.
+      if (s.kind != CriticalSegment::Kind::Message && s.kind != CriticalSegment::Kind::Skew) continue;
       CpWait w;
       w.event = EventRef{s.rank, s.index, false};
       w.wait = base.predicted(s.rank, s.index).wait;

@@ -23,6 +23,13 @@ std::vector<std::pair<std::string, std::string>> matchCollectives(Trace& t) {
       const CollectiveCall c = colls[ci];
       std::uint32_t k = seq[c.comm]++;
       auto& slots = instanceOf[c.comm];
+      // A self communicator (MPI_COMM_SELF, Score-P's COMM_SELF groups: one id shared by every
+      // rank) has the calling rank alone: each call is its own instance.
+      if (t.comms[c.comm].isSelf) {
+        colls.setInstance(ci, static_cast<std::uint32_t>(t.collectives.size()));
+        t.collectives.push_back(CollectiveInstance{c.op, c.comm, k, 1});
+        continue;
+      }
       if (k == slots.size()) {
         slots.push_back(static_cast<std::uint32_t>(t.collectives.size()));
         t.collectives.push_back(CollectiveInstance{c.op, c.comm, k, 0});
@@ -41,8 +48,9 @@ std::vector<std::pair<std::string, std::string>> matchCollectives(Trace& t) {
   std::vector<std::uint32_t> order(t.collectives.size());
   std::iota(order.begin(), order.end(), 0);
   std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return std::tie(t.collectives[a].comm, t.collectives[a].sequence) <
-           std::tie(t.collectives[b].comm, t.collectives[b].sequence);
+    // Ties (one sequence number on a self communicator, once per rank) keep rank order.
+    return std::tie(t.collectives[a].comm, t.collectives[a].sequence, a) <
+           std::tie(t.collectives[b].comm, t.collectives[b].sequence, b);
   });
   std::vector<std::uint32_t> newIndex(order.size());
   std::vector<CollectiveInstance> sorted;

@@ -97,13 +97,14 @@ void emitRank(const Trace& trace, std::uint32_t r, TraceSink& sink) {
   auto within = [&](TimeNs t, std::uint32_t call) { return std::min(t, rt.leave[call]); };
   for (std::uint32_t i = 0; i < rt.messages.size(); ++i) {
     const MessageEndpoint& m = rt.messages[i];
+    // A half-recorded request (post and completion in one call) gets both records in that call.
     if (m.isSend) {
       inner.push_back({within(m.time, m.postEvent), m.postEvent, 1, i});
-      if (m.request && m.event != m.postEvent)
-        inner.push_back({rt.enter[m.event], m.event, 2, i});
+      if (m.request)
+        inner.push_back({m.event != m.postEvent ? rt.enter[m.event] : within(m.time, m.event), m.event, 2, i});
     } else {
-      if (m.request && m.event != m.postEvent)
-        inner.push_back({rt.enter[m.postEvent], m.postEvent, 0, i});
+      if (m.request)
+        inner.push_back({m.event != m.postEvent ? rt.enter[m.postEvent] : within(m.time, m.event), m.postEvent, 0, i});
       inner.push_back({within(m.time, m.event), m.event, 3, i});
     }
   }

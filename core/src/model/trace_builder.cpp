@@ -174,6 +174,14 @@ struct TraceBuilder::Impl {
     return appendEvent(c, rank, time, time, syntheticFunction(c, rank, syntheticOp));
   }
 
+  // The MPI operation of a rank's event (None for a synthetic call a part has not numbered).
+  MpiOp opOfEvent(std::uint32_t rank, std::uint32_t event) const {
+    const std::uint32_t f = t.ranks[rank].function[event];
+    return f < t.functions.size() ? t.functions[f].op : MpiOp::None;
+  }
+  // The request of a half-recorded endpoint: the model keeps only that it is non-blocking.
+  static constexpr std::uint64_t kHalfRecorded = 1;
+
   static Function syntheticCall(MpiOp op) {
     return Function{std::string(mpiOpName(op)), EventKind::MpiCall, op, ""};
   }
@@ -380,8 +388,12 @@ void TraceBuilder::Impl::send(BuildContext& c, std::uint32_t rank, TimeNs time, 
   if (!checkRank(c, rank, time)) return;
   std::uint32_t call = currentCall(c, rank, time, request ? MpiOp::Isend : MpiOp::Send);
   auto& msgs = t.ranks[rank].messages;
+  // A send record without a request inside a non-blocking send call (OTF 1 and MPE's ALOG
+  // have no request ids; VampirTrace and MPE write the SendMsg in MPI_Isend or MPI_Start):
+  // a half-recorded request, posted there, its completion not recorded (trace.h).
+  const bool half = request == 0 && callClass(opOfEvent(rank, call)) == CallClass::Isend;
   MessageEndpoint m = endpoint(std::max(time, t.ranks[rank].enter[call]), call, peer, comm,
-                               tag, bytes, request, true);
+                               tag, bytes, half ? kHalfRecorded : request, true);
   if (request && !rs[rank].pendingIsends.put(request, static_cast<std::uint32_t>(msgs.size())))
     diag(c, "request", "rank " + std::to_string(rank) + ": Isend request " +
                            std::to_string(request) + " reused before completion");
@@ -393,8 +405,12 @@ void TraceBuilder::Impl::recv(BuildContext& c, std::uint32_t rank, TimeNs time, 
                               std::uint64_t request) {
   if (!checkRank(c, rank, time)) return;
   std::uint32_t call = currentCall(c, rank, time, request ? MpiOp::Wait : MpiOp::Recv);
+  // A receive record without a request inside a completion call (MPI_Wait*, MPI_Test*: where
+  // VampirTrace and MPE write the receive of an MPI_Irecv) completes a half-recorded request:
+  // its post was not recorded.
+  const bool half = request == 0 && callClass(opOfEvent(rank, call)) == CallClass::Completion;
   MessageEndpoint m = endpoint(std::max(time, t.ranks[rank].enter[call]), call, peer, comm,
-                               tag, bytes, request, false);
+                               tag, bytes, half ? kHalfRecorded : request, false);
   if (request && !rs[rank].pendingIrecvs.take(request, m.postEvent))
     diag(c, "request", "rank " + std::to_string(rank) + ": Irecv completion for request " +
                            std::to_string(request) + " that was never posted");

@@ -15,6 +15,7 @@
 //   start: DefTimeRange's minimum when the archive has one (PerWiz writes it), else the
 //   earliest record.
 #include "otf_common.h"
+#include "otf_stream_text.h"
 
 #include "perwiz/mpi_ops.h"
 #include "perwiz/trace_io.h"
@@ -247,6 +248,7 @@ class Reader {
     if (!entries)
       throw TraceError(path_, "line " + std::to_string(badLine) +
                                   " of the master control file is not 'stream:process[,process...]' in hexadecimal");
+    entries_ = *entries;
     for (const otf::StreamEntry& entry : *entries) {
       const otf::StreamFile f = otf::eventsFile(stub_, entry.stream);
       if (!f.exists)
@@ -327,10 +329,11 @@ class Reader {
     }
     if (top.empty()) throw TraceError(path_, "the definitions name no process");
     std::sort(mappedProcesses_.begin(), mappedProcesses_.end());
+    // A process the master control file gives no stream recorded nothing (otfprint and ViTE
+    // read such traces): it stays a rank, with no events, and the warning names it.
     for (std::uint32_t id : top)
       if (!std::binary_search(mappedProcesses_.begin(), mappedProcesses_.end(), id))
-        throw TraceError(path_, "process " + std::to_string(id) + " ('" + defs_.processes[id].name +
-                                    "') is defined but has no event stream in the master control file");
+        streamless_.push_back("process " + std::to_string(id) + " ('" + defs_.processes[id].name + "')");
     for (std::uint32_t r = 0; r < top.size(); ++r) rankOf_[top[r]] = r;
     ranks_ = static_cast<std::uint32_t>(top.size());
     stacks_.assign(ranks_, {});
@@ -425,6 +428,7 @@ class Reader {
     set(h, OTF_MARKER_RECORD, +[](void* u, std::uint64_t time, std::uint32_t proc, std::uint32_t token,
                                   const char* text, OTF_KeyValueList*) {
       Reader& r = self(u);
+      ++r.records_;  // a record of the file, modelled or not
       const std::int32_t rank = r.rankOrMinus1(proc);
       auto fn = r.markerIndex_.find(token);
       if (rank < 0 || fn == r.markerIndex_.end()) {
@@ -461,7 +465,6 @@ class Reader {
     std::size_t& c = markerCursor_[rank];
     while (c < list.size() && (all || list[c].ticks <= ticks)) {
       sink_.point(rank, ns(list[c].ticks), list[c].fn, list[c].text);
-      ++records_;
       ++c;
     }
   }
@@ -469,15 +472,25 @@ class Reader {
   // A record of process `proc` at `ticks`: its rank (after its markers), or -1 if it is a
   // thread or unknown (counted).
   std::int32_t at(std::uint64_t ticks, std::uint32_t proc) {
-    if (!haveOrigin_) noteTime(defs_.timeRangeDefined ? defs_.timeRangeMin : std::min(ticks, minMarkerTicks_));
     const std::int32_t r = rankOrMinus1(proc);
     if (r < 0) {
       ++threadRecords_;
       return -1;
     }
     if (!markers_.empty()) flushMarkers(static_cast<std::uint32_t>(r), ticks);
-    ++records_;
     return r;
+  }
+
+  // The trace's start: DefTimeRange's minimum when the archive has one, else its earliest
+  // record (every stream's first time, the markers).
+  std::uint64_t origin() const {
+    if (defs_.timeRangeDefined) return defs_.timeRangeMin;
+    std::uint64_t first = minMarkerTicks_;
+    for (const otf::StreamEntry& e : entries_) {
+      std::uint64_t t = 0;
+      if (otf::firstStreamTime(path_, otf::eventsFile(stub_, e.stream), t)) first = std::min(first, t);
+    }
+    return first == std::numeric_limits<std::uint64_t>::max() ? 0 : first;
   }
 
   void readEvents() {
@@ -518,18 +531,22 @@ class Reader {
                              std::uint32_t tag, std::uint32_t length, std::uint32_t, OTF_KeyValueList*) {
       Reader& r = self(u);
       const std::int32_t rank = r.at(t, sender);
-      if (rank >= 0)
-        r.sink_.send(static_cast<std::uint32_t>(rank), r.ns(t), r.rankOrMinus1(receiver), r.commOf(group),
-                     static_cast<std::int32_t>(tag), length, 0);
+      if (rank < 0) return static_cast<int>(OTF_RETURN_OK);
+      // OTF 1 has no request records: a SendMsg inside MPI_Isend or MPI_Start is the post of a
+      // half-recorded request, which the builder makes of it (trace.h, MessageEndpoint).
+      r.sink_.send(static_cast<std::uint32_t>(rank), r.ns(t), r.rankOrMinus1(receiver), r.commOf(group),
+                   static_cast<std::int32_t>(tag), length, 0);
       return static_cast<int>(OTF_RETURN_OK);
     });
     set(OTF_RECEIVE_RECORD, +[](void* u, std::uint64_t t, std::uint32_t receiver, std::uint32_t sender, std::uint32_t group,
                                 std::uint32_t tag, std::uint32_t length, std::uint32_t, OTF_KeyValueList*) {
       Reader& r = self(u);
       const std::int32_t rank = r.at(t, receiver);
-      if (rank >= 0)
-        r.sink_.recv(static_cast<std::uint32_t>(rank), r.ns(t), r.rankOrMinus1(sender), r.commOf(group),
-                     static_cast<std::int32_t>(tag), length, 0);
+      if (rank < 0) return static_cast<int>(OTF_RETURN_OK);
+      // A RecvMsg inside MPI_Wait* or MPI_Test* completes a half-recorded request (its
+      // MPI_Irecv holds no record).
+      r.sink_.recv(static_cast<std::uint32_t>(rank), r.ns(t), r.rankOrMinus1(sender), r.commOf(group),
+                   static_cast<std::int32_t>(tag), length, 0);
       return static_cast<int>(OTF_RETURN_OK);
     });
     set(OTF_COLLOP_RECORD, +[](void* u, std::uint64_t t, std::uint32_t proc, std::uint32_t coll, std::uint32_t group,
@@ -604,27 +621,65 @@ class Reader {
       ++self(u).skipped_["RMA"];
       return static_cast<int>(OTF_RETURN_OK);
     });
-    set(OTF_UNKNOWN_RECORD, +[](void* u, std::uint64_t, std::uint32_t, const char*) {
+    set(OTF_UNKNOWN_RECORD, +[](void* u, std::uint64_t, std::uint32_t, const char* record) {
+      // A blank line (hand-written streams end with some) is no record at all.
+      const char* p = record;
+      while (p && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
+      if (p && (*p == '\n' || *p == '\0')) return static_cast<int>(OTF_RETURN_OK);
       ++self(u).skipped_["unknown"];
       return static_cast<int>(OTF_RETURN_OK);
     });
 
-    std::uint64_t minBytes = 0, curBytes = 0, maxBytes = 0;
-    OTF_Reader_setRecordLimit(reader_, 1u << 20);
-    for (;;) {
-      const std::uint64_t n = OTF_Reader_readEvents(reader_, handlers_);
-      if (n == OTF_READ_ERROR)
-        throw TraceError(path_, "cannot read the event streams (a truncated or corrupt " + stub_ +
-                                    ".*.events file?)");
-      if (n == 0) break;
-      if (opts_.progress) {
-        OTF_Reader_eventBytesProgress(reader_, &minBytes, &curBytes, &maxBytes);
-        const double f = maxBytes > minBytes ? double(curBytes - minBytes) / double(maxBytes - minBytes) : 0.0;
-        if (!opts_.progress(std::clamp(f, 0.0, 1.0))) throw TraceError(path_, "cancelled");
+    // One stream at a time, each in chunks of whole records parsed from memory by the
+    // library (otf_stream_text.h): plain and zlib-compressed streams of any size alike.
+    noteTime(origin());
+    std::uint64_t totalBytes = 0, doneBytes = 0;
+    for (const otf::StreamEntry& e : entries_) totalBytes += otf::eventsFile(stub_, e.stream).bytes;
+    OTF_RStream* rs = OTF_RStream_open(stub_.c_str(), 0, manager_);
+    if (!rs) throw TraceError(path_, "cannot start the OTF library (stream reader)");
+    struct StreamCloser {
+      OTF_RStream* s;
+      ~StreamCloser() {
+        if (s->eventBuffer) OTF_RBuffer_close(s->eventBuffer);
+        s->eventBuffer = nullptr;
+        OTF_RStream_close(s);
       }
+    } closer{rs};
+    for (const otf::StreamEntry& e : entries_) {
+      const otf::StreamFile file = otf::eventsFile(stub_, e.stream);
+      otf::StreamText text(path_, file);
+      std::uint64_t time = ~std::uint64_t{0};
+      std::uint32_t process = ~std::uint32_t{0};
+      for (std::string_view chunk = text.next(); !chunk.empty(); chunk = text.next()) {
+        OTF_RBuffer* b = OTF_RBuffer_open_with_external_buffer(static_cast<std::uint32_t>(chunk.size()), chunk.data(), 0);
+        // The library's buffer holds the whole chunk: one copy, and its position is the chunk's.
+        if (!b || OTF_RBuffer_setSize(b, std::max<std::size_t>(chunk.size() + 1, 4096)) != 1) {
+          if (b) OTF_RBuffer_close(b);
+          throw TraceError(path_, "cannot start the OTF library (record buffer)");
+        }
+        b->time = time;  // the stream's state goes on from the last chunk
+        b->process = process;
+        rs->eventBuffer = b;
+        rs->recordLimit = OTF_READ_MAXRECORDS;
+        streamFile_ = &file;
+        const std::uint64_t n = OTF_RStream_readEvents(rs, handlers_);
+        if (n != OTF_READ_ERROR) records_ += n;
+        if (n == OTF_READ_ERROR)
+          throw TraceError(path_, "record at byte " + std::to_string(text.chunkOffset() + b->pos) + " of " +
+                                      file.path + (file.compressed ? " (inflated)" : "") +
+                                      " cannot be parsed (a truncated or corrupt stream?)");
+        time = b->time;
+        process = b->process;
+        rs->eventBuffer = nullptr;
+        OTF_RBuffer_close(b);
+        if (opts_.progress && totalBytes > 0 &&
+            !opts_.progress(std::clamp(double(doneBytes + text.fileBytesRead()) / double(totalBytes), 0.0, 1.0)))
+          throw TraceError(path_, "cancelled");
+      }
+      if (text.droppedTail() > 0) cutStreams_.push_back(file.path);
+      doneBytes += file.bytes;
     }
-    if (!haveOrigin_ && minMarkerTicks_ != std::numeric_limits<std::uint64_t>::max())
-      noteTime(defs_.timeRangeDefined ? defs_.timeRangeMin : minMarkerTicks_);
+    streamFile_ = nullptr;
     for (std::uint32_t r = 0; r < ranks_; ++r) flushMarkers(r, 0, true);
     sink_.addSourceRecords(records_);
   }
@@ -663,6 +718,15 @@ class Reader {
   void warn(const std::string& message) { sink_.warn(Diagnostic{path_, -1, "", message}); }
 
   void report() {
+    if (!streamless_.empty()) {
+      std::string names;
+      for (std::size_t i = 0; i < streamless_.size() && i < 5; ++i) names += (i ? ", " : "") + streamless_[i];
+      if (streamless_.size() > 5) names += ", ...";
+      warn(std::to_string(streamless_.size()) + " process(es) defined but without an event stream in the master "
+           "control file (" + names + "): their ranks have no events");
+    }
+    for (const std::string& f : cutStreams_)
+      warn("the last line of " + f + " has no line end (a cut stream?); that partial record was dropped");
     if (threads_ > 0)
       warn(std::to_string(threads_) + " thread process(es) (OTF processes with a parent) and their " +
            std::to_string(threadRecords_) + " record(s) are not modelled: PerWiz keeps one timeline per MPI rank");
@@ -706,6 +770,10 @@ class Reader {
   OTF_Reader* reader_ = nullptr;
   OTF_HandlerArray* handlers_ = nullptr;
   Definitions defs_;
+  std::vector<otf::StreamEntry> entries_;  // the master control file's lines
+  const otf::StreamFile* streamFile_ = nullptr;  // the stream being read
+  std::vector<std::string> cutStreams_;  // streams whose last line had no line end (dropped)
+  std::vector<std::string> streamless_;  // processes defined without an event stream
   std::vector<std::uint32_t> mappedProcesses_, rankProcess_;
   std::unordered_map<std::uint32_t, std::uint32_t> rankOf_, functionIndex_, markerIndex_, commIndex_;
   std::unordered_map<std::uint32_t, std::uint64_t> recordBound_;  // per process, from its stream's size

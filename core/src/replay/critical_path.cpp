@@ -75,12 +75,12 @@ class Walk {
         if (!p_.isSentinel(u)) emit(CriticalSegment::Kind::Call, u, kNone32, enter_(u), leave_[u]);
         return u;
       case ReturnCause::Kind::Unit:
-        emit(CriticalSegment::Kind::Message, u, c.source, c.value, leave_[u]);
+        emit(waitOrSkew(c.value, leave_[u]), u, c.source, c.value, leave_[u]);
         return c.source;
       case ReturnCause::Kind::Node:
         // A gather takes the time of its member that arrived last (the first such on a tie); a
         // queue node's, of the member whose message its root's link carried last.
-        emit(CriticalSegment::Kind::Message, u, c.member, enter_(c.member), leave_[u]);
+        emit(waitOrSkew(enter_(c.member), leave_[u]), u, c.member, enter_(c.member), leave_[u]);
         return c.member;
     }
     return u;
@@ -134,7 +134,8 @@ std::vector<std::string> criticalCallIds(const std::vector<CriticalSegment>& seg
   };
   for (const CriticalSegment& s : segments) {
     if (s.kind == CriticalSegment::Kind::Computation) continue;
-    if (s.kind == CriticalSegment::Kind::Message && s.fromRank != kNone32) note(s.fromRank, s.fromIndex);
+    if ((s.kind == CriticalSegment::Kind::Message || s.kind == CriticalSegment::Kind::Skew) && s.fromRank != kNone32)
+      note(s.fromRank, s.fromIndex);
     note(s.rank, s.index);
   }
   return ids;

@@ -151,7 +151,7 @@ class DistributedWalk {
         answering_ = false;
         if (question_.asker == me_) {
           ordinal_ = question_.ordinal;
-          emit(CriticalSegment::Kind::Message, pending_, &best, question_.value, leave_[pending_]);
+          emit(waitOrSkew(question_.value, leave_[pending_]), pending_, &best, question_.value, leave_[pending_]);
         }
         continueAt(best.rank, best.index, question_.ordinal + 1);
         continue;
@@ -224,14 +224,14 @@ class DistributedWalk {
         case ReturnCause::Kind::Unit: {
           next = c.source;
           const Member from = name(next);
-          emit(CriticalSegment::Kind::Message, u, &from, c.value, leave_[u]);
+          emit(waitOrSkew(c.value, leave_[u]), u, &from, c.value, leave_[u]);
           break;
         }
         case ReturnCause::Kind::Node: {
           if (ask(c, w, u)) return;
           next = c.member;
           const Member from = name(next);
-          emit(CriticalSegment::Kind::Message, u, &from, enter(next), leave_[u]);
+          emit(waitOrSkew(enter(next), leave_[u]), u, &from, enter(next), leave_[u]);
           break;
         }
       }
@@ -327,6 +327,7 @@ class DistributedWalk {
     w.i64(t.computationNs);
     w.i64(t.callNs);
     w.i64(t.waitNs);
+    w.i64(t.skewNs);
     w.u64(t.segments);
     w.u64(t.calls);
     std::uint32_t ranks = 0, functions = 0;
@@ -362,7 +363,7 @@ class DistributedWalk {
     };
     {
       wire::Reader rd(in[0], "critical path totals");
-      rd.i64(), rd.i64(), rd.i64(), rd.u64(), rd.u64();
+      rd.i64(), rd.i64(), rd.i64(), rd.i64(), rd.u64(), rd.u64();  // the sums, read below
       for (std::uint32_t k = rd.u32(); k > 0; --k) rd.u32(), rd.i64();
       for (std::uint32_t k = rd.u32(); k > 0; --k) rd.str(), rd.i64();
       for (std::uint32_t k = rd.u32(); k > 0; --k) {
@@ -377,6 +378,7 @@ class DistributedWalk {
       sum.computationNs = satAdd(sum.computationNs, rd.i64());
       sum.callNs = satAdd(sum.callNs, rd.i64());
       sum.waitNs = satAdd(sum.waitNs, rd.i64());
+      sum.skewNs = satAdd(sum.skewNs, rd.i64());
       sum.segments += rd.u64();
       sum.calls += rd.u64();
       for (std::uint32_t k = rd.u32(); k > 0; --k) {

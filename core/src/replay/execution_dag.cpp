@@ -159,6 +159,7 @@ CriticalPath ExecutionDag::criticalPath() const {
           s.fromRank = p.rankOf(fromUnit);
           s.fromIndex = callIndex(fromUnit);
         }
+        s.kind = waitOrSkew(s.begin, s.end);
         rev.push_back(s);
         break;
       }
@@ -174,7 +175,7 @@ CriticalPath ExecutionDag::criticalPath() const {
   };
   for (const CriticalSegment& s : cp.segments) {
     if (s.kind == CriticalSegment::Kind::Computation) continue;
-    if (s.kind == CriticalSegment::Kind::Message && s.fromRank != kNone32)
+    if ((s.kind == CriticalSegment::Kind::Message || s.kind == CriticalSegment::Kind::Skew) && s.fromRank != kNone32)
       note(std::to_string(s.fromRank) + ":" + std::to_string(s.fromIndex));
     note(s.id());
   }

@@ -340,7 +340,15 @@ class Builder {
       const std::uint32_t done = doneUnit_[msgBase_[r] + j];
       const std::uint32_t post = postUnit_[msgBase_[r] + j];
       const int slot = m.isSend ? 0 : 2;
-      if (m.event == m.postEvent) {
+      // A half-recorded request (docs/trace-model.md): a non-blocking send whose completion the
+      // trace does not hold (OTF 1: the SendMsg in MPI_Isend) is its post alone, and a
+      // non-blocking receive whose post it does not hold (the RecvMsg in MPI_Wait) its
+      // completion alone.
+      const bool half = m.halfRecorded();
+      if (half) {
+        if (m.isSend && post != kNone32) onRole(post, CommRole::IsendPost, id, slot);
+        if (!m.isSend && done != kNone32) onRole(done, CommRole::IrecvComplete, id, slot + 1);
+      } else if (m.event == m.postEvent) {
         if (done != kNone32) onRole(done, m.isSend ? CommRole::BlockingSend : CommRole::BlockingRecv, id, slot);
       } else {
         if (post != kNone32) onRole(post, m.isSend ? CommRole::IsendPost : CommRole::IrecvPost, id, slot);
@@ -350,11 +358,14 @@ class Builder {
         ++unmatched;
         continue;
       }
+      // Nothing holds a send on its receiver when either side's half is missing: the send's
+      // completion, or the receive's post.
+      if (m.isSend && (half || trace_.ranks[m.matchRank].messages[m.matchIndex].halfRecorded())) continue;
       const std::uint32_t src = postUnit_[msgBase_[m.matchRank] + m.matchIndex];
       if (done == kNone32 || src == kNone32) continue;
       // The message's size: the send's own (a receive reads it from the sender's slot).
       const Delays::Entry& d = delays ? delays->of(m.isSend ? m.bytes : p_.messageBytes[id]) : none;
-      const bool blocking = m.event == m.postEvent;
+      const bool blocking = m.event == m.postEvent && !half;
       if (m.isSend) {
         onDep(done, src, blocking ? d.blockingSend : d.isendComplete,
               static_cast<std::uint8_t>(dep::kSyncSend | (d.sync ? dep::kActive : 0) | (blocking ? 0 : dep::kLateSend)), id);

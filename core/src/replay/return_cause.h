@@ -53,11 +53,17 @@ inline std::uint32_t addToTotals(CriticalPathTotals& t, const Replayer::Program&
                                  CriticalSegment::Kind kind, std::uint32_t u, TimeNs ns) {
   const std::uint32_t r = p.rankOf(u);
   ++t.segments;
+  if (kind == CriticalSegment::Kind::Skew) {  // apart from every share: time stepped back
+    t.skewNs = satAdd(t.skewNs, ns);
+    ++t.calls;
+    return kNone32;
+  }
   t.perRank[r] = satAdd(t.perRank[r], ns);
   switch (kind) {
     case CriticalSegment::Kind::Computation: t.computationNs = satAdd(t.computationNs, ns); return kNone32;
     case CriticalSegment::Kind::Call: t.callNs = satAdd(t.callNs, ns); break;
     case CriticalSegment::Kind::Message: t.waitNs = satAdd(t.waitNs, ns); break;
+    case CriticalSegment::Kind::Skew: break;
   }
   ++t.calls;
   const RankTrace& rt = trace.ranks[r];
