@@ -145,6 +145,11 @@ void expectLibraryTrace(const Trace& t) {
   EXPECT_EQ(r1.collectives[0].bytesReceived, 8u);
   EXPECT_EQ(r1.collectives[0].event, 1u);
   EXPECT_EQ(t.endTime, 130000);
+  // Records in the file: every event and marker record, modelled or not (as for OTF2):
+  // rank 0's 9 event records (3 Enter, 3 Leave, Counter, SendMsg, CollectiveOperation) and
+  // its comment, rank 1's 7 (2 Enter, 2 Leave, RecvMsg, Begin/EndCollectiveOperation), the
+  // thread's 2, the marker: 9 + 1 + 7 + 2 + 1 = 20. Blank lines are none.
+  EXPECT_EQ(t.sourceRecords, 20u);
   // What the model does not hold is reported.
   EXPECT_TRUE(hasWarning(t, "1 thread process(es)")) << test::modelViolation(t);
   EXPECT_TRUE(hasWarning(t, "2 record(s) are not modelled"));

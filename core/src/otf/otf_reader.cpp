@@ -472,6 +472,7 @@ class Reader {
   // A record of process `proc` at `ticks`: its rank (after its markers), or -1 if it is a
   // thread or unknown (counted).
   std::int32_t at(std::uint64_t ticks, std::uint32_t proc) {
+    ++records_;  // a record of the file, modelled or not
     const std::int32_t r = rankOrMinus1(proc);
     if (r < 0) {
       ++threadRecords_;
@@ -663,7 +664,6 @@ class Reader {
         rs->recordLimit = OTF_READ_MAXRECORDS;
         streamFile_ = &file;
         const std::uint64_t n = OTF_RStream_readEvents(rs, handlers_);
-        if (n != OTF_READ_ERROR) records_ += n;
         if (n == OTF_READ_ERROR)
           throw TraceError(path_, "record at byte " + std::to_string(text.chunkOffset() + b->pos) + " of " +
                                       file.path + (file.compressed ? " (inflated)" : "") +
@@ -681,6 +681,8 @@ class Reader {
     }
     streamFile_ = nullptr;
     for (std::uint32_t r = 0; r < ranks_; ++r) flushMarkers(r, 0, true);
+    // Records: every one a handler saw (the library's own count takes blank lines as records).
+    for (const auto& [kind, n] : skipped_) records_ += n;
     sink_.addSourceRecords(records_);
   }
 
