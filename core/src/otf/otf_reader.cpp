@@ -6,14 +6,17 @@
 // - functions: MPI calls when their group is "MPI" (VampirTrace) or the name has the MPI
 //   prefix, user states otherwise; process groups are communicators (the group of all ranks
 //   in rank order is MPI_COMM_WORLD).
-// - SendMsg/RecvMsg are blocking-style endpoints inside their calls (OTF 1 has no request
-//   records: VampirTrace writes an Isend's send in the Isend and an Irecv's receive in the
-//   Wait that completes it); CollectiveOperation, and Begin/EndCollectiveOperation pairs, are
-//   collective records; markers and comments are point events with their text as label.
+// - SendMsg/RecvMsg are endpoints inside their calls. OTF 1 has no request records:
+//   VampirTrace writes an Isend's send in the Isend and an Irecv's receive in the Wait that
+//   completes it, which the builder makes half-recorded requests (trace.h). CollectiveOperation,
+//   and Begin/EndCollectiveOperation pairs, are collective records; markers and comments are
+//   point events with their text as label.
 // - counters, file operations, RMA and unknown records are counted and reported.
+// - event streams are read one at a time, plain or zlib-compressed, in chunks the library
+//   parses from memory (otf_stream_text.h); definitions and markers through the library.
 // - times: ticks of the timer resolution, converted exactly (128-bit) to ns from the trace's
 //   start: DefTimeRange's minimum when the archive has one (PerWiz writes it), else the
-//   earliest record.
+//   earliest record (every stream's first time, the markers).
 #include "otf_common.h"
 #include "otf_stream_text.h"
 
