@@ -22,6 +22,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 #include <otf.h>
+#include <zlib.h>
 
 #include <filesystem>
 #include <fstream>
@@ -730,4 +731,27 @@ TEST(OtfReader, GeneratedNonBlockingRingAtAMillionEvents) {
   EXPECT_GE(t.eventCount(), 900000u);
   EXPECT_GT(t.messageStats.matched, 100000u);
   expectNoCycleFewSkews(t);
+}
+
+// A stream compressed with zlib's stream end (Z_FINISH, as `gzip`-style tools and zlib's own
+// compress() write it) rather than libotf's sync flush, and one made of two zlib streams one
+// after the other: both are whole and read like the plain stream.
+TEST(OtfReader, FinishedAndConcatenatedZlibStreamsAreWhole) {
+  const fs::path dir = test::freshDir("otf_z_finish");
+  writeLibraryTrace(dir / "lib", false);
+  auto deflated = [](const std::string& text) {
+    uLongf n = compressBound(static_cast<uLong>(text.size()));
+    std::string out(n, '\0');
+    EXPECT_EQ(compress2(reinterpret_cast<Bytef*>(out.data()), &n, reinterpret_cast<const Bytef*>(text.data()),
+                        static_cast<uLong>(text.size()), 6), Z_OK);
+    out.resize(n);
+    return out;
+  };
+  const std::string one = test::readAll(dir / "lib.1.events"), two = test::readAll(dir / "lib.2.events");
+  const std::size_t cut = one.find('\n', one.size() / 2) + 1;  // at a line end
+  test::writeFile(dir / "lib.1.events.z", deflated(one.substr(0, cut)) + deflated(one.substr(cut)));
+  test::writeFile(dir / "lib.2.events.z", deflated(two));
+  fs::remove(dir / "lib.1.events");
+  fs::remove(dir / "lib.2.events");
+  expectLibraryTrace(loadTrace((dir / "lib.otf").string()));
 }

@@ -6,6 +6,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
@@ -17,7 +18,8 @@ struct StreamText::Inflater {
   z_stream z{};
   std::vector<unsigned char> in = std::vector<unsigned char>(std::size_t{1} << 18);
   bool inputDone = false;
-  bool finished = false;  // Z_STREAM_END with no further input
+  bool atStreamEnd = false;  // inflate reached a zlib stream's end
+  bool finished = false;     // the input is done and whole
   Inflater() {
     if (inflateInit(&z) != Z_OK) throw std::bad_alloc();
   }
@@ -75,19 +77,19 @@ bool StreamText::fill() {
     if (f.z.avail_in == 0 && f.inputDone) {
       // The input is done. VampirTrace and libotf end a stream with a sync flush, not with
       // zlib's stream end: that is whole if inflate stopped between two blocks.
-      if ((f.z.data_type & 128) == 0 || f.z.total_in == 0)
+      if (!f.atStreamEnd && ((f.z.data_type & 128) == 0 || f.z.total_in == 0))
         throw TraceError(anchor_, "the compressed event stream " + file_.path + " ends inside a zlib block after " +
                                       std::to_string(fileRead_) + " bytes (a truncated file?)");
       f.finished = true;
       break;
     }
+    if (f.atStreamEnd) {  // more input after a zlib stream's end: concatenated streams
+      inflateReset(&f.z);
+      f.atStreamEnd = false;
+    }
     const int status = inflate(&f.z, Z_NO_FLUSH);
     if (status == Z_STREAM_END) {
-      if (f.z.avail_in == 0 && f.inputDone) {
-        f.finished = true;
-        break;
-      }
-      inflateReset(&f.z);  // concatenated zlib streams: go on with the next one
+      f.atStreamEnd = true;  // whole; the input may still go on (read above, or done)
       continue;
     }
     if (status == Z_BUF_ERROR && f.z.avail_in == 0) continue;  // needs more input: read above
@@ -174,15 +176,7 @@ bool firstStreamTime(const std::string& anchor, const StreamFile& file, std::uin
       // A time record is a hexadecimal number alone (libotf: its first character is 0-9 or a-f).
       const char c = i < nl ? chunk[i] : '\0';
       if ((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f')) {
-        std::uint64_t v = 0;
-        for (; i < nl; ++i) {
-          const char d = chunk[i];
-          if (d >= '0' && d <= '9') v = v * 16 + static_cast<std::uint64_t>(d - '0');
-          else if (d >= 'a' && d <= 'f') v = v * 16 + static_cast<std::uint64_t>(d - 'a' + 10);
-          else if (d >= 'A' && d <= 'F') v = v * 16 + static_cast<std::uint64_t>(d - 'A' + 10);
-          else break;
-        }
-        ticks = v;
+        std::from_chars(chunk.data() + i, chunk.data() + nl, ticks, 16);
         return true;
       }
       pos = nl + 1;
