@@ -400,13 +400,14 @@ static std::uint64_t estimateFor(const std::string& path, TraceFormat f) {
   return kLoadBaseBytes + static_cast<std::uint64_t>(std::min(bytes, 1.8e19));
 }
 
-std::uint64_t estimateLoadMemory(const std::string& path) {
-  return estimateFor(otfAnchorOf(path), detectFormat(path));
+std::uint64_t estimateLoadMemory(const std::string& given) {
+  const std::string path = otfAnchorOf(given);
+  return estimateFor(path, detectFormat(path));
 }
 
 Trace loadTrace(const std::string& given, const LoadOptions& opts) {
-  TraceFormat f = detectFormat(given);
-  const std::string path = otfAnchorOf(given);
+  const std::string path = otfAnchorOf(given);  // an OTF archive's file or directory: its X.otf
+  TraceFormat f = detectFormat(path);
   if (f != TraceFormat::Unknown) {
     const std::uint64_t needed = estimateFor(path, f);
     const std::uint64_t available = opts.memoryAvailable ? opts.memoryAvailable : availableMemory();

@@ -251,9 +251,9 @@ class Reader {
     if (!entries)
       throw TraceError(path_, "line " + std::to_string(badLine) +
                                   " of the master control file is not 'stream:process[,process...]' in hexadecimal");
-    entries_ = *entries;
     for (const otf::StreamEntry& entry : *entries) {
       const otf::StreamFile f = otf::eventsFile(stub_, entry.stream);
+      streams_.push_back(f);
       if (!f.exists)
         throw TraceError(path_, "the event stream file " + f.path + " (stream " + std::to_string(entry.stream) +
                                     " in the master control file) is missing");
@@ -405,12 +405,6 @@ class Reader {
   }
 
   // --- Times ---
-  void noteTime(std::uint64_t ticks) {
-    if (!haveOrigin_) {
-      origin_ = ticks;
-      haveOrigin_ = true;
-    }
-  }
   TimeNs ns(std::uint64_t ticks) const {
     // Exact: (ticks - origin) * 10^9 / resolution in 128 bits, truncated toward zero.
     const __int128 d = static_cast<__int128>(ticks) - static_cast<__int128>(origin_);
@@ -490,9 +484,9 @@ class Reader {
   std::uint64_t origin() const {
     if (defs_.timeRangeDefined) return defs_.timeRangeMin;
     std::uint64_t first = minMarkerTicks_;
-    for (const otf::StreamEntry& e : entries_) {
+    for (const otf::StreamFile& f : streams_) {
       std::uint64_t t = 0;
-      if (otf::firstStreamTime(path_, otf::eventsFile(stub_, e.stream), t)) first = std::min(first, t);
+      if (otf::firstStreamTime(path_, f, t)) first = std::min(first, t);
     }
     return first == std::numeric_limits<std::uint64_t>::max() ? 0 : first;
   }
@@ -626,7 +620,7 @@ class Reader {
       return static_cast<int>(OTF_RETURN_OK);
     });
     set(OTF_UNKNOWN_RECORD, +[](void* u, std::uint64_t, std::uint32_t, const char* record) {
-      // A blank line (hand-written streams end with some) is no record at all.
+      // A line of blanks (libotf takes an empty one itself; this one has a CR or tabs) is no record.
       const char* p = record;
       while (p && (*p == ' ' || *p == '\t' || *p == '\r')) ++p;
       if (p && (*p == '\n' || *p == '\0')) return static_cast<int>(OTF_RETURN_OK);
@@ -636,9 +630,9 @@ class Reader {
 
     // One stream at a time, each in chunks of whole records parsed from memory by the
     // library (otf_stream_text.h): plain and zlib-compressed streams of any size alike.
-    noteTime(origin());
+    origin_ = origin();
     std::uint64_t totalBytes = 0, doneBytes = 0;
-    for (const otf::StreamEntry& e : entries_) totalBytes += otf::eventsFile(stub_, e.stream).bytes;
+    for (const otf::StreamFile& f : streams_) totalBytes += f.bytes;
     OTF_RStream* rs = OTF_RStream_open(stub_.c_str(), 0, manager_);
     if (!rs) throw TraceError(path_, "cannot start the OTF library (stream reader)");
     struct StreamCloser {
@@ -649,8 +643,7 @@ class Reader {
         OTF_RStream_close(s);
       }
     } closer{rs};
-    for (const otf::StreamEntry& e : entries_) {
-      const otf::StreamFile file = otf::eventsFile(stub_, e.stream);
+    for (const otf::StreamFile& file : streams_) {
       otf::StreamText text(path_, file);
       std::uint64_t time = ~std::uint64_t{0};
       std::uint32_t process = ~std::uint32_t{0};
@@ -665,7 +658,6 @@ class Reader {
         b->process = process;
         rs->eventBuffer = b;
         rs->recordLimit = OTF_READ_MAXRECORDS;
-        streamFile_ = &file;
         const std::uint64_t n = OTF_RStream_readEvents(rs, handlers_);
         if (n == OTF_READ_ERROR)
           throw TraceError(path_, "record at byte " + std::to_string(text.chunkOffset() + b->pos) + " of " +
@@ -682,7 +674,6 @@ class Reader {
       if (text.droppedTail() > 0) cutStreams_.push_back(file.path);
       doneBytes += file.bytes;
     }
-    streamFile_ = nullptr;
     for (std::uint32_t r = 0; r < ranks_; ++r) flushMarkers(r, 0, true);
     // Records: every one a handler saw (the library's own count takes blank lines as records).
     for (const auto& [kind, n] : skipped_) records_ += n;
@@ -775,8 +766,7 @@ class Reader {
   OTF_Reader* reader_ = nullptr;
   OTF_HandlerArray* handlers_ = nullptr;
   Definitions defs_;
-  std::vector<otf::StreamEntry> entries_;  // the master control file's lines
-  const otf::StreamFile* streamFile_ = nullptr;  // the stream being read
+  std::vector<otf::StreamFile> streams_;  // the master control file's streams, in its order
   std::vector<std::string> cutStreams_;  // streams whose last line had no line end (dropped)
   std::vector<std::string> streamless_;  // processes defined without an event stream
   std::vector<std::uint32_t> mappedProcesses_, rankProcess_;
@@ -784,7 +774,6 @@ class Reader {
   std::unordered_map<std::uint32_t, std::uint64_t> recordBound_;  // per process, from its stream's size
   std::uint32_t ranks_ = 0;
   std::uint64_t origin_ = 0;
-  bool haveOrigin_ = false;
   std::uint64_t minMarkerTicks_ = std::numeric_limits<std::uint64_t>::max();
   std::map<std::uint32_t, std::vector<PendingMarker>> markers_;
   std::vector<std::size_t> markerCursor_;

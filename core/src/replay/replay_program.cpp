@@ -271,7 +271,9 @@ class Builder {
         const std::uint32_t post = m.postEvent == kNone32 ? kNone32 : findCall(rt.mpiCalls, m.postEvent, postHint);
         std::uint32_t doneHint = postHint;
         const std::uint32_t done = m.event == m.postEvent ? post : findCall(rt.mpiCalls, m.event, doneHint);
-        postUnit[base[r] + j] = unitOfCall(r, post);
+        // A half-recorded receive's post is not in the trace (trace.h): no unit posts it, so
+        // no rendezvous send waits for it (walkLinks).
+        postUnit[base[r] + j] = m.halfRecorded() && !m.isSend ? kNone32 : unitOfCall(r, post);
         doneUnit[base[r] + j] = unitOfCall(r, done);
         if (!owns(m)) continue;
         const std::uint32_t id = next++;
@@ -359,8 +361,8 @@ class Builder {
         continue;
       }
       // Nothing holds a send on its receiver when either side's half is missing: the send's
-      // completion, or the receive's post.
-      if (m.isSend && (half || trace_.ranks[m.matchRank].messages[m.matchIndex].halfRecorded())) continue;
+      // completion (here), or the receive's post (its post unit is none).
+      if (m.isSend && half) continue;
       const std::uint32_t src = postUnit_[msgBase_[m.matchRank] + m.matchIndex];
       if (done == kNone32 || src == kNone32) continue;
       // The message's size: the send's own (a receive reads it from the sender's slot).
