@@ -13,6 +13,25 @@ std::string at(std::size_t r, const std::string& what) {
 
 std::string modelViolation(const Trace& t) {
   if (t.comms.empty()) return "no MPI_COMM_WORLD";
+  // Threads: events in enter order, no message, collective or MPI call index, a rank or none.
+  for (std::size_t i = 0; i < t.threads.size(); ++i) {
+    const ThreadTrace& th = t.threads[i];
+    const RankTrace& rt = th.events;
+    const std::string where = "thread " + std::to_string(i) + ": ";
+    if (th.rank < -1 || th.rank >= static_cast<std::int64_t>(t.ranks.size())) return where + "rank out of range";
+    if (i > 0 && static_cast<std::uint32_t>(th.rank) < static_cast<std::uint32_t>(t.threads[i - 1].rank))
+      return where + "threads not ordered by rank";
+    if (rt.leave.size() != rt.size() || rt.function.size() != rt.size() || rt.depth.size() != rt.size())
+      return where + "event columns differ in length";
+    if (!rt.messages.empty() || !rt.collectives.empty() || !rt.mpiCalls.empty())
+      return where + "holds messages, collectives or an MPI call index";
+    for (std::size_t e = 0; e < rt.size(); ++e) {
+      if (e > 0 && rt.enter[e] < rt.enter[e - 1]) return where + "events not in enter order";
+      if (rt.leave[e] < rt.enter[e]) return where + "leave before enter";
+      if (rt.function[e] >= t.functions.size()) return where + "function index out of range";
+      if (rt.leave[e] > t.endTime) return where + "event after the trace's end";
+    }
+  }
   for (std::size_t r = 0; r < t.ranks.size(); ++r) {
     const RankTrace& rt = t.ranks[r];
     const std::size_t n = rt.size();
@@ -73,7 +92,9 @@ std::string modelViolation(const Trace& t) {
   TimeNs end = 0;
   for (const auto& rt : t.ranks)
     for (TimeNs l : rt.leave) end = std::max(end, l);
-  if (end != t.endTime) return "end time is not the latest leave";
+  for (const auto& th : t.threads)
+    for (TimeNs l : th.events.leave) end = std::max(end, l);
+  if (end != t.endTime) return "end time is not the latest leave (of ranks and threads)";
   return {};
 }
 

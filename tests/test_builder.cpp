@@ -381,3 +381,74 @@ TEST(Builder, RandomRecordStreamsAlwaysGiveAConsistentModel) {
     ASSERT_EQ(perwiz::test::modelViolation(tr), "") << "seed " << seed;
   }
 }
+
+// Threads (issue #37): their events are stored like a rank's (nesting, labels, closing what is
+// left open) but apart from the ranks; a thread's MPI call never joins a collective; function
+// pruning renumbers their events too; the trace's end includes them; a rank record beyond the
+// ranks is not taken for a thread's.
+TEST(Builder, ThreadsAreLocationsApartFromTheRanks) {
+  TraceBuilder b("mem", "test");
+  TraceHeader h;
+  h.ranks = 2;
+  h.threads = {{"OMP 1", 1}, {"helper", -1}, {"", 0}};
+  b.begin(h);
+  const auto unused = b.defineFunction(state("never used"));
+  const auto barrier = b.defineFunction(mpi("MPI_Barrier"));
+  const auto work = b.defineFunction(state("work"));
+  const auto mark = b.defineFunction({"mark", EventKind::Point, MpiOp::None, ""});
+  (void)unused;
+  b.enter(0, 0, barrier);
+  b.leave(0, 50, barrier);
+  b.enter(1, 10, barrier);
+  b.leave(1, 50, barrier);
+  b.threadEnter(0, 5, work);        // thread "OMP 1" of rank 1: work [5, 40] holding
+  b.threadEnter(0, 6, barrier);     // a barrier [6, 7] (not a collective of the ranks)
+  b.threadLeave(0, 7, barrier);
+  b.threadPoint(0, 8, mark, "x");
+  b.threadLeave(0, 40, work);
+  b.threadEnter(1, 20, work);       // "helper": work from 20, never left: closed at the end
+  b.threadEnter(2, 1, work);        // the unnamed thread of rank 0
+  b.threadLeave(2, 2, work);
+  b.enter(2, 3, work);              // rank 2 does not exist: refused, not given to a thread
+  b.threadEnter(7, 3, work);        // no thread 7
+  b.end();
+  const Trace t = b.take();
+  ASSERT_EQ(t.rankCount(), 2u);
+  EXPECT_EQ(t.eventCount(), 2u);
+  ASSERT_EQ(t.threads.size(), 3u);
+  // Ordered by rank (the rank they are drawn under), then as defined; no rank last.
+  EXPECT_EQ(t.threads[0].rank, 0);
+  EXPECT_EQ(t.threads[0].events.name, "thread 2");
+  EXPECT_EQ(t.threads[1].rank, 1);
+  EXPECT_EQ(t.threads[1].events.name, "OMP 1");
+  EXPECT_EQ(t.threads[2].rank, -1);
+  const RankTrace& omp = t.threads[1].events;
+  EXPECT_EQ(omp.enter.toVector(), (std::vector<TimeNs>{5, 6, 8}));
+  EXPECT_EQ(omp.leave.toVector(), (std::vector<TimeNs>{40, 7, 8}));
+  EXPECT_EQ(omp.depth, (std::vector<std::uint8_t>{0, 1, 1}));
+  ASSERT_EQ(omp.labels.size(), 1u);
+  EXPECT_EQ(omp.labels[0].text, "x");
+  EXPECT_TRUE(omp.collectives.empty());
+  EXPECT_TRUE(omp.mpiCalls.empty());
+  // One barrier instance of the two ranks; the thread's barrier is not part of it.
+  ASSERT_EQ(t.collectives.size(), 1u);
+  EXPECT_EQ(t.collectives[0].participants, 2u);
+  // "never used" was pruned: every event names the functions by their new numbers.
+  for (const auto& f : t.functions) EXPECT_NE(f.name, "never used");
+  EXPECT_EQ(t.functions[omp.function[0]].name, "work");
+  EXPECT_EQ(t.functions[omp.function[1]].name, "MPI_Barrier");
+  EXPECT_EQ(t.functions[omp.function[2]].name, "mark");
+  // helper's work is closed at the latest time seen (50), which is also the trace's end.
+  EXPECT_EQ(t.threads[2].events.leave.toVector(), (std::vector<TimeNs>{50}));
+  EXPECT_TRUE(hasWarning(t, "thread 'helper': 'work' still open"));
+  EXPECT_TRUE(hasWarning(t, "record for rank 2 beyond the 2 ranks"));
+  EXPECT_TRUE(hasWarning(t, "record for a thread beyond the 3 threads"));
+  EXPECT_EQ(t.endTime, 50);
+  EXPECT_EQ(t.threadEventCount(), 5u);
+  EXPECT_EQ(test::modelViolation(t), "");
+  // Emitted again and rebuilt: the same model, threads included.
+  TraceBuilder again("mem", "test");
+  emitTrace(t, again);
+  std::string why;
+  EXPECT_TRUE(t.sameModel(again.take(), &why)) << why;
+}

@@ -5,6 +5,7 @@
 // 2. Conformance over the shared Score-P samples, checked against an independent count made
 //    with a small libotf2 reader in this file, plus the read -> write -> read round trip.
 // 3. Hostile input: every failure is a TraceError naming the path, never a crash.
+#include "model_invariants.h"
 #include "test_support.h"
 
 #include "perwiz/replay.h"
@@ -171,8 +172,9 @@ class RawArchive {
 //   The MPI COMM_LOCATIONS group lists [kLocA, kLocB, kLocC], so MPI_COMM_WORLD ranks are
 //   0 = kLocA "P-a", 1 = kLocB "P-b", 2 = kLocC "P-c" (location-group order would give the
 //   reverse).
-//   kThread = (1<<32)|1000 a second thread of "P-b"; kGpu = (2<<32)|5 an accelerator stream;
-//   kMetric = (3<<32)|5 a metric location: all three are skipped with a warning each.
+//   kThread = (1<<32)|1000 a second thread of "P-b": a thread row under rank 1 (issue #37);
+//   kGpu = (2<<32)|5 an accelerator stream, kMetric = (3<<32)|5 a metric location: both
+//   skipped with a warning each.
 // Communicators (OTF2 ids): 0 "SUB" = comm-local [world 2, world 0] (members are indexes into
 //   COMM_LOCATIONS: [2, 0]); 1 "MPI_COMM_SELF"; 2 "MPI_COMM_WORLD" (not comm 0); 3 a CUDA
 //   comm whose members include the GPU stream (not all ranks: not in the model).
@@ -520,10 +522,17 @@ TEST_F(Otf2Reader, SkippedLocationsAndRecordsAreReportedOnceEach) {
            w.message.find("location skipped") != std::string::npos;
     return n;
   };
-  EXPECT_EQ(warningsAbout(kThread), 1) << allWarnings(t());
+  EXPECT_EQ(warningsAbout(kThread), 0) << allWarnings(t());
   EXPECT_EQ(warningsAbout(kGpu), 1);
   EXPECT_EQ(warningsAbout(kMetric), 1);
-  EXPECT_EQ(countWarnings(t(), "'thread' (not the master thread of its process); 2 event"), 1);
+  // The second CPU thread of "P-b" is a thread row under rank 1: compute from T(20) = 40 ns to
+  // T(30) = 60 ns, as measured.
+  ASSERT_EQ(t().threads.size(), 1u);
+  EXPECT_EQ(t().threads[0].rank, 1);
+  EXPECT_EQ(t().threads[0].events.name, "thread");
+  EXPECT_EQ(t().threads[0].events.enter.toVector(), (std::vector<TimeNs>{40}));
+  EXPECT_EQ(t().threads[0].events.leave.toVector(), (std::vector<TimeNs>{60}));
+  EXPECT_EQ(t().functions[t().threads[0].events.function[0]].name, "compute");
   EXPECT_EQ(countWarnings(t(), "'GPU' (accelerator stream); 2 event"), 1);
   EXPECT_EQ(countWarnings(t(), "(metric location); 0 event"), 1);
   EXPECT_EQ(countWarnings(t(), "2 MPI_REQUEST_TEST records skipped"), 1);
@@ -1075,4 +1084,48 @@ TEST(Otf2Writer, FailedWriteLeavesNothingBehind) {
     EXPECT_THROW(w->leave(0, 500, f), TraceError);
   }
   EXPECT_FALSE(fs::exists(fresh));
+}
+
+// A thread-only OTF2 trace (a Pthreads program traced without MPI: one process, three CPU
+// threads, no MPI definition): no rank, three thread rows in definition order (issue #37).
+// Clock 10^9 ticks/s, offset 1000: tick k is k - 1000 ns.
+TEST(Otf2Threads, ThreadOnlyTraceOpensItsThreads) {
+  const fs::path dir = test::freshDir("otf2_threads_only");
+  RawArchive a(dir, {"", "main", "worker", "app", "Master thread", "Pthread 1", "Pthread 2", "node"});
+  ok(OTF2_EvtWriter_Enter(a[0], nullptr, 1000, 0));
+  ok(OTF2_EvtWriter_Leave(a[0], nullptr, 1900, 0));
+  ok(OTF2_EvtWriter_Enter(a[1], nullptr, 1100, 1));
+  ok(OTF2_EvtWriter_Leave(a[1], nullptr, 1500, 1));
+  ok(OTF2_EvtWriter_Enter(a[2], nullptr, 1200, 1));
+  ok(OTF2_EvtWriter_Leave(a[2], nullptr, 2000, 1));
+  a.finish([&](OTF2_GlobalDefWriter* g) {
+    ok(OTF2_GlobalDefWriter_WriteClockProperties(g, 1'000'000'000ULL, 1000, 1000, OTF2_UNDEFINED_TIMESTAMP));
+    ok(OTF2_GlobalDefWriter_WriteRegion(g, 0, a.str("main"), a.str("main"), a.str(""), OTF2_REGION_ROLE_FUNCTION,
+                                        OTF2_PARADIGM_USER, OTF2_REGION_FLAG_NONE, OTF2_UNDEFINED_STRING, 0, 0));
+    ok(OTF2_GlobalDefWriter_WriteRegion(g, 1, a.str("worker"), a.str("worker"), a.str(""), OTF2_REGION_ROLE_FUNCTION,
+                                        OTF2_PARADIGM_PTHREAD, OTF2_REGION_FLAG_NONE, OTF2_UNDEFINED_STRING, 0, 0));
+    ok(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, 0, a.str("node"), a.str("node"), OTF2_UNDEFINED_SYSTEM_TREE_NODE));
+    ok(OTF2_GlobalDefWriter_WriteLocationGroup(g, 0, a.str("app"), OTF2_LOCATION_GROUP_TYPE_PROCESS, 0,
+                                               OTF2_UNDEFINED_LOCATION_GROUP));
+    const char* names[] = {"Master thread", "Pthread 1", "Pthread 2"};
+    for (OTF2_LocationRef l = 0; l < 3; ++l)
+      ok(OTF2_GlobalDefWriter_WriteLocation(g, l, a.str(names[l]), OTF2_LOCATION_TYPE_CPU_THREAD, a.events(l), 0));
+  });
+  const Trace t = loadTrace(anchorIn(dir).string());
+  EXPECT_EQ(t.rankCount(), 0u);
+  ASSERT_EQ(t.threads.size(), 3u) << allWarnings(t);
+  for (const ThreadTrace& th : t.threads) EXPECT_EQ(th.rank, -1);
+  EXPECT_EQ(t.threads[1].events.name, "Pthread 1");
+  EXPECT_EQ(t.threads[1].events.enter.toVector(), (std::vector<TimeNs>{100}));
+  EXPECT_EQ(t.threads[2].events.leave.toVector(), (std::vector<TimeNs>{1000}));
+  EXPECT_EQ(t.endTime, 1000);
+  EXPECT_EQ(countWarnings(t, "no MPI definition"), 1) << allWarnings(t);
+  EXPECT_EQ(test::modelViolation(t), "");
+  EXPECT_EQ(t.sourceRecords, 6u);
+  // Written by PerWiz as OTF2 and read back: the same threads, still of no rank.
+  const fs::path copy = dir / "copy";
+  saveTrace(t, copy.string());
+  const Trace back = loadTrace(copy.string());
+  std::string why;
+  EXPECT_TRUE(t.sameModel(back, &why)) << why;
 }

@@ -52,6 +52,16 @@ Json infoJson(const Trace& t, const std::string& path) {
                        // the tracer's measured cost per record (libperwiz-trace), null if unknown
                        {"event_overhead_ns", optionalNs(recordedOverhead(t, r))}});
   }
+  // Threads (Trace::threads): drawn and exported as measured, never predicted.
+  Json perThread = Json::array();
+  for (const ThreadTrace& th : t.threads) {
+    const RankTrace& e = th.events;
+    perThread.push_back({{"name", e.name},
+                         {"rank", th.rank < 0 ? Json(nullptr) : Json(th.rank)},
+                         {"events", e.size()},
+                         {"first_enter_ns", e.size() ? optionalNs(e.enter[0]) : Json(nullptr)},
+                         {"last_leave_ns", e.size() ? optionalNs(e.leave.maxValue()) : Json(nullptr)}});
+  }
   Json warnings = Json::array();
   for (const Diagnostic& d : t.warnings) warnings.push_back(d.toString());
   return {{"file", path},
@@ -70,6 +80,9 @@ Json infoJson(const Trace& t, const std::string& path) {
           {"duration_ns", t.duration()},
           {"duration", humanDuration(t.duration())},
           {"per_rank", perRank},
+          {"threads", t.threads.size()},
+          {"thread_events", t.threadEventCount()},
+          {"per_thread", perThread},
           {"warnings", warnings}};
 }
 
@@ -103,6 +116,9 @@ void printInfoText(std::ostream& out, const Trace& t, const std::string& path) {
   line("file:") << path << '\n';
   line("format:") << t.format << '\n';
   line("ranks:") << t.rankCount() << '\n';
+  if (!t.threads.empty())
+    line("threads:") << t.threads.size() << " (" << t.threadEventCount()
+                     << " events; shown as measured: the replay predicts MPI ranks)\n";
   line("events:") << t.eventCount() << " (" << t.sourceRecords << " records in the file)\n";
   line("MPI calls:") << t.mpiCallCount() << '\n';
   line("messages:") << m.matched << " matched, " << m.unmatchedSends << " unmatched sends, "
@@ -122,6 +138,14 @@ void printInfoText(std::ostream& out, const Trace& t, const std::string& path) {
                              << " ns per record (compensate --from-trace removes it)\n";
   out << '\n';
   printRankTable(out, t);
+  if (!t.threads.empty()) {
+    out << '\n' << std::left << std::setw(8) << "thread" << std::setw(8) << "rank" << "name" << '\n';
+    for (std::size_t i = 0; i < t.threads.size(); ++i) {
+      const ThreadTrace& th = t.threads[i];
+      out << std::left << std::setw(8) << i << std::setw(8) << (th.rank < 0 ? std::string("-") : std::to_string(th.rank))
+          << th.events.name << " (" << th.events.size() << " events)" << std::right << '\n';
+    }
+  }
   out << '\n' << "warnings: " << t.warnings.size() << '\n';
   for (const Diagnostic& d : t.warnings) out << "  " << d.toString() << '\n';
 }

@@ -1,5 +1,7 @@
 #include "prediction_setup.h"
 
+#include <iostream>
+
 #include "cli_common.h"
 
 #include "perwiz/checked_time.h"
@@ -26,6 +28,14 @@ void addReplayOptions(CLI::App* app, ReplayOptions& o) {
 
 Trace loadForReplay(const std::string& path, const ReplayOptions& o) {
   Trace t = loadTrace(path);
+  // Threads (Trace::threads) are kept as measured; a trace of threads only has nothing to replay.
+  if (t.rankCount() == 0 && !t.threads.empty())
+    throw TraceError(path, "holds " + std::to_string(t.threads.size()) +
+                               " threads and no MPI rank (a program without MPI): PerWiz predicts MPI ranks, so "
+                               "there is nothing to predict; 'perwiz-cli info' and the GUI show the threads as measured");
+  if (!t.threads.empty())
+    std::cerr << path << ": " << t.threads.size() << " thread(s) kept as measured: the replay predicts the "
+              << t.rankCount() << " MPI rank(s)\n";
   if (!o.region.empty() && !declareParallelRegion(t, o.region))
     throw UsageError("--region " + o.region + ": no state of that name in " + path);
   return t;

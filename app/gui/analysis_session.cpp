@@ -188,7 +188,9 @@ void AnalysisSession::onDocumentChanged() {
 }
 
 void AnalysisSession::requestPrediction() {
-  if (!trace_) return;
+  // A trace of threads only (no MPI rank) has nothing to replay: its threads are shown as
+  // measured (trace.h, ThreadTrace) and the window says why no prediction is offered.
+  if (!trace_ || trace_->rankCount() == 0) return;
   PredictionRequest r;
   r.trace = trace_;
   r.model = doc_->model();

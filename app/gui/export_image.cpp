@@ -26,9 +26,20 @@ ImageFormat imageFormatFor(const QString& path) {
 }
 
 void describeExport(ui::TimelineExportOptions& options, const QString& tracePath,
-                    const std::vector<Hypothesis>& applied, TimeNs measured, TimeNs predicted) {
+                    const std::vector<Hypothesis>& applied, TimeNs measured, TimeNs predicted,
+                    const Trace* trace) {
   options.title = QFileInfo(tracePath).fileName();
   options.notes.clear();
+  const int threads = trace ? int(trace->threads.size()) : 0;
+  if (trace && trace->rankCount() == 0 && threads > 0) {
+    options.notes << QCoreApplication::translate("ExportImage", "%n thread(s) and no MPI rank (a program without MPI): shown as "
+                                                 "measured, nothing to predict", nullptr, threads);
+    if (measured >= 0) options.notes << QCoreApplication::translate("ExportImage", "Measured run time %1").arg(formatDuration(measured));
+    return;
+  }
+  if (threads > 0)
+    options.notes << QCoreApplication::translate("ExportImage", "%n thread(s) under their ranks, shown as measured "
+                                                 "(the prediction replays the MPI ranks)", nullptr, threads);
   const bool showsPrediction = options.mode && *options.mode != ui::TimelineMode::Measured;
   if (!showsPrediction || predicted < 0) {
     if (measured >= 0) options.notes << QCoreApplication::translate("ExportImage", "Measured run time %1").arg(formatDuration(measured));

@@ -62,6 +62,13 @@ int runHeadlessExport(const HeadlessExportArgs& args) {
     view.resize(args.width, 600);
     view.setTrace(trace);
     std::shared_ptr<const PredictionResult> result;
+    if (mode != ui::TimelineMode::Measured && trace->rankCount() == 0) {
+      err << "perwiz: " << args.trace << ": "
+          << QCoreApplication::translate("HeadlessExport", "%n thread(s) and no MPI rank (a program without MPI): nothing "
+                                         "to predict; only --view measured is drawn", nullptr, int(trace->threads.size()))
+          << Qt::endl;
+      return 1;
+    }
     if (mode != ui::TimelineMode::Measured) {
       // The snapshot the GUI's worker makes, on this thread (a prediction past the int64 ns
       // range is not a result: predictOnce throws with the reason, docs/model.md "Limits").
@@ -81,7 +88,7 @@ int runHeadlessExport(const HeadlessExportArgs& args) {
     options.mode = mode;
     if (args.header)
       describeExport(options, args.trace, result ? result->applied : std::vector<Hypothesis>{},
-                     result ? result->measuredTime : trace->endTime, result ? result->predictedTime : -1);
+                     result ? result->measuredTime : trace->endTime, result ? result->predictedTime : -1, trace.get());
     QString error;
     if (!exportTimelineImage(view, args.out, options, args.force, &error)) {
       err << "perwiz: " << error << Qt::endl;

@@ -103,10 +103,20 @@ void MainWindow::connectParts() {
   connect(s, &AnalysisSession::traceLoaded, this, [this] {
     const Trace& t = *session_->trace();
     inspector_->show(&t, timeline_->selection(), nullptr);
-    statusBar()->showMessage(tr("Loaded %1: %2 ranks, %3 events").arg(QFileInfo(session_->tracePath()).fileName())
-                                 .arg(t.rankCount())
-                                 .arg(t.eventCount()),
-                             5000);
+    const QString file = QFileInfo(session_->tracePath()).fileName();
+    if (t.rankCount() == 0 && !t.threads.empty()) {
+      // Nothing to predict: said where the prediction's numbers would be, and kept there.
+      summary_->setText(tr("No MPI rank: %n thread(s) shown as measured, no prediction offered", nullptr, int(t.threads.size())));
+      statusBar()->showMessage(tr("Loaded %1: %n thread(s) and no MPI rank (a program without MPI): PerWiz predicts MPI ranks, "
+                                  "so the threads are shown as measured", nullptr, int(t.threads.size())).arg(file));
+    } else if (!t.threads.empty()) {
+      statusBar()->showMessage(tr("Loaded %1: %2 ranks, %3 events; %n thread(s) under their ranks, shown as measured "
+                                  "(the prediction replays the ranks)", nullptr, int(t.threads.size()))
+                                   .arg(file).arg(t.rankCount()).arg(t.eventCount()),
+                               15000);
+    } else {
+      statusBar()->showMessage(tr("Loaded %1: %2 ranks, %3 events").arg(file).arg(t.rankCount()).arg(t.eventCount()), 5000);
+    }
     emit traceLoaded();
   });
   connect(s, &AnalysisSession::sessionViewRequested, this, &MainWindow::onSessionView);

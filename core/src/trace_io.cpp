@@ -292,6 +292,7 @@ Trace build(const std::string& path, const char* format, ReadFn read, const Load
 // names kept) and the endpoints matched to them unmatched, as if only the range had been read.
 Trace keepRanks(Trace t, const LoadOptions& opts) {
   if (opts.allRanks()) return t;
+  t.threads.clear();  // a share reads ranks only (as readOtf2 does)
   for (std::uint32_t r = 0; r < t.ranks.size(); ++r) {
     RankTrace& rt = t.ranks[r];
     if (!opts.readsRank(r, static_cast<std::uint32_t>(t.ranks.size()))) {

@@ -28,6 +28,8 @@
 #include <QSvgRenderer>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QHelpEvent>
+#include <QToolTip>
 
 #include <gtest/gtest.h>
 
@@ -1222,4 +1224,133 @@ TEST(Timeline, ShiftedPredictedDrawingIsWithinABucketOfAFreshOne) {
     EXPECT_EQ(pieces->back().shift, 0);  // moved there and back
   }
   compare(p2, d2, "and undone");
+}
+
+// Threads (issue #37): each a row right under its rank (threads of no rank last), drawn as
+// measured in every mode, labelled, never selected; their tooltip says they are shown as
+// measured. A trace of threads only draws them too.
+namespace {
+// 2 ranks: rank 0 MPI_Send [100, 200] µs, rank 1 MPI_Recv [50, 400] µs; thread "OMP 1" of
+// rank 0 runs "work" [100, 900] µs; thread "helper" of no rank runs "work" [0, 500] µs.
+std::shared_ptr<const Trace> threadedTrace() {
+  TraceBuilder b("hand", "test");
+  b.begin({2, {}, {{"helper", -1}, {"OMP 1", 0}}});
+  const auto send = b.defineFunction({"MPI_Send", EventKind::MpiCall, MpiOp::Send, ""});
+  const auto recv = b.defineFunction({"MPI_Recv", EventKind::MpiCall, MpiOp::Recv, ""});
+  const auto work = b.defineFunction({"work", EventKind::UserState, MpiOp::None, "forest green"});
+  b.enter(0, 100 * us, send);
+  b.send(0, 100 * us, 1, 0, 7, 64, 0);
+  b.leave(0, 200 * us, send);
+  b.enter(1, 50 * us, recv);
+  b.recv(1, 400 * us, 0, 0, 7, 64, 0);
+  b.leave(1, 400 * us, recv);
+  b.threadEnter(0, 0, work);
+  b.threadLeave(0, 500 * us, work);
+  b.threadEnter(1, 100 * us, work);
+  b.threadLeave(1, 900 * us, work);
+  b.end();
+  return std::make_shared<const Trace>(b.take());
+}
+}  // namespace
+
+TEST(Timeline, ThreadsAreRowsUnderTheirRankDrawnAsMeasured) {
+  auto t = threadedTrace();
+  ASSERT_EQ(t->threads.size(), 2u);
+  ASSERT_EQ(t->threads[0].events.name, "OMP 1");  // by rank: rank 0's first, no rank's last
+  Shown s(t, {900, 400});
+  perwiz::ui::TimelineExportOptions o;
+  o.wholeTrace = true;
+  o.width = s.view.width();
+  o.rowHeight = 36;
+  o.legend = false;
+  const QSize size = s.view.exportSize(o);
+  EXPECT_GT(size.height(), 4 * 36);  // four rows: rank 0, OMP 1, rank 1, helper
+  auto render = [&] {
+    QImage img(size, QImage::Format_ARGB32_Premultiplied);
+    img.fill(Qt::red);
+    QPainter p(&img);
+    s.view.render(p, QRect(QPoint(0, 0), size), o);
+    return img;
+  };
+  const QRgb sendColor = perwiz::ui::mpiOpColor(MpiOp::Send).rgb();
+  const QRgb recvColor = perwiz::ui::mpiOpColor(MpiOp::Recv).rgb();
+  const QRgb workColor = perwiz::ui::functionColor(t->functions[t->threads[0].events.function[0]]).rgb();
+  const QRgb white = qRgb(255, 255, 255);
+  QImage img = render();
+  if (const char* dir = std::getenv("PERWIZ_TIMELINE_SCREENSHOTS")) img.save(QString(dir) + "/threads-measured.png");
+  // Rows are 36 px apart from rank 0's: the Send's centre at 150 µs, rank 0's row.
+  const QPointF send = s.view.eventCenter(0, eventNamed(*t, 0, "MPI_Send"));
+  // (12 px above the boxes' centres: clear of their labels and of the arrow.)
+  const int x150 = int(send.x()), y0 = int(send.y()) - 12;
+  EXPECT_TRUE(near(img.pixel(x150, y0), sendColor)) << std::hex << img.pixel(x150, y0);
+  EXPECT_TRUE(near(img.pixel(x150, y0 + 36), workColor)) << std::hex << img.pixel(x150, y0 + 36);  // OMP 1
+  EXPECT_TRUE(near(img.pixel(x150, y0 + 72), recvColor)) << std::hex << img.pixel(x150, y0 + 72);  // rank 1
+  EXPECT_TRUE(near(img.pixel(x150, y0 + 108), workColor)) << std::hex << img.pixel(x150, y0 + 108); // helper
+  // helper stops at 500 µs, OMP 1 runs to 900 µs: at 700 µs only OMP 1 is busy.
+  const double pxPerUs = (send.x() - s.view.eventCenter(1, eventNamed(*t, 1, "MPI_Recv")).x()) / (150.0 - 225.0);
+  const int x700 = int(send.x() + 550 * pxPerUs);
+  EXPECT_TRUE(near(img.pixel(x700, y0 + 36), workColor)) << std::hex << img.pixel(x700, y0 + 36);
+  EXPECT_TRUE(near(img.pixel(x700, y0 + 108), white, 60)) << std::hex << img.pixel(x700, y0 + 108);
+  // A thread's row selects nothing; its tooltip names the event and says why.
+  EXPECT_EQ(s.view.itemAt(QPointF(x150, y0 + 36)).kind, TimelineItem::Kind::None);
+  // A prediction moves the ranks only: the threads' pixels stay where they were.
+  s.view.setPrediction(shifted(*t, 0, eventNamed(*t, 0, "MPI_Send"), 300 * us));
+  s.view.setMode(TimelineMode::Predicted);
+  o.mode = TimelineMode::Predicted;
+  img = render();
+  EXPECT_TRUE(near(img.pixel(x150, y0 + 36), workColor)) << std::hex << img.pixel(x150, y0 + 36);
+  EXPECT_TRUE(near(img.pixel(x700, y0 + 36), workColor)) << std::hex << img.pixel(x700, y0 + 36);
+  // Overlay draws a thread as an unmoved rank: faded measured under the outlined predicted,
+  // the same colour along the box and on both threads' "work".
+  s.view.setMode(TimelineMode::Overlay);
+  o.mode = TimelineMode::Overlay;
+  img = render();
+  EXPECT_FALSE(near(img.pixel(x150, y0 + 36), white, 30)) << std::hex << img.pixel(x150, y0 + 36);
+  EXPECT_EQ(img.pixel(x150, y0 + 36), img.pixel(x700, y0 + 36));
+  EXPECT_EQ(img.pixel(x150, y0 + 36), img.pixel(x150, y0 + 108));
+  s.view.setMode(TimelineMode::Lanes);
+  s.view.grab();
+  EXPECT_GT(s.view.lastFrameStats().boxes, 3);
+  // The labels column names the threads (SVG text).
+  QBuffer svg;
+  svg.open(QIODevice::WriteOnly);
+  QSvgGenerator gen;
+  gen.setOutputDevice(&svg);
+  gen.setSize(size);
+  gen.setViewBox(QRect(QPoint(0, 0), size));
+  {
+    QPainter p(&gen);
+    s.view.render(p, QRect(QPoint(0, 0), size), o);
+  }
+  EXPECT_TRUE(svg.data().contains("OMP 1"));
+  EXPECT_TRUE(svg.data().contains("helper"));
+}
+
+TEST(Timeline, ThreadTooltipSaysTheThreadIsShownAsMeasured) {
+  auto t = threadedTrace();
+  Shown s(t, {900, 400});
+  const QPointF send = s.view.eventCenter(0, eventNamed(*t, 0, "MPI_Send"));
+  const QPointF onThread(send.x(), send.y() + (s.view.eventCenter(1, eventNamed(*t, 1, "MPI_Recv")).y() - send.y()) / 2);
+  QHelpEvent help(QEvent::ToolTip, onThread.toPoint(), s.view.mapToGlobal(onThread.toPoint()));
+  QApplication::sendEvent(&s.view, &help);
+  const QString text = QToolTip::text();
+  EXPECT_TRUE(text.contains("work")) << text.toStdString();
+  EXPECT_TRUE(text.contains("OMP 1")) << text.toStdString();
+  EXPECT_TRUE(text.contains("shown as measured")) << text.toStdString();
+}
+
+TEST(Timeline, ThreadOnlyTraceDrawsItsThreads) {
+  TraceBuilder b("hand", "test");
+  b.begin({0, {}, {{"main", -1}, {"pthread 1", -1}}});
+  const auto work = b.defineFunction({"work", EventKind::UserState, MpiOp::None, ""});
+  b.threadEnter(0, 0, work);
+  b.threadLeave(0, 1000, work);
+  b.threadEnter(1, 200, work);
+  b.threadLeave(1, 800, work);
+  b.end();
+  auto t = std::make_shared<const Trace>(b.take());
+  Shown s(t);
+  s.view.grab();
+  EXPECT_EQ(s.view.lastFrameStats().rows, 2);
+  EXPECT_GE(s.view.lastFrameStats().boxes + s.view.lastFrameStats().marks, 2);
 }

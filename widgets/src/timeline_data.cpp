@@ -25,14 +25,36 @@ TimelineBase::TimelineBase(std::shared_ptr<const Trace> trace) : trace_(std::mov
   }
   for (std::uint32_t f : t.regionFunctions)
     if (f < roles_.size()) roles_[f] = FnRole::Marker;
-  shapes_.resize(t.rankCount());
-  // Each rank's shape and the functions it uses (ORed below: the legend lists those).
-  std::vector<std::vector<bool>> usedBy(t.rankCount());
-  forEachRank(std::uint32_t(t.rankCount()), t.eventCount(), [&](std::uint32_t r) {
-    shapes_[r] = buildShape(t.ranks[r], roles_);
+  rows_ = std::uint32_t(t.rankCount() + t.threads.size());
+  if (!t.threads.empty()) {
+    // Each rank's threads right under it (Trace::threads is ordered by rank); rank -1 last.
+    std::size_t th = 0;
+    for (std::uint32_t r = 0; r < t.rankCount(); ++r) {
+      rowOfSlot_.push_back(r);
+      for (; th < t.threads.size() && t.threads[th].rank == std::int32_t(r); ++th)
+        rowOfSlot_.push_back(std::uint32_t(t.rankCount() + th));
+    }
+    for (std::size_t i = 0; i < t.threads.size(); ++i)
+      if (t.threads[i].rank < 0 || std::uint32_t(t.threads[i].rank) >= t.rankCount())
+        rowOfSlot_.push_back(std::uint32_t(t.rankCount() + i));
+    for (std::size_t i = th; i < t.threads.size(); ++i)  // (a thread out of order: never lost)
+      if (t.threads[i].rank >= 0 && std::uint32_t(t.threads[i].rank) < t.rankCount() &&
+          std::find(rowOfSlot_.begin(), rowOfSlot_.end(), std::uint32_t(t.rankCount() + i)) == rowOfSlot_.end())
+        rowOfSlot_.push_back(std::uint32_t(t.rankCount() + i));
+    slotOfRow_.assign(rows_, 0);
+    for (std::uint32_t s = 0; s < rowOfSlot_.size(); ++s) slotOfRow_[rowOfSlot_[s]] = s;
+    for (const ThreadTrace& x : t.threads)
+      if (x.events.size()) threadsEnd_ = std::max(threadsEnd_, x.events.leave.maxValue());
+  }
+  shapes_.resize(rows_);
+  // Each row's shape and the functions it uses (ORed below: the legend lists those).
+  std::vector<std::vector<bool>> usedBy(rows_);
+  forEachRank(rows_, t.eventCount() + t.threadEventCount(), [&](std::uint32_t r) {
+    const RankTrace& events = rowEvents(r);
+    shapes_[r] = buildShape(events, roles_);
     std::vector<bool>& u = usedBy[r];
     u.assign(t.functions.size(), false);
-    for (std::uint32_t f : t.ranks[r].function)
+    for (std::uint32_t f : events.function)
       if (f < u.size()) u[f] = true;
   });
   used_.assign(t.functions.size(), false);
@@ -85,7 +107,7 @@ TimelineBase::TimelineBase(std::shared_ptr<const Trace> trace) : trace_(std::mov
     }
   }
 
-  stepsOf_.resize(ranks);
+  stepsOf_.resize(rows_);  // threads have none
   for (std::uint32_t k = 0; k < t.steps.size(); ++k)
     for (std::uint32_t r = 0; r < ranks && r < t.steps[k].ranks.size(); ++r)
       if (t.steps[k].ranks[r].present() && t.steps[k].ranks[r].marker < t.ranks[r].size())
@@ -303,14 +325,17 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
   d.base = std::move(basePtr);
   d.source = prediction;
   d.predicted = predicted;
-  d.times.resize(ranks);
+  // Rows: the ranks, then the threads, whose times are the measured ones in every drawing.
+  const std::uint32_t rows = base.rowCount();
+  d.times.resize(rows);
   std::uint64_t maxEvents = 0;
   d.end = 0;
-  for (std::uint32_t r = 0; r < ranks; ++r) {
-    const RankTrace& rt = t.ranks[r];
+  for (std::uint32_t r = 0; r < rows; ++r) {
+    const RankTrace& rt = base.rowEvents(r);
     RankTimes& rtimes = d.times[r];
-    rtimes.enter = predicted ? TimeView(prediction->ranks[r]->enter.data()) : TimeView(rt.enter);
-    rtimes.leave = predicted ? TimeView(prediction->ranks[r]->leave.data()) : TimeView(rt.leave);
+    const bool moved = predicted && r < ranks;
+    rtimes.enter = moved ? TimeView(prediction->ranks[r]->enter.data()) : TimeView(rt.enter);
+    rtimes.leave = moved ? TimeView(prediction->ranks[r]->leave.data()) : TimeView(rt.leave);
     rtimes.function = rt.function.data();
     rtimes.size = std::uint32_t(rt.size());
     maxEvents = std::max<std::uint64_t>(maxEvents, rt.size());
@@ -327,30 +352,33 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
     });
     for (TimeNs m : lastLeave) d.end = std::max(d.end, m);
   }
-  d.end = std::max(d.end, predicted ? prediction->end : t.endTime);
-  d.grid = makeGrid(d.end + 1, maxEvents, ranks);
-  d.lod.resize(ranks);
-  d.steps.resize(ranks);
-  const bool sameBase = reuse && predicted && reuse->source && reuse->base == d.base && reuse->lod.size() == ranks;
+  d.end = std::max(d.end, predicted ? std::max(prediction->end, base.threadsEnd()) : t.endTime);
+  d.grid = makeGrid(d.end + 1, maxEvents, rows);
+  d.lod.resize(rows);
+  d.steps.resize(rows);
+  const bool sameBase = reuse && predicted && reuse->source && reuse->base == d.base && reuse->lod.size() == rows;
   const bool sameGrid = sameBase && reuse->grid.w0 == d.grid.w0 && reuse->grid.levels == d.grid.levels;
-  // A rank did not move when the prediction shares its arrays with the previous one.
-  auto kept = [&](std::uint32_t r) { return sameBase && reuse->source->ranks[r] == prediction->ranks[r]; };
+  // A rank did not move when the prediction shares its arrays with the previous one (a
+  // thread never moves).
+  auto kept = [&](std::uint32_t r) {
+    return sameBase && (r >= ranks || reuse->source->ranks[r] == prediction->ranks[r]);
+  };
   const bool shifted = sameGrid && shift && shift->firstEvent.size() == ranks;
   auto piecesOf = [&](std::uint32_t r) -> const std::vector<LodPiece>* {
     return reuse && r < reuse->pieces.size() ? reuse->pieces[r].get() : nullptr;
   };
-  if (shifted || (sameGrid && !reuse->pieces.empty())) d.pieces.resize(ranks);
+  if (shifted || (sameGrid && !reuse->pieces.empty())) d.pieces.resize(rows);
   // A build that can be stopped runs in the background: one core, and it stops between ranks
   // and between channels.
   const unsigned threads = stop ? 1u : 0u;
   try {
-  forEachRank(ranks, t.eventCount(), [&](std::uint32_t r) {
+  forEachRank(rows, t.eventCount() + t.threadEventCount(), [&](std::uint32_t r) {
     if (stop && stop()) throw Stopped{};
     const std::vector<LodPiece>* before = sameGrid ? piecesOf(r) : nullptr;
     if (sameGrid && kept(r)) {
       d.lod[r] = reuse->lod[r];  // same arrays, same tables
       if (before) d.pieces[r] = reuse->pieces[r];
-    } else if (shifted && (before ? before->size() : 1) < kMaxDrawingPieces) {
+    } else if (shifted && r < ranks && (before ? before->size() : 1) < kMaxDrawingPieces) {
       std::tie(d.lod[r], d.pieces[r]) =
           shiftedRank(base, d.grid, r, d.times[r], *reuse, before, *shift);
     } else {
@@ -399,8 +427,11 @@ int TimelineData::widestRankName(const QFont& font) const {
   if (nameWidthVersion_ != traceVersion_ || nameWidthFont_ != font.key()) {
     const QFontMetrics fm(font);
     nameWidth_ = 0;
-    if (const Trace* t = trace())
+    if (const Trace* t = trace()) {
       for (const RankTrace& r : t->ranks) nameWidth_ = std::max(nameWidth_, fm.horizontalAdvance(QString::fromStdString(r.name)));
+      for (const ThreadTrace& th : t->threads)  // indented under their rank
+        nameWidth_ = std::max(nameWidth_, fm.horizontalAdvance(QStringLiteral("  ") + QString::fromStdString(th.events.name)));
+    }
     nameWidthVersion_ = traceVersion_;
     nameWidthFont_ = font.key();
   }
@@ -469,9 +500,8 @@ TimeNs TimelineData::end() const {
 }
 
 bool TimelineData::drawnEvent(std::uint32_t rank, std::uint32_t event) const {
-  const Trace* t = trace();
-  if (!t || rank >= t->rankCount() || event >= t->ranks[rank].size()) return false;
-  return role(t->ranks[rank].function[event]) != FnRole::Marker;
+  if (!base_ || rank >= rowCount() || event >= base_->rowEvents(rank).size()) return false;
+  return role(base_->rowEvents(rank).function[event]) != FnRole::Marker;
 }
 
 std::uint32_t TimelineData::mpiIndexOf(std::uint32_t rank, std::uint32_t event) const {

@@ -157,6 +157,19 @@ class TimelineBase {
   const Trace& trace() const { return *trace_; }
   const std::shared_ptr<const Trace>& tracePtr() const { return trace_; }
   const std::vector<FnRole>& roles() const { return roles_; }
+  // Rows: the ranks [0, rankCount), then the threads (Trace::threads), drawn as measured. A
+  // row's place on screen (its slot) puts each thread right under its rank; threads of no
+  // rank come last.
+  std::uint32_t rowCount() const { return rows_; }
+  std::uint32_t rankCount() const { return std::uint32_t(trace_->rankCount()); }
+  bool isThread(std::uint32_t row) const { return row >= rankCount(); }
+  const RankTrace& rowEvents(std::uint32_t row) const {
+    return row < rankCount() ? trace_->ranks[row] : trace_->threads[row - rankCount()].events;
+  }
+  // Slot -> row and row -> slot; both empty when they are the identity (no threads).
+  const std::vector<std::uint32_t>& rowOfSlot() const { return rowOfSlot_; }
+  const std::vector<std::uint32_t>& slotOfRow() const { return slotOfRow_; }
+  TimeNs threadsEnd() const { return threadsEnd_; }  // latest leave of the threads (0: none)
   const RankShape& shape(std::uint32_t rank) const { return shapes_[rank]; }
   int maxDepth() const { return maxDepth_; }
   std::size_t bytes() const;
@@ -198,7 +211,10 @@ class TimelineBase {
  private:
   std::shared_ptr<const Trace> trace_;
   std::vector<FnRole> roles_;
-  std::vector<RankShape> shapes_;
+  std::uint32_t rows_ = 0;
+  std::vector<std::uint32_t> rowOfSlot_, slotOfRow_;
+  TimeNs threadsEnd_ = 0;
+  std::vector<RankShape> shapes_;  // per row
   std::vector<bool> used_;
   int maxDepth_ = 0;
   std::unique_ptr<ArrowSource[]> arrowSources_;
@@ -277,6 +293,7 @@ class TimelineData {
   // Changes whenever the trace does (for what depends on it only, like colour tables).
   std::uint64_t traceVersion() const { return traceVersion_; }
   std::uint32_t rankCount() const { return base_ ? std::uint32_t(base_->trace().rankCount()) : 0; }
+  std::uint32_t rowCount() const { return base_ ? base_->rowCount() : 0; }  // ranks, then threads
   bool hasPrediction() const { return predicted_ != nullptr; }
   const PredictedTimes* prediction() const { return prediction_.get(); }
   // Measured wait of MPI call `call` of `rank` (nullptr when unknown) and its predicted wait.

@@ -37,8 +37,7 @@ void Frame::arrows(const LaneSpec& spec) {
   const Drawing& d = data.drawing(spec.predicted);
   const ArrowIndex& ai = d.arrows;
   if (ai.channels.empty()) return;
-  const std::uint32_t r0 = L.firstVisibleRow(), r1 = L.endVisibleRow();
-  auto visible = [&](std::uint32_t r) { return r >= r0 && r < r1; };
+  auto visible = [&](std::uint32_t r) { return L.rowVisible(r); };
   struct Range {
     const ArrowChannel* channel;
     const ArrowPiece* piece;
@@ -183,7 +182,8 @@ void Frame::selection() {
     const std::uint32_t r0 = L.firstVisibleRow(), r1 = L.endVisibleRow();
     for (int k = 0; k < lanes; ++k) {
       const bool pred = specs[k].predicted;
-      for (std::uint32_t r = r0; r < r1; ++r) {
+      for (std::uint32_t slot = r0; slot < r1; ++slot) {
+        const std::uint32_t r = L.rowIn(slot);
         TimeNs b = 0, e = 0;
         if (!data.stepSpan(pred, sel.step, r, b, e)) continue;
         const TimelineLayout::Span lane = L.lane(r, pred && L.lanes);
@@ -241,8 +241,9 @@ void Frame::rankLabels() {
   const QFontMetrics boldFm(bold);
   const int textW = L.labels.width() - 10 - tagW;
   int freeFrom = L.labels.top();  // labels are written top down without overlapping
-  for (std::uint32_t r = r0; r < r1; ++r) {
-    if (r % std::uint32_t(every) != 0 && r != selRank) continue;
+  for (std::uint32_t slot = r0; slot < r1; ++slot) {
+    const std::uint32_t r = L.rowIn(slot);
+    if (slot % std::uint32_t(every) != 0 && r != selRank) continue;
     const int top = L.rowTop(r);
     const int h = std::max(L.rowHeight, fm.height());
     int y = every > 1 ? top + L.rowHeight / 2 - h / 2 : top;
@@ -251,8 +252,11 @@ void Frame::rankLabels() {
     y = std::clamp(y, L.labels.top(), std::max(L.labels.top(), L.labels.bottom() + 1 - h));
     if (every > 1 && y < freeFrom && r != selRank) continue;
     freeFrom = y + (every > 1 ? fm.height() : h);
-    p.setPen(colors::text);
-    const QString name = QString::fromStdString(tr.ranks[r].name);
+    // A thread's name is indented under its rank's, in grey (drawn as measured).
+    const bool thread = r >= tr.rankCount();
+    p.setPen(thread ? QColor(105, 105, 105) : colors::text);
+    const QString name = thread ? QStringLiteral("  ") + QString::fromStdString(tr.threads[r - tr.rankCount()].events.name)
+                                : QString::fromStdString(tr.ranks[r].name);
     // Too long for the column (it is at most a quarter of the width): elided, never cut.
     if (r == selRank) {
       p.fillRect(QRect(L.labels.left(), top, L.labels.width() - 1, L.rowHeight), QColor(255, 236, 200));

@@ -38,7 +38,8 @@ void clipToMargin(QPointF& a, QPointF& b, const TimelineLayout& L) {
 void Frame::rows(std::uint32_t from, std::uint32_t to, PaintScratch& w) {
   const QRgb sep = premul(colors::separator), laneSep = premul(QColor(242, 242, 242));
   const QRgb grid = premul(QColor(0, 0, 0), 0.06);
-  for (std::uint32_t r = from; r < to; ++r) {
+  for (std::uint32_t slot = from; slot < to; ++slot) {
+    const std::uint32_t r = L.rowIn(slot);
     for (int k = 0; k < lanes; ++k) bands(r, k, w);
     const int top = L.rowTop(r);
     if (L.rowHeight >= 8) canvas->fill(L.plot.left(), top + L.rowHeight - 1, L.plot.left() + W, top + L.rowHeight, sep);

@@ -48,7 +48,7 @@ std::uint32_t TimelineLayout::endVisibleRow() const {
 int TimelineLayout::rowAt(double y) const {
   if (y < plot.top() || y >= plot.top() + plot.height() || rowHeight <= 0) return -1;
   const int r = int((y - plot.top() + scrollY) / rowHeight);
-  return r >= 0 && std::uint32_t(r) < rows ? r : -1;
+  return r >= 0 && std::uint32_t(r) < rows ? int(rowIn(std::uint32_t(r))) : -1;
 }
 
 TimelineLayout::Span TimelineLayout::lane(std::uint32_t r, bool predicted) const {
@@ -89,7 +89,11 @@ TimelineLayout computeLayout(const TimelineData& data, const LayoutInput& in) {
   L.area = in.area;
   L.begin = in.begin;
   L.end = std::max(in.end, in.begin + 1);
-  L.rows = data.rankCount();
+  L.rows = data.rowCount();
+  if (data.base() && !data.base()->rowOfSlot().empty()) {
+    L.rowOfSlot = &data.base()->rowOfSlot();
+    L.slotOfRow = &data.base()->slotOfRow();
+  }
   L.maxDepth = data.maxDepth();
   LaneSpec specs[2];
   L.lanes = lanesFor(in.mode, data.hasPrediction(), specs) == 2 && in.mode == TimelineMode::Lanes;

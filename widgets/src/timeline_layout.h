@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <vector>
 
 namespace perwiz::ui {
 
@@ -52,11 +53,27 @@ struct TimelineLayout {
   int xi(TimeNs t) const { return int(std::lround(xc(t))); }
   static constexpr int kMargin = 4096;
   TimeNs time(double px) const { return begin + TimeNs((px - plot.left()) * nsPerPx()); }
-  int rowTop(std::uint32_t r) const { return plot.top() + int(r) * rowHeight - scrollY; }
+  // Rows (ranks, then threads: TimelineBase) are drawn in slots top down; a thread's slot is
+  // under its rank's. Without threads a row is its slot.
+  const std::vector<std::uint32_t>* rowOfSlot = nullptr;  // the base's (empty: identity)
+  const std::vector<std::uint32_t>* slotOfRow = nullptr;
+  std::uint32_t rowIn(std::uint32_t slot) const {
+    return rowOfSlot && slot < rowOfSlot->size() ? (*rowOfSlot)[slot] : slot;
+  }
+  std::uint32_t slotOf(std::uint32_t row) const {
+    return slotOfRow && row < slotOfRow->size() ? (*slotOfRow)[row] : row;
+  }
+  int rowTop(std::uint32_t r) const { return plot.top() + int(slotOf(r)) * rowHeight - scrollY; }
+  int slotTop(std::uint32_t s) const { return plot.top() + int(s) * rowHeight - scrollY; }
   int contentHeight() const { return int(rows) * rowHeight; }
+  // Visible slots [firstVisibleRow, endVisibleRow): rowIn() gives their rows.
   std::uint32_t firstVisibleRow() const;
   std::uint32_t endVisibleRow() const;  // exclusive
-  int rowAt(double y) const;            // -1 outside the rows
+  bool rowVisible(std::uint32_t row) const {
+    const std::uint32_t s = slotOf(row);
+    return s >= firstVisibleRow() && s < endVisibleRow();
+  }
+  int rowAt(double y) const;            // the row drawn at y; -1 outside the rows
 
   struct Span {
     int top = 0, bottom = 0;  // [top, bottom)

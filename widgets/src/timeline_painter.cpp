@@ -25,8 +25,7 @@ using namespace frame_detail;
 
 QRectF eventBox(const TimelineData& data, const TimelineLayout& L, std::uint32_t rank,
                 std::uint32_t event, bool predicted) {
-  const Trace* tr = data.trace();
-  if (!tr || rank >= tr->rankCount() || event >= tr->ranks[rank].size()) return {};
+  if (!data.base() || rank >= data.rowCount() || event >= data.base()->rowEvents(rank).size()) return {};
   const Drawing& d = data.drawing(predicted);
   const RankTimes& t = d.times[rank];
   double x0 = L.xc(t.enter[event]);
@@ -103,7 +102,7 @@ void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& 
     p.fillRect(QRect(pl.right() + 1, pl.top(), a.right() - pl.right(), pl.height()), colors::background);
     p.fillRect(QRect(a.left(), pl.bottom() + 1, a.width(), a.bottom() - pl.bottom()), colors::background);
   }
-  if (!data.trace() || data.rankCount() == 0) {
+  if (!data.trace() || data.rowCount() == 0) {
     p.fillRect(L.plot, colors::background);
     p.setPen(QColor(120, 120, 120));
     p.drawText(L.area, Qt::AlignCenter, QObject::tr("No trace"));
@@ -156,7 +155,7 @@ void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& 
     if (raster) {
       // The rows pass paints every pixel of the rows; only what lies below them needs clearing.
       canvas = std::make_unique<RasterCanvas>(L.plot, cache.image, premul(colors::background), false);
-      const int below = L.rowTop(L.endVisibleRow());
+      const int below = L.slotTop(L.endVisibleRow());
       if (below < L.plot.top() + L.plot.height() || L.endVisibleRow() <= L.firstVisibleRow())
         canvas->fill(L.plot.left(), std::max(below, L.plot.top()), L.plot.left() + f.W, L.plot.top() + L.plot.height(),
                      premul(colors::background));

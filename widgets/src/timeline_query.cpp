@@ -114,7 +114,8 @@ TimelineItem hitTest(const TimelineData& data, const TimelineLayout& L, Timeline
   TimelineItem none;
   if (!data.trace() || !L.plot.contains(pos.toPoint())) return none;
   const int row = L.rowAt(pos.y());
-  if (row < 0) return none;
+  // A thread's row is drawn as measured and offers nothing to select (threadToolTip says so).
+  if (row < 0 || std::uint32_t(row) >= data.rankCount()) return none;
   const std::uint32_t rank = std::uint32_t(row);
   LaneSpec specs[2];
   const int n = lanesFor(mode, data.hasPrediction(), specs);
@@ -165,6 +166,31 @@ TimelineItem hitTest(const TimelineData& data, const TimelineLayout& L, Timeline
     }
   }
   return none;
+}
+
+QString threadToolTip(const TimelineData& data, const TimelineLayout& L, const QPointF& pos) {
+  const Trace* tr = data.trace();
+  if (!tr || !L.plot.contains(pos.toPoint())) return {};
+  const int row = L.rowAt(pos.y());
+  if (row < 0 || std::uint32_t(row) < data.rankCount() || std::uint32_t(row) >= data.rowCount()) return {};
+  const ThreadTrace& th = tr->threads[std::uint32_t(row) - data.rankCount()];
+  const QString where = th.rank >= 0
+                            ? QObject::tr("%1 (a thread of %2)")
+                                  .arg(QString::fromStdString(th.events.name).toHtmlEscaped(),
+                                       QString::fromStdString(tr->ranks[std::uint32_t(th.rank)].name).toHtmlEscaped())
+                            : QString::fromStdString(th.events.name).toHtmlEscaped();
+  QString s;
+  const std::uint32_t e = eventAt(data, false, std::uint32_t(row), L.time(pos.x()), TimeNs(std::ceil(3.0 * L.nsPerPx())));
+  if (e != kNone32) {
+    const RankTrace& rt = th.events;
+    const TimeNs a = rt.enter[e], b = rt.leave[e];
+    s = QObject::tr("<b>%1</b> on %2").arg(QString::fromStdString(tr->functions[rt.function[e]].name).toHtmlEscaped(), where);
+    s += a == b ? QObject::tr("<br>at %1").arg(formatTime(a, 1))
+                : QObject::tr("<br>measured: %1 – %2, duration %3").arg(formatTime(a, 1), formatTime(b, 1), formatDuration(b - a));
+  } else {
+    s = QObject::tr("<b>%1</b>").arg(where);
+  }
+  return s + QObject::tr("<br><span style='color:gray'>Threads are shown as measured: the prediction replays the MPI ranks.</span>");
 }
 
 MessageEnds messageEnds(const Trace& trace, const TimelineItem& item) {

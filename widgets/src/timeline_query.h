@@ -26,6 +26,8 @@ TimelineItem neighbourEvent(const TimelineData& data, const TimelineItem& item, 
 // The event on `rank` nearest to time t (for moving the selection up/down).
 TimelineItem eventNear(const TimelineData& data, std::uint32_t rank, TimeNs t, bool predicted);
 QString toolTipText(const TimelineData& data, const TimelineItem& item);
+// The tooltip over a thread's row ("" elsewhere): the event under the point, as measured.
+QString threadToolTip(const TimelineData& data, const TimelineLayout& layout, const QPointF& pos);
 // Where the arrow of the message `item` is drawn in drawing `predicted`: from the send's time on
 // the sender's lane centre to the receive's on the receiver's; false without a matched receive.
 bool messageArrow(const TimelineData& data, const TimelineLayout& L, const TimelineItem& item, bool predicted,

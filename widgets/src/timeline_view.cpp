@@ -522,7 +522,8 @@ bool TimelineView::event(QEvent* event) {
   if (event->type() == QEvent::ToolTip) {
     auto* help = static_cast<QHelpEvent*>(event);
     const TimelineItem it = itemAt(help->pos());
-    const QString text = toolTipText(d->data, it);
+    QString text = toolTipText(d->data, it);
+    if (text.isEmpty()) text = threadToolTip(d->data, d->layout(this), help->pos());
     if (text.isEmpty()) {
       QToolTip::hideText();
       event->ignore();

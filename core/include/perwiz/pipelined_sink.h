@@ -28,6 +28,10 @@ class PipelinedSink final : public TraceSink {
   void leave(std::uint32_t rank, TimeNs t, std::uint32_t function) override;
   void point(std::uint32_t rank, TimeNs t, std::uint32_t function,
              std::string_view label) override;
+  void threadEnter(std::uint32_t thread, TimeNs t, std::uint32_t function) override;
+  void threadLeave(std::uint32_t thread, TimeNs t, std::uint32_t function) override;
+  void threadPoint(std::uint32_t thread, TimeNs t, std::uint32_t function, std::string_view label) override;
+  bool keepsThreads() const override;  // the target's
   void send(std::uint32_t rank, TimeNs t, std::int32_t peer, std::uint32_t comm,
             std::int32_t tag, std::uint64_t bytes, std::uint64_t request) override;
   void recv(std::uint32_t rank, TimeNs t, std::int32_t peer, std::uint32_t comm,

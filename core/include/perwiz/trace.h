@@ -253,6 +253,16 @@ struct RankTrace {
   bool operator==(const RankTrace&) const = default;
 };
 
+// A thread location that is not an MPI rank: an OTF 1 child process (VampirTrace's OpenMP and
+// Pthreads streams), an OTF2 CPU thread beyond its process's first. Its events are stored as a
+// rank's are (enter order, depth, labels), without messages, collectives or an MPI call index:
+// the replay predicts MPI ranks only, so a thread is drawn and exported as measured.
+struct ThreadTrace {
+  std::int32_t rank = -1;  // the MPI rank it belongs to (drawn under it); -1: none
+  RankTrace events;        // name and events; messages, collectives and mpiCalls stay empty
+  bool operator==(const ThreadTrace&) const = default;
+};
+
 // Per-rank part of one parallel step.
 // 8 B: its time span is the marker's (Trace::stepBegin/stepEnd).
 struct StepSpan {
@@ -293,6 +303,7 @@ class Trace {
   std::string source;  // file the trace was read from (informational)
   std::string format;  // "alog", "otf2", "generated", ...
   std::vector<RankTrace> ranks;
+  std::vector<ThreadTrace> threads;  // by rank, then as the file lists them (rank -1 last)
   std::vector<Function> functions;
   std::vector<Communicator> comms;  // comms[0] is MPI_COMM_WORLD
   std::vector<CollectiveInstance> collectives;
@@ -301,7 +312,7 @@ class Trace {
   std::vector<Diagnostic> warnings;
   MessageStats messageStats;
   TimeNs startTime = 0;  // always 0 after building; kept for clarity
-  TimeNs endTime = 0;    // latest leave over all ranks
+  TimeNs endTime = 0;    // latest leave over all ranks and threads
   std::uint64_t sourceRecords = 0;  // records read from the file (events in the file's sense)
 
   std::size_t rankCount() const { return ranks.size(); }
@@ -314,7 +325,8 @@ class Trace {
     const StepSpan& s = steps[k].ranks[r];
     return s.present() ? ranks[r].leave[s.marker] : 0;
   }
-  std::uint64_t eventCount() const;
+  std::uint64_t eventCount() const;        // events of the ranks
+  std::uint64_t threadEventCount() const;  // events of the threads
   std::uint64_t mpiCallCount() const;
   TimeNs duration() const { return endTime - startTime; }
   const Function& fn(std::uint32_t rank, std::uint32_t event) const {

@@ -20,9 +20,19 @@
 
 namespace perwiz {
 
+// A thread location of the trace (Trace::threads): its name and the MPI rank it belongs to
+// (-1: none).
+struct ThreadHeader {
+  std::string name;
+  std::int32_t rank = -1;
+};
+
 struct TraceHeader {
+  TraceHeader(std::uint32_t rankCount = 0, std::vector<std::string> names = {}, std::vector<ThreadHeader> threadList = {})
+      : ranks(rankCount), rankNames(std::move(names)), threads(std::move(threadList)) {}
   std::uint32_t ranks = 0;
   std::vector<std::string> rankNames;  // may be empty: "rank N"
+  std::vector<ThreadHeader> threads;   // thread locations, numbered from 0 in this order
 };
 
 class TraceSink {
@@ -51,6 +61,20 @@ class TraceSink {
   // Recorded inside the collective's call (OTF2 MpiCollectiveEnd); root is a world rank or -1.
   virtual void collective(std::uint32_t rank, TimeNs t, MpiOp op, std::uint32_t comm,
                           std::int32_t root, std::uint64_t sent, std::uint64_t received) = 0;
+
+  // The records of thread `thread` (TraceHeader::threads): states and point events only, in
+  // time order per thread, on the sink's own stream (never through a part). A sink that does
+  // not keep threads ignores them (the default); keepsThreads() says which.
+  virtual void threadEnter(std::uint32_t thread, TimeNs t, std::uint32_t function) {
+    (void)thread; (void)t; (void)function;
+  }
+  virtual void threadLeave(std::uint32_t thread, TimeNs t, std::uint32_t function) {
+    (void)thread; (void)t; (void)function;
+  }
+  virtual void threadPoint(std::uint32_t thread, TimeNs t, std::uint32_t function, std::string_view label) {
+    (void)thread; (void)t; (void)function; (void)label;
+  }
+  virtual bool keepsThreads() const { return false; }
 
   // Producers report anomalies here (the builder keeps them, writers may ignore them).
   virtual void warn(Diagnostic d) { (void)d; }
@@ -88,5 +112,7 @@ void emitTrace(const Trace& trace, TraceSink& sink);
 // The records of one rank, as emitTrace delivers them (no begin, definitions or end): for
 // writers fed rank by rank.
 void emitRank(const Trace& trace, std::uint32_t rank, TraceSink& sink);
+// The records of one thread (Trace::threads), as emitTrace delivers them after the ranks.
+void emitThread(const Trace& trace, std::uint32_t thread, TraceSink& sink);
 
 }  // namespace perwiz

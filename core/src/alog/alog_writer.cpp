@@ -106,6 +106,10 @@ class AlogWriter final : public TraceSink {
   void begin(const TraceHeader& header) override {
     ranks_.resize(header.ranks);
     rankNames_ = header.rankNames;
+    // ALOG has one timeline per rank: a trace's threads (Trace::threads) cannot be written.
+    if (!header.threads.empty())
+      std::fprintf(stderr, "%s: %zu thread(s) not written: ALOG holds one timeline per MPI rank (write OTF or OTF2 to keep them)\n",
+                   path_.c_str(), header.threads.size());
   }
 
   std::uint32_t defineFunction(const Function& f) override {

@@ -85,6 +85,35 @@ void walkRank(const Trace& trace, const RankTrace& rt, const std::vector<InnerRe
   while (!stack.empty()) closeTop();
 }
 
+// The label of point event e ("" for none).
+std::string_view labelOf(const RankTrace& rt, std::uint32_t e) {
+  auto label = std::lower_bound(rt.labels.begin(), rt.labels.end(), e,
+                                [](const PointLabel& l, std::uint32_t ev) { return l.event < ev; });
+  return label != rt.labels.end() && label->event == e ? std::string_view(label->text) : std::string_view();
+}
+
+// Walks the records and hands them to `deliver` in time order. Usually the structural order is
+// time order and records go straight on; a dry run finds out without buffering anything.
+template <class Deliver>
+void emitInTimeOrder(const Trace& trace, const RankTrace& rt, const std::vector<InnerRecord>& inner,
+                     const std::vector<std::size_t>& begin, Deliver&& deliver) {
+  bool inOrder = true;
+  TimeNs last = std::numeric_limits<TimeNs>::min();
+  walkRank(trace, rt, inner, begin, [&](const StreamRecord& s) {
+    if (s.time < last) inOrder = false;
+    last = std::max(last, s.time);
+  });
+  if (inOrder) {
+    walkRank(trace, rt, inner, begin, deliver);
+    return;
+  }
+  std::vector<StreamRecord> buffered;
+  walkRank(trace, rt, inner, begin, [&](const StreamRecord& s) { buffered.push_back(s); });
+  std::stable_sort(buffered.begin(), buffered.end(),
+                   [](const StreamRecord& a, const StreamRecord& b) { return a.time < b.time; });
+  for (const StreamRecord& s : buffered) deliver(s);
+}
+
 }  // namespace
 
 void emitRank(const Trace& trace, std::uint32_t r, TraceSink& sink) {
@@ -123,15 +152,7 @@ void emitRank(const Trace& trace, std::uint32_t r, TraceSink& sink) {
     switch (s.kind) {
       case StreamRecord::Enter: sink.enter(r, s.time, rt.function[s.index]); return;
       case StreamRecord::Leave: sink.leave(r, s.time, rt.function[s.index]); return;
-      case StreamRecord::Point: {
-        const std::uint32_t e = s.index;
-        auto label = std::lower_bound(rt.labels.begin(), rt.labels.end(), e,
-                                      [](const PointLabel& l, std::uint32_t ev) { return l.event < ev; });
-        std::string_view text = label != rt.labels.end() && label->event == e
-                                    ? std::string_view(label->text) : std::string_view();
-        sink.point(r, s.time, rt.function[e], text);
-        return;
-      }
+      case StreamRecord::Point: sink.point(r, s.time, rt.function[s.index], labelOf(rt, s.index)); return;
       case StreamRecord::Inner: break;
     }
     const InnerRecord& rec = inner[s.index];
@@ -155,34 +176,34 @@ void emitRank(const Trace& trace, std::uint32_t r, TraceSink& sink) {
     }
   };
 
-  // Usually the structural order is time order and records go straight to the sink; a dry
-  // run finds out without buffering anything.
-  bool inOrder = true;
-  TimeNs last = std::numeric_limits<TimeNs>::min();
-  walkRank(trace, rt, inner, begin, [&](const StreamRecord& s) {
-    if (s.time < last) inOrder = false;
-    last = std::max(last, s.time);
+  emitInTimeOrder(trace, rt, inner, begin, deliver);
+}
+
+void emitThread(const Trace& trace, std::uint32_t thread, TraceSink& sink) {
+  const RankTrace& rt = trace.threads[thread].events;
+  const std::vector<InnerRecord> inner;  // a thread holds no message or collective records
+  const std::vector<std::size_t> begin(rt.size() + 1, 0);
+  emitInTimeOrder(trace, rt, inner, begin, [&](const StreamRecord& s) {
+    switch (s.kind) {
+      case StreamRecord::Enter: sink.threadEnter(thread, s.time, rt.function[s.index]); return;
+      case StreamRecord::Leave: sink.threadLeave(thread, s.time, rt.function[s.index]); return;
+      case StreamRecord::Point: sink.threadPoint(thread, s.time, rt.function[s.index], labelOf(rt, s.index)); return;
+      case StreamRecord::Inner: return;
+    }
   });
-  if (inOrder) {
-    walkRank(trace, rt, inner, begin, deliver);
-    return;
-  }
-  std::vector<StreamRecord> buffered;
-  walkRank(trace, rt, inner, begin, [&](const StreamRecord& s) { buffered.push_back(s); });
-  std::stable_sort(buffered.begin(), buffered.end(),
-                   [](const StreamRecord& a, const StreamRecord& b) { return a.time < b.time; });
-  for (const StreamRecord& s : buffered) deliver(s);
 }
 
 void emitTrace(const Trace& trace, TraceSink& sink) {
   TraceHeader header;
   header.ranks = static_cast<std::uint32_t>(trace.ranks.size());
   for (const auto& r : trace.ranks) header.rankNames.push_back(r.name);
+  for (const auto& t : trace.threads) header.threads.push_back({t.events.name, t.rank});
   sink.begin(header);
   for (const auto& f : trace.functions) sink.defineFunction(f);
   for (std::size_t c = 1; c < trace.comms.size(); ++c) sink.defineComm(trace.comms[c]);
 
   for (std::uint32_t r = 0; r < trace.ranks.size(); ++r) emitRank(trace, r, sink);
+  for (std::uint32_t t = 0; t < trace.threads.size(); ++t) emitThread(trace, t, sink);
   sink.end();
 }
 

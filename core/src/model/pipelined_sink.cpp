@@ -11,7 +11,7 @@ namespace {
 
 enum class RecType : std::uint8_t {
   Enter, Leave, Point, Send, Recv, IsendComplete, IrecvRequest, Collective, Warn, Position,
-  SourceRecords,
+  SourceRecords, ThreadEnter, ThreadLeave, ThreadPoint,  // rank: the thread's index
 };
 
 // One producer call, flattened. Strings and diagnostics live in the batch beside the records.
@@ -107,6 +107,12 @@ struct PipelinedSink::Impl {
         case RecType::Warn: target.warn(std::move(b.diagnostics[r.extra])); break;
         case RecType::Position: target.setPosition(r.t, b.strings[r.extra]); break;
         case RecType::SourceRecords: target.addSourceRecords(r.bytes); break;
+        case RecType::ThreadEnter: target.threadEnter(r.rank, r.t, r.a); break;
+        case RecType::ThreadLeave: target.threadLeave(r.rank, r.t, r.a); break;
+        case RecType::ThreadPoint:
+          target.threadPoint(r.rank, r.t, r.a,
+                             r.extra ? std::string_view(b.strings[r.extra - 1]) : std::string_view());
+          break;
       }
     }
   }
@@ -188,6 +194,21 @@ void PipelinedSink::point(std::uint32_t rank, TimeNs t, std::uint32_t fn, std::s
   std::uint64_t s = label.empty() ? 0 : d->keep(label) + 1;
   d->push(Rec{RecType::Point, MpiOp::None, rank, fn, 0, 0, t, 0, 0, s});
 }
+
+void PipelinedSink::threadEnter(std::uint32_t thread, TimeNs t, std::uint32_t fn) {
+  d->push(Rec{RecType::ThreadEnter, MpiOp::None, thread, fn, 0, 0, t, 0, 0, 0});
+}
+
+void PipelinedSink::threadLeave(std::uint32_t thread, TimeNs t, std::uint32_t fn) {
+  d->push(Rec{RecType::ThreadLeave, MpiOp::None, thread, fn, 0, 0, t, 0, 0, 0});
+}
+
+void PipelinedSink::threadPoint(std::uint32_t thread, TimeNs t, std::uint32_t fn, std::string_view label) {
+  std::uint64_t s = label.empty() ? 0 : d->keep(label) + 1;
+  d->push(Rec{RecType::ThreadPoint, MpiOp::None, thread, fn, 0, 0, t, 0, 0, s});
+}
+
+bool PipelinedSink::keepsThreads() const { return d->target.keepsThreads(); }
 
 void PipelinedSink::send(std::uint32_t rank, TimeNs t, std::int32_t peer, std::uint32_t comm,
                          std::int32_t tag, std::uint64_t bytes, std::uint64_t request) {

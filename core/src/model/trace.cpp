@@ -19,6 +19,12 @@ std::uint64_t Trace::eventCount() const {
   return n;
 }
 
+std::uint64_t Trace::threadEventCount() const {
+  std::uint64_t n = 0;
+  for (const auto& t : threads) n += t.events.size();
+  return n;
+}
+
 std::uint64_t Trace::mpiCallCount() const {
   std::uint64_t n = 0;
   for (const auto& r : ranks) n += r.mpiCalls.size();
@@ -42,14 +48,16 @@ std::size_t strBytes(const std::string& s) {
 
 std::size_t Trace::residentBytes() const {
   std::size_t b = sizeof(Trace);
-  b += vecBytes(ranks);
-  for (const auto& r : ranks) {
+  b += vecBytes(ranks) + vecBytes(threads);
+  auto events = [&](const RankTrace& r) {
     b += strBytes(r.name) + r.enter.residentBytes() + r.leave.residentBytes() +
          vecBytes(r.function) + vecBytes(r.depth) + r.messages.residentBytes() +
          r.collectives.residentBytes() +
          vecBytes(r.labels) + vecBytes(r.mpiCalls);
     for (const auto& l : r.labels) b += strBytes(l.text);
-  }
+  };
+  for (const auto& r : ranks) events(r);
+  for (const auto& t : threads) events(t.events);
   b += vecBytes(functions);
   for (const auto& f : functions) b += strBytes(f.name) + strBytes(f.color);
   b += vecBytes(comms);
@@ -118,6 +126,24 @@ bool Trace::sameModel(const Trace& o, std::string* why) const {
         !diffVec(a.collectives, b.collectives, p + "collectives", why) ||
         !diffVec(a.labels, b.labels, p + "labels", why) ||
         !diffVec(a.mpiCalls, b.mpiCalls, p + "MPI call index", why))
+      return false;
+  }
+  if (threads.size() != o.threads.size()) {
+    if (why) *why = "thread counts differ (" + std::to_string(threads.size()) + " vs " + std::to_string(o.threads.size()) + ")";
+    return false;
+  }
+  for (std::size_t i = 0; i < threads.size(); ++i) {
+    const RankTrace& a = threads[i].events;
+    const RankTrace& b = o.threads[i].events;
+    std::string p = "thread " + std::to_string(i) + " ";
+    if (threads[i].rank != o.threads[i].rank || a.name != b.name) {
+      if (why) *why = p + "'" + a.name + "' of rank " + std::to_string(threads[i].rank) + " vs '" + b.name + "' of rank " +
+                      std::to_string(o.threads[i].rank);
+      return false;
+    }
+    if (!diffVec(a.enter, b.enter, p + "enter times", why) || !diffVec(a.leave, b.leave, p + "leave times", why) ||
+        !diffVec(a.function, b.function, p + "functions", why) || !diffVec(a.depth, b.depth, p + "depths", why) ||
+        !diffVec(a.labels, b.labels, p + "labels", why))
       return false;
   }
   if (!diffVec(collectives, o.collectives, "collective instances", why)) return false;

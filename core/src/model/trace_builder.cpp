@@ -80,7 +80,11 @@ struct TraceBuilder::Impl {
   bool begun = false;
   bool keepUnused = false;  // keepUnusedFunctions()
   bool ended = false;
+  // Locations: ranks [0, rankCount), then the threads (TraceHeader::threads), which end()
+  // moves to Trace::threads. Both take events the same way until then.
   std::vector<RankState> rs;
+  std::uint32_t rankCount = 0;
+  std::vector<std::int32_t> threadRank;  // per thread: the rank it belongs to
   std::map<std::pair<std::string, EventKind>, std::uint32_t> functionIndex;
   std::map<std::string, std::size_t> diagCounts;  // per kind, for capping
   BuildContext direct;  // the builder's own records, and end()
@@ -106,11 +110,22 @@ struct TraceBuilder::Impl {
       c.pending.emplace_back(std::string(), std::move(d));
   }
 
-  bool checkRank(BuildContext& c, std::uint32_t rank, TimeNs time) {
+  // "rank 3" or "thread 'OMP thread 1'" (a location's name in diagnostics).
+  std::string who(std::uint32_t loc) const {
+    return loc < rankCount ? "rank " + std::to_string(loc) : "thread '" + t.ranks[loc].name + "'";
+  }
+
+  // A record of location `rank`: a rank's, or (thread) a thread's location.
+  bool checkRank(BuildContext& c, std::uint32_t rank, TimeNs time, bool thread = false) {
     if (!begun) throw std::logic_error("TraceBuilder: record before begin()");
-    if (rank >= rs.size()) {
+    if (!thread && rank >= rankCount) {
       diag(c, "rank", "record for rank " + std::to_string(rank) + " beyond the " +
-                          std::to_string(rs.size()) + " ranks; ignored");
+                          std::to_string(rankCount) + " ranks; ignored");
+      return false;
+    }
+    if (thread && rank >= rs.size()) {
+      diag(c, "rank", "record for a thread beyond the " + std::to_string(rs.size() - rankCount) +
+                          " threads; ignored");
       return false;
     }
     if (rank < c.first || rank >= c.last)
@@ -120,7 +135,7 @@ struct TraceBuilder::Impl {
     RankState& s = rs[rank];
     if (time < s.lastTime) {
       s.outOfOrder = true;
-      diag(c, "order", "rank " + std::to_string(rank) + ": time goes backwards (" +
+      diag(c, "order", who(rank) + ": time goes backwards (" +
                            std::to_string(time) + " ns after " + std::to_string(s.lastTime) +
                            " ns); events re-sorted");
     }
@@ -152,7 +167,7 @@ struct TraceBuilder::Impl {
     std::string where = c.line >= 0 ? "line " + std::to_string(c.line) + ", " : "";
     if (!c.position.empty()) where += c.position + ", ";
     const std::string& open = t.functions[rs[rank].stack.back().function].name;
-    throw TraceError(t.source, where + "rank " + std::to_string(rank) + " at " +
+    throw TraceError(t.source, where + who(rank) + " at " +
                                    std::to_string(time) + " ns: an event inside " +
                                    std::to_string(kMaxDepth + 1) + " open states (the innermost '" +
                                    open + "'); nesting deeper than the model holds (at most " +
@@ -207,10 +222,14 @@ struct TraceBuilder::Impl {
     return idx;
   }
 
-  void enter(BuildContext& c, std::uint32_t rank, TimeNs time, std::uint32_t fn);
-  void leave(BuildContext& c, std::uint32_t rank, TimeNs time, std::uint32_t fn);
+  // Also a thread's records (thread: rank is its location).
+  std::uint32_t threadLocation(std::uint32_t thread) const {
+    return thread < rs.size() - rankCount ? rankCount + thread : kNone32;
+  }
+  void enter(BuildContext& c, std::uint32_t rank, TimeNs time, std::uint32_t fn, bool thread = false);
+  void leave(BuildContext& c, std::uint32_t rank, TimeNs time, std::uint32_t fn, bool thread = false);
   void point(BuildContext& c, std::uint32_t rank, TimeNs time, std::uint32_t fn,
-             std::string_view label);
+             std::string_view label, bool thread = false);
   void send(BuildContext& c, std::uint32_t rank, TimeNs time, std::int32_t peer,
             std::uint32_t comm, std::int32_t tag, std::uint64_t bytes, std::uint64_t request);
   void recv(BuildContext& c, std::uint32_t rank, TimeNs time, std::int32_t peer,
@@ -222,6 +241,7 @@ struct TraceBuilder::Impl {
   void join(BuildContext& part);
 
   void closeOpenStates();
+  void separateThreads();
   void shiftNegativeTimes();
   void sortOutOfOrderRanks();
   void pruneUnusedFunctions();
@@ -293,12 +313,20 @@ TraceBuilder::~TraceBuilder() = default;
 void TraceBuilder::begin(const TraceHeader& h) {
   if (d->begun) throw std::logic_error("TraceBuilder: begin() twice");
   d->begun = true;
-  d->t.ranks.resize(h.ranks);
-  d->rs.resize(h.ranks);
+  d->rankCount = h.ranks;
+  const std::size_t locations = std::size_t{h.ranks} + h.threads.size();
+  if (locations > kNone32) throw TraceError(d->t.source, "more than 2^32 ranks and threads");
+  d->t.ranks.resize(locations);
+  d->rs.resize(locations);
   for (std::uint32_t r = 0; r < h.ranks; ++r)
     d->t.ranks[r].name = r < h.rankNames.size() && !h.rankNames[r].empty()
                              ? h.rankNames[r]
                              : "rank " + std::to_string(r);
+  for (std::size_t i = 0; i < h.threads.size(); ++i) {
+    const std::int32_t rank = h.threads[i].rank;
+    d->threadRank.push_back(rank >= 0 && static_cast<std::uint32_t>(rank) < h.ranks ? rank : -1);
+    d->t.ranks[h.ranks + i].name = h.threads[i].name.empty() ? "thread " + std::to_string(i) : h.threads[i].name;
+  }
   Communicator world{"MPI_COMM_WORLD", {}, false};
   world.worldRanks.resize(h.ranks);
   std::iota(world.worldRanks.begin(), world.worldRanks.end(), 0);
@@ -322,6 +350,15 @@ void TraceBuilder::point(std::uint32_t rank, TimeNs time, std::uint32_t fn,
                          std::string_view label) {
   d->point(d->direct, rank, time, fn, label);
 }
+void TraceBuilder::threadEnter(std::uint32_t thread, TimeNs time, std::uint32_t fn) {
+  d->enter(d->direct, d->threadLocation(thread), time, fn, true);
+}
+void TraceBuilder::threadLeave(std::uint32_t thread, TimeNs time, std::uint32_t fn) {
+  d->leave(d->direct, d->threadLocation(thread), time, fn, true);
+}
+void TraceBuilder::threadPoint(std::uint32_t thread, TimeNs time, std::uint32_t fn, std::string_view label) {
+  d->point(d->direct, d->threadLocation(thread), time, fn, label, true);
+}
 void TraceBuilder::send(std::uint32_t rank, TimeNs time, std::int32_t peer, std::uint32_t comm,
                         std::int32_t tag, std::uint64_t bytes, std::uint64_t request) {
   d->send(d->direct, rank, time, peer, comm, tag, bytes, request);
@@ -341,25 +378,25 @@ void TraceBuilder::collective(std::uint32_t rank, TimeNs time, MpiOp op, std::ui
   d->collective(d->direct, rank, time, op, comm, root, sent, received);
 }
 
-void TraceBuilder::Impl::enter(BuildContext& c, std::uint32_t rank, TimeNs time, std::uint32_t fn) {
-  if (!checkRank(c, rank, time)) return;
+void TraceBuilder::Impl::enter(BuildContext& c, std::uint32_t rank, TimeNs time, std::uint32_t fn, bool thread) {
+  if (!checkRank(c, rank, time, thread)) return;
   std::uint32_t e = appendEvent(c, rank, time, time, fn);
   rs[rank].stack.push_back({e, fn});
 }
 
-void TraceBuilder::Impl::leave(BuildContext& c, std::uint32_t rank, TimeNs time, std::uint32_t fn) {
-  if (!checkRank(c, rank, time)) return;
+void TraceBuilder::Impl::leave(BuildContext& c, std::uint32_t rank, TimeNs time, std::uint32_t fn, bool thread) {
+  if (!checkRank(c, rank, time, thread)) return;
   auto& stack = rs[rank].stack;
   auto it = std::find_if(stack.rbegin(), stack.rend(),
                          [&](const OpenEvent& o) { return o.function == fn; });
   const std::string& name = t.functions[fn].name;
   if (it == stack.rend()) {
-    diag(c, "unmatched-leave", "rank " + std::to_string(rank) + ": end of '" + name +
+    diag(c, "unmatched-leave", who(rank) + ": end of '" + name +
                                    "' without a matching start; ignored");
     return;
   }
   if (it != stack.rbegin())
-    diag(c, "nesting", "rank " + std::to_string(rank) + ": end of '" + name +
+    diag(c, "nesting", who(rank) + ": end of '" + name +
                            "' while an inner state is still open (improper nesting)");
   std::uint32_t e = it->event;
   // A clock that went backwards (already reported) must not produce a negative duration.
@@ -367,8 +404,9 @@ void TraceBuilder::Impl::leave(BuildContext& c, std::uint32_t rank, TimeNs time,
   stack.erase(std::next(it).base());
   // A collective call without a collective record (ALOG, Score-P 1.x) still takes part in
   // a collective on WORLD: its name is all we know.
+  // (A thread's MPI calls are drawn as measured, never matched.)
   const Function& f = t.functions[fn];
-  if (f.kind == EventKind::MpiCall && isCollective(f.op)) {
+  if (!thread && f.kind == EventKind::MpiCall && isCollective(f.op)) {
     auto& colls = t.ranks[rank].collectives;
     if (colls.empty() || colls.back().event != e)
       colls.push_back(CollectiveCall{e, f.op, 0, -1, 0, 0, kNone32});
@@ -376,8 +414,8 @@ void TraceBuilder::Impl::leave(BuildContext& c, std::uint32_t rank, TimeNs time,
 }
 
 void TraceBuilder::Impl::point(BuildContext& c, std::uint32_t rank, TimeNs time, std::uint32_t fn,
-                               std::string_view label) {
-  if (!checkRank(c, rank, time)) return;
+                               std::string_view label, bool thread) {
+  if (!checkRank(c, rank, time, thread)) return;
   std::uint32_t e = appendEvent(c, rank, time, time, fn);
   if (!label.empty()) t.ranks[rank].labels.push_back(PointLabel{e, std::string(label)});
 }
@@ -539,10 +577,10 @@ void TraceBuilder::Impl::closeOpenStates() {
       OpenEvent o = stack.back();
       stack.pop_back();
       t.ranks[r].leave.set(o.event, end);
-      diag("open", "rank " + std::to_string(r) + ": '" + t.functions[o.function].name +
+      diag("open", who(r) + ": '" + t.functions[o.function].name +
                        "' still open at the end of the trace; closed at the end time");
       const Function& f = t.functions[o.function];
-      if (f.kind == EventKind::MpiCall && isCollective(f.op)) {
+      if (r < rankCount && f.kind == EventKind::MpiCall && isCollective(f.op)) {
         auto& colls = t.ranks[r].collectives;
         if (colls.empty() || colls.back().event != o.event)
           colls.push_back(CollectiveCall{o.event, f.op, 0, -1, 0, 0, kNone32});
@@ -627,6 +665,20 @@ void TraceBuilder::Impl::pruneUnusedFunctions() {
     for (auto& f : r.function) f = remap[f];
 }
 
+// The threads' locations become Trace::threads: what follows (requests, messages, the MPI
+// call index, matching, steps) is about ranks only.
+void TraceBuilder::Impl::separateThreads() {
+  t.threads.reserve(t.ranks.size() - rankCount);
+  for (std::size_t i = rankCount; i < t.ranks.size(); ++i)
+    t.threads.push_back(ThreadTrace{threadRank[i - rankCount], std::move(t.ranks[i])});
+  t.ranks.resize(rankCount);
+  rs.resize(rankCount);
+  // By rank (the rank a thread is drawn under), then in the file's order; rank -1 last.
+  std::stable_sort(t.threads.begin(), t.threads.end(), [](const ThreadTrace& a, const ThreadTrace& b) {
+    return static_cast<std::uint32_t>(a.rank) < static_cast<std::uint32_t>(b.rank);
+  });
+}
+
 void TraceBuilder::Impl::finishRequests() {
   direct.line = -1;
   direct.position = "end of trace";
@@ -691,8 +743,9 @@ void TraceBuilder::end() {
   d->closeOpenStates();
   d->shiftNegativeTimes();
   d->sortOutOfOrderRanks();
-  d->finishRequests();
   if (!d->keepUnused) d->pruneUnusedFunctions();
+  d->separateThreads();
+  d->finishRequests();
   d->sortMessages();
   d->indexMpiCalls();
   d->direct.line = -1;
@@ -704,16 +757,20 @@ void TraceBuilder::end() {
   d->direct.position = "collective matching";
   for (auto& msg : matchCollectives(d->t)) d->diag(msg.first, std::move(msg.second));
   d->findParallelSteps();
-  for (auto& r : d->t.ranks) {
+  auto seal = [](RankTrace& r) {
     r.enter.seal();
     r.leave.seal();
     r.messages.seal();
     r.collectives.seal();
-  }
+  };
+  for (auto& r : d->t.ranks) seal(r);
+  for (auto& th : d->t.threads) seal(th.events);
   d->t.startTime = 0;
   d->t.endTime = 0;
   for (const auto& r : d->t.ranks)
     if (!r.leave.empty()) d->t.endTime = std::max(d->t.endTime, r.leave.maxValue());
+  for (const auto& th : d->t.threads)
+    if (!th.events.leave.empty()) d->t.endTime = std::max(d->t.endTime, th.events.leave.maxValue());
   // Summaries for diagnostics that were capped.
   for (const auto& [kind, n] : d->diagCounts)
     if (n > kMaxDiagnosticsPerKind)

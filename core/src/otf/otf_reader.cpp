@@ -1,8 +1,11 @@
 // OTF (version 1) reader through libotf (issue #17). Mapping (docs/trace-model.md, "OTF"):
 //
 // - processes without a parent are ranks, in increasing process id; processes with a parent
-//   are threads (VampirTrace's OpenMP/Pthreads streams): PerWiz models one timeline per MPI
-//   rank, so their records are counted and reported, not merged into the rank's.
+//   are threads (VampirTrace's OpenMP/Pthreads streams), each a timeline of its own under the
+//   rank it descends from (Trace::threads): their states and markers are kept, their message
+//   and collective records counted and reported. A trace with threads and no MPI function
+//   (a Pthreads or OpenMP program) has no MPI rank: every process is a thread. A sink that
+//   keeps no threads (TraceSink::keepsThreads) gets the ranks only, as before.
 // - functions: MPI calls when their group is "MPI" (VampirTrace) or the name has the MPI
 //   prefix, user states otherwise; process groups are communicators (the group of all ranks
 //   in rank order is MPI_COMM_WORLD).
@@ -324,13 +327,44 @@ class Reader {
       throw TraceError(path_, "cannot read the definitions in " + stub_ + ".0.def (truncated or corrupt?)");
   }
 
+  // The rank a process descends from (through its parents), or -1.
+  std::int32_t ancestorRank(std::uint32_t proc) const {
+    for (std::size_t hops = 0; hops <= defs_.processes.size(); ++hops) {
+      const auto r = rankOf_.find(proc);
+      if (r != rankOf_.end()) return static_cast<std::int32_t>(r->second);
+      const auto p = defs_.processes.find(proc);
+      if (p == defs_.processes.end() || p->second.parent == 0) return -1;
+      proc = p->second.parent;
+    }
+    return -1;  // a cycle of parents
+  }
+
+  bool anyMpiFunction() const {
+    for (const auto& [id, f] : defs_.functions) {
+      auto g = defs_.functionGroups.find(f.second);
+      if ((g != defs_.functionGroups.end() && g->second == "MPI") || hasMpiPrefix(f.first)) return true;
+    }
+    return false;
+  }
+
   void mapRanks() {
-    std::vector<std::uint32_t> top;
+    std::vector<std::uint32_t> top, children;
     for (const auto& [id, p] : defs_.processes) {
       if (p.parent == 0) top.push_back(id);
-      else ++threads_;
+      else children.push_back(id);
     }
-    if (top.empty()) throw TraceError(path_, "the definitions name no process");
+    if (top.empty() && children.empty()) throw TraceError(path_, "the definitions name no process");
+    keepThreads_ = sink_.keepsThreads();
+    if (!keepThreads_) {
+      threads_ = children.size();
+      if (top.empty()) throw TraceError(path_, "the definitions name no process without a parent (an MPI rank)");
+    } else if (!children.empty() && !anyMpiFunction()) {
+      // Threads and no MPI: a threaded program without MPI; its processes are all threads.
+      children.insert(children.end(), top.begin(), top.end());
+      std::sort(children.begin(), children.end());
+      top.clear();
+      noMpi_ = true;
+    }
     std::sort(mappedProcesses_.begin(), mappedProcesses_.end());
     // A process the master control file gives no stream recorded nothing (otfprint and ViTE
     // read such traces): it stays a rank, with no events, and the warning names it.
@@ -339,8 +373,14 @@ class Reader {
         streamless_.push_back("process " + std::to_string(id) + " ('" + defs_.processes[id].name + "')");
     for (std::uint32_t r = 0; r < top.size(); ++r) rankOf_[top[r]] = r;
     ranks_ = static_cast<std::uint32_t>(top.size());
-    stacks_.assign(ranks_, {});
     rankProcess_ = top;
+    if (keepThreads_) {
+      for (std::uint32_t id : children) {
+        threadOf_[id] = static_cast<std::uint32_t>(threadProcess_.size());
+        threadProcess_.push_back(id);
+      }
+    }
+    stacks_.assign(ranks_ + threadProcess_.size(), {});
     if (!defs_.timerDefined || defs_.ticksPerSecond == 0) {
       defs_.ticksPerSecond = 1'000'000'000;
       warn("the archive defines no timer resolution; ticks are taken as nanoseconds");
@@ -356,6 +396,10 @@ class Reader {
     TraceHeader h;
     h.ranks = ranks_;
     for (std::uint32_t p : rankProcess_) h.rankNames.push_back(defs_.processes[p].name);
+    for (std::uint32_t p : threadProcess_) {
+      const std::string& name = defs_.processes[p].name;
+      h.threads.push_back({name.empty() ? "process " + std::to_string(p) : name, ancestorRank(p)});
+    }
     sink_.begin(h);
     // Storage sized once from the files (only address space until written).
     for (std::uint32_t r = 0; r < ranks_; ++r) sink_.expectRecords(r, recordBound_[rankProcess_[r]]);
@@ -426,13 +470,13 @@ class Reader {
                                   const char* text, OTF_KeyValueList*) {
       Reader& r = self(u);
       ++r.records_;  // a record of the file, modelled or not
-      const std::int32_t rank = r.rankOrMinus1(proc);
+      const std::int64_t loc = r.locationOf(proc);
       auto fn = r.markerIndex_.find(token);
-      if (rank < 0 || fn == r.markerIndex_.end()) {
+      if (loc < 0 || fn == r.markerIndex_.end()) {
         ++r.skippedMarkers_;
         return static_cast<int>(OTF_RETURN_OK);
       }
-      r.markers_[static_cast<std::uint32_t>(rank)].push_back({time, fn->second, text ? text : ""});
+      r.markers_[static_cast<std::uint32_t>(loc)].push_back({time, fn->second, text ? text : ""});
       return static_cast<int>(OTF_RETURN_OK);
     });
     // Marker definitions live in the marker file too.
@@ -448,35 +492,63 @@ class Reader {
     const std::uint64_t n = OTF_Reader_readMarkers(reader_, h);
     OTF_HandlerArray_close(h);
     if (n == OTF_READ_ERROR) throw TraceError(path_, "cannot read the markers (" + stub_ + ".0.marker)");
-    markerCursor_.assign(ranks_, 0);
+    markerCursor_.assign(stacks_.size(), 0);
     for (auto& [r, list] : markers_) {
       std::stable_sort(list.begin(), list.end(), [](const PendingMarker& a, const PendingMarker& b) { return a.ticks < b.ticks; });
       if (!list.empty()) minMarkerTicks_ = std::min(minMarkerTicks_, list.front().ticks);
     }
   }
-  // Delivers rank's markers up to `ticks` (all with `all`).
-  void flushMarkers(std::uint32_t rank, std::uint64_t ticks, bool all = false) {
-    auto it = markers_.find(rank);
+  // Delivers a location's markers up to `ticks` (all with `all`).
+  void flushMarkers(std::uint32_t loc, std::uint64_t ticks, bool all = false) {
+    auto it = markers_.find(loc);
     if (it == markers_.end()) return;
     auto& list = it->second;
-    std::size_t& c = markerCursor_[rank];
+    std::size_t& c = markerCursor_[loc];
     while (c < list.size() && (all || list[c].ticks <= ticks)) {
-      sink_.point(rank, ns(list[c].ticks), list[c].fn, list[c].text);
+      pointAt(loc, ns(list[c].ticks), list[c].fn, list[c].text);
       ++c;
     }
   }
 
-  // A record of process `proc` at `ticks`: its rank (after its markers), or -1 if it is a
-  // thread or unknown (counted).
-  std::int32_t at(std::uint64_t ticks, std::uint32_t proc) {
+  // Locations: ranks [0, ranks_), then the threads (threadProcess_); -1: neither.
+  std::int64_t locationOf(std::uint32_t proc) const {
+    if (auto it = rankOf_.find(proc); it != rankOf_.end()) return it->second;
+    if (auto it = threadOf_.find(proc); it != threadOf_.end()) return std::int64_t{ranks_} + it->second;
+    return -1;
+  }
+  void enterAt(std::uint32_t loc, TimeNs t, std::uint32_t fn) {
+    if (loc < ranks_) sink_.enter(loc, t, fn);
+    else sink_.threadEnter(loc - ranks_, t, fn);
+  }
+  void leaveAt(std::uint32_t loc, TimeNs t, std::uint32_t fn) {
+    if (loc < ranks_) sink_.leave(loc, t, fn);
+    else sink_.threadLeave(loc - ranks_, t, fn);
+  }
+  void pointAt(std::uint32_t loc, TimeNs t, std::uint32_t fn, std::string_view text) {
+    if (loc < ranks_) sink_.point(loc, t, fn, text);
+    else sink_.threadPoint(loc - ranks_, t, fn, text);
+  }
+
+  // A record of process `proc` at `ticks`: its location (after its markers), or -1 if it is
+  // unknown or a thread the sink does not keep (counted).
+  std::int64_t locationAt(std::uint64_t ticks, std::uint32_t proc) {
     ++records_;  // a record of the file, modelled or not
-    const std::int32_t r = rankOrMinus1(proc);
-    if (r < 0) {
+    const std::int64_t loc = locationOf(proc);
+    if (loc < 0) {
       ++threadRecords_;
       return -1;
     }
-    if (!markers_.empty()) flushMarkers(static_cast<std::uint32_t>(r), ticks);
-    return r;
+    if (!markers_.empty()) flushMarkers(static_cast<std::uint32_t>(loc), ticks);
+    return loc;
+  }
+  // The same for records only a rank holds (messages, collectives): -1 for a thread's (counted).
+  std::int32_t at(std::uint64_t ticks, std::uint32_t proc) {
+    const std::int64_t loc = locationAt(ticks, proc);
+    if (loc >= std::int64_t{ranks_}) {
+      ++threadMpiRecords_;
+      return -1;
+    }
+    return static_cast<std::int32_t>(loc);
   }
 
   // The trace's start: DefTimeRange's minimum when the archive has one, else its earliest
@@ -496,20 +568,20 @@ class Reader {
     handlers_ = OTF_HandlerArray_open();
     set(OTF_ENTER_RECORD, +[](void* u, std::uint64_t t, std::uint32_t fn, std::uint32_t proc, std::uint32_t, OTF_KeyValueList*) {
       Reader& r = self(u);
-      const std::int32_t rank = r.at(t, proc);
-      if (rank >= 0) {
+      const std::int64_t loc = r.locationAt(t, proc);
+      if (loc >= 0) {
         const std::uint32_t f = r.function(fn);
-        r.stacks_[static_cast<std::uint32_t>(rank)].push_back(f);
-        r.sink_.enter(static_cast<std::uint32_t>(rank), r.ns(t), f);
+        r.stacks_[static_cast<std::uint32_t>(loc)].push_back(f);
+        r.enterAt(static_cast<std::uint32_t>(loc), r.ns(t), f);
       }
       return static_cast<int>(OTF_RETURN_OK);
     });
     set(OTF_LEAVE_RECORD, +[](void* u, std::uint64_t t, std::uint32_t fn, std::uint32_t proc, std::uint32_t, OTF_KeyValueList*) {
       Reader& r = self(u);
-      const std::int32_t rank = r.at(t, proc);
-      if (rank < 0) return static_cast<int>(OTF_RETURN_OK);
+      const std::int64_t loc = r.locationAt(t, proc);
+      if (loc < 0) return static_cast<int>(OTF_RETURN_OK);
       // Leave with function 0 means "the innermost open one" (OTF allows it).
-      auto& stack = r.stacks_[static_cast<std::uint32_t>(rank)];
+      auto& stack = r.stacks_[static_cast<std::uint32_t>(loc)];
       std::uint32_t f = kNone32;
       if (fn == 0) {
         if (stack.empty()) {
@@ -522,7 +594,7 @@ class Reader {
       }
       auto it = std::find(stack.rbegin(), stack.rend(), f);
       if (it != stack.rend()) stack.erase(std::next(it).base());
-      r.sink_.leave(static_cast<std::uint32_t>(rank), r.ns(t), f);
+      r.leaveAt(static_cast<std::uint32_t>(loc), r.ns(t), f);
       return static_cast<int>(OTF_RETURN_OK);
     });
     set(OTF_SEND_RECORD, +[](void* u, std::uint64_t t, std::uint32_t sender, std::uint32_t receiver, std::uint32_t group,
@@ -583,8 +655,8 @@ class Reader {
     });
     set(OTF_EVENTCOMMENT_RECORD, +[](void* u, std::uint64_t t, std::uint32_t proc, const char* text, OTF_KeyValueList*) {
       Reader& r = self(u);
-      const std::int32_t rank = r.at(t, proc);
-      if (rank >= 0) r.sink_.point(static_cast<std::uint32_t>(rank), r.ns(t), r.commentFunction(), text ? text : "");
+      const std::int64_t loc = r.locationAt(t, proc);
+      if (loc >= 0) r.pointAt(static_cast<std::uint32_t>(loc), r.ns(t), r.commentFunction(), text ? text : "");
       return static_cast<int>(OTF_RETURN_OK);
     });
     // Records the model does not hold: counted per kind and reported.
@@ -674,7 +746,7 @@ class Reader {
       if (text.droppedTail() > 0) cutStreams_.push_back(file.path);
       doneBytes += file.bytes;
     }
-    for (std::uint32_t r = 0; r < ranks_; ++r) flushMarkers(r, 0, true);
+    for (std::uint32_t loc = 0; loc < stacks_.size(); ++loc) flushMarkers(loc, 0, true);
     // Records: every one a handler saw (the library's own count takes blank lines as records).
     for (const auto& [kind, n] : skipped_) records_ += n;
     sink_.addSourceRecords(records_);
@@ -725,9 +797,15 @@ class Reader {
       warn("the last line of " + f + " has no line end (a cut stream?); that partial record was dropped");
     if (threads_ > 0)
       warn(std::to_string(threads_) + " thread process(es) (OTF processes with a parent) and their " +
-           std::to_string(threadRecords_) + " record(s) are not modelled: PerWiz keeps one timeline per MPI rank");
+           std::to_string(threadRecords_) + " record(s) are not written: this output keeps one timeline per MPI rank");
     else if (threadRecords_ > 0)
       warn(std::to_string(threadRecords_) + " record(s) of undefined processes ignored");
+    if (noMpi_)
+      warn("no MPI function is defined: the " + std::to_string(threadProcess_.size()) +
+           " processes are threads of a program without MPI, shown as measured (no MPI rank to predict)");
+    if (threadMpiRecords_ > 0)
+      warn(std::to_string(threadMpiRecords_) + " message or collective record(s) of threads are not modelled: "
+           "the replay predicts MPI ranks, and threads are shown as measured");
     for (const auto& [kind, n] : skipped_) {
       if (kind == "unknown")
         warn(std::to_string(n) + " record(s) the OTF library could not parse (a truncated or corrupt stream file?) were skipped");
@@ -770,7 +848,10 @@ class Reader {
   std::vector<std::string> cutStreams_;  // streams whose last line had no line end (dropped)
   std::vector<std::string> streamless_;  // processes defined without an event stream
   std::vector<std::uint32_t> mappedProcesses_, rankProcess_;
-  std::unordered_map<std::uint32_t, std::uint32_t> rankOf_, functionIndex_, markerIndex_, commIndex_;
+  std::unordered_map<std::uint32_t, std::uint32_t> rankOf_, threadOf_, functionIndex_, markerIndex_, commIndex_;
+  std::vector<std::uint32_t> threadProcess_;  // thread i's process (kept when the sink keeps threads)
+  bool keepThreads_ = false, noMpi_ = false;
+  std::uint64_t threadMpiRecords_ = 0;
   std::unordered_map<std::uint32_t, std::uint64_t> recordBound_;  // per process, from its stream's size
   std::uint32_t ranks_ = 0;
   std::uint64_t origin_ = 0;
@@ -782,7 +863,7 @@ class Reader {
   std::uint64_t records_ = 0, threadRecords_ = 0, threads_ = 0, nonRankGroups_ = 0, unknownGroup_ = 0;
   std::uint64_t undefinedFunctions_ = 0, undefinedCollectives_ = 0, unmatchedCollectiveEnds_ = 0, skippedMarkers_ = 0;
   std::uint64_t strayLeaves_ = 0;
-  std::vector<std::vector<std::uint32_t>> stacks_;  // per rank: functions entered and not left
+  std::vector<std::vector<std::uint32_t>> stacks_;  // per location: functions entered and not left
   std::uint32_t commentFn_ = kNone32;
 };
 

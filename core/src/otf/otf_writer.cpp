@@ -8,6 +8,10 @@
 // as VampirTrace does), message and collective sizes above 2^32 - 1 bytes (clamped, with a
 // warning on stderr of the CLI through the sink's warn()), negative tags (written as their
 // 32-bit pattern; the reader gives them back).
+//
+// Threads (Trace::threads) are processes after the ranks, each with its own stream, whose
+// parent is their rank's process (VampirTrace's layout); a thread of no rank has none, so it
+// reads back as a rank unless the trace has no MPI function (otf_reader.cpp).
 #include "otf_common.h"
 
 #include "perwiz/output_file.h"
@@ -38,11 +42,13 @@ class OtfWriter final : public TraceSink {
 
   void begin(const TraceHeader& header) override {
     ranks_ = header.ranks;
+    threads_ = static_cast<std::uint32_t>(header.threads.size());
+    const std::uint32_t processes = ranks_ + threads_;
     const fs::path target(path_);
     const std::string dir = target.parent_path().empty() ? "." : target.parent_path().string();
     const std::string stem = fs::path(otf::nameStub(target.filename().string())).string();
     std::vector<std::string> names;
-    for (std::uint32_t r = 0; r < ranks_; ++r) names.push_back(otf::eventsFileName(stem, r + 1));
+    for (std::uint32_t p = 0; p < processes; ++p) names.push_back(otf::eventsFileName(stem, p + 1));
     names.push_back(stem + ".0.def");
     names.push_back(stem + ".0.marker");
     names.push_back(stem + ".otf");  // the anchor last: readers open it
@@ -51,10 +57,10 @@ class OtfWriter final : public TraceSink {
     refuseExisting(finals, path_);
     output_.emplace(OutputDirectory::entries(dir, names, path_));
     const std::string stub = (fs::path(output_->workDir()) / stem).string();
-    manager_ = OTF_FileManager_open(std::min<std::uint32_t>(std::max<std::uint32_t>(ranks_ + 4, 8), 256));
-    writer_ = manager_ ? OTF_Writer_open(stub.c_str(), std::max<std::uint32_t>(ranks_, 1), manager_) : nullptr;
+    manager_ = OTF_FileManager_open(std::min<std::uint32_t>(std::max<std::uint32_t>(processes + 4, 8), 256));
+    writer_ = manager_ ? OTF_Writer_open(stub.c_str(), std::max<std::uint32_t>(processes, 1), manager_) : nullptr;
     if (!writer_) throw TraceError(path_, "the OTF library cannot create the archive");
-    for (std::uint32_t r = 0; r < ranks_; ++r) OTF_Writer_assignProcess(writer_, r + 1, r + 1);
+    for (std::uint32_t p = 0; p < processes; ++p) OTF_Writer_assignProcess(writer_, p + 1, p + 1);
     OTF_Writer_writeDefCreator(writer_, 0, "PerWiz");
     OTF_Writer_writeDefTimerResolution(writer_, 0, 1'000'000'000);
     std::vector<std::uint32_t> world;
@@ -63,6 +69,12 @@ class OtfWriter final : public TraceSink {
                                    ? header.rankNames[r] : "rank " + std::to_string(r);
       OTF_Writer_writeDefProcess(writer_, 0, r + 1, name.c_str(), 0);
       world.push_back(r + 1);
+    }
+    for (std::uint32_t i = 0; i < threads_; ++i) {
+      const ThreadHeader& th = header.threads[i];
+      const std::string name = th.name.empty() ? "thread " + std::to_string(i) : th.name;
+      const std::uint32_t parent = th.rank >= 0 && static_cast<std::uint32_t>(th.rank) < ranks_ ? th.rank + 1 : 0;
+      OTF_Writer_writeDefProcess(writer_, 0, ranks_ + i + 1, name.c_str(), parent);
     }
     OTF_Writer_writeDefProcessGroup(writer_, 0, 1, "MPI_COMM_WORLD", ranks_, world.data());
     OTF_Writer_writeDefFunctionGroup(writer_, 0, kGroupMpi, "MPI");
@@ -107,6 +119,16 @@ class OtfWriter final : public TraceSink {
     const std::string text(label);
     check(OTF_Writer_writeMarker(writer_, ticks(t), rank + 1, function + 1, text.c_str()));
   }
+  void threadEnter(std::uint32_t thread, TimeNs t, std::uint32_t function) override {
+    if (thread < threads_) enter(ranks_ + thread, t, function);
+  }
+  void threadLeave(std::uint32_t thread, TimeNs t, std::uint32_t function) override {
+    if (thread < threads_) leave(ranks_ + thread, t, function);
+  }
+  void threadPoint(std::uint32_t thread, TimeNs t, std::uint32_t function, std::string_view label) override {
+    if (thread < threads_) point(ranks_ + thread, t, function, label);
+  }
+  bool keepsThreads() const override { return true; }
   void send(std::uint32_t rank, TimeNs t, std::int32_t peer, std::uint32_t comm, std::int32_t tag,
             std::uint64_t bytes, std::uint64_t) override {
     if (peer < 0) {
@@ -187,7 +209,7 @@ class OtfWriter final : public TraceSink {
   std::optional<OutputDirectory> output_;
   OTF_FileManager* manager_ = nullptr;
   OTF_Writer* writer_ = nullptr;
-  std::uint32_t ranks_ = 0, comms_ = 0;
+  std::uint32_t ranks_ = 0, threads_ = 0, comms_ = 0;
   std::vector<Function> functions_;
   std::map<MpiOp, std::uint32_t> collOps_;
   std::uint64_t clamped_ = 0, droppedUnknownPeer_ = 0, maxTicks_ = 0;

@@ -178,8 +178,44 @@ const char* locationTypeName(OTF2_LocationType t) {
 
 }  // namespace
 
-RankLayout layoutRanks(const GlobalDefinitions& defs) {
+namespace {
+// Whether the definitions name anything of MPI: its locations group, a communicator group, a
+// region.
+bool definesMpi(const GlobalDefinitions& defs) {
+  for (const auto& g : defs.groups)
+    if (g.paradigm == OTF2_PARADIGM_MPI) return true;
+  for (const auto& [id, r] : defs.regions)
+    if (r.paradigm == OTF2_PARADIGM_MPI || hasMpiPrefix(defs.str(r.name))) return true;
+  return false;
+}
+
+std::string threadName(const GlobalDefinitions& defs, const GlobalDefinitions::Location& l) {
+  const std::string& name = defs.str(l.name);
+  return name.empty() ? "thread " + std::to_string(l.id) : name;
+}
+}  // namespace
+
+RankLayout layoutRanks(const GlobalDefinitions& defs, bool withThreads) {
   RankLayout out;
+  auto addThread = [&](const GlobalDefinitions::Location& l, std::int32_t rank) {
+    out.threadOf.emplace(l.id, static_cast<std::uint32_t>(out.threadLocation.size()));
+    out.threadLocation.push_back(l.id);
+    out.threads.push_back({threadName(defs, l), rank});
+  };
+  if (withThreads && !definesMpi(defs)) {
+    std::size_t cpuThreads = 0;
+    for (const auto& l : defs.locations) cpuThreads += l.type == OTF2_LOCATION_TYPE_CPU_THREAD;
+    if (cpuThreads > 1) {
+      out.noMpi = true;
+      std::unordered_set<OTF2_LocationRef> seen;
+      for (const auto& l : defs.locations) {
+        if (l.type == OTF2_LOCATION_TYPE_CPU_THREAD && seen.insert(l.id).second) addThread(l, -1);
+        else if (l.type != OTF2_LOCATION_TYPE_CPU_THREAD)
+          out.skipped.push_back({l.id, describeLocation(defs, l, locationTypeName(l.type))});
+      }
+      return out;
+    }
+  }
 
   // A rank is a CPU thread of a process; one per process (its master thread).
   auto isCandidate = [&](const GlobalDefinitions::Location& l) {
@@ -240,8 +276,16 @@ RankLayout layoutRanks(const GlobalDefinitions& defs) {
     addRank(*master);
   }
 
+  std::unordered_map<OTF2_LocationGroupRef, std::int32_t> rankOfGroup;
+  for (std::uint32_t r = 0; r < out.rankLocation.size(); ++r)
+    rankOfGroup.emplace(defs.location(out.rankLocation[r])->group, static_cast<std::int32_t>(r));
   for (const auto& l : defs.locations) {
-    if (out.rankOf.count(l.id)) continue;
+    if (out.rankOf.count(l.id) || out.threadOf.count(l.id)) continue;
+    if (withThreads && l.type == OTF2_LOCATION_TYPE_CPU_THREAD) {
+      const auto it = rankOfGroup.find(l.group);
+      addThread(l, it == rankOfGroup.end() ? -1 : it->second);
+      continue;
+    }
     std::string why;
     if (isCandidate(l))
       why = "not the master thread of its process";

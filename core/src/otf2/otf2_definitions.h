@@ -6,6 +6,7 @@
 #pragma once
 
 #include "perwiz/trace.h"
+#include "perwiz/trace_sink.h"
 
 #include <otf2/otf2.h>
 
@@ -97,10 +98,18 @@ struct RankLayout {
     OTF2_LocationRef id = 0;
     std::string description;  // e.g. "'CUDA[0:13]' (accelerator stream)"
   };
+  // With threads (layoutRanks' withThreads): the CPU threads that are not ranks, in definition
+  // order: a process's other threads under its rank, threads outside an MPI process under
+  // none. A trace without any MPI definition and more than one CPU thread has no rank: its
+  // CPU threads are all threads (noMpi).
+  std::vector<OTF2_LocationRef> threadLocation;  // thread -> location
+  std::vector<ThreadHeader> threads;
+  std::unordered_map<OTF2_LocationRef, std::uint32_t> threadOf;
+  bool noMpi = false;
   std::vector<Skipped> skipped;    // every other location, in definition order
   std::vector<std::string> notes;  // anomalies worth a warning
 };
-RankLayout layoutRanks(const GlobalDefinitions& defs);
+RankLayout layoutRanks(const GlobalDefinitions& defs, bool withThreads = false);
 
 // An OTF2 communicator in world ranks; nullopt communicator when its members are not all
 // ranks (CUDA streams, threads) or its group is missing.

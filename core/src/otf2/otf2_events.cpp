@@ -159,13 +159,20 @@ EventHandler::EventHandler(TraceSink& sink, std::string file, const GlobalDefini
                            const RankLayout& ranks)
     : sink_(sink), file_(std::move(file)), defs_(defs), ranks_(ranks),
       shared_(std::make_shared<Shared>()) {
-  lastTime_.assign(ranks.rankLocation.size(), std::numeric_limits<TimeNs>::min());
+  lastTime_.assign(ranks.rankLocation.size() + ranks.threadLocation.size(), std::numeric_limits<TimeNs>::min());
   for (OTF2_LocationRef loc : ranks.rankLocation)
+    shared_->positions.push_back("location " + std::to_string(loc));
+  for (OTF2_LocationRef loc : ranks.threadLocation)
     shared_->positions.push_back("location " + std::to_string(loc));
   for (const auto& [loc, rank] : ranks.rankOf)
     if (loc < kDenseLocations) {
       if (loc >= denseRank_.size()) denseRank_.resize(loc + 1, -1);
       denseRank_[loc] = static_cast<int>(rank);
+    }
+  for (const auto& [loc, thread] : ranks.threadOf)
+    if (loc < kDenseLocations) {
+      if (loc >= denseRank_.size()) denseRank_.resize(loc + 1, -1);
+      denseRank_[loc] = static_cast<int>(ranks.rankLocation.size() + thread);
     }
   nanosecondClock_ = defs.timerResolution == 1'000'000'000 &&
                      defs.globalOffset <= static_cast<std::uint64_t>(INT64_MAX);
@@ -175,12 +182,13 @@ EventHandler::EventHandler(const EventHandler& first, TraceSink& sink)
     : sink_(sink), file_(first.file_), defs_(first.defs_), ranks_(first.ranks_),
       shared_(first.shared_), regionFn_(first.regionFn_), denseRank_(first.denseRank_),
       nanosecondClock_(first.nanosecondClock_) {
-  lastTime_.assign(ranks_.rankLocation.size(), std::numeric_limits<TimeNs>::min());
+  lastTime_.assign(ranks_.rankLocation.size() + ranks_.threadLocation.size(), std::numeric_limits<TimeNs>::min());
 }
 
 void EventHandler::absorb(const EventHandler& other) {
   for (std::size_t k = 0; k < skippedCount_.size(); ++k) skippedCount_[k] += other.skippedCount_[k];
   for (const auto& [loc, n] : other.skippedLocationEvents_) skippedLocationEvents_[loc] += n;
+  threadMpiRecords_ += other.threadMpiRecords_;
 }
 
 void EventHandler::rethrowPending() {
@@ -202,6 +210,8 @@ int EventHandler::beginRecord(OTF2_LocationRef loc, OTF2_TimeStamp t, TimeNs& ns
       auto it = ranks_.rankOf.find(loc);
       cachedLoc_ = loc;
       cachedRank_ = it == ranks_.rankOf.end() ? -1 : static_cast<int>(it->second);
+      if (auto th = ranks_.threadOf.find(loc); th != ranks_.threadOf.end())
+        cachedRank_ = static_cast<int>(ranks_.rankLocation.size() + th->second);
     }
     rank = cachedRank_;
   }
@@ -232,7 +242,7 @@ int EventHandler::beginRecord(OTF2_LocationRef loc, OTF2_TimeStamp t, TimeNs& ns
 
 void EventHandler::skipped(OTF2_LocationRef loc, SkippedRecord kind) {
   auto it = ranks_.rankOf.find(loc);
-  if (it == ranks_.rankOf.end())
+  if (it == ranks_.rankOf.end() && !ranks_.threadOf.count(loc))
     ++skippedLocationEvents_[loc];
   else
     ++skippedCount_[static_cast<std::size_t>(kind)];
@@ -249,7 +259,10 @@ void EventHandler::enter(OTF2_LocationRef loc, OTF2_TimeStamp t, OTF2_RegionRef 
     return;
   }
   const auto r = static_cast<std::uint32_t>(rank);
-  if (isEnter)
+  const auto R = static_cast<std::uint32_t>(ranks_.rankLocation.size());
+  if (r >= R)
+    isEnter ? sink_.threadEnter(r - R, ns, fn) : sink_.threadLeave(r - R, ns, fn);
+  else if (isEnter)
     sink_.enter(r, ns, fn);
   else
     sink_.leave(r, ns, fn);
@@ -280,7 +293,7 @@ void EventHandler::message(OTF2_LocationRef loc, OTF2_TimeStamp t, bool isSend,
                            std::uint64_t bytes, std::uint64_t request) {
   TimeNs ns;
   const int rank = beginRecord(loc, t, ns);
-  if (rank < 0) return;
+  if (rank < 0 || threadOnly(rank)) return;
   std::uint32_t model = 0;
   const std::int32_t world = worldRank(rank, comm, peer, model);
   // Tags are int in MPI; OTF2 stores them as uint32, so the cast is the inverse.
@@ -296,7 +309,7 @@ void EventHandler::request(OTF2_LocationRef loc, OTF2_TimeStamp t, bool isendCom
                            std::uint64_t request) {
   TimeNs ns;
   const int rank = beginRecord(loc, t, ns);
-  if (rank < 0) return;
+  if (rank < 0 || threadOnly(rank)) return;
   const auto r = static_cast<std::uint32_t>(rank);
   if (isendComplete)
     sink_.isendComplete(r, ns, request);
@@ -309,7 +322,7 @@ void EventHandler::collectiveEnd(OTF2_LocationRef loc, OTF2_TimeStamp t, OTF2_Co
                                  std::uint64_t received) {
   TimeNs ns;
   const int rank = beginRecord(loc, t, ns);
-  if (rank < 0) return;
+  if (rank < 0 || threadOnly(rank)) return;
   const MpiOp mop = mpiOpFromOtf2Collective(op);
   if (mop == MpiOp::None) {
     const char* name = collectiveOpName(op);
@@ -340,7 +353,12 @@ void EventHandler::parameter(OTF2_LocationRef loc, OTF2_TimeStamp t, OTF2_Parame
     anomaly("parameter record of undefined parameter " + std::to_string(p) + " skipped");
     return;
   }
-  sink_.point(static_cast<std::uint32_t>(rank), ns, it->second, label);
+  const auto r = static_cast<std::uint32_t>(rank);
+  const auto R = static_cast<std::uint32_t>(ranks_.rankLocation.size());
+  if (r >= R)
+    sink_.threadPoint(r - R, ns, it->second, label);
+  else
+    sink_.point(r, ns, it->second, label);
 }
 
 std::string EventHandler::describeComm(OTF2_CommRef comm) const {
@@ -376,6 +394,14 @@ void EventHandler::reportSummary() {
     sink_.warn(Diagnostic{file_, -1, "location " + std::to_string(loc),
                           std::to_string(n) + " event records of an undefined location ignored"});
   }
+  if (ranks_.noMpi)
+    sink_.warn(Diagnostic{file_, -1, {},
+                          "no MPI definition: the " + std::to_string(ranks_.threads.size()) +
+                              " CPU threads are threads of a program without MPI, shown as measured (no MPI rank to predict)"});
+  if (threadMpiRecords_ > 0)
+    sink_.warn(Diagnostic{file_, -1, {},
+                          std::to_string(threadMpiRecords_) + " message or collective record(s) of threads are not "
+                          "modelled: the replay predicts MPI ranks, and threads are shown as measured"});
   for (std::size_t k = 0; k < skippedCount_.size(); ++k)
     if (skippedCount_[k] > 0)
       sink_.warn(Diagnostic{file_, -1, {},

@@ -129,7 +129,8 @@ class EventHandler {
   void reportSummary();
 
   // --- called by the libotf2 callbacks ---------------------------------------------------
-  // Rank of a location, or -1 (then the event is counted against that skipped location).
+  // Rank of a location, or -1 (then the event is counted against that skipped location); a
+  // thread location (RankLayout::threads) gives its rank count + thread index.
   int beginRecord(OTF2_LocationRef loc, OTF2_TimeStamp t, TimeNs& ns);
   void skipped(OTF2_LocationRef loc, SkippedRecord kind);
   void enter(OTF2_LocationRef loc, OTF2_TimeStamp t, OTF2_RegionRef region, bool isEnter);
@@ -190,6 +191,14 @@ class EventHandler {
   bool nanosecondClock_ = false;
 
   std::array<std::uint64_t, static_cast<int>(SkippedRecord::Count)> skippedCount_{};
+  std::uint64_t threadMpiRecords_ = 0;  // message and collective records of threads (not modelled)
+  // A location index (beginRecord) that is a thread's: counted when the record is one only
+  // ranks hold.
+  bool threadOnly(int loc) {
+    if (static_cast<std::size_t>(loc) < ranks_.rankLocation.size()) return false;
+    ++threadMpiRecords_;
+    return true;
+  }
   std::map<OTF2_LocationRef, std::uint64_t> skippedLocationEvents_;
 };
 

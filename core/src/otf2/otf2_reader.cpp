@@ -324,8 +324,10 @@ void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts)
   otf2::readGlobalDefinitions(r, path, defs);
   if (!defs.haveClock || defs.timerResolution == 0)
     throw TraceError(path, "no valid clock properties (timer resolution missing or 0)");
-  const otf2::RankLayout ranks = otf2::layoutRanks(defs);
-  if (ranks.rankLocation.empty())
+  // Threads (CPU threads beyond a process's first) for a sink that keeps them, when the whole
+  // trace is read (a share of ranks, LoadOptions::rankFirst, has none).
+  const otf2::RankLayout ranks = otf2::layoutRanks(defs, sink.keepsThreads() && opts.allRanks());
+  if (ranks.rankLocation.empty() && ranks.threadLocation.empty())
     throw TraceError(path, "no MPI process location (CPU thread of a process) defined");
 
   // Every location's files must be there: libotf2 would otherwise fail deep in the merge
@@ -356,6 +358,7 @@ void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts)
   TraceHeader header;
   header.ranks = static_cast<std::uint32_t>(ranks.rankLocation.size());
   header.rankNames = ranks.rankNames;
+  header.threads = ranks.threads;
   sink.begin(header);
   for (std::uint32_t r = 0; r < ranks.rankLocation.size(); ++r)
     if (opts.readsRank(r, header.ranks)) sink.expectRecords(r, expected[ranks.rankLocation[r]]);
@@ -381,11 +384,14 @@ void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts)
   // (time-merged) reader: the model needs time order per rank only (matching happens after
   // reading), the merge heap is skipped, and the builder fills one rank's arrays at a time
   // instead of 64 interleaved ones. Non-rank locations are read too, to count what is skipped.
-  std::vector<OTF2_LocationRef> order;
+  // Threads are read last, on this thread, straight into the sink (parts take ranks only).
+  std::vector<OTF2_LocationRef> order, threadOrder;
   for (OTF2_LocationRef loc : ranks.rankLocation)
     if (locations.count(loc)) order.push_back(loc);
   for (OTF2_LocationRef loc : locations)
-    if (!ranks.rankOf.count(loc)) order.push_back(loc);
+    if (!ranks.rankOf.count(loc) && !ranks.threadOf.count(loc)) order.push_back(loc);
+  for (OTF2_LocationRef loc : ranks.threadLocation)
+    if (locations.count(loc)) threadOrder.push_back(loc);
   const std::vector<Share> shares = splitLocations(order, expected, ranks, threadsFor(opts, totalEvents));
   Progress progress(opts.progress, totalEvents);
   const bool inParallel =
@@ -401,8 +407,16 @@ void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts)
     pipe.flush();
     sink.joinPart(std::move(part));
     events.absorb(handler);
-  } else if (!inParallel) {
+  } else if (!inParallel && !order.empty()) {
     readShare(r, path, files, order, events, sink, progress, true);
+  }
+  if (!threadOrder.empty()) {
+    ReaderPtr own(OTF2_Reader_Open(anchor.c_str()));
+    if (!own) otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path, "cannot open the OTF2 anchor file");
+    otf2::check(OTF2_Reader_SetSerialCollectiveCallbacks(own.get()), path, "cannot set up the reader");
+    otf2::EventHandler handler(events, sink);
+    readShare(own.get(), path, files, threadOrder, handler, sink, progress, true);
+    events.absorb(handler);
   }
   events.reportSummary();
   sink.end();

@@ -3,7 +3,9 @@
 // Layout: one PROCESS location group and one CPU_THREAD location per rank (location id =
 // rank), an MPI COMM_LOCATIONS group listing them in rank order, a COMM_GROUP (or COMM_SELF)
 // group per communicator, comm 0 = MPI_COMM_WORLD. Clock: 1 tick = 1 ns, offset 0, so the
-// model's times are written unchanged.
+// model's times are written unchanged. Threads (Trace::threads) are CPU thread locations
+// after the ranks' (id ranks + i) in their rank's location group, or in one group "threads"
+// when they belong to no rank; written only without a share.
 //
 // Events stream straight to libotf2's per-location buffers; definitions are written at end()
 // when everything is known (OTF2 allows global definitions after the events). Regions and
@@ -159,6 +161,8 @@ class Otf2Writer final : public TraceSink {
     for (std::uint32_t r = 0; r < ranks_; ++r)
       rankNames_.push_back(r < header.rankNames.size() ? header.rankNames[r]
                                                        : "rank " + std::to_string(r));
+    if (!share_) threads_ = header.threads;
+    locations_ = ranks_ + static_cast<std::uint32_t>(threads_.size());
     if (share_) {
       beginShare();
       return;
@@ -218,16 +222,16 @@ class Otf2Writer final : public TraceSink {
     check(OTF2_Archive_SetBoolProperty(archive_, "OTF2::MPI_COMMUNICATION_COMPLETE", true, true),
           "set up");
     check(OTF2_Archive_OpenEvtFiles(archive_), "cannot open the event files");
-    writers_.assign(ranks_, nullptr);
-    for (std::uint32_t r = 0; r < ranks_; ++r) {
+    writers_.assign(locations_, nullptr);
+    for (std::uint32_t r = 0; r < locations_; ++r) {
       if (!writes(r)) continue;
       OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive_, r);
       if (!w) otf2::failWrite(OTF2_ERROR_FILE_CAN_NOT_OPEN, path_, "cannot create an event writer");
       writers_[r] = w;
     }
-    open_.resize(ranks_);
-    counted_.assign(ranks_, 0);
-    lastTime_.assign(ranks_, 0);
+    open_.resize(locations_);
+    counted_.assign(locations_, 0);
+    lastTime_.assign(locations_, 0);
 
     Communicator world;
     world.name = "MPI_COMM_WORLD";
@@ -310,6 +314,22 @@ class Otf2Writer final : public TraceSink {
           "cannot write an event");
   }
 
+  // A thread's records: states and points only (no collective records around its calls).
+  void threadEnter(std::uint32_t thread, TimeNs t, std::uint32_t function) override {
+    if (thread >= threads_.size() || fn(function).kind == EventKind::Point) return;
+    const std::uint32_t loc = ranks_ + thread;
+    check(OTF2_EvtWriter_Enter(writer(loc), nullptr, ticks(loc, t), otf2Id_[function]), "cannot write an event");
+  }
+  void threadLeave(std::uint32_t thread, TimeNs t, std::uint32_t function) override {
+    if (thread >= threads_.size() || fn(function).kind == EventKind::Point) return;
+    const std::uint32_t loc = ranks_ + thread;
+    check(OTF2_EvtWriter_Leave(writer(loc), nullptr, ticks(loc, t), otf2Id_[function]), "cannot write an event");
+  }
+  void threadPoint(std::uint32_t thread, TimeNs t, std::uint32_t function, std::string_view label) override {
+    if (thread < threads_.size()) point(ranks_ + thread, t, function, label);
+  }
+  bool keepsThreads() const override { return !share_; }
+
   void send(std::uint32_t rank, TimeNs t, std::int32_t peer, std::uint32_t comm,
             std::int32_t tag, std::uint64_t bytes, std::uint64_t request) override {
     OTF2_EvtWriter* w = writer(rank);
@@ -381,7 +401,7 @@ class Otf2Writer final : public TraceSink {
       else fn();
     };
     const bool primary = !share_ || group().rank() == 0;
-    std::vector<std::uint64_t> eventCounts(ranks_, 0);
+    std::vector<std::uint64_t> eventCounts(locations_, 0);
     if (share_ && !recordProblem.empty()) agree(group(), recordProblem);
     step([&] { closeEventWriters(eventCounts); });
     const OTF2_ErrorCode closed = OTF2_Archive_CloseEvtFiles(archive_);
@@ -456,7 +476,7 @@ class Otf2Writer final : public TraceSink {
 
   // Closes the event writers of the ranks this process writes, counting their events.
   void closeEventWriters(std::vector<std::uint64_t>& eventCounts) {
-    for (std::uint32_t r = 0; r < ranks_; ++r) {
+    for (std::uint32_t r = 0; r < locations_; ++r) {
       closeRank(r);
       if (writes(r)) eventCounts[r] = counted_[r];
     }
@@ -464,7 +484,7 @@ class Otf2Writer final : public TraceSink {
 
   // Empty local definition files: readers expect one per location.
   void writeLocalDefinitions() {
-    for (std::uint32_t r = 0; r < ranks_; ++r) {
+    for (std::uint32_t r = 0; r < locations_; ++r) {
       if (!writes(r)) continue;
       OTF2_DefWriter* dw = OTF2_Archive_GetDefWriter(archive_, r);
       if (!dw) otf2::failWrite(OTF2_ERROR_FILE_CAN_NOT_OPEN, path_, "cannot create a definition writer");
@@ -569,6 +589,10 @@ class Otf2Writer final : public TraceSink {
     const OTF2_StringRef empty = stringRef("");
     std::vector<OTF2_StringRef> rankName, fnName, fnDescription, commName;
     for (const auto& n : rankNames_) rankName.push_back(stringRef(n));
+    std::vector<OTF2_StringRef> threadName;
+    for (std::size_t i = 0; i < threads_.size(); ++i)
+      threadName.push_back(stringRef(threads_[i].name.empty() ? "thread " + std::to_string(i) : threads_[i].name));
+    const OTF2_StringRef threadsGroup = threads_.empty() ? empty : stringRef("threads");
     for (const auto& f : functions_) {
       fnName.push_back(stringRef(f.name));
       fnDescription.push_back(f.color.empty() ? empty : stringRef("color:" + f.color));
@@ -600,6 +624,20 @@ class Otf2Writer final : public TraceSink {
       check(OTF2_GlobalDefWriter_WriteLocation(g, r, thread, OTF2_LOCATION_TYPE_CPU_THREAD,
                                                eventCounts[r], r),
             what);
+    bool orphans = false;  // threads of no rank: in one group of their own, not a process
+    for (const ThreadHeader& th : threads_) orphans = orphans || th.rank < 0 || static_cast<std::uint32_t>(th.rank) >= ranks_;
+    if (orphans)
+      check(OTF2_GlobalDefWriter_WriteLocationGroup(g, ranks_, threadsGroup, OTF2_LOCATION_GROUP_TYPE_UNKNOWN, 0,
+                                                    OTF2_UNDEFINED_LOCATION_GROUP),
+            what);
+    for (std::uint32_t i = 0; i < threads_.size(); ++i) {
+      const ThreadHeader& th = threads_[i];
+      const bool ofRank = th.rank >= 0 && static_cast<std::uint32_t>(th.rank) < ranks_;
+      check(OTF2_GlobalDefWriter_WriteLocation(g, ranks_ + i, threadName[i],
+                                               OTF2_LOCATION_TYPE_CPU_THREAD, eventCounts[ranks_ + i],
+                                               ofRank ? static_cast<OTF2_LocationGroupRef>(th.rank) : ranks_),
+            what);
+    }
     for (std::size_t i = 0; i < functions_.size(); ++i) {
       const Function& f = functions_[i];
       if (f.kind == EventKind::Point) {
@@ -647,6 +685,8 @@ class Otf2Writer final : public TraceSink {
   bool wholeDir_ = false;  // a directory path that did not exist: the archive is moved in whole
   std::optional<OutputDirectory> output_;  // the temporary directory until end() publishes it
   std::uint32_t ranks_ = 0;
+  std::vector<ThreadHeader> threads_;  // written after the ranks (locations ranks_ + i)
+  std::uint32_t locations_ = 0;        // ranks and threads
   std::vector<std::string> rankNames_;
   std::vector<OTF2_EvtWriter*> writers_;  // null: another process's rank, or closed (closeRank)
   std::vector<std::uint64_t> counted_;     // per rank: its events, once its writer is closed

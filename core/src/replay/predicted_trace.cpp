@@ -36,6 +36,12 @@ class ScenarioInjector final : public TraceSink {
   void irecvRequest(std::uint32_t r, TimeNs t, std::uint64_t q) override { out_.irecvRequest(r, t, q); }
   void collective(std::uint32_t r, TimeNs t, MpiOp op, std::uint32_t c, std::int32_t root,
                   std::uint64_t s, std::uint64_t v) override { out_.collective(r, t, op, c, root, s, v); }
+  void threadEnter(std::uint32_t th, TimeNs t, std::uint32_t f) override { out_.threadEnter(th, t, f); }
+  void threadLeave(std::uint32_t th, TimeNs t, std::uint32_t f) override { out_.threadLeave(th, t, f); }
+  void threadPoint(std::uint32_t th, TimeNs t, std::uint32_t f, std::string_view l) override {
+    out_.threadPoint(th, t, f, l);
+  }
+  bool keepsThreads() const override { return true; }
   void end() override {
     if (ranks_ > 0) inject(0);
     out_.end();
@@ -110,6 +116,7 @@ Trace Replayer::predictedTrace() const {
   t.comms = trace().comms;
   t.ranks.resize(R);
   forEachRank(R, trace().eventCount(), [&](std::uint32_t r) { predictedRankTrace(r, t.ranks[r]); });
+  t.threads = trace().threads;  // the replay predicts ranks: threads stay as measured
 
   const std::string label = nlohmann::ordered_json::parse(scenario().toJson()).dump();
   TraceBuilder builder(trace().source, trace().format);
