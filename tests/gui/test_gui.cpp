@@ -513,6 +513,74 @@ class TestGui : public QObject {
     QCOMPARE(w2.timeline()->mode(), ui::TimelineMode::Lanes);
   }
 
+  // Threads (issue #37): a hybrid trace opens with its threads and predicts its ranks; a trace
+  // of threads only opens, says why nothing is predicted, never starts a prediction, and its
+  // headless export draws the measured view only.
+  void threadsInTheWindowAndExports() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    auto write = [&](std::uint32_t ranks, const QString& name) {
+      TraceBuilder b("hand", "test");
+      b.begin({ranks, {}, {{"OMP 1", ranks ? 0 : -1}, {"OMP 2", ranks ? 0 : -1}}});
+      const auto work = b.defineFunction({"work", EventKind::UserState, MpiOp::None, ""});
+      const auto barrier = b.defineFunction({"MPI_Barrier", EventKind::MpiCall, MpiOp::Barrier, ""});
+      for (std::uint32_t r = 0; r < ranks; ++r) {
+        b.enter(r, 100, barrier);
+        b.leave(r, 200 + 100 * r, barrier);
+      }
+      b.threadEnter(0, 0, work);
+      b.threadLeave(0, 900, work);
+      b.threadEnter(1, 50, work);
+      b.threadLeave(1, 700, work);
+      b.end();
+      const QString path = dir.filePath(name);
+      saveTrace(b.take(), path.toStdString());
+      return path;
+    };
+    const QString hybrid = write(2, QStringLiteral("hybrid"));
+    const QString only = write(0, QStringLiteral("only"));
+    {
+      MainWindow w;
+      w.openTrace(hybrid);
+      QVERIFY(waitReady(w));
+      QCOMPARE(w.trace()->threads.size(), std::size_t(2));
+      QVERIFY(w.summaryText().contains(QStringLiteral("measured")));
+      ui::TimelineExportOptions o;
+      o.mode = ui::TimelineMode::Overlay;
+      gui::describeExport(o, hybrid, {}, 300, 300, w.trace());
+      QVERIFY2(o.notes.join('|').contains(QStringLiteral("2 thread(s) under their ranks")), qPrintable(o.notes.join('|')));
+    }
+    {
+      MainWindow w;
+      w.openTrace(only);
+      QVERIFY(QTest::qWaitFor([&] { return w.trace() && !w.isLoading(); }, 20000));
+      QCOMPARE(w.trace()->rankCount(), std::size_t(0));
+      QCOMPARE(w.trace()->threads.size(), std::size_t(2));
+      QTest::qWait(300);
+      QVERIFY2(w.summaryText().contains(QStringLiteral("No MPI rank")), qPrintable(w.summaryText()));
+      QVERIFY(!w.isPredictionCurrent());
+      w.timeline()->grab();
+      QCOMPARE(w.timeline()->lastFrameStats().rows, 2);
+    }
+    auto run = [](const QStringList& args, QString* err) {
+      QProcess p;
+      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+      env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+      p.setProcessEnvironment(env);
+      p.start(QStringLiteral(PERWIZ_GUI_BIN), args);
+      if (!p.waitForFinished(60000)) return -100;
+      *err = QString::fromLocal8Bit(p.readAllStandardError());
+      return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -101;
+    };
+    QString err;
+    QCOMPARE(run({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("m.png")), only}, &err), 0);
+    QVERIFY(!QImage(dir.filePath(QStringLiteral("m.png"))).isNull());
+    QCOMPARE(run({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("o.png")), only, QStringLiteral("--view"),
+                  QStringLiteral("overlay")}, &err), 1);
+    QVERIFY2(err.contains(QStringLiteral("no MPI rank")), qPrintable(err));
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("o.png"))));
+  }
+
   void headlessExport() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());

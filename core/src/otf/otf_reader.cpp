@@ -3,8 +3,8 @@
 // - processes without a parent are ranks, in increasing process id; processes with a parent
 //   are threads (VampirTrace's OpenMP/Pthreads streams), each a timeline of its own under the
 //   rank it descends from (Trace::threads): their states and markers are kept, their message
-//   and collective records counted and reported. A trace with threads and no MPI function
-//   (a Pthreads or OpenMP program) has no MPI rank: every process is a thread. A sink that
+//   and collective records counted and reported. A trace of one process with threads and no
+//   MPI function (a Pthreads or OpenMP program) has no MPI rank: every process is a thread. A sink that
 //   keeps no threads (TraceSink::keepsThreads) gets the ranks only, as before.
 // - functions: MPI calls when their group is "MPI" (VampirTrace) or the name has the MPI
 //   prefix, user states otherwise; process groups are communicators (the group of all ranks
@@ -358,8 +358,9 @@ class Reader {
     if (!keepThreads_) {
       threads_ = children.size();
       if (top.empty()) throw TraceError(path_, "the definitions name no process without a parent (an MPI rank)");
-    } else if (!children.empty() && !anyMpiFunction()) {
-      // Threads and no MPI: a threaded program without MPI; its processes are all threads.
+    } else if (!children.empty() && top.size() == 1 && !anyMpiFunction()) {
+      // One process with threads and no MPI: a threaded program without MPI; its processes
+      // are all threads. (Several processes without MPI stay ranks.)
       children.insert(children.end(), top.begin(), top.end());
       std::sort(children.begin(), children.end());
       top.clear();

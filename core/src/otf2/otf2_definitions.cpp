@@ -203,9 +203,16 @@ RankLayout layoutRanks(const GlobalDefinitions& defs, bool withThreads) {
     out.threads.push_back({threadName(defs, l), rank});
   };
   if (withThreads && !definesMpi(defs)) {
+    // One process (location group) holding several CPU threads, and nothing of MPI: a
+    // threaded program without MPI. (Several processes without MPI stay ranks.)
     std::size_t cpuThreads = 0;
-    for (const auto& l : defs.locations) cpuThreads += l.type == OTF2_LOCATION_TYPE_CPU_THREAD;
-    if (cpuThreads > 1) {
+    std::unordered_set<OTF2_LocationGroupRef> processes;
+    for (const auto& l : defs.locations)
+      if (l.type == OTF2_LOCATION_TYPE_CPU_THREAD) {
+        ++cpuThreads;
+        processes.insert(l.group);
+      }
+    if (cpuThreads > 1 && processes.size() == 1) {
       out.noMpi = true;
       std::unordered_set<OTF2_LocationRef> seen;
       for (const auto& l : defs.locations) {

@@ -100,8 +100,8 @@ struct RankLayout {
   };
   // With threads (layoutRanks' withThreads): the CPU threads that are not ranks, in definition
   // order: a process's other threads under its rank, threads outside an MPI process under
-  // none. A trace without any MPI definition and more than one CPU thread has no rank: its
-  // CPU threads are all threads (noMpi).
+  // none. A trace without any MPI definition whose CPU threads (more than one) all belong to
+  // one process has no rank: its CPU threads are all threads (noMpi).
   std::vector<OTF2_LocationRef> threadLocation;  // thread -> location
   std::vector<ThreadHeader> threads;
   std::unordered_map<OTF2_LocationRef, std::uint32_t> threadOf;
