@@ -634,7 +634,11 @@ TEST(Otf2ReaderOrder, GlobalMembersCommUsesLocationIndexesDirectly) {
 // Each Gather is its rank's alone (an instance of 1 member, no "4 of 1 members" warning), so
 // no rank's Gather waits for another rank's: in a model-cost replay rank 0 leaves its Gather
 // before rank 3 enters its own. The Allreduce is one instance of 4.
+// Each rank's Gather on a communicator of its own: a COMM_SELF group, or (issue #37) a
+// COMM_GROUP without members, which names no rank to wait for either.
 TEST(Otf2ReaderComms, CollectivesOnASelfCommunicatorAreOneInstancePerRank) {
+  for (const OTF2_GroupType selfType : {OTF2_GROUP_TYPE_COMM_SELF, OTF2_GROUP_TYPE_COMM_GROUP}) {
+  SCOPED_TRACE(selfType == OTF2_GROUP_TYPE_COMM_SELF ? "COMM_SELF" : "empty COMM_GROUP");
   fs::path dir = freshDir("Otf2ReaderSelfComm") / "archive";
   RawArchive a(dir, {"", "MPI_Gather", "MPI_Allreduce", "MPI_COMM_WORLD", "rank"});
   for (OTF2_LocationRef r = 0; r < 4; ++r) {
@@ -667,7 +671,7 @@ TEST(Otf2ReaderComms, CollectivesOnASelfCommunicatorAreOneInstancePerRank) {
                                        OTF2_GROUP_FLAG_NONE, 4, locs));
     ok(OTF2_GlobalDefWriter_WriteGroup(g, 1, a.str(""), OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
                                        OTF2_GROUP_FLAG_NONE, 4, locs));
-    ok(OTF2_GlobalDefWriter_WriteGroup(g, 2, a.str(""), OTF2_GROUP_TYPE_COMM_SELF, OTF2_PARADIGM_MPI,
+    ok(OTF2_GlobalDefWriter_WriteGroup(g, 2, a.str(""), selfType, OTF2_PARADIGM_MPI,
                                        OTF2_GROUP_FLAG_NONE, 0, nullptr));
     ok(OTF2_GlobalDefWriter_WriteComm(g, 0, a.str("MPI_COMM_WORLD"), 1, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
     ok(OTF2_GlobalDefWriter_WriteComm(g, 1, a.str(""), 2, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE));
@@ -692,6 +696,7 @@ TEST(Otf2ReaderComms, CollectivesOnASelfCommunicatorAreOneInstancePerRank) {
   EXPECT_LT(rp.predicted(0, 0).leave, rp.predicted(3, 0).enter);
   Replayer identity(t, Scenario{});
   EXPECT_EQ(identity.predictedTime(), t.endTime);
+  }
 }
 
 TEST_F(Otf2Reader, ProgressReachesOneAndCancelStopsTheLoad) {
