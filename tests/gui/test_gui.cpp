@@ -108,6 +108,18 @@ QString imbalancedTrace(const QTemporaryDir& dir) {
   return path;
 }
 
+// `perwiz ARGS` offscreen: its exit code (-100 timed out, -101 crashed) and stderr.
+int runHeadless(const QStringList& args, QString* err = nullptr) {
+  QProcess p;
+  QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+  env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+  p.setProcessEnvironment(env);
+  p.start(QStringLiteral(PERWIZ_GUI_BIN), args);
+  if (!p.waitForFinished(60000)) return -100;
+  if (err) *err = QString::fromLocal8Bit(p.readAllStandardError());
+  return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -101;
+}
+
 bool waitReady(MainWindow& w) {
   return QTest::qWaitFor([&] { return w.trace() && !w.isLoading() && w.isPredictionCurrent(); }, 20000);
 }
@@ -562,20 +574,10 @@ class TestGui : public QObject {
       w.timeline()->grab();
       QCOMPARE(w.timeline()->lastFrameStats().rows, 2);
     }
-    auto run = [](const QStringList& args, QString* err) {
-      QProcess p;
-      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-      env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-      p.setProcessEnvironment(env);
-      p.start(QStringLiteral(PERWIZ_GUI_BIN), args);
-      if (!p.waitForFinished(60000)) return -100;
-      *err = QString::fromLocal8Bit(p.readAllStandardError());
-      return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -101;
-    };
     QString err;
-    QCOMPARE(run({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("m.png")), only}, &err), 0);
+    QCOMPARE(runHeadless({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("m.png")), only}, &err), 0);
     QVERIFY(!QImage(dir.filePath(QStringLiteral("m.png"))).isNull());
-    QCOMPARE(run({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("o.png")), only, QStringLiteral("--view"),
+    QCOMPARE(runHeadless({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("o.png")), only, QStringLiteral("--view"),
                   QStringLiteral("overlay")}, &err), 1);
     QVERIFY2(err.contains(QStringLiteral("no MPI rank")), qPrintable(err));
     QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("o.png"))));
@@ -584,16 +586,7 @@ class TestGui : public QObject {
   void headlessExport() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    auto run = [](const QStringList& args, QString* err = nullptr) {
-      QProcess p;
-      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-      env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-      p.setProcessEnvironment(env);
-      p.start(QStringLiteral(PERWIZ_GUI_BIN), args);
-      if (!p.waitForFinished(60000)) return -100;
-      if (err) *err = QString::fromLocal8Bit(p.readAllStandardError());
-      return p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -101;
-    };
+    auto run = [](const QStringList& args, QString* err = nullptr) { return runHeadless(args, err); };
     const QString png = dir.filePath(QStringLiteral("t.png"));
     const QString svg = dir.filePath(QStringLiteral("t.svg"));
     const QString pdf = dir.filePath(QStringLiteral("t.pdf"));

@@ -144,6 +144,21 @@ struct Shown {
   }
 };
 
+// The view rendered as SVG with `options`.
+QByteArray renderSvg(const TimelineView& view, QSize size, const perwiz::ui::TimelineExportOptions& options) {
+  QBuffer svg;
+  svg.open(QIODevice::WriteOnly);
+  QSvgGenerator gen;
+  gen.setOutputDevice(&svg);
+  gen.setSize(size);
+  gen.setViewBox(QRect(QPoint(0, 0), size));
+  {
+    QPainter p(&gen);
+    view.render(p, QRect(QPoint(0, 0), size), options);
+  }
+  return svg.data();
+}
+
 bool near(QRgb a, QRgb b, int tol = 40) {
   return std::abs(qRed(a) - qRed(b)) + std::abs(qGreen(a) - qGreen(b)) + std::abs(qBlue(a) - qBlue(b)) <= tol;
 }
@@ -577,17 +592,7 @@ TEST(Timeline, RenderDrawsBoxesWhereTheScreenHasThem) {
   EXPECT_TRUE(near(screen.pixel(send.toPoint()), sendColor));
 
   // Vector export: SVG with rectangles and text.
-  QBuffer svg;
-  svg.open(QIODevice::WriteOnly);
-  QSvgGenerator gen;
-  gen.setOutputDevice(&svg);
-  gen.setSize(size);
-  gen.setViewBox(QRect(QPoint(0, 0), size));
-  {
-    QPainter p(&gen);
-    s.view.render(p, QRect(QPoint(0, 0), size), o);
-  }
-  const QByteArray out = svg.data();
+  const QByteArray out = renderSvg(s.view, size, o);
   EXPECT_GT(out.size(), 1000);
   EXPECT_TRUE(out.contains("MPI_Send"));  // the legend
 }
@@ -1312,18 +1317,9 @@ TEST(Timeline, ThreadsAreRowsUnderTheirRankDrawnAsMeasured) {
   s.view.grab();
   EXPECT_GT(s.view.lastFrameStats().boxes, 3);
   // The labels column names the threads (SVG text).
-  QBuffer svg;
-  svg.open(QIODevice::WriteOnly);
-  QSvgGenerator gen;
-  gen.setOutputDevice(&svg);
-  gen.setSize(size);
-  gen.setViewBox(QRect(QPoint(0, 0), size));
-  {
-    QPainter p(&gen);
-    s.view.render(p, QRect(QPoint(0, 0), size), o);
-  }
-  EXPECT_TRUE(svg.data().contains("OMP 1"));
-  EXPECT_TRUE(svg.data().contains("helper"));
+  const QByteArray svg = renderSvg(s.view, size, o);
+  EXPECT_TRUE(svg.contains("OMP 1"));
+  EXPECT_TRUE(svg.contains("helper"));
 }
 
 TEST(Timeline, ThreadTooltipSaysTheThreadIsShownAsMeasured) {
