@@ -5,6 +5,7 @@
 // 2. Conformance over the shared Score-P samples, checked against an independent count made
 //    with a small libotf2 reader in this file, plus the read -> write -> read round trip.
 // 3. Hostile input: every failure is a TraceError naming the path, never a crash.
+#include "cli_runner.h"
 #include "model_invariants.h"
 #include "test_support.h"
 
@@ -1035,6 +1036,55 @@ TEST(Otf2BadInput, EveryFailureIsATraceErrorNamingThePath) {
   fs::path evt = truncated / "traces" / (std::to_string(kLocA) + ".evt");
   fs::resize_file(evt, fs::file_size(evt) / 2);
   expectReadError(truncated);
+}
+
+// A cut or corrupt event file never hangs a load (issue #38, item 1): libotf2 3.0 waits forever
+// for a chunk that is not there (read() = 0 in a loop). Each case runs `perwiz-cli info` under
+// timeout(1), so that a regression fails instead of hanging the suite: every cut of a rank's
+// event file (40 offsets from the chunk header to its end-of-file mark), an end-of-chunk byte put where
+// the first record begins, and the shared Score-P reproducer are refused naming the file.
+TEST(Otf2BadInput, CutEventFilesAreRefusedNeverAHang) {
+  const fs::path dir = freshDir("Otf2CutEvt");
+  auto info = [&](const fs::path& archive) {
+    return test::runProgram("/usr/bin/timeout", dir, {"30", PERWIZ_CLI, "info", archive.string()});
+  };
+  auto expectRefused = [&](const fs::path& archive, const fs::path& evt, const std::string& what) {
+    const test::CliResult r = info(archive);
+    EXPECT_NE(r.status, 124) << archive << ": still running after 30 s (a hang)";
+    EXPECT_EQ(r.status, 1) << archive << ": " << r.err;
+    EXPECT_NE(r.err.find("corrupt or cut OTF2 event file " + evt.string()), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find(what), std::string::npos) << r.err;
+  };
+  const fs::path whole = dir / "whole";
+  writeHandArchive(whole);
+  ASSERT_EQ(info(whole).status, 0);
+  const fs::path evtName = fs::path("traces") / (std::to_string(kLocA) + ".evt");
+  const std::uint64_t size = fs::file_size(whole / evtName);
+  ASSERT_GT(size, 60u);
+  for (std::uint64_t k = 0; k < 40; ++k) {
+    // 18 .. size - 2: the file ends with the end-of-file mark (byte size - 2) and one byte
+    // after it, which no reader needs (a cut there loads the same trace).
+    const std::uint64_t cut = 18 + k * (size - 20) / 39;
+    const fs::path a = dir / ("cut" + std::to_string(cut));
+    fs::copy(whole, a, fs::copy_options::recursive);
+    fs::resize_file(a / evtName, cut);
+    SCOPED_TRACE("cut at " + std::to_string(cut) + " of " + std::to_string(size));
+    expectRefused(a, a / evtName, "");
+  }
+  // Byte 18, where the first record begins, set to OTF2's end-of-chunk mark: libotf2 would ask
+  // for a second chunk.
+  const fs::path marked = dir / "marked";
+  fs::copy(whole, marked, fs::copy_options::recursive);
+  {
+    std::fstream f(marked / evtName, std::ios::in | std::ios::out | std::ios::binary);
+    f.seekp(18);
+    f.put('\0');
+  }
+  expectRefused(marked, marked / evtName, "an end-of-chunk mark in the last chunk, with no chunk after it at byte 18");
+  // The reproducer: a real Score-P 3.0 archive whose location 18 event file is cut at 1,870 bytes.
+  const fs::path repro = test::sharedTraces().parent_path() / "repro" / "otf2-cut-event-file-hang";
+  if (!fs::exists(repro)) GTEST_SKIP() << "../shared/repro absent";
+  expectRefused(repro, repro / "traces" / "18.evt", "runs past the end of the file at byte 1868");
 }
 
 TEST(Otf2BadInput, SharedSampleWithADeletedEventFile) {

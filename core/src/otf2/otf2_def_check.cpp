@@ -30,6 +30,11 @@
 #include <cstdint>
 #include <string_view>
 
+#include <cerrno>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 namespace perwiz::otf2 {
 
 namespace {
@@ -117,7 +122,64 @@ void checkBytes(const std::string& shown, const std::string& file, std::string_v
   }
 }
 
+// OTF2's buffer marks in an event file (otf2's OTF2_Buffer.h): a timestamp is the mark and 8
+// bytes, every other record a type byte, a length (one byte, or 0xff and 8 bytes) and that many
+// bytes. Checked on the repro archive (../shared/repro) and every shared and generated archive:
+// each whole file's last chunk walks to its end-of-file mark, the cut one does not.
+constexpr std::uint8_t kTimestamp = 5;
+
 }  // namespace
+
+void checkEventFileEnd(const std::string& shown, const std::string& file, std::uint64_t chunkSize) {
+  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) return;  // libotf2 reports what it cannot open (the file was checked to exist)
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size <= 0 || chunkSize == 0) {
+    ::close(fd);
+    return;
+  }
+  const auto size = static_cast<std::uint64_t>(st.st_size);
+  // Only the last chunk can make libotf2 wait: it asks for a next chunk at an end-of-chunk mark
+  // or where a record runs past its data, and only after the last chunk is there none.
+  const std::uint64_t first = (size - 1) / chunkSize * chunkSize;
+  std::string b(static_cast<std::size_t>(size - first), '\0');
+  std::size_t got = 0;
+  while (got < b.size()) {
+    const ssize_t n = ::pread(fd, b.data() + got, b.size() - got, static_cast<off_t>(first + got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  b.resize(got);
+  auto corrupt = [&](std::uint64_t at, const std::string& what) {
+    return TraceError(shown, "corrupt or cut OTF2 event file " + file + " (" + std::to_string(size) + " bytes): " +
+                                 what + " at byte " + std::to_string(first + at));
+  };
+  if (b.size() < kChunkHeaderBytes) throw corrupt(0, "its last chunk is shorter than a chunk header");
+  const auto endianness = static_cast<std::uint8_t>(b[1]);
+  if (endianness != 0x42 && endianness != 0x23) return;  // libotf2 refuses it itself
+  const bool big = endianness == 0x23;
+  std::size_t pos = kChunkHeaderBytes;
+  while (pos < b.size()) {
+    const auto type = static_cast<std::uint8_t>(b[pos]);
+    if (type == kEndOfFile) return;
+    if (type == kEndOfChunk) throw corrupt(pos, "an end-of-chunk mark in the last chunk, with no chunk after it");
+    if (type == kTimestamp) {
+      if (b.size() - pos < 9) throw corrupt(pos, "a timestamp runs past the end of the file");
+      pos += 9;
+      continue;
+    }
+    Cursor head(b, pos + 1, b.size(), big);
+    std::uint8_t small = 0;
+    bool fits = head.u8(small);
+    std::uint64_t length = small;
+    if (fits && small == 0xff) fits = head.full64(length);
+    if (!fits || length > b.size() - head.pos()) throw corrupt(pos, "a record runs past the end of the file");
+    pos = head.pos() + static_cast<std::size_t>(length);
+  }
+  throw corrupt(b.size(), "the file ends without its end-of-file mark");
+}
 
 void checkGlobalDefinitions(const std::string& shown, const std::string& file) {
   const std::string bytes = readFileBeforeLibotf2(shown, file, "the global definition file");
