@@ -279,6 +279,30 @@ TEST(CliConvert, RefusesToOverwrite) {
   EXPECT_EQ(j["steps"], 1);
 }
 
+// An empty output name ('') is bad usage, said as such (issue #38, item 9): before, convert said
+// "./: already exists" and predict -o '' / --save-scenario '' exited 0 having written nothing.
+TEST(CliOutputNames, AnEmptyFileNameIsBadUsage) {
+  fs::path dir = perwiz::test::freshDir("cli_empty_output");
+  const std::string sample = std::string(PERWIZ_SAMPLE) + "/ring4.alog";
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"convert", sample, ""}, "OUT"},
+      {{"generate", ""}, "OUT"},
+      {{"predict", sample, "-o", ""}, "--output"},
+      {{"predict", sample, "--save-scenario", ""}, "--save-scenario"},
+      {{"compensate", sample, "--overhead-ns", "5", "-o", ""}, "--output"},
+  };
+  for (const auto& [args, option] : cases) {
+    SCOPED_TRACE(args[0] + " " + option);
+    const CliResult r = cli(dir, args);
+    EXPECT_EQ(r.status, 2) << r.err;
+    EXPECT_NE(r.err.find(option + ": an empty file name: give the path to write"), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+  }
+  // Nothing was written beside the test's own output files.
+  for (const auto& e : fs::directory_iterator(dir))
+    EXPECT_TRUE(e.path().filename() == "stdout.txt" || e.path().filename() == "stderr.txt") << e.path();
+}
+
 TEST(CliGenerate, AlogByExtensionAndEventTarget) {
   fs::path dir = perwiz::test::freshDir("cli_generate_alog");
   fs::path out = dir / "t.alog";

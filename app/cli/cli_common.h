@@ -41,6 +41,13 @@ Command addAdviseCommand(CLI::App& parent);
 Command addOverheadCommand(CLI::App& parent);
 Command addCompensateCommand(CLI::App& parent);
 
+// For options naming a file to write: an empty name ('') is bad usage, not "write nothing".
+inline CLI::Validator writablePath() {
+  return CLI::Validator(
+      [](std::string& s) { return s.empty() ? std::string("an empty file name: give the path to write") : std::string(); },
+      "PATH", "writable path");
+}
+
 // "1.235 ms", "12 ns", "3.500 s": for people; JSON keeps plain nanoseconds.
 std::string humanDuration(TimeNs ns);
 

@@ -149,7 +149,8 @@ Command addCompensateCommand(CLI::App& parent) {
   app->add_option("--model", o->replay.model, "network model: a preset (" + presets + ") or a JSON file");
   app->add_option("--region", o->replay.region,
                   "state whose instances are the parallel steps (default: states named PRGN*)");
-  app->add_option("-o,--output", o->out, "write the compensated trace (.alog/.log: ALOG, .otf: OTF, .otf2 or dir: OTF2)");
+  app->add_option("-o,--output", o->out, "write the compensated trace (.alog/.log: ALOG, .otf: OTF, .otf2 or dir: OTF2)")
+      ->check(writablePath());
   app->add_flag("--json", o->json, "machine-readable output");
   return {app, [o] { return runCompensate(*o); }};
 }

@@ -35,7 +35,7 @@ Command addConvertCommand(CLI::App& parent) {
       "convert", "Convert a trace: output format from OUT (.alog/.log: ALOG, .otf: OTF, .otf2 or dir: OTF2)");
   app->add_option("IN", opts->in, "input trace")->required();
   app->add_option("OUT", opts->out, "output file (ALOG) or archive directory (OTF2); must not exist")
-      ->required();
+      ->required()->check(writablePath());
   return {app, [opts] { return runConvert(*opts); }};
 }
 

@@ -85,7 +85,7 @@ Command addGenerateCommand(CLI::App& parent) {
   // A repeated option overrides the earlier one, so scripts can append to a base command line.
   app->option_defaults()->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
   app->add_option("OUT", opts->out, "output: .alog/.log file, .otf (OTF, with its streams beside it) or OTF2 archive directory")
-      ->required();
+      ->required()->check(writablePath());
   app->add_option("--ranks", s.ranks, "number of ranks")
       ->capture_default_str()->check(CLI::Range(1u, 1u << 20));
   app->add_option("--steps", s.steps, "parallel steps (PRGN_step states)")

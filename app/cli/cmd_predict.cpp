@@ -137,8 +137,10 @@ Command addPredictCommand(CLI::App& parent) {
   app->add_flag("--compensate-from-trace", o->compensateFromTrace,
                 "remove the instrumentation overhead per event that the tracer recorded in TRACE");
   addReplayOptions(app, o->replay);
-  app->add_option("-o,--output", o->out, "write the predicted trace L' (.alog/.log: ALOG, .otf: OTF, .otf2 or dir: OTF2)");
-  app->add_option("--save-scenario", o->saveScenario, "write the scenario's canonical JSON to this file");
+  app->add_option("-o,--output", o->out, "write the predicted trace L' (.alog/.log: ALOG, .otf: OTF, .otf2 or dir: OTF2)")
+      ->check(writablePath());
+  app->add_option("--save-scenario", o->saveScenario, "write the scenario's canonical JSON to this file")
+      ->check(writablePath());
   app->add_flag("--json", o->json, "machine-readable output: a summary of bounded size (under 1 MB)");
   app->add_flag("--full-critical-path", o->fullCriticalPath,
                 "with --json: also list every critical-path segment and call (grows with the trace)");
