@@ -247,6 +247,15 @@ std::vector<Share> splitLocations(const std::vector<OTF2_LocationRef>& order,
   return shares;
 }
 
+// A reader of its own for a set of locations (a share's thread, the threads' pass): local
+// definitions and events need no global definitions read again.
+ReaderPtr ownReader(const std::string& anchor, const std::string& path) {
+  ReaderPtr own(OTF2_Reader_Open(anchor.c_str()));
+  if (!own) otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path, "cannot open the OTF2 anchor file");
+  otf2::check(OTF2_Reader_SetSerialCollectiveCallbacks(own.get()), path, "cannot set up the reader");
+  return own;
+}
+
 // Reads the shares on as many threads, each with its own libotf2 reader (the first on this
 // thread with r), into parts of the sink. false: the sink takes no parts (nothing was read).
 bool readShares(OTF2_Reader* r, const std::string& anchor, const std::string& path,
@@ -265,9 +274,7 @@ bool readShares(OTF2_Reader* r, const std::string& anchor, const std::string& pa
   std::size_t running = shares.size() - 1;
   auto work = [&](std::size_t i) {
     try {
-      ReaderPtr own(OTF2_Reader_Open(anchor.c_str()));
-      if (!own) otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path, "cannot open the OTF2 anchor file");
-      otf2::check(OTF2_Reader_SetSerialCollectiveCallbacks(own.get()), path, "cannot set up the reader");
+      ReaderPtr own = ownReader(anchor, path);
       readShare(own.get(), path, files, shares[i].locations, *handlers[i], *parts[i], progress, false);
     } catch (const StoppedEarly&) {
     } catch (...) {
@@ -416,9 +423,7 @@ void readOtf2(const std::string& path, TraceSink& sink, const LoadOptions& opts)
     readShare(r, path, files, order, events, sink, progress, true);
   }
   if (!threadOrder.empty()) {
-    ReaderPtr own(OTF2_Reader_Open(anchor.c_str()));
-    if (!own) otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path, "cannot open the OTF2 anchor file");
-    otf2::check(OTF2_Reader_SetSerialCollectiveCallbacks(own.get()), path, "cannot set up the reader");
+    ReaderPtr own = ownReader(anchor.string(), path);
     otf2::EventHandler handler(events, sink);
     readShare(own.get(), path, files, threadOrder, handler, sink, progress, true);
     events.absorb(handler);
