@@ -303,6 +303,59 @@ TEST(CliOutputNames, AnEmptyFileNameIsBadUsage) {
     EXPECT_TRUE(e.path().filename() == "stdout.txt" || e.path().filename() == "stderr.txt") << e.path();
 }
 
+// Issue #38 item 2: a trace that loads with warnings says so in every command, not in 'info'
+// alone: the count and the first three on stderr (stdout stays the command's output), and with
+// --json every warning under "warnings", the same list 'info --json' gives. The reproducer: the
+// bundled ring4.alog cut at 2,000 of its 3,325 bytes. A clean trace prints nothing of the kind.
+TEST(CliWarnings, EveryCommandShowsTheLoadsWarnings) {
+  fs::path dir = perwiz::test::freshDir("cli_load_warnings");
+  const std::string sample = std::string(PERWIZ_SAMPLE) + "/ring4.alog";
+  const std::string cut = (dir / "cut.alog").string();
+  {
+    const std::string whole = readAll(sample);
+    ASSERT_GT(whole.size(), 2000u);
+    std::ofstream(cut, std::ios::binary) << whole.substr(0, 2000);
+  }
+  const json info = cliJson(dir, {"info", cut, "--json"});
+  const json all = info["warnings"];
+  ASSERT_GE(all.size(), 4u) << info.dump();
+  const std::string head = cut + ": loaded with " + std::to_string(all.size()) + " warnings";
+  const std::vector<std::vector<std::string>> commands = {
+      {"predict"}, {"critical-path"}, {"advise"}, {"compensate", "--overhead-ns", "5"}, {"overhead"}, {"events"}};
+  for (const auto& c : commands) {
+    for (const bool asJson : {false, true}) {
+      SCOPED_TRACE(c[0] + (asJson ? " --json" : ""));
+      std::vector<std::string> args = {c[0], cut};
+      args.insert(args.end(), c.begin() + 1, c.end());
+      if (asJson) args.push_back("--json");
+      const CliResult r = cli(dir, args);
+      ASSERT_EQ(r.status, 0) << r.err;
+      EXPECT_NE(r.err.find(head), std::string::npos) << r.err;
+      for (std::size_t i = 0; i < 3; ++i)
+        EXPECT_NE(r.err.find("  " + all[i].get<std::string>() + "\n"), std::string::npos) << r.err;
+      EXPECT_NE(r.err.find("... " + std::to_string(all.size() - 3) + " more: 'perwiz-cli info " + cut +
+                           "' lists them all"),
+                std::string::npos)
+          << r.err;
+      EXPECT_EQ(r.out.find("loaded with"), std::string::npos) << "the report goes to stderr";
+      if (asJson && c[0] != "events") {
+        const json j = json::parse(r.out, nullptr, false);
+        ASSERT_FALSE(j.is_discarded()) << r.out;
+        EXPECT_EQ(j["warnings"], all);
+      }
+    }
+  }
+  // convert reports them too (and still counts them on its line).
+  const CliResult conv = cli(dir, {"convert", cut, (dir / "cut.otf2").string()});
+  ASSERT_EQ(conv.status, 0) << conv.err;
+  EXPECT_NE(conv.err.find(head), std::string::npos) << conv.err;
+  // The whole file: no report, and an empty list.
+  const CliResult clean = cli(dir, {"predict", sample, "--json"});
+  ASSERT_EQ(clean.status, 0) << clean.err;
+  EXPECT_EQ(clean.err.find("loaded with"), std::string::npos) << clean.err;
+  EXPECT_EQ(json::parse(clean.out)["warnings"], json::array());
+}
+
 TEST(CliGenerate, AlogByExtensionAndEventTarget) {
   fs::path dir = perwiz::test::freshDir("cli_generate_alog");
   fs::path out = dir / "t.alog";

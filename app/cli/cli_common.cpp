@@ -4,6 +4,7 @@
 #include "perwiz/trace_io.h"
 
 #include <cstdio>
+#include <iostream>
 
 namespace perwiz::cli {
 
@@ -19,6 +20,22 @@ std::string humanDuration(TimeNs ns) {
     }
   }
   return std::to_string(ns) + " ns";
+}
+
+void reportWarnings(const std::vector<Diagnostic>& warnings, const std::string& path) {
+  std::cerr << warningsReport(warnings, path, 3, "'perwiz-cli info " + path + "' lists them all") << std::flush;
+}
+
+Trace loadReported(const std::string& path) {
+  Trace t = loadTrace(path);
+  reportWarnings(t, path);
+  return t;
+}
+
+nlohmann::ordered_json warningsJson(const std::vector<Diagnostic>& warnings) {
+  nlohmann::ordered_json w = nlohmann::ordered_json::array();
+  for (const Diagnostic& d : warnings) w.push_back(d.toString());
+  return w;
 }
 
 void refuseToOverwrite(const std::string& path) {

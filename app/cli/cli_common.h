@@ -4,6 +4,7 @@
 #include "perwiz/trace.h"
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 
 #include <functional>
 #include <stdexcept>
@@ -47,6 +48,18 @@ inline CLI::Validator writablePath() {
       [](std::string& s) { return s.empty() ? std::string("an empty file name: give the path to write") : std::string(); },
       "PATH", "writable path");
 }
+
+// The load's warnings for people: warningsReport() on stderr, pointing at 'perwiz-cli info
+// PATH' for the full list (nothing when there are none). Every command that loads a trace calls
+// it, so a prediction from a damaged file never looks clean.
+void reportWarnings(const std::vector<Diagnostic>& warnings, const std::string& path);
+inline void reportWarnings(const Trace& t, const std::string& path) { reportWarnings(t.warnings, path); }
+// loadTrace(path), then reportWarnings().
+Trace loadReported(const std::string& path);
+// The load's warnings for machines: every one as text (a JSON output's "warnings" key, as
+// info --json has it; the builder caps each kind, so the list is bounded).
+nlohmann::ordered_json warningsJson(const std::vector<Diagnostic>& warnings);
+inline nlohmann::ordered_json warningsJson(const Trace& t) { return warningsJson(t.warnings); }
 
 // "1.235 ms", "12 ns", "3.500 s": for people; JSON keeps plain nanoseconds.
 std::string humanDuration(TimeNs ns);

@@ -132,6 +132,7 @@ int runAdvise(const AdviseOptions& o) {
            {"bounds", regions.empty() ? Json::array() : regions[0]["bounds"]},
            {"regions", regions},
            {"predictions", a.predictions}};
+    j["warnings"] = warningsJson(trace);
     std::cout << j.dump(2) << '\n';
     return kExitOk;
   }

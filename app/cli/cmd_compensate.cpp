@@ -102,6 +102,7 @@ int runCompensate(const CompensateOptions& o) {
     Json earlier = Json::array();  // the trace is itself a prediction (maybe compensated already)
     for (const auto& text : scenariosRecordedIn(trace)) earlier.push_back(Json::parse(text, nullptr, false));
     j["earlier_scenarios"] = std::move(earlier);
+    j["warnings"] = warningsJson(trace);
     std::cout << j.dump(2) << '\n';
     return kExitOk;
   }

@@ -17,7 +17,7 @@ struct ConvertOptions {
 int runConvert(const ConvertOptions& opts) {
   // Checked before the (possibly long) load, and again by the writers themselves.
   refuseToOverwrite(opts.out);
-  Trace trace = loadTrace(opts.in);
+  Trace trace = loadReported(opts.in);
   writeOutput(opts.out, [&] { saveTrace(trace, opts.out); });
   std::cout << "converted " << opts.in << " (" << trace.format << ") -> " << opts.out << " ("
             << outputFormatName(opts.out, {}) << "): " << trace.rankCount() << " ranks, "

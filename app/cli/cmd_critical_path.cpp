@@ -32,6 +32,7 @@ int runCriticalPath(const CriticalPathOptions& o) {
     j["summary"] = criticalPathSummaryJson(trace, cp);
     const DagShape dag = dagShape(rp);
     j["dag"] = {{"vertices", dag.vertices}, {"edges", dag.edges}, {"acyclic", dag.acyclic}};
+    j["warnings"] = warningsJson(trace);
     std::cout << j.dump(2) << '\n';
     return kExitOk;
   }

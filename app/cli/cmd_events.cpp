@@ -98,7 +98,7 @@ void printEventLine(std::ostream& out, const Trace& t, const CommEvent& ev) {
 }
 
 int runEvents(const EventsOptions& opts) {
-  Trace trace = loadTrace(opts.path);
+  Trace trace = loadReported(opts.path);
   std::uint32_t first = 0, last = static_cast<std::uint32_t>(trace.rankCount());
   if (opts.rankOption->count() > 0) {
     if (opts.rank >= trace.rankCount())

@@ -116,6 +116,7 @@ Json overheadJson(const Trace& trace, const OverheadAnalysis& a, const OverheadC
       }
     j["events"] = std::move(events);
   }
+  j["warnings"] = warningsJson(trace);
   return j;
 }
 
@@ -237,7 +238,7 @@ int runOverhead(const OverheadCliOptions& o) {
       if (!profile) throw UsageError(o.profile + ": " + error + " (omit --quantile to use its own t_max)");
     }
   }
-  const Trace trace = loadTrace(o.path);
+  const Trace trace = loadReported(o.path);
   OverheadOptions options;
   options.fit = o.fit;
   options.profile = profile ? &*profile : nullptr;

@@ -92,6 +92,7 @@ int runPredict(const PredictOptions& o) {
     Json earlier = Json::array();  // the trace is itself a prediction: how it was made
     for (const auto& text : scenariosRecordedIn(trace)) earlier.push_back(Json::parse(text, nullptr, false));
     j["earlier_scenarios"] = std::move(earlier);
+    j["warnings"] = warningsJson(trace);
     std::cout << j.dump(2) << '\n';
     return kExitOk;
   }

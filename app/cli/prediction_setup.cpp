@@ -27,7 +27,7 @@ void addReplayOptions(CLI::App* app, ReplayOptions& o) {
 }
 
 Trace loadForReplay(const std::string& path, const ReplayOptions& o) {
-  Trace t = loadTrace(path);
+  Trace t = loadReported(path);
   // Threads (Trace::threads) are kept as measured; a trace of threads only has nothing to replay.
   if (t.rankCount() == 0 && !t.threads.empty())
     throw TraceError(path, "holds " + std::to_string(t.threads.size()) +

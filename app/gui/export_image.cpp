@@ -31,6 +31,10 @@ void describeExport(ui::TimelineExportOptions& options, const QString& tracePath
   options.title = QFileInfo(tracePath).fileName();
   options.notes.clear();
   const int threads = trace ? int(trace->threads.size()) : 0;
+  // An image of a damaged file says so: the picture may lack what the warnings name.
+  if (trace && !trace->warnings.empty())
+    options.notes << QCoreApplication::translate("ExportImage", "Loaded with %n warning(s): the trace may be incomplete",
+                                                 nullptr, int(trace->warnings.size()));
   if (trace && trace->rankCount() == 0 && threads > 0) {
     options.notes << QCoreApplication::translate("ExportImage", "%n thread(s) and no MPI rank (a program without MPI): shown as "
                                                  "measured, nothing to predict", nullptr, threads);

@@ -50,6 +50,10 @@ int runHeadlessExport(const HeadlessExportArgs& args) {
   }
   try {
     auto trace = std::make_shared<const Trace>(loadTrace(args.trace.toStdString()));
+    err << QString::fromStdString(warningsReport(trace->warnings, args.trace.toStdString(), 3,
+                                                 "the Warnings panel of the GUI or 'perwiz-cli info " +
+                                                     args.trace.toStdString() + "' lists them all"));
+    err.flush();
     Scenario scenario;
     if (!args.scenario.isEmpty()) {
       std::string error;

@@ -70,6 +70,7 @@ void print(const Options& o, const DistributedPrediction& d, std::uint32_t proce
       j["critical_path"] = std::move(cpj["critical_path"]);
       j["critical_path_segments"] = std::move(cpj["segments"]);
     }
+    j["warnings"] = warningsJson(d.warnings);
     j["distributed"] = {{"processes", processes},
                         {"rounds", d.rounds},
                         {"schedule_rounds", d.scheduleRounds},
@@ -102,6 +103,7 @@ void printPath(const Options& o, const DistributedPrediction& d) {
     Json cpj = criticalPathJson(namesOf(d), d.criticalPath);
     for (auto& [k, v] : cpj.items()) j[k] = v;
     j["summary"] = criticalPathSummaryJson(namesOf(d), d.criticalPath);
+    j["warnings"] = warningsJson(d.warnings);
     std::cout << j.dump(2) << '\n';
     return;
   }
@@ -119,7 +121,10 @@ int runCriticalPath(const Options& o, mpi::MpiGroup& group) {
   d.pathListing = o.json ? CriticalPathListing::Full : CriticalPathListing::Segments;
   d.pathFirstSegments = o.json ? static_cast<std::size_t>(-1) : o.limit;
   const DistributedPrediction result = predictDistributed(o.path, d, group);
-  if (group.rank() == 0) printPath(o, result);
+  if (group.rank() == 0) {
+    reportWarnings(result.warnings, o.path);
+    printPath(o, result);
+  }
   return kExitOk;
 }
 
@@ -143,7 +148,10 @@ int run(const Options& o, mpi::MpiGroup& group) {
                          : CriticalPathListing::Segments;
   d.pathFirstSegments = o.json ? static_cast<std::size_t>(-1) : 20;
   const DistributedPrediction result = predictDistributed(o.path, d, group);
-  if (group.rank() == 0) print(o, result, group.size());
+  if (group.rank() == 0) {
+    reportWarnings(result.warnings, o.path);
+    print(o, result, group.size());
+  }
   return kExitOk;
 }
 

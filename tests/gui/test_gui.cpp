@@ -583,6 +583,36 @@ class TestGui : public QObject {
     QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("o.png"))));
   }
 
+  // Issue #38 item 2: an image exported from a damaged file says so — the headless export
+  // reports the load's warnings on stderr, and the image's header names their count.
+  void headlessExportShowsLoadWarnings() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QFile whole(kSample);
+    QVERIFY(whole.open(QIODevice::ReadOnly));
+    const QString cut = dir.filePath(QStringLiteral("cut.alog"));
+    QFile out(cut);
+    QVERIFY(out.open(QIODevice::WriteOnly));
+    out.write(whole.read(2000));
+    out.close();
+    auto trace = std::make_shared<const Trace>(loadTrace(cut.toStdString()));
+    const int n = int(trace->warnings.size());
+    QVERIFY(n >= 4);
+    QString err;
+    QCOMPARE(runHeadless({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("c.png")), cut}, &err), 0);
+    QVERIFY2(err.contains(QStringLiteral("%1: loaded with %2 warnings").arg(cut).arg(n)), qPrintable(err));
+    QVERIFY2(err.contains(QString::fromStdString(trace->warnings[0].toString())), qPrintable(err));
+    QVERIFY2(err.contains(QStringLiteral("%1 more: the Warnings panel").arg(n - 3)), qPrintable(err));
+    ui::TimelineExportOptions o;
+    o.mode = ui::TimelineMode::Measured;
+    gui::describeExport(o, cut, {}, trace->endTime, -1, trace.get());
+    QVERIFY2(o.notes.contains(QStringLiteral("Loaded with %1 warning(s): the trace may be incomplete").arg(n)),
+             qPrintable(o.notes.join('|')));
+    // The whole file: no report, no such note.
+    QCOMPARE(runHeadless({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("w.png")), kSample}, &err), 0);
+    QVERIFY2(!err.contains(QStringLiteral("loaded with")), qPrintable(err));
+  }
+
   void headlessExport() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());

@@ -184,6 +184,22 @@ errors)
   got=$(mpi 4 predict "$work/small" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["predicted_ns"])')
   [ "$want" = "$got" ] || fail "4 processes on 2 ranks: $got, serial $want"
   echo "ok: 4 processes on 2 ranks (2 idle) equal the serial prediction"
+  # Issue #38 item 2: a trace loaded with warnings says so (process 0, on stderr), and --json
+  # carries every process's warnings once: the set perwiz-cli gives for the whole trace.
+  "$cli" generate "$work/w.alog" --ranks 4 --steps 4 >/dev/null
+  head -c $(( $(stat -c %s "$work/w.alog") * 3 / 5 )) "$work/w.alog" > "$work/cut.alog"
+  "$cli" info "$work/cut.alog" --json > "$work/cut-info.json"
+  mpi 2 predict "$work/cut.alog" --json > "$work/cut-mpi.json" 2> "$work/cut-mpi.err" ||
+    fail "predict on a cut ALOG: status $?: $(cat "$work/cut-mpi.err")"
+  n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["warnings"]))' "$work/cut-info.json")
+  [ "$n" -gt 0 ] || fail "the cut ALOG loads without warnings"
+  grep -q "cut.alog: loaded with $n warning" "$work/cut-mpi.err" || fail "no warnings report: $(cat "$work/cut-mpi.err")"
+  python3 - "$work/cut-info.json" "$work/cut-mpi.json" <<'PY' || fail "perwiz-mpi --json warnings differ from perwiz-cli info's"
+import json, sys
+a, b = (json.load(open(p))["warnings"] for p in sys.argv[1:3])
+sys.exit(0 if sorted(a) == sorted(b) else f"info {a}\nmpi {b}")
+PY
+  echo "ok: a cut ALOG's $n warnings are reported and carried in --json"
   ;;
 smpi)
   platform=${5:?platform}

@@ -48,6 +48,9 @@ struct DistributedPrediction {
   std::uint64_t ghostCalls = 0;  // calls held as ghosts, all processes
   std::uint64_t brokenCycles = 0;  // rendezvous dependencies cut from cycles (ReplayReport's)
   std::vector<std::string> notes;
+  // The load's warnings of every process's share, each once (a file every process reads warns
+  // on each), in process order: on every process.
+  std::vector<Diagnostic> warnings;
   // With DistributedOptions::criticalPath: length and totals on every process, the listing on
   // process 0. totals.perFunction is indexed by pathFunctions; per listed segment the function
   // of its call and of its partner ("" where none).

@@ -291,6 +291,13 @@ struct Diagnostic {
   bool operator==(const Diagnostic&) const = default;
 };
 
+// How a tool tells its user that `path` loaded with warnings (every command, perwiz-mpi and
+// the GUI's headless export print it; docs/robustness.md): "" without any, else "PATH: loaded
+// with N warning(s): the model may lack what they name", the first `shown` warnings indented,
+// and `seeAll` (where to read every one) on a last line when some were left out. Ends with '\n'.
+std::string warningsReport(const std::vector<Diagnostic>& warnings, const std::string& path, std::size_t shown,
+                           const std::string& seeAll);
+
 struct MessageStats {
   std::uint64_t matched = 0;  // matched pairs
   std::uint64_t unmatchedSends = 0;

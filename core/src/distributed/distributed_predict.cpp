@@ -12,6 +12,7 @@
 #include "wire.h"
 
 #include <algorithm>
+#include <set>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -73,6 +74,30 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
     if (!anywhere) agree(group, path + ": --region " + options.region + ": no state of that name");
   }
   phaseLog(me, "loaded");
+  {
+    // Every process's warnings, each once: a user predicting from a damaged file is told.
+    wire::Writer w;
+    w.u64(trace.warnings.size());
+    for (const Diagnostic& d : trace.warnings) {
+      w.str(d.file);
+      w.i64(d.line);
+      w.str(d.position);
+      w.str(d.message);
+    }
+    std::set<std::string> seen;
+    for (const std::string& b : group.allGather(w.take())) {
+      wire::Reader r(b, "warnings");
+      for (std::uint64_t n = r.u64(); n > 0; --n) {
+        Diagnostic d;
+        d.file = r.str();
+        d.line = r.i64();
+        d.position = r.str();
+        d.message = r.str();
+        if (seen.insert(d.toString()).second) out.warnings.push_back(std::move(d));
+      }
+      r.finish();
+    }
+  }
   std::vector<Function> functions;  // as loaded: the predicted trace's table follows it
   if (!options.output.empty()) functions = trace.functions;
   const std::uint32_t R = static_cast<std::uint32_t>(trace.rankCount());

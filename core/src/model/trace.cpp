@@ -13,6 +13,17 @@ std::string Diagnostic::toString() const {
   return s + message;
 }
 
+std::string warningsReport(const std::vector<Diagnostic>& warnings, const std::string& path, std::size_t shown,
+                           const std::string& seeAll) {
+  if (warnings.empty()) return {};
+  const std::size_t n = warnings.size();
+  std::string s = path + ": loaded with " + std::to_string(n) + (n == 1 ? " warning" : " warnings") +
+                  ": the model may lack what " + (n == 1 ? "it names" : "they name") + "\n";
+  for (std::size_t i = 0; i < n && i < shown; ++i) s += "  " + warnings[i].toString() + "\n";
+  if (n > shown) s += "  ... " + std::to_string(n - shown) + " more" + (seeAll.empty() ? "" : ": " + seeAll) + "\n";
+  return s;
+}
+
 std::uint64_t Trace::eventCount() const {
   std::uint64_t n = 0;
   for (const auto& r : ranks) n += r.size();
