@@ -697,6 +697,19 @@ TEST(Otf2ReaderComms, CollectivesOnASelfCommunicatorAreOneInstancePerRank) {
   EXPECT_LT(rp.predicted(0, 0).leave, rp.predicted(3, 0).enter);
   Replayer identity(t, Scenario{});
   EXPECT_EQ(identity.predictedTime(), t.endTime);
+  // Issue #38 item 5: the communicator stays one of each caller alone through every writer
+  // (OTF used to store it as the group {rank 0}, so ranks 1-3's Gathers lost their instance).
+  for (const std::string name : {"self.otf", "self.alog", "self-again.otf2"}) {
+    SCOPED_TRACE(name);
+    const fs::path out = dir.parent_path() / name;
+    saveTrace(t, out.string());
+    const Trace back = loadTrace(out.string());
+    for (const Diagnostic& d : back.warnings) ADD_FAILURE() << d.toString();
+    std::string why;
+    EXPECT_TRUE(t.sameModel(back, &why)) << why;
+    EXPECT_EQ(back.collectives.size(), 5u);
+    EXPECT_TRUE(back.comms[back.ranks[3].collectives[0].comm].isSelf);
+  }
   }
 }
 

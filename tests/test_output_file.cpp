@@ -12,6 +12,7 @@
 #include "perwiz/network_model.h"
 #include "perwiz/overhead_profile.h"
 #include "perwiz/output_file.h"
+#include "perwiz/trace_builder.h"
 #include "perwiz/trace_io.h"
 
 #include <gtest/gtest.h>
@@ -82,7 +83,8 @@ std::string errorOf(const std::function<void()>& f) {
 }
 
 void writeTrace(const std::string& path, const GeneratorSpec& spec) {
-  auto w = outputFormatFor(path) == TraceFormat::Alog ? makeAlogWriter(path) : makeOtf2Writer(path);
+  const TraceFormat f = outputFormatFor(path);
+  auto w = f == TraceFormat::Alog ? makeAlogWriter(path) : f == TraceFormat::Otf ? makeOtfWriter(path) : makeOtf2Writer(path);
   generateTrace(spec, *w);
 }
 
@@ -188,6 +190,41 @@ TEST(TraceWriters, FullDiskAlog) {
   }
   EXPECT_NE(e.find(p.string() + ": cannot write (" + std::strerror(EFBIG) + ")"), std::string::npos) << e;
   EXPECT_TRUE(listDir(dir).empty());
+}
+
+// Issue #38 item 3: libotf buffers each stream and reports no failed flush at close, so a full
+// disk used to leave 0-byte or cut streams behind a success. The writer now reads the archive
+// back before publishing it: every limit — below the definitions, inside one stream, between
+// streams — fails naming the file, and leaves nothing.
+TEST(TraceWriters, FullDiskOtfFailsAndLeavesNothing) {
+  const fs::path dir = freshDir("TraceWriters_fullOtf");
+  const fs::path p = dir / "out.otf";
+  // The limits: below the definitions, and a quarter, half and all but 64 bytes (its last records;
+  // a stream ends with a time and process line that holds no record) of the largest
+  // file of the archive written whole (4 ranks × 300 steps: streams past libotf's buffer).
+  const fs::path whole = freshDir("TraceWriters_fullOtf_whole") / "out.otf";
+  writeTrace(whole.string(), smallSpec(300));
+  std::uintmax_t largest = 0;
+  for (const auto& e : fs::directory_iterator(whole.parent_path())) largest = std::max(largest, e.file_size());
+  ASSERT_GT(largest, 8192u);
+  for (const rlim_t bytes : {rlim_t(1), rlim_t(100), rlim_t(largest / 4), rlim_t(largest / 2), rlim_t(largest - 64)}) {
+    SCOPED_TRACE(bytes);
+    std::string e;
+    {
+      FileSizeLimit limit(bytes);
+      e = errorOf([&] { writeTrace(p.string(), smallSpec(300)); });
+    }
+    EXPECT_EQ(e.rfind(p.string() + ": ", 0), 0u) << e;
+    EXPECT_TRUE(e.find("disk full?") != std::string::npos || e.find(std::strerror(EFBIG)) != std::string::npos) << e;
+    EXPECT_TRUE(listDir(dir).empty()) << listDir(dir).size();
+  }
+  // Without a limit the same trace writes and reads back whole, in the same process (libotf's
+  // sticky otf_errno made every write after a failed one fail too).
+  writeTrace(p.string(), smallSpec(300));
+  TraceBuilder b("expected", "generated");
+  generateTrace(smallSpec(300), b);
+  b.end();
+  EXPECT_EQ(loadTrace(p.string()).eventCount(), b.take().eventCount());
 }
 
 // "Buffer deletion failed!" said nothing: the OS error and the file, in words.
@@ -430,4 +467,62 @@ TEST(CliOutput, FullDiskFailsClearly) {
     EXPECT_NE(err.find(out.string() + ": " + efbig), std::string::npos) << err;
   }
   EXPECT_TRUE(listDir(dir / "w").empty());
+  // OTF through every command that writes it (issue #38 item 3: they all said they succeeded),
+  // at a limit below the definitions and one inside the streams.
+  const fs::path otf = dir / "w" / "o.otf";
+  for (const rlim_t bytes : {rlim_t(64), rlim_t(3000)})
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"convert", in.string(), otf.string()},
+             {"predict", in.string(), "-o", otf.string()},
+             {"compensate", in.string(), "--overhead-ns", "5", "-o", otf.string()},
+             {"generate", otf.string(), "--ranks", "4", "--steps", "200"}}) {
+      SCOPED_TRACE(args[0] + " at " + std::to_string(bytes));
+      const auto [status, err] = cliWithFileSizeLimit(bytes, args);
+      EXPECT_EQ(status, 1) << err;
+      EXPECT_NE(err.find(otf.string() + ": "), std::string::npos) << err;
+      EXPECT_TRUE(err.find("disk full?") != std::string::npos || err.find(efbig) != std::string::npos) << err;
+      EXPECT_TRUE(listDir(dir / "w").empty());
+    }
+}
+
+// A real full disk: a 64 KiB tmpfs mounted for the test (root with CAP_SYS_ADMIN; skipped
+// elsewhere — the file-size limit above injects the same failure everywhere). Every trace writer
+// and the scenario writer, through the commands: status 1, the file and "No space left on
+// device" (or the OTF writer's read-back) named, nothing left on the file system.
+TEST(CliOutput, RealFullDiskEveryWriter) {
+  const fs::path dir = freshDir("CliOutput_tmpfs");
+  const fs::path in = dir / "in.otf2";
+  writeTrace(in.string(), smallSpec(600));  // 4 ranks × 600 steps: every output well above 64 KiB
+  const fs::path mnt = dir / "mnt";
+  fs::create_directory(mnt);
+  const std::string mount = "mount -t tmpfs -o size=64k perwiz-test " + mnt.string() + " 2>/dev/null";
+  if (std::system(mount.c_str()) != 0) GTEST_SKIP() << "cannot mount a tmpfs here (needs root and CAP_SYS_ADMIN)";
+  struct Unmount {
+    std::string dir;
+    ~Unmount() { (void)std::system(("umount " + dir).c_str()); }
+  } unmount{mnt.string()};
+  const std::string enospc = std::strerror(ENOSPC);
+  for (const std::string name : {"o.alog", "o.otf", "o.otf2"})
+    for (const auto& args : std::vector<std::vector<std::string>>{
+             {"convert", in.string(), (mnt / name).string()},
+             {"predict", in.string(), "-o", (mnt / name).string()},
+             {"compensate", in.string(), "--overhead-ns", "5", "-o", (mnt / name).string()},
+             {"generate", (mnt / name).string(), "--ranks", "4", "--steps", "600"}}) {
+      SCOPED_TRACE(args[0] + " " + name);
+      const perwiz::test::CliResult r = perwiz::test::runProgram(PERWIZ_CLI, dir, args);
+      EXPECT_EQ(r.status, 1) << r.err;
+      EXPECT_NE(r.err.find((mnt / name).string() + ": "), std::string::npos) << r.err;
+      EXPECT_TRUE(r.err.find(enospc) != std::string::npos || r.err.find("disk full?") != std::string::npos) << r.err;
+      EXPECT_TRUE(listDir(mnt).empty()) << listDir(mnt).front();
+    }
+  // The scenario file: a large one (many hypotheses) on the full disk.
+  {
+    const std::string filler = (mnt / "filler").string();
+    (void)std::system(("dd if=/dev/zero of=" + filler + " bs=1k count=64 2>/dev/null").c_str());
+    const perwiz::test::CliResult r = perwiz::test::runProgram(
+        PERWIZ_CLI, dir, {"predict", in.string(), "--save-scenario", (mnt / "s.json").string()});
+    EXPECT_EQ(r.status, 1) << r.err;
+    EXPECT_NE(r.err.find((mnt / "s.json").string() + ": cannot write (" + enospc + ")"), std::string::npos) << r.err;
+    EXPECT_EQ(listDir(mnt), std::vector<std::string>{"filler"});
+  }
 }

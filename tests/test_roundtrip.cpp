@@ -28,6 +28,8 @@
 #include <nlohmann/json.hpp>
 #include <otf2/otf2.h>
 
+#include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -519,3 +521,98 @@ TEST(WriterOrder, TimeGoingBackwardsAndImproperNesting) {
 }
 
 }  // namespace
+
+// ---- issue #38: empty ranks and extreme times through every writer ---------------------------
+
+namespace {
+
+// Writes `t` as `name` in a fresh directory: the trace read back, or the writer's refusal (and
+// then nothing may be left in the directory).
+struct Written {
+  std::optional<Trace> back;
+  std::string refusal;
+};
+Written writeAndRead(const Trace& t, const std::string& tag, const std::string& name) {
+  const fs::path dir = test::freshDir("rt38_" + tag);
+  const fs::path p = dir / name;
+  Written w;
+  try {
+    saveTrace(t, p.string());
+  } catch (const TraceError& e) {
+    w.refusal = e.what();
+    EXPECT_TRUE(fs::is_empty(dir)) << name << ": a refused write left files";
+    return w;
+  }
+  w.back = loadTrace(p.string());
+  return w;
+}
+
+}  // namespace
+
+// A rank without any record — first, in the middle, last — and a trace whose every rank is empty
+// (an ALOG of headers only): every writer's output reads back with the same ranks and counts
+// (the OTF writer skipped the empty rank's stream, so its output was unreadable).
+TEST(RoundTrip, EmptyRanksSurviveEveryWriter) {
+  for (const std::vector<bool>& busy : std::vector<std::vector<bool>>{
+           {false, true, true}, {true, false, true}, {true, true, false}, {false, false, false}}) {
+    TraceBuilder b("empty-ranks", "test");
+    b.begin({3, {}});
+    const auto work = b.defineFunction({"work", EventKind::UserState, MpiOp::None, ""});
+    const auto barrier = b.defineFunction({"MPI_Barrier", EventKind::MpiCall, MpiOp::Barrier, ""});
+    std::vector<std::int32_t> members;
+    for (std::uint32_t r = 0; r < 3; ++r)
+      if (busy[r]) members.push_back(static_cast<std::int32_t>(r));
+    const auto sub = members.size() >= 2 ? b.defineComm({"BUSY", members, false}) : 0u;
+    for (std::uint32_t r = 0; r < 3; ++r) {
+      if (!busy[r]) continue;
+      b.enter(r, 10 * r, work);
+      b.leave(r, 100, work);
+      b.enter(r, 100, barrier);
+      b.collective(r, 105, MpiOp::Barrier, sub, -1, 0, 0);
+      b.leave(r, 110, barrier);
+    }
+    b.end();
+    const Trace t = b.take();
+    const std::string tag = std::to_string(busy[0]) + std::to_string(busy[1]) + std::to_string(busy[2]);
+    for (const std::string name : {"t.alog", "t.otf", "t.otf2"}) {
+      SCOPED_TRACE(tag + " " + name);
+      const Written w = writeAndRead(t, tag, name);
+      ASSERT_TRUE(w.back) << w.refusal;
+      std::string why;
+      EXPECT_TRUE(t.sameModel(*w.back, &why)) << why;
+      EXPECT_EQ(w.back->rankCount(), 3u);
+      EXPECT_EQ(w.back->eventCount(), t.eventCount());
+      EXPECT_EQ(w.back->collectives.size(), t.collectives.size());
+    }
+  }
+}
+
+// Times at the edge of the model's range (int64 ns, up to 2^63 - 1 ≈ 292 years): each writer
+// writes what its reader reads back to the same model, or refuses before writing, naming the
+// time — never a file its own reader refuses (the ALOG writer wrote 2^63 - 1 ns, which its
+// reader refused as out of range).
+TEST(RoundTrip, ExtremeTimesReadBackOrAreRefused) {
+  constexpr TimeNs kMax = std::numeric_limits<TimeNs>::max();
+  for (const TimeNs end : {TimeNs(1) << 40, TimeNs(1) << 53, kMax / 1000, kMax - 1, kMax}) {
+    TraceBuilder b("extreme", "test");
+    b.begin({2, {}});
+    const auto work = b.defineFunction({"work", EventKind::UserState, MpiOp::None, ""});
+    for (std::uint32_t r = 0; r < 2; ++r) {
+      b.enter(r, 0, work);
+      b.leave(r, end - r, work);
+    }
+    b.end();
+    const Trace t = b.take();
+    for (const std::string name : {"t.alog", "t.otf", "t.otf2"}) {
+      SCOPED_TRACE(std::to_string(end) + " " + name);
+      const Written w = writeAndRead(t, std::to_string(end % 1000003), name);
+      if (!w.back) {
+        EXPECT_NE(w.refusal.find("time"), std::string::npos) << w.refusal;
+        continue;
+      }
+      std::string why;
+      EXPECT_TRUE(t.sameModel(*w.back, &why)) << why;
+      EXPECT_EQ(w.back->endTime, end);
+    }
+  }
+}

@@ -87,10 +87,11 @@ StampResult parseStamp(const char*& p, const char* end, TimeNs& ns) {
     if (roundUp) ++fraction;  // may reach 1000: carried by the addition below
   }
   if (intDigits + fracDigits == 0 || (p < end && !isBlank(*p))) return StampResult::NotANumber;
-  constexpr std::uint64_t kMaxWhole =
-      static_cast<std::uint64_t>(std::numeric_limits<TimeNs>::max() / 1000 - 1);
-  if (overflow || whole > kMaxWhole) return StampResult::OutOfRange;
-  TimeNs value = static_cast<TimeNs>(whole) * 1000 + fraction;
+  // Exact: every time the model holds (up to 2^63 - 1 ns, which the writer writes as
+  // 9223372036854775.807) reads back; beyond it is out of range.
+  const __int128 exact = static_cast<__int128>(whole) * 1000 + fraction;
+  if (overflow || exact > std::numeric_limits<TimeNs>::max()) return StampResult::OutOfRange;
+  const TimeNs value = static_cast<TimeNs>(exact);
   ns = negative ? -value : value;
   return StampResult::Ok;
 }

@@ -432,6 +432,13 @@ class Reader {
         if (r < 0) ok = false;
         else c.worldRanks.push_back(r);
       }
+      if (g.procs.empty() && ranks_ > 0) {
+        // A group without members: a communicator of each caller alone (MPI_COMM_SELF; how
+        // PerWiz's writer stores one, as OTF2's empty COMM_GROUP).
+        c.isSelf = true;
+        commIndex_[id] = sink_.defineComm(c);
+        continue;
+      }
       if (!ok || c.worldRanks.empty()) {
         ++nonRankGroups_;
         continue;

@@ -9,6 +9,13 @@
 // warning on stderr of the CLI through the sink's warn()), negative tags (written as their
 // 32-bit pattern; the reader gives them back).
 //
+// Every record's write is checked (libotf's definition writers give no usable status), and so is
+// what reached the disk: libotf buffers each stream and does not report a failed flush at close (a full disk left 0-byte or cut streams behind a "converted"
+// message, issue #38 item 3), so end() reads the archive back with PerWiz's own OTF reader,
+// counting records, and publishes it only when every record it was given is there. A process
+// without records still gets its (empty) stream file: the master control file names it, and
+// readers refuse an archive whose listed stream is missing (item 4).
+//
 // Threads (Trace::threads) are processes after the ranks, each with its own stream, whose
 // parent is their rank's process (VampirTrace's layout); a thread of no rank has none, so it
 // reads back as a rank unless the trace has no MPI function (otf_reader.cpp).
@@ -19,6 +26,8 @@
 
 #include <otf.h>
 
+#include <cerrno>
+#include <cstdio>
 #include <filesystem>
 #include <limits>
 #include <map>
@@ -56,10 +65,17 @@ class OtfWriter final : public TraceSink {
     for (const auto& n : names) finals.push_back((fs::path(dir) / n).string());
     refuseExisting(finals, path_);
     output_.emplace(OutputDirectory::entries(dir, names, path_));
+    // libotf's record writers report the process-wide otf_errno, which no libotf call clears:
+    // one failed write (a full disk) made every later write of the process fail, a second
+    // export after freeing space included. Cleared here; the read-back in end() is what
+    // decides (another thread's libotf error could still set it meanwhile).
+    otf_errno = OTF_NO_ERROR;
     const std::string stub = (fs::path(output_->workDir()) / stem).string();
     manager_ = OTF_FileManager_open(std::min<std::uint32_t>(std::max<std::uint32_t>(processes + 4, 8), 256));
     writer_ = manager_ ? OTF_Writer_open(stub.c_str(), std::max<std::uint32_t>(processes, 1), manager_) : nullptr;
     if (!writer_) throw TraceError(path_, "the OTF library cannot create the archive");
+    stub_ = stub;
+    processes_ = processes;
     for (std::uint32_t p = 0; p < processes; ++p) OTF_Writer_assignProcess(writer_, p + 1, p + 1);
     OTF_Writer_writeDefCreator(writer_, 0, "PerWiz");
     OTF_Writer_writeDefTimerResolution(writer_, 0, 1'000'000'000);
@@ -91,7 +107,7 @@ class OtfWriter final : public TraceSink {
       OTF_Writer_writeDefMarker(writer_, 0, idx + 1, f.name.c_str(), OTF_MARKER_TYPE_HINT);
     } else {
       OTF_Writer_writeDefFunction(writer_, 0, idx + 1, f.name.c_str(),
-                                  f.kind == EventKind::MpiCall ? kGroupMpi : kGroupApplication, 0);
+                                        f.kind == EventKind::MpiCall ? kGroupMpi : kGroupApplication, 0);
     }
     return idx;
   }
@@ -99,25 +115,27 @@ class OtfWriter final : public TraceSink {
   std::uint32_t defineComm(const Communicator& c) override {
     std::vector<std::uint32_t> procs;
     if (c.isSelf) {
-      // MPI_COMM_SELF style: one member, the caller; OTF has no such notion, keep it per name.
-      procs.push_back(1);
+      // MPI_COMM_SELF style (each caller alone): OTF has no such notion, so a group without
+      // members, which the reader takes for one (as OTF2's empty COMM_GROUP). A group {rank 0}
+      // made every other rank's calls on it foreign to it (issue #38 item 5).
     } else {
       for (std::int32_t r : c.worldRanks) procs.push_back(static_cast<std::uint32_t>(r) + 1);
     }
     const std::uint32_t id = ++comms_;
-    OTF_Writer_writeDefProcessGroup(writer_, 0, id, c.name.c_str(), static_cast<std::uint32_t>(procs.size()), procs.data());
+    OTF_Writer_writeDefProcessGroup(writer_, 0, id, c.name.c_str(), static_cast<std::uint32_t>(procs.size()),
+                                          procs.data());
     return id - 1;
   }
 
   void enter(std::uint32_t rank, TimeNs t, std::uint32_t function) override {
-    check(OTF_Writer_writeEnter(writer_, ticks(t), function + 1, rank + 1, 0));
+    record(OTF_Writer_writeEnter(writer_, ticks(t), function + 1, rank + 1, 0));
   }
   void leave(std::uint32_t rank, TimeNs t, std::uint32_t function) override {
-    check(OTF_Writer_writeLeave(writer_, ticks(t), function + 1, rank + 1, 0));
+    record(OTF_Writer_writeLeave(writer_, ticks(t), function + 1, rank + 1, 0));
   }
   void point(std::uint32_t rank, TimeNs t, std::uint32_t function, std::string_view label) override {
     const std::string text(label);
-    check(OTF_Writer_writeMarker(writer_, ticks(t), rank + 1, function + 1, text.c_str()));
+    record(OTF_Writer_writeMarker(writer_, ticks(t), rank + 1, function + 1, text.c_str()));
   }
   void threadEnter(std::uint32_t thread, TimeNs t, std::uint32_t function) override {
     if (thread < threads_) enter(ranks_ + thread, t, function);
@@ -135,7 +153,7 @@ class OtfWriter final : public TraceSink {
       ++droppedUnknownPeer_;
       return;
     }
-    check(OTF_Writer_writeSendMsg(writer_, ticks(t), rank + 1, static_cast<std::uint32_t>(peer) + 1, comm + 1,
+    record(OTF_Writer_writeSendMsg(writer_, ticks(t), rank + 1, static_cast<std::uint32_t>(peer) + 1, comm + 1,
                                   static_cast<std::uint32_t>(tag), size32(bytes), 0));
   }
   void recv(std::uint32_t rank, TimeNs t, std::int32_t peer, std::uint32_t comm, std::int32_t tag,
@@ -144,14 +162,14 @@ class OtfWriter final : public TraceSink {
       ++droppedUnknownPeer_;
       return;
     }
-    check(OTF_Writer_writeRecvMsg(writer_, ticks(t), rank + 1, static_cast<std::uint32_t>(peer) + 1, comm + 1,
+    record(OTF_Writer_writeRecvMsg(writer_, ticks(t), rank + 1, static_cast<std::uint32_t>(peer) + 1, comm + 1,
                                   static_cast<std::uint32_t>(tag), size32(bytes), 0));
   }
   void isendComplete(std::uint32_t, TimeNs, std::uint64_t) override {}
   void irecvRequest(std::uint32_t, TimeNs, std::uint64_t) override {}
   void collective(std::uint32_t rank, TimeNs t, MpiOp op, std::uint32_t comm, std::int32_t root,
                   std::uint64_t sent, std::uint64_t received) override {
-    check(OTF_Writer_writeCollectiveOperation(writer_, ticks(t), rank + 1, collectiveId(op), comm + 1,
+    record(OTF_Writer_writeCollectiveOperation(writer_, ticks(t), rank + 1, collectiveId(op), comm + 1,
                                               root >= 0 ? static_cast<std::uint32_t>(root) + 1 : 0,
                                               size32(sent), size32(received), 0, 0));
   }
@@ -160,11 +178,17 @@ class OtfWriter final : public TraceSink {
     if (!writer_) return;
     // The trace starts at 0 (the model's origin), not at its first record.
     OTF_Writer_writeDefTimeRange(writer_, 0, 0, maxTicks_, nullptr);
+    errno = 0;
     const int ok = OTF_Writer_close(writer_);
+    const int err = errno;
     writer_ = nullptr;
     OTF_FileManager_close(manager_);
     manager_ = nullptr;
-    if (!ok) throw TraceError(path_, "the OTF library could not finish writing the archive");
+    if (!ok)
+      throw TraceError(path_, "the OTF library could not finish writing the archive: " +
+                                  (err != 0 ? cannotWrite(err) : std::string("disk full?")));
+    createEmptyStreams();
+    verify();
     if (clamped_ > 0 || droppedUnknownPeer_ > 0)
       std::fprintf(stderr, "%s: %llu size(s) above 4 GiB clamped (OTF 1 stores 32 bits), %llu endpoint(s) without partner not written\n",
                    path_.c_str(), static_cast<unsigned long long>(clamped_),
@@ -188,6 +212,65 @@ class OtfWriter final : public TraceSink {
   void check(int ok) {
     if (!ok) throw TraceError(path_, "the OTF library failed to write a record (disk full?)");
   }
+  void record(int ok) {
+    check(ok);
+    ++records_;
+  }
+
+  // libotf creates a stream's file at its first record: a process without any gets an empty
+  // file (a stream without records), which OTF readers (PerWiz's, otfprint) accept.
+  void createEmptyStreams() {
+    for (std::uint32_t p = 0; p < processes_; ++p) {
+      const std::string file = otf::eventsFileName(stub_, p + 1);
+      if (fs::exists(file)) continue;
+      std::FILE* f = std::fopen(file.c_str(), "wb");
+      if (!f || std::fclose(f) != 0) throw TraceError(path_, file + ": " + cannotWrite(errno));
+    }
+  }
+
+  // Reads the archive back (from its temporary place) and counts its records.
+  void verify() {
+    struct Counter final : TraceSink {
+      std::uint64_t records = 0;
+      std::uint32_t locations = 0;
+      std::uint32_t functions = 0, comms = 1;
+      void begin(const TraceHeader& h) override { locations = h.ranks + static_cast<std::uint32_t>(h.threads.size()); }
+      std::uint32_t defineFunction(const Function&) override { return functions++; }
+      std::uint32_t defineComm(const Communicator&) override { return comms++; }
+      void enter(std::uint32_t, TimeNs, std::uint32_t) override { ++records; }
+      void leave(std::uint32_t, TimeNs, std::uint32_t) override { ++records; }
+      void point(std::uint32_t, TimeNs, std::uint32_t, std::string_view) override { ++records; }
+      void send(std::uint32_t, TimeNs, std::int32_t, std::uint32_t, std::int32_t, std::uint64_t, std::uint64_t) override {
+        ++records;
+      }
+      void recv(std::uint32_t, TimeNs, std::int32_t, std::uint32_t, std::int32_t, std::uint64_t, std::uint64_t) override {
+        ++records;
+      }
+      void isendComplete(std::uint32_t, TimeNs, std::uint64_t) override {}
+      void irecvRequest(std::uint32_t, TimeNs, std::uint64_t) override {}
+      void collective(std::uint32_t, TimeNs, MpiOp, std::uint32_t, std::int32_t, std::uint64_t, std::uint64_t) override {
+        ++records;
+      }
+      void threadEnter(std::uint32_t, TimeNs, std::uint32_t) override { ++records; }
+      void threadLeave(std::uint32_t, TimeNs, std::uint32_t) override { ++records; }
+      void threadPoint(std::uint32_t, TimeNs, std::uint32_t, std::string_view) override { ++records; }
+      bool keepsThreads() const override { return true; }
+      void end() override {}
+    } counter;
+    LoadOptions opts;
+    opts.pipelined = false;
+    try {
+      readOtf(stub_ + ".otf", counter, opts);
+    } catch (const std::exception& e) {
+      throw TraceError(path_, std::string("the archive written does not read back (disk full?): ") + e.what());
+    }
+    if (counter.locations != processes_)
+      throw TraceError(path_, "the archive written defines " + std::to_string(counter.locations) + " of the " +
+                                  std::to_string(processes_) + " processes written (disk full?)");
+    if (counter.records != records_)
+      throw TraceError(path_, "the archive written holds " + std::to_string(counter.records) + " of the " +
+                                  std::to_string(records_) + " records written (disk full?)");
+  }
   std::uint32_t collectiveId(MpiOp op) {
     auto it = collOps_.find(op);
     if (it != collOps_.end()) return it->second;
@@ -206,6 +289,9 @@ class OtfWriter final : public TraceSink {
   }
 
   std::string path_;
+  std::string stub_;  // the archive's name stub in the temporary directory
+  std::uint32_t processes_ = 0;
+  std::uint64_t records_ = 0;  // records handed to libotf (the read-back must find them all)
   std::optional<OutputDirectory> output_;
   OTF_FileManager* manager_ = nullptr;
   OTF_Writer* writer_ = nullptr;
