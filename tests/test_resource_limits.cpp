@@ -169,6 +169,27 @@ TEST(ResourceLimits, SpecialFilesAreRefusedWithoutOpeningThem) {
 // libotf2 3.0 reads as many anchor properties as the anchor's count says: past the end of the
 // file it scans the heap for string ends (it grew to 11-12 GB in 60 s), and a count >= 2^31
 // overflows its array size (heap corruption, abort).
+// Issue #38 item 6: format detection reads a fixed number of bytes. A 1 GiB file of NULs (or
+// of one line without an end) used to be read as one line, 2.1 GB to say "unknown trace
+// format"; now it is refused within 64 MiB of address space beyond what the process holds (the
+// files are sparse: they take no disk space).
+TEST(ResourceLimits, DetectionOfAGigabyteFileStaysWithin64MiB) {
+  const fs::path dir = perwiz::test::freshDir("ResourceLimits_detect");
+  const fs::path nul = dir / "nul.bin", line = dir / "line.txt";
+  {
+    std::ofstream(nul, std::ios::binary).put('\0');
+    fs::resize_file(nul, std::uintmax_t(1) << 30);
+    std::ofstream(line, std::ios::binary) << "# a comment whose line never ends ";
+    fs::resize_file(line, std::uintmax_t(1) << 30);
+  }
+  for (const fs::path& p : {nul, line}) {
+    SCOPED_TRACE(p.filename().string());
+    const std::string r = runLimited([&] { loadTrace(p.string()); }, 64 * kMiB);
+    EXPECT_EQ(r.rfind("TraceError: " + p.string() + ": ", 0), 0u) << r;
+    EXPECT_EQ(r.find("memory"), std::string::npos) << r;
+  }
+}
+
 TEST(ResourceLimits, AnchorPropertyCountBeyondTheFileIsRefused) {
   const fs::path dir = test::freshDir("limits_anchor");
   const fs::path archive = writeSmallOtf2(dir / "a");

@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <limits>
 #include <new>
 #include <string_view>
@@ -136,13 +137,21 @@ std::string otfAnchorOf(const std::string& path) {
 
 // First non-blank, non-comment line of an ALOG file is six integers (the sixth may be
 // decimal). Only the first 64 KiB are inspected.
+// Judged on the first 64 KiB only (kDetectBytes), read at once: a file without line ends (a
+// gigabyte of NULs) costs 64 KiB, not a line as long as the file (issue #38 item 6).
+constexpr std::size_t kDetectBytes = 65536;
+
 bool looksLikeAlog(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
+  std::string head(kDetectBytes, '\0');
+  in.read(head.data(), static_cast<std::streamsize>(head.size()));
+  head.resize(static_cast<std::size_t>(in.gcount()));
+  std::istringstream lines(std::move(head));
   std::string line;
-  std::size_t inspected = 0;
-  while (inspected < 65536 && std::getline(in, line)) {
-    if (inspected == 0 && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);  // UTF-8 BOM
-    inspected += line.size() + 1;
+  bool first = true;
+  while (std::getline(lines, line)) {
+    if (first && line.starts_with("\xEF\xBB\xBF")) line.erase(0, 3);  // UTF-8 BOM
+    first = false;
     std::size_t i = 0;
     // Skip blanks and '#' comments; a file with CR-only line ends is one getline, so there a
     // comment ends at a CR.
