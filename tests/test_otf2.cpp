@@ -9,12 +9,15 @@
 #include "model_invariants.h"
 #include "test_support.h"
 
+#include "perwiz/generator.h"
 #include "perwiz/replay.h"
 #include "perwiz/trace_builder.h"
 #include "perwiz/trace_io.h"
 
 #include <gtest/gtest.h>
 #include <otf2/otf2.h>
+
+#include <sys/resource.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -1196,4 +1199,39 @@ TEST(Otf2Threads, ThreadOnlyTraceOpensItsThreads) {
   const Trace back = loadTrace(copy.string());
   std::string why;
   EXPECT_TRUE(t.sameModel(back, &why)) << why;
+}
+
+// Issue #38 item 6: libotf2 keeps a location's event file open from the moment its reader is
+// made; the reader made every location's first, so an archive of more locations than the
+// process may open files (1,024 is common) failed ("Too many opened files", as otf2-print
+// does). Now one location's files are open at a time: 300 ranks load under a limit of 64.
+TEST(Otf2ReaderLimits, MoreLocationsThanOpenFiles) {
+  const fs::path dir = freshDir("Otf2ManyLocations") / "t.otf2";
+  GeneratorSpec spec;
+  spec.ranks = 300;
+  spec.steps = 2;
+  {
+    auto w = makeOtf2Writer(dir.string());
+    generateTrace(spec, *w);
+  }
+  rlimit old{};
+  ::getrlimit(RLIMIT_NOFILE, &old);
+  rlimit low = old;
+  low.rlim_cur = 64;
+  ASSERT_EQ(::setrlimit(RLIMIT_NOFILE, &low), 0);
+  std::string error;
+  std::size_t ranks = 0;
+  for (const unsigned threads : {1u, 2u}) {
+    try {
+      LoadOptions o;
+      o.threads = threads;
+      ranks = loadTrace(dir.string(), o).rankCount();
+    } catch (const std::exception& e) {
+      error = e.what();
+    }
+    if (!error.empty()) break;
+  }
+  ::setrlimit(RLIMIT_NOFILE, &old);
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(ranks, 300u);
 }

@@ -190,6 +190,28 @@ TEST(ResourceLimits, DetectionOfAGigabyteFileStaysWithin64MiB) {
   }
 }
 
+// Issue #38 item 6: the OTF2 writer keeps every location's writer open; its memory is
+// estimated in begin() and a write that cannot fit is refused before anything is written.
+TEST(ResourceLimits, Otf2WriterRefusesWhatDoesNotFitBeforeWriting) {
+  const fs::path dir = perwiz::test::freshDir("ResourceLimits_otf2write");
+  const fs::path out = dir / "t.otf2";
+  ::setenv("PERWIZ_MEMORY_AVAILABLE", "100M", 1);
+  std::string error;
+  try {
+    GeneratorSpec spec;
+    spec.ranks = 20000;
+    spec.steps = 1;
+    auto w = makeOtf2Writer(out.string());
+    generateTrace(spec, *w);
+  } catch (const TraceError& e) {
+    error = e.what();
+  }
+  ::unsetenv("PERWIZ_MEMORY_AVAILABLE");
+  // 16 MiB + 20,000 x 8 KiB = 180,551,680 B, printed as "172 MB" (binary units).
+  EXPECT_EQ(error, out.string() + ": needs about 172 MB of memory to write its 20000 locations, 100 MB available");
+  EXPECT_TRUE(fs::is_empty(dir));
+}
+
 TEST(ResourceLimits, AnchorPropertyCountBeyondTheFileIsRefused) {
   const fs::path dir = test::freshDir("limits_anchor");
   const fs::path archive = writeSmallOtf2(dir / "a");

@@ -158,6 +158,14 @@ void readShare(OTF2_Reader* r, const std::string& path, const otf2::ArchivePaths
                 "cannot select location " + std::to_string(loc));
   otf2::check(OTF2_Reader_OpenDefFiles(r), path, "cannot open the local definition files");
   otf2::check(OTF2_Reader_OpenEvtFiles(r), path, "cannot open the event files");
+  std::unique_ptr<OTF2_EvtReaderCallbacks, decltype(&OTF2_EvtReaderCallbacks_Delete)> cb(
+      OTF2_EvtReaderCallbacks_New(), &OTF2_EvtReaderCallbacks_Delete);
+  otf2::EventHandler::installCallbacks(cb.get());
+  // One location at a time, its local definitions (mapping tables, clock offsets) before its
+  // event reader, as otf2-print does per location — but each event reader is read and closed
+  // before the next location's files open: libotf2 keeps a location's event file open from
+  // GetEvtReader on, so getting every reader first needed a file per location at once and
+  // failed past ~1,020 ranks under the common limit of 1,024 open files (otf2-print does).
   for (OTF2_LocationRef loc : locations) {
     const std::string where = "location " + std::to_string(loc);
     OTF2_DefReader* dr = OTF2_Reader_GetDefReader(r, loc);
@@ -168,17 +176,10 @@ void readShare(OTF2_Reader* r, const std::string& path, const otf2::ArchivePaths
     otf2::check(OTF2_Reader_ReadAllLocalDefinitions(r, dr, &n), path,
                 "cannot read the local definitions of " + where);
     OTF2_Reader_CloseDefReader(r, dr);
-    if (!OTF2_Reader_GetEvtReader(r, loc))
+    OTF2_EvtReader* er = OTF2_Reader_GetEvtReader(r, loc);
+    if (!er)
       otf2::fail(OTF2_ERROR_FILE_CAN_NOT_OPEN, path,
                  "cannot open " + files.locationFile(loc, ".evt").string());
-  }
-  otf2::check(OTF2_Reader_CloseDefFiles(r), path, "cannot close the local definition files");
-
-  std::unique_ptr<OTF2_EvtReaderCallbacks, decltype(&OTF2_EvtReaderCallbacks_Delete)> cb(
-      OTF2_EvtReaderCallbacks_New(), &OTF2_EvtReaderCallbacks_Delete);
-  otf2::EventHandler::installCallbacks(cb.get());
-  for (OTF2_LocationRef loc : locations) {
-    OTF2_EvtReader* er = OTF2_Reader_GetEvtReader(r, loc);
     OTF2_ErrorCode rc = OTF2_Reader_RegisterEvtCallbacks(r, er, cb.get(), &events);
     otf2::check(rc, path, "cannot register event callbacks");
     for (;;) {
@@ -194,6 +195,7 @@ void readShare(OTF2_Reader* r, const std::string& path, const otf2::ArchivePaths
     }
     OTF2_Reader_CloseEvtReader(r, er);
   }
+  otf2::check(OTF2_Reader_CloseDefFiles(r), path, "cannot close the local definition files");
   otf2::check(OTF2_Reader_CloseEvtFiles(r), path, "cannot close the event files");
 }
 
