@@ -95,3 +95,86 @@ inline void unpackContainer(const std::vector<ArchiveEntry>& entries, const std:
 }
 
 }  // namespace perwiz::fuzz
+
+// ---- container-aware mutations (issue #38) ------------------------------------------------------
+//
+// libFuzzer's byte mutations rarely cut one file of an archive where it matters: a cut byte of
+// the container shifts every later entry. Real damage is a file cut short (a full disk, a killed
+// tracer) or a piece of one file where another belongs. So the OTF and OTF2 targets mutate, half
+// of the time, at the level of the archive's files: cut one file at a random offset, splice a
+// range of one file into another (or of another input, CrossOver), drop a file, or mutate one
+// file's bytes in place with libFuzzer's own mutator; otherwise the container's bytes.
+extern "C" std::size_t LLVMFuzzerMutate(std::uint8_t* data, std::size_t size, std::size_t maxSize);
+
+namespace perwiz::fuzz {
+
+// A small deterministic generator from libFuzzer's seed (reproducible mutations).
+struct MutationRng {
+  std::uint64_t s;
+  explicit MutationRng(unsigned seed) : s(seed * 0x9E3779B97F4A7C15ull + 1) {}
+  std::uint64_t next() {
+    s ^= s << 13;
+    s ^= s >> 7;
+    s ^= s << 17;
+    return s;
+  }
+  std::size_t below(std::size_t n) { return n ? static_cast<std::size_t>(next() % n) : 0; }
+};
+
+inline std::size_t writeBack(const std::vector<ArchiveEntry>& entries, std::uint8_t* data, std::size_t maxSize) {
+  const std::string out = serializeContainer(entries);
+  if (out.size() > maxSize) return 0;
+  std::copy(out.begin(), out.end(), data);
+  return out.size();
+}
+
+inline std::size_t mutateArchive(std::uint8_t* data, std::size_t size, std::size_t maxSize, unsigned seed) {
+  MutationRng rng(seed);
+  std::vector<ArchiveEntry> entries = parseContainer(data, size);
+  if (entries.empty() || rng.below(2) == 0) return LLVMFuzzerMutate(data, size, maxSize);
+  ArchiveEntry& e = entries[rng.below(entries.size())];
+  switch (rng.below(4)) {
+    case 0:  // cut the file short
+      e.data.resize(rng.below(e.data.size() + 1));
+      break;
+    case 1: {  // splice: a range of another file (or itself) over a range of this one
+      const ArchiveEntry& from = entries[rng.below(entries.size())];
+      if (from.data.empty()) break;
+      const std::size_t at = rng.below(from.data.size());
+      const std::size_t n = 1 + rng.below(std::min<std::size_t>(from.data.size() - at, 4096));
+      const std::size_t to = rng.below(e.data.size() + 1);
+      e.data.replace(to, std::min(n, e.data.size() - to), from.data, at, n);
+      break;
+    }
+    case 2:  // a file missing
+      if (entries.size() > 1) entries.erase(entries.begin() + static_cast<std::ptrdiff_t>(rng.below(entries.size())));
+      break;
+    default: {  // libFuzzer's byte mutations inside one file
+      std::string bytes = e.data;
+      const std::size_t room = bytes.size() + 64;
+      bytes.resize(room);
+      const std::size_t n = LLVMFuzzerMutate(reinterpret_cast<std::uint8_t*>(bytes.data()), e.data.size(), room);
+      bytes.resize(n);
+      e.data = std::move(bytes);
+      break;
+    }
+  }
+  const std::size_t n = writeBack(entries, data, maxSize);
+  return n ? n : LLVMFuzzerMutate(data, size, maxSize);
+}
+
+// Two inputs' files mixed: each file of the result from one of them (the same path from either).
+inline std::size_t crossOverArchives(const std::uint8_t* a, std::size_t aSize, const std::uint8_t* b, std::size_t bSize,
+                                     std::uint8_t* out, std::size_t maxOut, unsigned seed) {
+  MutationRng rng(seed);
+  std::vector<ArchiveEntry> x = parseContainer(a, aSize);
+  const std::vector<ArchiveEntry> y = parseContainer(b, bSize);
+  for (const ArchiveEntry& e : y) {
+    auto same = std::find_if(x.begin(), x.end(), [&](const ArchiveEntry& f) { return f.path == e.path; });
+    if (same != x.end() && rng.below(2) == 0) same->data = e.data;
+    else if (same == x.end() && rng.below(4) == 0) x.push_back(e);
+  }
+  return writeBack(x, out, maxOut);
+}
+
+}  // namespace perwiz::fuzz

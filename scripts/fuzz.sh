@@ -129,6 +129,14 @@ otfseed ring4 convert resources/samples/ring4.alog
 otfseed stencil convert resources/samples/stencil_8
 otfseed gen1 generate --ranks 2 --steps 1 --format otf
 otfseed gen2 generate --ranks 3 --steps 2 --pattern pairs --nonblocking --format otf
+if [ -d "$shared" ]; then  # real OTF 1 archives (VampirTrace), reduced to a seed's size (issue #38)
+  for anchor in $(find "$shared" -maxdepth 3 -name '*.otf' -type f 2>/dev/null); do
+    d="$seeds/otf-shared-$(basename "$(dirname "$anchor")")"
+    python3 scripts/otf1_seed.py "$anchor" "$d" 2 300 &&
+      "$pack" pack "$d" "$seeds/otf/$(basename "$d").bin" 2>/dev/null || true
+    rm -rf "$d"
+  done
+fi
 "$pack" seeds "$seeds"
 
 # Per target: the binary's options (memory budget, input size).

@@ -356,6 +356,55 @@ TEST(CliWarnings, EveryCommandShowsTheLoadsWarnings) {
   EXPECT_EQ(json::parse(clean.out)["warnings"], json::array());
 }
 
+// Issue #38 item 7: names are bytes. A file, rank and function name that are not UTF-8 give
+// valid JSON in every --json output, the bad bytes as U+FFFD ("[json.exception.type_error.316]"
+// before; events --json printed "[" and stopped), and the bytes themselves survive ALOG -> OTF ->
+// OTF2 -> ALOG.
+TEST(CliNames, NonUtf8BytesGiveValidJsonAndSurviveConversion) {
+  fs::path dir = perwiz::test::freshDir("cli_non_utf8");
+  const std::string fn = "comp\xff\xfe", rank = "node\xc3", file = (dir / "t\xff.alog").string();
+  {
+    perwiz::TraceBuilder b("bytes", "test");
+    b.begin({2, {rank, "r1"}});
+    const auto work = b.defineFunction({fn, perwiz::EventKind::UserState, perwiz::MpiOp::None, ""});
+    const auto barrier = b.defineFunction({"MPI_Barrier", perwiz::EventKind::MpiCall, perwiz::MpiOp::Barrier, ""});
+    for (std::uint32_t r = 0; r < 2; ++r) {
+      b.enter(r, 0, work);
+      b.leave(r, 100 + r, work);
+      b.enter(r, 101, barrier);
+      b.collective(r, 102, perwiz::MpiOp::Barrier, 0, -1, 0, 0);
+      b.leave(r, 110, barrier);
+    }
+    b.end();
+    perwiz::saveTrace(b.take(), file);
+  }
+  const std::string replacement = "\xEF\xBF\xBD";  // U+FFFD in UTF-8
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"info", file, "--json"}, {"events", file, "--json"}, {"predict", file, "--json"},
+           {"critical-path", file, "--json"}, {"advise", file, "--json"}, {"overhead", file, "--json"}}) {
+    SCOPED_TRACE(args[0]);
+    const CliResult r = cli(dir, args);
+    ASSERT_EQ(r.status, 0) << r.err;
+    const json j = json::parse(r.out, nullptr, false);
+    ASSERT_FALSE(j.is_discarded()) << r.out;
+    if (args[0] != "events")  // events lists MPI calls, which name no file, rank or state
+      EXPECT_NE(r.out.find(replacement), std::string::npos) << r.out.substr(0, 400);
+  }
+  // Through every format and back: the same bytes.
+  const fs::path otf = dir / "t.otf", otf2 = dir / "t2.otf2", back = dir / "back.alog";
+  ASSERT_EQ(cli(dir, {"convert", file, otf.string()}).status, 0);
+  ASSERT_EQ(cli(dir, {"convert", otf.string(), otf2.string()}).status, 0);
+  ASSERT_EQ(cli(dir, {"convert", otf2.string(), back.string()}).status, 0);
+  for (const fs::path& p : {otf, otf2, back}) {
+    SCOPED_TRACE(p.filename().string());
+    const perwiz::Trace t = perwiz::loadTrace(p.string());
+    bool found = false;
+    for (const auto& f : t.functions) found = found || f.name == fn;
+    EXPECT_TRUE(found);
+    EXPECT_EQ(t.ranks[0].name, rank);
+  }
+}
+
 TEST(CliGenerate, AlogByExtensionAndEventTarget) {
   fs::path dir = perwiz::test::freshDir("cli_generate_alog");
   fs::path out = dir / "t.alog";

@@ -38,6 +38,10 @@ nlohmann::ordered_json warningsJson(const std::vector<Diagnostic>& warnings) {
   return w;
 }
 
+std::string jsonText(const nlohmann::ordered_json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
+}
+
 void refuseToOverwrite(const std::string& path) {
   const std::string existing = firstExisting(traceOutputPaths(path));
   if (existing.empty()) return;

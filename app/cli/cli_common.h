@@ -61,6 +61,11 @@ Trace loadReported(const std::string& path);
 nlohmann::ordered_json warningsJson(const std::vector<Diagnostic>& warnings);
 inline nlohmann::ordered_json warningsJson(const Trace& t) { return warningsJson(t.warnings); }
 
+// A JSON output's text. Names in a trace are bytes (ALOG, OTF and OTF2 keep whatever the
+// tracer wrote); bytes that are not UTF-8 become U+FFFD here, as in the GUI (QString::fromUtf8),
+// and stay as they were in the model and in converted traces (docs/trace-model.md, "Names").
+std::string jsonText(const nlohmann::ordered_json& j, int indent = 2);
+
 // "1.235 ms", "12 ns", "3.500 s": for people; JSON keeps plain nanoseconds.
 std::string humanDuration(TimeNs ns);
 

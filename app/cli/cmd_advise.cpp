@@ -133,7 +133,7 @@ int runAdvise(const AdviseOptions& o) {
            {"regions", regions},
            {"predictions", a.predictions}};
     j["warnings"] = warningsJson(trace);
-    std::cout << j.dump(2) << '\n';
+    std::cout << jsonText(j) << '\n';
     return kExitOk;
   }
 

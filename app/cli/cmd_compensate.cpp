@@ -103,7 +103,7 @@ int runCompensate(const CompensateOptions& o) {
     for (const auto& text : scenariosRecordedIn(trace)) earlier.push_back(Json::parse(text, nullptr, false));
     j["earlier_scenarios"] = std::move(earlier);
     j["warnings"] = warningsJson(trace);
-    std::cout << j.dump(2) << '\n';
+    std::cout << jsonText(j) << '\n';
     return kExitOk;
   }
 

@@ -33,7 +33,7 @@ int runCriticalPath(const CriticalPathOptions& o) {
     const DagShape dag = dagShape(rp);
     j["dag"] = {{"vertices", dag.vertices}, {"edges", dag.edges}, {"acyclic", dag.acyclic}};
     j["warnings"] = warningsJson(trace);
-    std::cout << j.dump(2) << '\n';
+    std::cout << jsonText(j) << '\n';
     return kExitOk;
   }
   const CriticalPath cp = criticalPath(rp, CriticalPathListing::Segments, o.limit);

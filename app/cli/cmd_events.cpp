@@ -113,7 +113,7 @@ int runEvents(const EventsOptions& opts) {
   for (std::uint32_t r = first; r < last; ++r) {
     for (const CommEvent& ev : commEvents(trace, r)) {
       if (opts.json) {
-        std::cout << (firstObject ? "\n  " : ",\n  ") << eventJson(trace, ev).dump();
+        std::cout << (firstObject ? "\n  " : ",\n  ") << jsonText(eventJson(trace, ev), -1);
         firstObject = false;
       } else {
         printEventLine(std::cout, trace, ev);

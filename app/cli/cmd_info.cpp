@@ -161,7 +161,7 @@ Command addInfoCommand(CLI::App& parent) {
   return {app, [opts] {
             Trace trace = loadTrace(opts->path);
             if (opts->json)
-              std::cout << infoJson(trace, opts->path).dump(2) << '\n';
+              std::cout << jsonText(infoJson(trace, opts->path)) << '\n';
             else
               printInfoText(std::cout, trace, opts->path);
             return kExitOk;

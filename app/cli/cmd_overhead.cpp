@@ -244,7 +244,7 @@ int runOverhead(const OverheadCliOptions& o) {
   options.profile = profile ? &*profile : nullptr;
   const OverheadAnalysis a = analyzeOverhead(trace, options);
   if (o.json)
-    std::cout << overheadJson(trace, a, o, profile).dump(2) << '\n';
+    std::cout << jsonText(overheadJson(trace, a, o, profile)) << '\n';
   else
     printText(std::cout, trace, a, o, profile);
   return kExitOk;

@@ -93,7 +93,7 @@ int runPredict(const PredictOptions& o) {
     for (const auto& text : scenariosRecordedIn(trace)) earlier.push_back(Json::parse(text, nullptr, false));
     j["earlier_scenarios"] = std::move(earlier);
     j["warnings"] = warningsJson(trace);
-    std::cout << j.dump(2) << '\n';
+    std::cout << jsonText(j) << '\n';
     return kExitOk;
   }
   std::cout << "trace:        " << o.path << " (" << trace.format << ", " << trace.rankCount() << " ranks, "

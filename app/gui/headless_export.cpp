@@ -49,10 +49,11 @@ int runHeadlessExport(const HeadlessExportArgs& args) {
     return 1;
   }
   try {
-    auto trace = std::make_shared<const Trace>(loadTrace(args.trace.toStdString()));
-    err << QString::fromStdString(warningsReport(trace->warnings, args.trace.toStdString(), 3,
-                                                 "the Warnings panel of the GUI or 'perwiz-cli info " +
-                                                     args.trace.toStdString() + "' lists them all"));
+    const std::string tracePath = args.traceBytes.empty() ? args.trace.toStdString() : args.traceBytes;
+    auto trace = std::make_shared<const Trace>(loadTrace(tracePath));
+    err << QString::fromStdString(warningsReport(trace->warnings, tracePath, 3,
+                                                 "the Warnings panel of the GUI or 'perwiz-cli info " + tracePath +
+                                                     "' lists them all"));
     err.flush();
     Scenario scenario;
     if (!args.scenario.isEmpty()) {

@@ -7,10 +7,15 @@
 
 #include <QString>
 
+#include <string>
+
 namespace perwiz::gui {
 
 struct HeadlessExportArgs {
   QString out, trace, scenario, view = QStringLiteral("measured");
+  // TRACE's bytes as given on the command line: a file name need not be UTF-8, and QString
+  // (UTF-16) cannot hold the bytes that are not. Empty: trace.toStdString().
+  std::string traceBytes;
   bool wholeTrace = true;
   int width = 1600;
   int laneHeight = 24;  // --lane-height (at least ui::kMinExportLanePx)

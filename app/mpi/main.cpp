@@ -77,7 +77,7 @@ void print(const Options& o, const DistributedPrediction& d, std::uint32_t proce
                         {"enters_sent", d.enterSent},
                         {"ghost_calls", d.ghostCalls},
                         {"critical_path_rounds", d.pathRounds}};
-    std::cout << j.dump(2) << '\n';
+    std::cout << jsonText(j) << '\n';
     return;
   }
   std::cout << "trace:        " << o.path << " (" << d.format << ", " << d.ranks << " ranks, " << d.mpiCalls
@@ -104,7 +104,7 @@ void printPath(const Options& o, const DistributedPrediction& d) {
     for (auto& [k, v] : cpj.items()) j[k] = v;
     j["summary"] = criticalPathSummaryJson(namesOf(d), d.criticalPath);
     j["warnings"] = warningsJson(d.warnings);
-    std::cout << j.dump(2) << '\n';
+    std::cout << jsonText(j) << '\n';
     return;
   }
   std::cout << "trace: " << o.path << " (" << d.ranks << " ranks, measured T " << humanDuration(d.measured) << ")\n";

@@ -19,6 +19,7 @@
 #include "prediction_worker.h"
 #include "session_file.h"
 #include "units.h"
+#include "cli_runner.h"
 
 #include "perwiz/advisor.h"
 #include "perwiz/generator.h"
@@ -611,6 +612,21 @@ class TestGui : public QObject {
     // The whole file: no report, no such note.
     QCOMPARE(runHeadless({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("w.png")), kSample}, &err), 0);
     QVERIFY2(!err.contains(QStringLiteral("loaded with")), qPrintable(err));
+  }
+
+  // Issue #38 item 7: a trace file name that is not UTF-8 ("no such file or directory" before:
+  // QString replaced the byte). Run through the shell, since QProcess passes UTF-8 only.
+  void headlessExportOfANonUtf8FileName() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const std::string trace = dir.path().toStdString() + "/ring\xff.alog";
+    std::filesystem::copy_file(kSample.toStdString(), trace);
+    const std::string png = dir.path().toStdString() + "/out.png";
+    const perwiz::test::CliResult r =
+        perwiz::test::runProgram(PERWIZ_GUI_BIN, std::filesystem::path(dir.path().toStdString()),
+                                 {"--export-image", png, trace});
+    QVERIFY2(r.status == 0, r.err.c_str());
+    QVERIFY(!QImage(QString::fromStdString(png)).isNull());
   }
 
   void headlessExport() {

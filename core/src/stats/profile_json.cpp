@@ -174,7 +174,7 @@ std::string overheadProfileToJson(const OverheadProfile& profile) {
          {"significance", profile.significance},
          {"description", profile.description},
          {"functions", std::move(functions)}};
-  return j.dump(2);
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
 std::optional<OverheadProfile> overheadProfileFromJson(const std::string& textIn, const std::string& source,
