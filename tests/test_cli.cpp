@@ -405,6 +405,49 @@ TEST(CliNames, NonUtf8BytesGiveValidJsonAndSurviveConversion) {
   }
 }
 
+// Issue #38 item 9: the rank table's columns stay apart for times past 10^9 s (they ran
+// together: "1500000000.000 s1500000000.010 s"): every data row is ten fields separated by
+// at least two spaces.
+TEST(CliInfo, RankTableColumnsStayApartForHugeTimes) {
+  fs::path dir = perwiz::test::freshDir("cli_info_columns");
+  const std::string file = (dir / "huge.alog").string();
+  {
+    perwiz::TraceBuilder b("huge", "test");
+    b.begin({2, {}});
+    const auto barrier = b.defineFunction({"MPI_Barrier", perwiz::EventKind::MpiCall, perwiz::MpiOp::Barrier, ""});
+    const perwiz::TimeNs t0 = 1'500'000'000'000'000'000;  // 1.5·10^9 s
+    for (std::uint32_t r = 0; r < 2; ++r) {
+      b.enter(r, t0, barrier);
+      b.collective(r, t0 + 5, perwiz::MpiOp::Barrier, 0, -1, 0, 0);
+      b.leave(r, t0 + 10'000'000 + r, barrier);
+    }
+    b.end();
+    perwiz::saveTrace(b.take(), file);
+  }
+  const CliResult r = cli(dir, {"info", file});
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::istringstream in(r.out);
+  std::string line;
+  int rows = 0;
+  while (std::getline(in, line)) {
+    if (line.rfind("0 ", 0) != 0 && line.rfind("1 ", 0) != 0) continue;  // the two ranks' rows
+    std::vector<std::string> fields;
+    std::size_t pos = 0;
+    while (pos < line.size()) {
+      const std::size_t gap = line.find("  ", pos);
+      const std::string f = line.substr(pos, gap == std::string::npos ? std::string::npos : gap - pos);
+      if (!f.empty()) fields.push_back(f.substr(f.find_first_not_of(' ')));
+      if (gap == std::string::npos) break;
+      pos = line.find_first_not_of(' ', gap);
+      if (pos == std::string::npos) break;
+    }
+    EXPECT_EQ(fields.size(), 10u) << line;
+    if (fields.size() == 10) EXPECT_EQ(fields[8], "1500000000.000 s") << line;
+    ++rows;
+  }
+  EXPECT_EQ(rows, 2) << r.out;
+}
+
 TEST(CliGenerate, AlogByExtensionAndEventTarget) {
   fs::path dir = perwiz::test::freshDir("cli_generate_alog");
   fs::path out = dir / "t.alog";

@@ -381,10 +381,11 @@ TEST(OtfReader, MissingDefinitions) {
   const fs::path dir = test::freshDir("otf_missing_def");
   writeLibraryTrace(dir / "lib", false);
   fs::remove(dir / "lib.0.def");
-  // Without its definitions the anchor is not recognised as OTF at all.
+  // X.otf of stream lines without its definitions: an OTF archive missing a file, named
+  // (issue #38 item 8: it was "unknown trace format").
   const std::string e = loadError(dir / "lib.otf");
-  EXPECT_NE(e.find("lib.otf"), std::string::npos) << e;
-  EXPECT_NE(e.find("unknown trace format"), std::string::npos) << e;
+  EXPECT_NE(e.find("lib.otf: the definition file "), std::string::npos) << e;
+  EXPECT_NE(e.find("lib.0.def is missing"), std::string::npos) << e;
 }
 
 TEST(OtfReader, TruncatedStreamIsAnErrorOrReported) {
@@ -421,9 +422,12 @@ TEST(OtfReader, MalformedMasterControlLineBeyondTheDetectionWindow) {
 
 TEST(OtfReader, TextThatIsNotOtf) {
   const fs::path dir = test::freshDir("otf_not");
-  // Looks like a master control file but has no definitions beside it.
+  // A master control file without definitions beside it is an OTF archive missing a file;
+  // the same lines under another name are not taken for one.
   test::writeFile(dir / "x.otf", "1:1\n");
-  EXPECT_EQ(detectFormat((dir / "x.otf").string()), TraceFormat::Unknown);
+  EXPECT_EQ(detectFormat((dir / "x.otf").string()), TraceFormat::Otf);
+  test::writeFile(dir / "x.txt", "1:1\n");
+  EXPECT_EQ(detectFormat((dir / "x.txt").string()), TraceFormat::Unknown);
   // Definitions present but the anchor's lines are not stream:process.
   writeLibraryTrace(dir / "y", false);
   test::writeFile(dir / "y.otf", "hello world\n");
@@ -980,4 +984,87 @@ TEST(OtfShared, HybridTraceHasFourRanksAndTheirTwelveThreads) {
   EXPECT_GT(t.threadEventCount(), 0u);
   EXPECT_EQ(test::modelViolation(t), "");
   expectIdentity(anchor);
+}
+
+// ---- issue #38 item 8: nothing dropped or clamped without a word ---------------------------
+
+// The master control file's last line without its line end still names its stream.
+TEST(OtfSilentLoss, MasterControlWithoutFinalNewlineKeepsEveryRank) {
+  const fs::path dir = test::freshDir("otf38_master");
+  writeLibraryTrace(dir / "lib", false);
+  const Trace whole = loadTrace((dir / "lib.otf").string());
+  std::string text = test::readAll(dir / "lib.otf");
+  ASSERT_EQ(text.back(), '\n');
+  text.pop_back();
+  test::writeFile(dir / "lib.otf", text);
+  const Trace cut = loadTrace((dir / "lib.otf").string());
+  std::string why;
+  EXPECT_TRUE(whole.sameModel(cut, &why)) << why;
+  EXPECT_EQ(cut.eventCount() + cut.threadEventCount(), whole.eventCount() + whole.threadEventCount());
+}
+
+// An empty, cut or damaged marker file: libotf read what it could and said nothing.
+TEST(OtfSilentLoss, DamagedMarkerFileIsWarned) {
+  const fs::path dir = test::freshDir("otf38_markers");
+  writeLibraryTrace(dir / "lib", false);
+  const std::string markers = test::readAll(dir / "lib.0.marker");
+  const Trace whole = loadTrace((dir / "lib.otf").string());
+  for (const Diagnostic& d : whole.warnings) EXPECT_EQ(d.message.find("marker file"), std::string::npos) << d.toString();
+  const struct {
+    std::string bytes, warning;
+  } cases[] = {
+      {"", "is empty: no marker read"},
+      {markers.substr(0, markers.size() - 3), "ends inside a record"},
+      {markers.substr(0, markers.find('\n') + 1) + "MS1T\x01\x02garbage\n", "records could not be read"},
+  };
+  for (const auto& c : cases) {
+    SCOPED_TRACE(c.warning);
+    test::writeFile(dir / "lib.0.marker", c.bytes);
+    // Loaded with the loss said, or refused naming the marker file (libotf gives up on some).
+    try {
+      const Trace t = loadTrace((dir / "lib.otf").string());
+      EXPECT_TRUE(hasWarning(t, c.warning));
+      EXPECT_LT(t.eventCount(), whole.eventCount());  // the marker "A" is gone, and said so
+    } catch (const TraceError& e) {
+      EXPECT_NE(std::string(e.what()).find("lib.0.marker"), std::string::npos) << e.what();
+      EXPECT_NE(c.warning, "is empty: no marker read") << "an empty marker file is not a reason to refuse the trace";
+    }
+  }
+}
+
+// A clock finer than 1 ps: every time of a real run collapses (2^64 - 1 ticks/s put all at 0).
+TEST(OtfSilentLoss, ImplausibleTimerResolutionIsWarned) {
+  const fs::path dir = test::freshDir("otf38_resolution");
+  writeLibraryTrace(dir / "lib", false);
+  std::string def = test::readAll(dir / "lib.0.def");
+  const std::size_t at = def.find("DTRf4240");  // 10^6 ticks per second
+  ASSERT_NE(at, std::string::npos);
+  def.replace(at, 8, "DTRffffffffffffffff");
+  test::writeFile(dir / "lib.0.def", def);
+  const Trace t = loadTrace((dir / "lib.otf").string());
+  EXPECT_TRUE(hasWarning(t, "ticks per second is finer than 1 ps"));
+}
+
+// A time beyond 64 bits: libotf wrapped 2^72 to 0, and took 2^64 - 1 for an error and dropped
+// the record (blaming an unmatched leave). Refused, naming the stream and the byte.
+TEST(OtfSilentLoss, TimesBeyond64BitsAreRefused) {
+  const fs::path dir = test::freshDir("otf38_times");
+  writeLibraryTrace(dir / "lib", false);
+  const std::string events = test::readAll(dir / "lib.1.events");
+  const std::size_t at = events.find("\n96\n");  // the time line of tick 150
+  ASSERT_NE(at, std::string::npos);
+  for (const std::string time : {"1000000000000000000", "ffffffffffffffff", "00ffffffffffffffffff"}) {
+    SCOPED_TRACE(time);
+    std::string bad = events;
+    bad.replace(at + 1, 2, time);
+    test::writeFile(dir / "lib.1.events", bad);
+    const std::string e = loadError(dir / "lib.otf");
+    EXPECT_NE(e.find("a time at byte " + std::to_string(at + 1) + " of "), std::string::npos) << e;
+    EXPECT_NE(e.find("lib.1.events is beyond OTF's 64-bit range"), std::string::npos) << e;
+  }
+  // 2^64 - 2 is a time OTF can hold: read (and far beyond the rest of the run, but not lost).
+  std::string big = events;
+  big.replace(at + 1, 2, "fffffffffffffffe");
+  test::writeFile(dir / "lib.1.events", big);
+  EXPECT_EQ(loadError(dir / "lib.otf").find("64-bit range"), std::string::npos);
 }

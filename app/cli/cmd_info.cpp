@@ -93,10 +93,12 @@ void printRankTable(std::ostream& out, const Trace& t) {
                  const std::string& calls, const std::string& sends, const std::string& recvs,
                  const std::string& colls, const std::string& busy, const std::string& first,
                  const std::string& last) {
-    out << std::left << std::setw(6) << rank << std::setw(static_cast<int>(nameWidth) + 2)
-        << name << std::right << std::setw(10) << events << std::setw(10) << calls
-        << std::setw(9) << sends << std::setw(9) << recvs << std::setw(12) << colls
-        << std::setw(14) << busy << std::setw(14) << first << std::setw(14) << last << '\n';
+    // Every column after the name starts with two spaces, so a value wider than its column
+    // (a time past 10^9 s, a count past 10^8) shifts the row but never runs into its neighbour.
+    out << std::left << std::setw(4) << rank << "  " << std::setw(static_cast<int>(nameWidth)) << name << std::right
+        << "  " << std::setw(8) << events << "  " << std::setw(9) << calls << "  " << std::setw(7) << sends << "  "
+        << std::setw(8) << recvs << "  " << std::setw(11) << colls << "  " << std::setw(12) << busy << "  "
+        << std::setw(12) << first << "  " << std::setw(12) << last << '\n';
   };
   row("rank", "name", "events", "MPI calls", "sends", "receives", "collectives", "MPI busy",
       "first enter", "last leave");

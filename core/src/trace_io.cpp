@@ -360,6 +360,9 @@ TraceFormat detectFormat(const std::string& given) {
   if (fs::file_size(file, ec) == 0) throw TraceError(path, "file is empty");
   if (looksLikeOtf2Anchor(file)) return TraceFormat::Otf2;
   if (otf::looksLikeAnchor(file)) return TraceFormat::Otf;
+  // X.otf holding stream lines without its X.0.def: an OTF archive missing a file, which the
+  // reader names (not "unknown trace format", issue #38 item 8).
+  if (lower(fs::path(file).extension().string()) == ".otf" && otf::looksLikeAnchor(file, false)) return TraceFormat::Otf;
   if (looksLikeAlog(file)) return TraceFormat::Alog;
   return TraceFormat::Unknown;
 }

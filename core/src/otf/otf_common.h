@@ -18,7 +18,9 @@ namespace perwiz::otf {
 std::string nameStub(const std::string& path);
 // True when `file` is an OTF master control file: every non-blank line of its start is
 // "hex:hex[,hex...]", at least one line, and the definition file of the same stub exists.
-bool looksLikeAnchor(const std::string& file);
+// requireDefinitions = false: the content alone (a master control file whose X.0.def is
+// missing is still named as an OTF archive, so the reader can say which file is missing).
+bool looksLikeAnchor(const std::string& file, bool requireDefinitions = true);
 // One line of the master control file: a stream and the processes it holds.
 struct StreamEntry {
   std::uint32_t stream = 0;

@@ -124,7 +124,7 @@ StreamFile eventsFile(const std::string& stub, std::uint32_t stream) {
   return f;
 }
 
-bool looksLikeAnchor(const std::string& file) {
+bool looksLikeAnchor(const std::string& file, bool requireDefinitions) {
   std::ifstream in(file, std::ios::binary);
   if (!in) return false;
   std::string text(4096, '\0');
@@ -147,6 +147,7 @@ bool looksLikeAnchor(const std::string& file) {
     ++lines;
   }
   if (lines == 0) return false;
+  if (!requireDefinitions) return true;
   const std::string stub = nameStub(file);
   return exists(stub + ".0.def") || exists(stub + ".0.def.z");
 }
@@ -178,6 +179,9 @@ std::uint64_t archiveBytes(const std::string& anchor, bool* compressed) {
 namespace {
 
 using otf::nameStub;
+
+// Finer clocks than 1 ps (10^12 ticks per second) are warned about (Reader::readDefinitions).
+constexpr std::uint64_t kMaxTicksPerSecond = 1'000'000'000'000;
 
 struct Process {
   std::string name;
@@ -246,7 +250,7 @@ class Reader {
  private:
   // --- Files: a clear error before the library prints its own to stderr. ---
   void checkFiles() {
-    if (!otf::looksLikeAnchor(path_)) throw TraceError(path_, "not an OTF master control file (X.otf)");
+    if (!otf::looksLikeAnchor(path_, false)) throw TraceError(path_, "not an OTF master control file (X.otf)");
     if (!fs::exists(stub_ + ".0.def") && !fs::exists(stub_ + ".0.def.z"))
       throw TraceError(path_, "the definition file " + stub_ + ".0.def is missing");
     std::size_t badLine = 0;
@@ -385,6 +389,12 @@ class Reader {
     if (!defs_.timerDefined || defs_.ticksPerSecond == 0) {
       defs_.ticksPerSecond = 1'000'000'000;
       warn("the archive defines no timer resolution; ticks are taken as nanoseconds");
+    } else if (defs_.ticksPerSecond > kMaxTicksPerSecond) {
+      // A resolution finer than 1 ps: times closer than 1 ns fall together, and at 2^64 - 1
+      // ticks/s every event of a real run lands at 0 (issue #38 item 8).
+      warn("the timer resolution of " + std::to_string(defs_.ticksPerSecond) +
+           " ticks per second is finer than 1 ps (implausible for a tracer's clock): events less than 1 ns apart "
+           "get the same time");
     }
   }
 
@@ -473,11 +483,20 @@ class Reader {
     std::string text;
   };
   void readMarkers() {
+    // An empty marker file (cut to nothing): said so, and the rest read (libotf fails on it).
+    for (const char* suffix : {".0.marker", ".0.marker.z"}) {
+      std::error_code ec;
+      if (fs::exists(stub_ + suffix, ec) && fs::file_size(stub_ + suffix, ec) == 0 && !ec) {
+        warn("the marker file " + stub_ + suffix + " is empty: no marker read (cut short?)");
+        return;
+      }
+    }
     OTF_HandlerArray* h = OTF_HandlerArray_open();
     set(h, OTF_MARKER_RECORD, +[](void* u, std::uint64_t time, std::uint32_t proc, std::uint32_t token,
                                   const char* text, OTF_KeyValueList*) {
       Reader& r = self(u);
       ++r.records_;  // a record of the file, modelled or not
+      ++r.markerFileRecords_;
       const std::int64_t loc = r.locationOf(proc);
       auto fn = r.markerIndex_.find(token);
       if (loc < 0 || fn == r.markerIndex_.end()) {
@@ -491,6 +510,7 @@ class Reader {
     set(h, OTF_DEFMARKER_RECORD, +[](void* u, std::uint32_t, std::uint32_t token, const char* name, std::uint32_t,
                                      OTF_KeyValueList*) {
       Reader& r = self(u);
+      ++r.markerFileRecords_;
       Function fn;
       fn.name = name ? name : "";
       fn.kind = EventKind::Point;
@@ -500,12 +520,50 @@ class Reader {
     const std::uint64_t n = OTF_Reader_readMarkers(reader_, h);
     OTF_HandlerArray_close(h);
     if (n == OTF_READ_ERROR) throw TraceError(path_, "cannot read the markers (" + stub_ + ".0.marker)");
+    checkMarkerFile();
     markerCursor_.assign(stacks_.size(), 0);
     for (auto& [r, list] : markers_) {
       std::stable_sort(list.begin(), list.end(), [](const PendingMarker& a, const PendingMarker& b) { return a.ticks < b.ticks; });
       if (!list.empty()) minMarkerTicks_ = std::min(minMarkerTicks_, list.front().ticks);
     }
   }
+  // libotf reads what it can of the marker file and says nothing of the rest: an empty file,
+  // a cut last line, a damaged record dropped the markers silently (issue #38 item 8). Its
+  // records are counted here (lines that are neither blank nor a key-value line, which belongs
+  // to the next record) and compared with what libotf delivered.
+  void checkMarkerFile() {
+    otf::StreamFile f;
+    for (const char* suffix : {".0.marker", ".0.marker.z"}) {
+      std::error_code ec;
+      const std::string p = stub_ + suffix;
+      if (!fs::exists(p, ec)) continue;
+      f.path = p;
+      f.compressed = std::string_view(suffix).ends_with(".z");
+      f.exists = true;
+      f.bytes = fs::file_size(p, ec);
+      break;
+    }
+    if (!f.exists || f.bytes == 0) return;  // empty: readMarkers said so
+    std::uint64_t lines = 0;
+    otf::StreamText text(path_, f);
+    for (std::string_view chunk = text.next(); !chunk.empty(); chunk = text.next()) {
+      std::size_t pos = 0;
+      while (pos < chunk.size()) {
+        std::size_t nl = chunk.find('\n', pos);
+        if (nl == std::string_view::npos) nl = chunk.size();
+        const std::string_view line = chunk.substr(pos, nl - pos);
+        pos = nl + 1;
+        if (line.find_first_not_of(" \t\r") == std::string_view::npos || line.front() == 'K') continue;
+        ++lines;
+      }
+    }
+    if (text.droppedTail() > 0)
+      warn("the marker file " + f.path + " ends inside a record (cut short?): that record is dropped");
+    if (markerFileRecords_ < lines)
+      warn("the marker file " + f.path + ": " + std::to_string(lines - markerFileRecords_) + " of its " +
+           std::to_string(lines) + " records could not be read (damaged?) and are dropped");
+  }
+
   // Delivers a location's markers up to `ticks` (all with `all`).
   void flushMarkers(std::uint32_t loc, std::uint64_t ticks, bool all = false) {
     auto it = markers_.find(loc);
@@ -569,6 +627,42 @@ class Reader {
       if (otf::firstStreamTime(path_, f, t)) first = std::min(first, t);
     }
     return first == std::numeric_limits<std::uint64_t>::max() ? 0 : first;
+  }
+
+  // A time line (lowercase hexadecimal alone on its line, OTF's short format) beyond 64 bits:
+  // libotf wraps 2^72 to 0 and takes 2^64 - 1 for an error and drops the record, so either
+  // would move or lose events silently (issue #38 item 8). Refused, naming the file and byte.
+  // One pass over the chunk's lines, beside libotf's own parse.
+  void checkTimes(std::string_view chunk, std::uint64_t offset, const otf::StreamFile& file) const {
+    std::size_t pos = 0;
+    while (pos < chunk.size()) {
+      std::size_t nl = chunk.find('\n', pos);
+      if (nl == std::string_view::npos) nl = chunk.size();
+      const std::string_view line = chunk.substr(pos, nl - pos);
+      const std::size_t start = pos;
+      pos = nl + 1;
+      if (line.size() < 16) continue;  // at most 15 hex digits: below 2^60
+      std::size_t digits = 0, lead = 0;
+      bool hex = true, leading = true;
+      for (std::size_t i = 0; i < line.size(); ++i) {
+        const char c = line[i];
+        const bool d = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+        if (!d) {
+          hex = c == '\r' && i + 1 == line.size();  // a CR-LF line end
+          break;
+        }
+        if (leading && c == '0') ++lead;
+        else leading = false;
+        ++digits;
+      }
+      if (!hex || digits == 0) continue;
+      const std::size_t significant = digits - lead;
+      const bool allF = significant == 16 && line.substr(lead, 16).find_first_not_of('f') == std::string_view::npos;
+      if (significant > 16 || allF)
+        throw TraceError(path_, "a time at byte " + std::to_string(offset + start) + " of " + file.path +
+                                    (file.compressed ? " (inflated)" : "") + " is beyond OTF's 64-bit range (" +
+                                    std::string(line.substr(0, 40)) + (line.size() > 40 ? "..." : "") + ")");
+    }
   }
 
   void readEvents() {
@@ -728,6 +822,7 @@ class Reader {
       std::uint64_t time = ~std::uint64_t{0};
       std::uint32_t process = ~std::uint32_t{0};
       for (std::string_view chunk = text.next(); !chunk.empty(); chunk = text.next()) {
+        checkTimes(chunk, text.chunkOffset(), file);
         OTF_RBuffer* b = OTF_RBuffer_open_with_external_buffer(static_cast<std::uint32_t>(chunk.size()), chunk.data(), 0);
         // The library's buffer holds the whole chunk: one copy, and its position is the chunk's.
         if (!b || OTF_RBuffer_setSize(b, std::max<std::size_t>(chunk.size() + 1, 4096)) != 1) {
@@ -853,6 +948,7 @@ class Reader {
   OTF_HandlerArray* handlers_ = nullptr;
   Definitions defs_;
   std::vector<otf::StreamFile> streams_;  // the master control file's streams, in its order
+  std::uint64_t markerFileRecords_ = 0;  // marker and marker definition records libotf gave
   std::vector<std::string> cutStreams_;  // streams whose last line had no line end (dropped)
   std::vector<std::string> streamless_;  // processes defined without an event stream
   std::vector<std::uint32_t> mappedProcesses_, rankProcess_;
