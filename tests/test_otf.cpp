@@ -308,6 +308,34 @@ TEST(OtfRoundTrip, SharedTracesThroughOtf) {
   }
 }
 
+// Issue #38: the VampirTrace archives (OTF 1) through OTF2 and back keep every count, threads
+// included; through ALOG, which cannot hold threads, every count of the ranks, and convert
+// says how many threads it did not write.
+TEST(OtfRoundTrip, SharedOtf1ThroughOtf2AndAlog) {
+  const fs::path root = test::sharedTraces();
+  if (root.empty() || !fs::is_directory(root / "otf1")) GTEST_SKIP() << "shared traces absent (PERWIZ_SHARED_TRACES)";
+  const fs::path dir = test::freshDir("otf_rt_shared_otf1");
+  for (const auto& e : fs::directory_iterator(root / "otf1")) {
+    if (!e.is_directory()) continue;
+    const fs::path in = e.path() / "wrf.otf";
+    if (!fs::exists(in)) continue;
+    const std::string n = e.path().filename().string();
+    expectRoundTrip(in, dir, n + "-otf2", n + "-otf2-back.otf");
+    SCOPED_TRACE(n + " through ALOG");
+    const fs::path alog = dir / (n + ".alog"), back = dir / (n + "-alog-back.otf");
+    const test::CliResult r = cli(dir, {"convert", in.string(), alog.string()});
+    ASSERT_EQ(r.status, 0) << r.err;
+    convert(dir, alog, back);
+    json a = infoCounts(dir, in), b = infoCounts(dir, alog), c = infoCounts(dir, back);
+    const std::size_t threads = a["threads"].get<std::size_t>();
+    if (threads > 0) EXPECT_NE(r.err.find(std::to_string(threads) + " thread(s) not written"), std::string::npos) << r.err;
+    for (json* j : {&a, &b, &c})
+      for (const char* k : {"threads", "thread_events", "per_thread"}) j->erase(k);
+    EXPECT_EQ(a, b) << json::diff(a, b).dump();
+    EXPECT_EQ(a, c) << json::diff(a, c).dump();
+  }
+}
+
 // ---- 3. the reference tools read what we write --------------------------------------------
 
 TEST(OtfWriter, OtfprintAndViteReadWhatWeWrite) {
