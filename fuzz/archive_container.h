@@ -178,3 +178,16 @@ inline std::size_t crossOverArchives(const std::uint8_t* a, std::size_t aSize, c
 }
 
 }  // namespace perwiz::fuzz
+
+// Defines libFuzzer's custom mutator and cross-over hooks of a target whose input is a
+// container (once per target binary, at file scope).
+#define PERWIZ_ARCHIVE_MUTATORS()                                                                            \
+  extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t maxSize,  \
+                                                 unsigned int seed) {                                        \
+    return perwiz::fuzz::mutateArchive(data, size, maxSize, seed);                                           \
+  }                                                                                                          \
+  extern "C" std::size_t LLVMFuzzerCustomCrossOver(const std::uint8_t* a, std::size_t aSize,                 \
+                                                   const std::uint8_t* b, std::size_t bSize, std::uint8_t* out, \
+                                                   std::size_t maxOut, unsigned int seed) {                  \
+    return perwiz::fuzz::crossOverArchives(a, aSize, b, bSize, out, maxOut, seed);                           \
+  }

@@ -27,13 +27,5 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   return 0;
 }
 
-extern "C" std::size_t LLVMFuzzerCustomMutator(std::uint8_t* data, std::size_t size, std::size_t maxSize,
-                                               unsigned int seed) {
-  return perwiz::fuzz::mutateArchive(data, size, maxSize, seed);
-}
-
-extern "C" std::size_t LLVMFuzzerCustomCrossOver(const std::uint8_t* a, std::size_t aSize, const std::uint8_t* b,
-                                                 std::size_t bSize, std::uint8_t* out, std::size_t maxOut,
-                                                 unsigned int seed) {
-  return perwiz::fuzz::crossOverArchives(a, aSize, b, bSize, out, maxOut, seed);
-}
+// libFuzzer's hooks for the archive-level mutations (archive_container.h).
+PERWIZ_ARCHIVE_MUTATORS()

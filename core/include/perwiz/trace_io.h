@@ -1,6 +1,7 @@
 // Loading and saving traces: format detection by content, readers and writers.
 #pragma once
 
+#include "perwiz/memory_budget.h"
 #include "perwiz/trace.h"
 #include "perwiz/trace_sink.h"
 
@@ -74,14 +75,7 @@ RankRange rankShare(std::uint32_t ranks, std::uint32_t i, std::uint32_t n);
 // The share (0 ≤ i < n) that holds rank r.
 std::uint32_t shareOfRank(std::uint32_t ranks, std::uint32_t r, std::uint32_t n);
 
-// Memory this process can still obtain, in bytes: MemAvailable of /proc/meminfo, lowered by an
-// address-space limit (RLIMIT_AS) or a cgroup memory.max. The environment variable
-// PERWIZ_MEMORY_AVAILABLE (bytes, or with a K/M/G suffix) overrides it.
-std::uint64_t availableMemory();
-// Refuses a step that would need more memory than availableMemory() (or `available`, if not 0):
-// throws TraceError naming `path`: "needs about N GB of memory to WHAT, M GB available".
-void requireMemory(const std::string& path, std::uint64_t needed, const std::string& what,
-                   std::uint64_t available = 0);
+// availableMemory() and requireMemory(): perwiz/memory_budget.h (included above).
 // Peak memory loadTrace needs for `path`, estimated from the sizes of its files (ALOG: the
 // file; OTF2: the event and definition files of the archive) with the bytes per input byte
 // measured in docs/performance.md. Throws TraceError like detectFormat.

@@ -18,6 +18,7 @@
 #include "otf2_group.h"
 #include "otf2_group_writer.h"
 #include "perwiz/output_file.h"
+#include "perwiz/memory_budget.h"
 #include "perwiz/trace_io.h"
 
 #include <otf2/otf2.h>
