@@ -220,6 +220,8 @@ Trace build(const std::string& path, const char* format, ReadFn read, const Load
             bool pipelined) {
   TraceBuilder b(path, format);
   if (!opts.allRanks()) b.keepUnusedFunctions();
+  // An OTF2 share holds its ranks' records only (ALOG and OTF are read whole, then cut).
+  if (!opts.allRanks() && std::string_view(format) == "otf2") b.skipMatchingDiagnostics();
   try {
     if (pipelined) {
       // The reader decodes on this thread while the builder stores on another.

@@ -51,6 +51,11 @@ class TraceBuilder final : public TraceSink {
   // share of a trace (LoadOptions::shareIndex) keeps them: every process of perwiz-mpi then has
   // the whole table in the file's order, which its predicted trace's table is taken from.
   void keepUnusedFunctions();
+  // The records of some ranks only (an OTF2 share of perwiz-mpi): messages and collectives
+  // that reach the other ranks cannot be matched here, and the other ranks take part in no
+  // parallel step, so matching and the steps say nothing — their warnings would be the
+  // share's, not the trace's (the counts stay as matched).
+  void skipMatchingDiagnostics();
 
   // Valid after end(). Moves the trace out.
   Trace take();

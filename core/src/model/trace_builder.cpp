@@ -79,6 +79,7 @@ struct TraceBuilder::Impl {
   Trace t;
   bool begun = false;
   bool keepUnused = false;  // keepUnusedFunctions()
+  bool quietMatching = false;  // skipMatchingDiagnostics(): no matching or step warnings
   bool ended = false;
   // Locations: ranks [0, rankCount), then the threads (TraceHeader::threads), which end()
   // moves to Trace::threads. Both take events the same way until then.
@@ -726,7 +727,7 @@ void TraceBuilder::Impl::findParallelSteps() {
   computeParallelSteps(t, region);
   direct.line = -1;
   direct.position = "parallel steps";
-  for (std::uint32_t r = 0; r < t.ranks.size() && !t.steps.empty(); ++r) {
+  for (std::uint32_t r = 0; r < t.ranks.size() && !t.steps.empty() && !quietMatching; ++r) {
     std::size_t present = 0;
     for (const auto& s : t.steps) present += s.ranks[r].present();
     if (present != t.steps.size())
@@ -752,10 +753,13 @@ void TraceBuilder::end() {
   d->direct.position = "message matching";
   MatchReport report = matchMessages(d->t);
   d->t.messageStats = report.stats;
-  for (auto& msg : report.diagnostics) d->diag(msg.first, std::move(msg.second));
+  if (!d->quietMatching)
+    for (auto& msg : report.diagnostics) d->diag(msg.first, std::move(msg.second));
   d->direct.line = -1;
   d->direct.position = "collective matching";
-  for (auto& msg : matchCollectives(d->t)) d->diag(msg.first, std::move(msg.second));
+  auto collectiveDiagnostics = matchCollectives(d->t);
+  if (!d->quietMatching)
+    for (auto& msg : collectiveDiagnostics) d->diag(msg.first, std::move(msg.second));
   d->findParallelSteps();
   auto seal = [](RankTrace& r) {
     r.enter.seal();
@@ -780,6 +784,7 @@ void TraceBuilder::end() {
 }
 
 void TraceBuilder::keepUnusedFunctions() { d->keepUnused = true; }
+void TraceBuilder::skipMatchingDiagnostics() { d->quietMatching = true; }
 
 Trace TraceBuilder::take() {
   if (!d->ended) throw std::logic_error("TraceBuilder: take() before end()");
