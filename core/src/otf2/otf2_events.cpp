@@ -381,8 +381,9 @@ void EventHandler::anomaly(const std::string& message) {
                           message});
 }
 
-void EventHandler::reportSummary() {
+void EventHandler::reportSummary(bool skippedLocations) {
   for (const auto& s : ranks_.skipped) {
+    if (!skippedLocations) break;
     auto it = skippedLocationEvents_.find(s.id);
     const std::uint64_t n = it == skippedLocationEvents_.end() ? 0 : it->second;
     sink_.warn(Diagnostic{file_, -1, "location " + std::to_string(s.id),

@@ -126,7 +126,7 @@ class EventHandler {
   // A callback caught an exception and interrupted reading: rethrow it now.
   void rethrowPending();
   // Reports what was skipped (once per record type / location) and repeated anomalies.
-  void reportSummary();
+  void reportSummary(bool skippedLocations = true);
 
   // --- called by the libotf2 callbacks ---------------------------------------------------
   // Rank of a location, or -1 (then the event is counted against that skipped location); a
