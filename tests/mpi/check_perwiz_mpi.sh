@@ -62,8 +62,13 @@ a, b = (json.load(open(p)) for p in sys.argv[1:3])
 a.pop("dag", None)
 # Warnings: an OTF2 share cannot judge matching across shares, so perwiz-mpi gives the load's
 # other warnings only; each of them must be one the serial load gives too.
+# A summary warning counts its share's records ("1 RMA_WIN_CREATE records skipped" where the
+# serial load says 2): compared with the numbers left out (summing them is still to do, #38).
+import re
+norm = lambda w: re.sub(r"[0-9]+", "N", w)
 wa, wb = a.pop("warnings", []), b.pop("warnings", [])
-extra = [w for w in wb if w not in wa]
+kinds = {norm(w) for w in wa}
+extra = [w for w in wb if norm(w) not in kinds]
 if extra:
   sys.exit(f"FAIL {sys.argv[3]}: warnings the serial load does not give: {extra[:3]}")
 if a != b:
