@@ -387,8 +387,9 @@ TEST(CliNames, NonUtf8BytesGiveValidJsonAndSurviveConversion) {
     ASSERT_EQ(r.status, 0) << r.err;
     const json j = json::parse(r.out, nullptr, false);
     ASSERT_FALSE(j.is_discarded()) << r.out;
-    if (args[0] != "events")  // events lists MPI calls, which name no file, rank or state
+    if (args[0] != "events") {  // events lists MPI calls, which name no file, rank or state
       EXPECT_NE(r.out.find(replacement), std::string::npos) << r.out.substr(0, 400);
+    }
   }
   // Through every format and back: the same bytes.
   const fs::path otf = dir / "t.otf", otf2 = dir / "t2.otf2", back = dir / "back.alog";
@@ -442,7 +443,9 @@ TEST(CliInfo, RankTableColumnsStayApartForHugeTimes) {
       if (pos == std::string::npos) break;
     }
     EXPECT_EQ(fields.size(), 10u) << line;
-    if (fields.size() == 10) EXPECT_EQ(fields[8], "1500000000.000 s") << line;
+    if (fields.size() == 10) {
+      EXPECT_EQ(fields[8], "1500000000.000 s") << line;
+    }
     ++rows;
   }
   EXPECT_EQ(rows, 2) << r.out;

@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -693,4 +695,89 @@ TEST(PredictedTraceOtf2, RankByRankIsTheArchiveOfTheWholeTrace) {
   const std::string before = bytesOf(again.parent_path() / "first.def");
   EXPECT_THROW(rp.writePredictedOtf2(again.string()), std::runtime_error);
   EXPECT_EQ(bytesOf(again.parent_path() / "first.def"), before);
+}
+
+// --- mergeShareWarnings: the whole trace's warnings from its shares' ------------------------
+
+namespace {
+Diagnostic warning(std::string position, std::string message) {
+  return Diagnostic{"t.otf2", -1, std::move(position), std::move(message)};
+}
+std::vector<std::string> texts(const std::vector<Diagnostic>& ds) {
+  std::vector<std::string> out;
+  for (const Diagnostic& d : ds) out.push_back(d.position + "|" + d.message);
+  return out;
+}
+}  // namespace
+
+TEST(ShareWarnings, CountsAddUpAndRepeatedAnomaliesAreSaidAsTheWholeLoadSaysThem) {
+  const std::string bad = "MPI_Send to an undefined rank";
+  std::vector<std::vector<Diagnostic>> shares = {
+      {warning("definitions", "string 7 undefined"),           // every share reads the definitions
+       warning("location 0, event 3", bad),                    // the first occurrence of `bad`
+       warning("", "1 RMA_WIN_CREATE records skipped (not modelled by PerWiz)"),
+       warning("", "2 records in total: " + bad)},
+      {warning("definitions", "string 7 undefined"),
+       warning("location 2, event 9", bad),                    // share 1's first: not the trace's
+       warning("location 3, event 1", "a state ends that never began"),
+       warning("", "1 RMA_WIN_CREATE records skipped (not modelled by PerWiz)"),
+       warning("", "3 RMA_PUT records skipped (not modelled by PerWiz)"),
+       warning("", "1 records in total: " + bad)},
+      {warning("", "1 records in total: a lone anomaly"),       // once in the whole trace
+       warning("location 5, event 2", "a lone anomaly")}};
+  const auto merged = texts(mergeShareWarnings(shares, false));
+  // RMA_WIN_CREATE: 1 + 1 = 2; RMA_PUT: 3; `bad`: 2 + 1 = 3 in total, said at its first
+  // occurrence (share 0's) only; the lone anomaly: 1 in total, so no total line (as the whole
+  // load, which gives "N records in total" from N = 2 on).
+  const std::vector<std::string> expected = {
+      "definitions|string 7 undefined",
+      "location 0, event 3|" + bad,
+      "location 3, event 1|a state ends that never began",
+      "location 5, event 2|a lone anomaly",
+      "|2 RMA_WIN_CREATE records skipped (not modelled by PerWiz)",
+      "|3 records in total: " + bad,
+      "|3 RMA_PUT records skipped (not modelled by PerWiz)",
+  };
+  EXPECT_EQ(merged, expected);
+  // Shares that read the whole file give the same warnings: the first share's are the trace's.
+  EXPECT_EQ(texts(mergeShareWarnings({shares[0], shares[0]}, true)), texts(shares[0]));
+  EXPECT_TRUE(mergeShareWarnings({}, false).empty());
+}
+
+TEST(ShareWarnings, SharedTracesInSharesGiveTheWholeLoadsCounts) {
+  if (perwiz::test::sharedTraces().empty()) GTEST_SKIP() << "../shared/traces absent";
+  // Every count summary of the whole load ("N X records skipped", "N records in total: M",
+  // "N message or collective record(s) of threads ...") is what the shares' merged warnings
+  // say, and no merged warning is one the whole load does not give (by kind: a share caps its
+  // own list of a kind, so the listed ones and "N more warnings of the kind" may differ).
+  auto isCount = [](const Diagnostic& d) {
+    return d.line == -1 && d.position.empty() && !d.message.empty() && std::isdigit(static_cast<unsigned char>(d.message[0])) &&
+           d.message.find("more warnings of the kind") == std::string::npos;
+  };
+  std::size_t traces = 0, counts = 0;
+  for (const fs::path& p : perwiz::test::sharedOtf2Archives()) {
+    const Trace whole = loadTrace(p.string());
+    std::vector<std::string> wholeCounts;
+    for (const Diagnostic& d : whole.warnings)
+      if (isCount(d)) wholeCounts.push_back(d.toString());
+    std::sort(wholeCounts.begin(), wholeCounts.end());
+    for (std::uint32_t P : {2u, 3u}) {
+      std::vector<std::vector<Diagnostic>> shares;
+      for (std::uint32_t i = 0; i < P; ++i) {
+        LoadOptions o;
+        o.shareIndex = i;
+        o.shareCount = P;
+        shares.push_back(loadTrace(p.string(), o).warnings);
+      }
+      std::vector<std::string> mergedCounts;
+      for (const Diagnostic& d : mergeShareWarnings(shares, false))
+        if (isCount(d)) mergedCounts.push_back(d.toString());
+      std::sort(mergedCounts.begin(), mergedCounts.end());
+      EXPECT_EQ(mergedCounts, wholeCounts) << p << " in " << P << " shares";
+      counts += wholeCounts.size();
+    }
+    ++traces;
+  }
+  EXPECT_GT(traces, 0u);
+  RecordProperty("count_summaries_compared", static_cast<int>(counts));
 }

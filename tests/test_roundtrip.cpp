@@ -640,8 +640,9 @@ TEST(RoundTrip, WarnedTracesConvertToTheSameCounts) {
         saveTrace(*in, (dir / name).string());
         const Trace back = loadTrace((dir / name).string());
         std::string why;
-        if (name != "o.otf")  // OTF 1 keeps no function colours (ALOG's): counts only
+        if (name != "o.otf") {  // OTF 1 keeps no function colours (ALOG's): counts only
           EXPECT_TRUE(in->sameModel(back, &why)) << why;
+        }
         EXPECT_EQ(back.collectives.size(), in->collectives.size());
         EXPECT_EQ(back.messageStats.matched, in->messageStats.matched);
         EXPECT_EQ(back.eventCount(), in->eventCount());

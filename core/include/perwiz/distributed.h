@@ -48,8 +48,8 @@ struct DistributedPrediction {
   std::uint64_t ghostCalls = 0;  // calls held as ghosts, all processes
   std::uint64_t brokenCycles = 0;  // rendezvous dependencies cut from cycles (ReplayReport's)
   std::vector<std::string> notes;
-  // The load's warnings of every process's share, each once (a file every process reads warns
-  // on each), in process order: on every process.
+  // The load's warnings of every process's share merged as mergeShareWarnings() does: on
+  // every process.
   std::vector<Diagnostic> warnings;
   // With DistributedOptions::criticalPath: length and totals on every process, the listing on
   // process 0. totals.perFunction is indexed by pathFunctions; per listed segment the function
@@ -58,6 +58,21 @@ struct DistributedPrediction {
   std::vector<std::string> pathFunctions, segmentFunction, partnerFunction;
   std::uint64_t pathRounds = 0;  // exchanges of the critical path's walk
 };
+
+// The warnings of a trace read in shares (`perShare[i]`: share i's load, in share order) as
+// the whole trace's load would give them, so that a user of perwiz-mpi reads what perwiz-cli
+// says (docs/distributed.md). `readWhole`: every share read the whole file and then kept its
+// ranks (ALOG, OTF), so every share gives the same warnings: the first share's are the trace's.
+// Otherwise (OTF2: a share reads the definitions and its own ranks' location files):
+// - a warning several shares give (the definitions every share reads) once;
+// - a count summary (no line, no position, a message "N rest") once, N the sum over the shares
+//   of the summaries with the same file and rest: "2 RMA_WIN_CREATE records skipped" where each
+//   of two shares skipped one;
+// - a repeated anomaly ("N records in total: M", which a share gives from N = 1) as the whole
+//   load gives it: M's first occurrence only (the first share's), the total only where it is
+//   over 1.
+// Warnings keep the order of their first occurrence, the summaries after the rest.
+std::vector<Diagnostic> mergeShareWarnings(const std::vector<std::vector<Diagnostic>>& perShare, bool readWhole);
 
 // Every process of `group` calls it with the same arguments. A problem on any process (a file
 // it cannot read, a hypothesis that does not fit) is raised on every process as GroupError

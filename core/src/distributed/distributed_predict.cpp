@@ -75,7 +75,8 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
   }
   phaseLog(me, "loaded");
   {
-    // Every process's warnings, each once: a user predicting from a damaged file is told.
+    // Every process's warnings, merged into the whole trace's: a user predicting from a
+    // damaged file is told, with the counts of the whole trace.
     wire::Writer w;
     w.u64(trace.warnings.size());
     for (const Diagnostic& d : trace.warnings) {
@@ -84,19 +85,22 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
       w.str(d.position);
       w.str(d.message);
     }
-    std::set<std::string> seen;
+    std::vector<std::vector<Diagnostic>> perShare;
     for (const std::string& b : group.allGather(w.take())) {
       wire::Reader r(b, "warnings");
+      auto& share = perShare.emplace_back();
       for (std::uint64_t n = r.u64(); n > 0; --n) {
         Diagnostic d;
         d.file = r.str();
         d.line = r.i64();
         d.position = r.str();
         d.message = r.str();
-        if (seen.insert(d.toString()).second) out.warnings.push_back(std::move(d));
+        share.push_back(std::move(d));
       }
       r.finish();
     }
+    // ALOG and OTF shares read the whole file, then keep their ranks (trace_io.cpp).
+    out.warnings = mergeShareWarnings(perShare, trace.format != "otf2");
   }
   std::vector<Function> functions;  // as loaded: the predicted trace's table follows it
   if (!options.output.empty()) functions = trace.functions;

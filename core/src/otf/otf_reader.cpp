@@ -482,14 +482,29 @@ class Reader {
     std::uint32_t fn;
     std::string text;
   };
-  void readMarkers() {
-    // An empty marker file (cut to nothing): said so, and the rest read (libotf fails on it).
+  // The marker file (plain or compressed), looked up once; `exists` false when there is none.
+  otf::StreamFile markerFile() const {
+    otf::StreamFile f;
     for (const char* suffix : {".0.marker", ".0.marker.z"}) {
       std::error_code ec;
-      if (fs::exists(stub_ + suffix, ec) && fs::file_size(stub_ + suffix, ec) == 0 && !ec) {
-        warn("the marker file " + stub_ + suffix + " is empty: no marker read (cut short?)");
-        return;
-      }
+      const std::string p = stub_ + suffix;
+      if (!fs::exists(p, ec)) continue;
+      const std::uint64_t bytes = fs::file_size(p, ec);
+      if (ec) continue;  // not a regular file: libotf's reading says what is wrong
+      f.path = p;
+      f.compressed = std::string_view(suffix).ends_with(".z");
+      f.exists = true;
+      f.bytes = bytes;
+      break;
+    }
+    return f;
+  }
+  void readMarkers() {
+    const otf::StreamFile file = markerFile();
+    // An empty marker file (cut to nothing): said so, and the rest read (libotf fails on it).
+    if (file.exists && file.bytes == 0) {
+      warn("the marker file " + file.path + " is empty: no marker read (cut short?)");
+      return;
     }
     OTF_HandlerArray* h = OTF_HandlerArray_open();
     set(h, OTF_MARKER_RECORD, +[](void* u, std::uint64_t time, std::uint32_t proc, std::uint32_t token,
@@ -520,7 +535,7 @@ class Reader {
     const std::uint64_t n = OTF_Reader_readMarkers(reader_, h);
     OTF_HandlerArray_close(h);
     if (n == OTF_READ_ERROR) throw TraceError(path_, "cannot read the markers (" + stub_ + ".0.marker)");
-    checkMarkerFile();
+    checkMarkerFile(file);
     markerCursor_.assign(stacks_.size(), 0);
     for (auto& [r, list] : markers_) {
       std::stable_sort(list.begin(), list.end(), [](const PendingMarker& a, const PendingMarker& b) { return a.ticks < b.ticks; });
@@ -531,18 +546,7 @@ class Reader {
   // a cut last line, a damaged record dropped the markers silently (issue #38 item 8). Its
   // records are counted here (lines that are neither blank nor a key-value line, which belongs
   // to the next record) and compared with what libotf delivered.
-  void checkMarkerFile() {
-    otf::StreamFile f;
-    for (const char* suffix : {".0.marker", ".0.marker.z"}) {
-      std::error_code ec;
-      const std::string p = stub_ + suffix;
-      if (!fs::exists(p, ec)) continue;
-      f.path = p;
-      f.compressed = std::string_view(suffix).ends_with(".z");
-      f.exists = true;
-      f.bytes = fs::file_size(p, ec);
-      break;
-    }
+  void checkMarkerFile(const otf::StreamFile& f) {
     if (!f.exists || f.bytes == 0) return;  // empty: readMarkers said so
     std::uint64_t lines = 0;
     otf::StreamText text(path_, f);

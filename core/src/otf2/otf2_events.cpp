@@ -381,9 +381,9 @@ void EventHandler::anomaly(const std::string& message) {
                           message});
 }
 
-void EventHandler::reportSummary(bool skippedLocations) {
+void EventHandler::reportSummary(bool wholeTrace) {
   for (const auto& s : ranks_.skipped) {
-    if (!skippedLocations) break;
+    if (!wholeTrace) break;
     auto it = skippedLocationEvents_.find(s.id);
     const std::uint64_t n = it == skippedLocationEvents_.end() ? 0 : it->second;
     sink_.warn(Diagnostic{file_, -1, "location " + std::to_string(s.id),
@@ -408,8 +408,9 @@ void EventHandler::reportSummary(bool skippedLocations) {
       sink_.warn(Diagnostic{file_, -1, {},
                             std::to_string(skippedCount_[k]) + " " + kSkippedNames[k] +
                                 " records skipped (not modelled by PerWiz)"});
+  // A share says it from 1 on: mergeShareWarnings() adds the shares' counts.
   for (const auto& [message, n] : shared_->anomalies)
-    if (n > 1)
+    if (n > 1 || (n == 1 && !wholeTrace))
       sink_.warn(Diagnostic{file_, -1, {},
                             std::to_string(n) + " records in total: " + message});
 }

@@ -126,7 +126,9 @@ class EventHandler {
   // A callback caught an exception and interrupted reading: rethrow it now.
   void rethrowPending();
   // Reports what was skipped (once per record type / location) and repeated anomalies.
-  void reportSummary(bool skippedLocations = true);
+  // A share (wholeTrace false) reports no skipped location (it read none of their files) and
+  // repeated anomalies from one occurrence on, for mergeShareWarnings() to add up.
+  void reportSummary(bool wholeTrace = true);
 
   // --- called by the libotf2 callbacks ---------------------------------------------------
   // Rank of a location, or -1 (then the event is counted against that skipped location); a
