@@ -15,7 +15,7 @@
 // Counters: predictions (replays run), cp_waits (distinct calls with a wait on the critical
 // path: what the pruning keeps), paths, threads (the pool's threads; with threads = 0 a batch
 // too small to gain runs on the calling thread alone), gain_pct (what the best path saves).
-// Commands and numbers: docs/performance.md, "Issue #4 targets (advisor)".
+// Commands and numbers: docs/performance.md, "Advisor".
 #include "bench_data.h"
 
 #include "perwiz/advisor.h"

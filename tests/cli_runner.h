@@ -32,9 +32,12 @@ inline std::string shellQuote(const std::string& s) {
 }
 
 // Runs `program args...` with stdout and stderr written to dir/stdout.txt and dir/stderr.txt.
+// `inDir`: in `dir` as its working directory (for tools that write logs where they run, such
+// as ViTE's log.txt), else in the test's.
 inline CliResult runProgram(const std::string& program, const std::filesystem::path& dir,
-                            const std::vector<std::string>& args) {
-  std::string cmd = shellQuote(program);
+                            const std::vector<std::string>& args, bool inDir = false) {
+  std::string cmd = (inDir ? "cd " + shellQuote(std::filesystem::absolute(dir).string()) + " && " : std::string()) +
+                    shellQuote(program);
   for (const auto& a : args) cmd += " " + shellQuote(a);
   const std::filesystem::path out = dir / "stdout.txt", err = dir / "stderr.txt";
   cmd += " >" + shellQuote(out.string()) + " 2>" + shellQuote(err.string());

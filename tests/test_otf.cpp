@@ -235,7 +235,7 @@ void expectToolsRead(const fs::path& otf) {
   if (fs::exists("/usr/bin/vite")) {
     const fs::path svg = dir / (otf.stem().string() + ".vite.svg");
     setenv("QT_QPA_PLATFORM", "offscreen", 1);
-    test::CliResult r = test::runProgram("/usr/bin/vite", dir, {otf.string(), "-e", svg.string()});
+    test::CliResult r = test::runProgram("/usr/bin/vite", dir, {fs::absolute(otf).string(), "-e", fs::absolute(svg).string()}, true);
     EXPECT_EQ(r.status, 0) << otf << ": " << r.err;
     EXPECT_TRUE(fs::exists(svg) && fs::file_size(svg) > 0) << svg;
   }
@@ -328,7 +328,9 @@ TEST(OtfRoundTrip, SharedOtf1ThroughOtf2AndAlog) {
     convert(dir, alog, back);
     json a = infoCounts(dir, in), b = infoCounts(dir, alog), c = infoCounts(dir, back);
     const std::size_t threads = a["threads"].get<std::size_t>();
-    if (threads > 0) EXPECT_NE(r.err.find(std::to_string(threads) + " thread(s) not written"), std::string::npos) << r.err;
+    if (threads > 0) {
+      EXPECT_NE(r.err.find(std::to_string(threads) + " thread(s) not written"), std::string::npos) << r.err;
+    }
     for (json* j : {&a, &b, &c})
       for (const char* k : {"threads", "thread_events", "per_thread"}) j->erase(k);
     EXPECT_EQ(a, b) << json::diff(a, b).dump();
@@ -360,7 +362,7 @@ TEST(OtfWriter, OtfprintAndViteReadWhatWeWrite) {
     if (vite) {
       const fs::path svg = dir / (p.stem().string() + ".svg");
       setenv("QT_QPA_PLATFORM", "offscreen", 1);
-      test::CliResult r = test::runProgram("/usr/bin/vite", dir, {p.string(), "-e", svg.string()});
+      test::CliResult r = test::runProgram("/usr/bin/vite", dir, {fs::absolute(p).string(), "-e", fs::absolute(svg).string()}, true);
       EXPECT_EQ(r.status, 0) << p << ": " << r.err;
       EXPECT_TRUE(fs::exists(svg) && fs::file_size(svg) > 0) << svg;
     }

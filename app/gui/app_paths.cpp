@@ -4,10 +4,6 @@
 #include <QDir>
 #include <QFileInfo>
 
-#ifndef PERWIZ_SOURCE_SAMPLE
-#define PERWIZ_SOURCE_SAMPLE ""
-#endif
-
 namespace perwiz::gui {
 
 static QString shareDir() {
@@ -17,8 +13,6 @@ static QString shareDir() {
 QString sampleTracePath() {
   const QString installed = QDir::cleanPath(shareDir() + QStringLiteral("/samples/binary_swap_8/traces.otf2"));
   if (QFileInfo::exists(installed)) return installed;
-  const QString source = QString::fromUtf8(PERWIZ_SOURCE_SAMPLE);
-  if (!source.isEmpty() && QFileInfo::exists(source)) return source;
   return {};
 }
 

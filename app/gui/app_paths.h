@@ -1,4 +1,5 @@
-// Where the GUI finds its bundled files (installed share dir first, then the source tree).
+// Where the GUI finds its bundled files: ../share/perwiz from the executable's directory (the
+// install prefix's share dir; a build tree gets the same layout, app/gui/CMakeLists.txt).
 #pragma once
 
 #include <QString>
@@ -6,8 +7,7 @@
 namespace perwiz::gui {
 
 // resources/samples/binary_swap_8 (the binary-swap compositing case study, 8 ranks, traced by
-// libperwiz-trace under SMPI): <prefix>/share/perwiz/samples next to the binary's prefix,
-// else the source tree (compile definition PERWIZ_SOURCE_SAMPLE). Empty if neither exists.
+// libperwiz-trace under SMPI) in <bindir>/../share/perwiz/samples. Empty if it is not there.
 QString sampleTracePath();
 // Directory of installed .qm files (<prefix>/share/perwiz/translations), may not exist.
 QString installedTranslationsDir();

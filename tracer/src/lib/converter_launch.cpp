@@ -12,13 +12,6 @@
 
 extern char** environ;
 
-#ifndef PERWIZ_TRACE_BUILD_CONVERTER
-#define PERWIZ_TRACE_BUILD_CONVERTER ""
-#endif
-#ifndef PERWIZ_TRACE_INSTALL_CONVERTER
-#define PERWIZ_TRACE_INSTALL_CONVERTER ""
-#endif
-
 namespace perwiz::trace {
 
 namespace {
@@ -45,8 +38,15 @@ std::string findConverter() {
   if (!lib.empty())
     for (const char* relative : {"/", "/../", "/../bin/", "/../../bin/"})
       candidates.push_back(lib + relative + kConverterName);
-  candidates.push_back(PERWIZ_TRACE_BUILD_CONVERTER);
-  candidates.push_back(PERWIZ_TRACE_INSTALL_CONVERTER);
+  if (const char* path = std::getenv("PATH"); path && *path) {
+    std::string dirs = path;
+    for (std::size_t start = 0; start <= dirs.size();) {
+      std::size_t end = dirs.find(':', start);
+      if (end == std::string::npos) end = dirs.size();
+      if (end > start) candidates.push_back(dirs.substr(start, end - start) + "/" + kConverterName);
+      start = end + 1;
+    }
+  }
   for (const std::string& c : candidates)
     if (executable(c)) return c;
   return {};

@@ -3,8 +3,9 @@
 // small (one copy per rank under SMPI) and free of libotf2, and the same program converts what
 // an aborted run left behind.
 //
-// The converter is looked up as: $PERWIZ_TRACE_CONVERTER; beside the library (build tree, or
-// <prefix>/bin for an installed one); the build tree and install paths compiled in.
+// The converter is looked up as: $PERWIZ_TRACE_CONVERTER; relative to the library (beside it
+// or one level up in the build tree, <prefix>/bin for an installed one); then on $PATH. No
+// build-machine path is compiled in (tests/check_binaries.sh).
 #pragma once
 
 #include <string>
