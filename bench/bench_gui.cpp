@@ -30,6 +30,7 @@
 #include "perwiz/trace_io.h"
 
 #include "analysis_session.h"
+#include "prediction_worker.h"  // its stage, for the progress check
 
 #include <QApplication>
 #include <QSignalSpy>

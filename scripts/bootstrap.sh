@@ -19,7 +19,7 @@ packages=(
   qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n libqcustomplot-dev
   libgl-dev xvfb xauth
   libopenmpi-dev openmpi-bin gfortran libsimgrid-dev
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev clang-format
   python3
 )
 

@@ -886,3 +886,24 @@ TEST(Advisor, ZeroWaitTimesEqualReplays) {
   }
   EXPECT_GT(checked, 300u);
 }
+
+TEST(ComputationSpread, OneFormulaForTheStepTableAndTheCharts) {
+  // Ranks 0..3 compute 10, 20, absent (−1), 40 ns: n = 3, Σ = 70, mean = 70/3 = 23.33 → 23;
+  // Σ(c − mean)² = 13.33² + 3.33² + 16.67² = 177.78 + 11.11 + 277.78 = 466.67, σ = √(466.67/3)
+  // = √155.56 = 12.47 → 12; balanced mean (2·70 + 3) / 6 = 143 / 6 = 23 (integer division).
+  const std::vector<TimeNs> c = {10, 20, -1, 40};
+  const ComputationSpread s = computationSpread(c);
+  EXPECT_EQ(s.ranks, 3u);
+  EXPECT_EQ(s.meanNs, 23);
+  EXPECT_EQ(s.sigmaNs, 12);
+  EXPECT_EQ(s.maxNs, 40);
+  EXPECT_EQ(s.leastNs, 10);
+  EXPECT_EQ(s.balancedMeanNs, 23);
+  // Large values where E[x²] − mean² in doubles loses every digit: 10^12 + {0, 1, 2} ns, σ =
+  // √(2/3) = 0.816 → 1 (the two-pass formula keeps it).
+  const TimeNs big = 1'000'000'000'000;
+  const ComputationSpread b = computationSpread(std::vector<TimeNs>{big, big + 1, big + 2});
+  EXPECT_EQ(b.meanNs, big + 1);
+  EXPECT_EQ(b.sigmaNs, 1);
+  EXPECT_EQ(computationSpread(std::vector<TimeNs>{-1, -1}).ranks, 0u);
+}

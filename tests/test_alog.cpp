@@ -77,7 +77,7 @@ void expectTraceError(const fs::path& p, const std::string& part = {}) {
   }
 }
 
-// ---- the §7 example from alog.md (srtest.alog excerpt) ----------------------------------------
+// ---- MPE's own example: an excerpt of srtest.alog ---------------------------------------------
 
 const char* kSrtestExcerpt =
     "-1 0 0 0 0 0 Me\n"

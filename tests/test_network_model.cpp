@@ -477,8 +477,9 @@ TEST(NetworkModelJson, ErrorsNameTheSourceAndTheProblem) {
   // A calibration by perwiz-calibrate before issue #20 under SMPI's defaults (its Myrinet-like
   // file, shortened): every key that perwiz-calibrate writes, L = G = 0, the transfer in o_r(k).
   const std::string older =
-      "keys 'L_us' and 'G_us_per_byte' are both 0 in a file of perwiz-calibrate's shape: a calibration by a version "
-      "before issue #20, which under SMPI's default settings put the whole transfer into the overheads, so that "
+      "keys 'L_us' and 'G_us_per_byte' are both 0 in a file of perwiz-calibrate's shape: a calibration by an older "
+      "perwiz-calibrate (no \"version\" key), which under SMPI's default settings put the whole transfer into the "
+      "overheads, so that "
       "model-cost predictions come out wrong. Calibrate again (perwiz-calibrate --mode ";
   expectParseError(R"({"model": "LogGPS", "name": "myrinet", "L_us": 0, "o_us": 0.01, "g_us": 0, "G_us_per_byte": 0,
                        "P": 0, "S_bytes": 65535, "s_bytes": 0, "send_overhead_us": {"a": 0.01, "b_per_byte": 0},

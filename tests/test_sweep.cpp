@@ -242,10 +242,13 @@ void sweep(const fs::path& archive, const fs::path& anchorRel, Counts& counts) {
         EXPECT_NE(o.text.find(c.dir.string()), std::string::npos) << where << ": a refusal naming no file: " << o.text;
         break;
       case Outcome::Loaded:
-        if (c.cut) EXPECT_LE(o.duration, whole.duration) << where << ": a cut trace lasts longer than the whole";
-        if (o.events < whole.events)
+        if (c.cut) {
+          EXPECT_LE(o.duration, whole.duration) << where << ": a cut trace lasts longer than the whole";
+        }
+        if (o.events < whole.events) {
           EXPECT_GT(o.warnings, 0u) << where << ": " << (whole.events - o.events) << " of " << whole.events
                                     << " events lost without a warning";
+        }
         (o.warnings > 0 ? counts.loadedWithWarnings : counts.loadedIntact)++;
         break;
     }

@@ -1,6 +1,6 @@
 // The LogGPS measurement plan (docs/calibrate.md): which benchmark runs on which sizes, and the
 // search for the synchronous threshold S. One mode of perwiz-calibrate; LogGPO parameters and
-// T_f(p, b) profiles (issue #7) are further modes beside it.
+// T_f(p, b) profiles are further modes beside it.
 #pragma once
 
 #include "loggps_fit.h"

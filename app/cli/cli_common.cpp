@@ -8,19 +8,7 @@
 
 namespace perwiz::cli {
 
-std::string humanDuration(TimeNs ns) {
-  struct Unit { TimeNs scale; const char* name; };
-  static constexpr Unit kUnits[] = {{1'000'000'000, "s"}, {1'000'000, "ms"}, {1'000, "us"}};
-  const TimeNs magnitude = ns < 0 ? -ns : ns;
-  for (const Unit& u : kUnits) {
-    if (magnitude >= u.scale) {
-      char buf[64];
-      std::snprintf(buf, sizeof buf, "%.3f %s", static_cast<double>(ns) / u.scale, u.name);
-      return buf;
-    }
-  }
-  return std::to_string(ns) + " ns";
-}
+std::string humanDuration(TimeNs ns) { return formatDuration(ns, "us"); }
 
 void reportWarnings(const std::vector<Diagnostic>& warnings, const std::string& path) {
   std::cerr << warningsReport(warnings, path, 3, "'perwiz-cli info " + path + "' lists them all") << std::flush;

@@ -2,12 +2,14 @@
 
 #include "advisor_runner.h"
 #include "hypothesis_commands.h"
+#include "prediction_worker.h"
 #include "region_picker_dialog.h"  // withParallelRegion
 
 #include "perwiz/compensation.h"
 
 #include <QFileInfo>
 #include <QThread>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QUndoStack>
 
 #include <algorithm>
@@ -57,8 +59,45 @@ AnalysisSession::~AnalysisSession() {
   loader_->cancel();
   advisor_->cancel();
   advisor_->wait();  // it works on a fork of the worker's replayer
+  if (exportWatcher_) exportWatcher_->waitForFinished();  // and so does a predicted trace's writing
   workerThread_->quit();
   workerThread_->wait();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The predicted trace
+
+bool AnalysisSession::exportPredictedTrace(const QString& path, QString* why) {
+  auto refuse = [&](const QString& reason) {
+    if (why) *why = reason;
+    return false;
+  };
+  if (!trace_ || !prediction_) return refuse(tr("There is no prediction to write yet."));
+  if (!isPredictionCurrent()) return refuse(tr("Wait for the prediction of the current scenario, then export it."));
+  if (exportWatcher_) return refuse(tr("A predicted trace is being written; wait for it to finish."));
+  std::function<void()> write;
+  try {
+    write = worker_->predictedTraceWriter(prediction_->generation, path.toStdString());
+  } catch (const std::exception& e) {
+    return refuse(QString::fromStdString(e.what()));
+  }
+  exportWatcher_ = new QFutureWatcher<QString>(this);
+  connect(exportWatcher_, &QFutureWatcher<QString>::finished, this, [this, path] {
+    const QString error = exportWatcher_->result();
+    exportWatcher_->deleteLater();
+    exportWatcher_ = nullptr;
+    emit exportFinished(path, error);
+  });
+  exportWatcher_->setFuture(QtConcurrent::run([write = std::move(write), before = beforeExportWrite_]() -> QString {
+    try {
+      if (before) before();
+      write();
+      return {};
+    } catch (const std::exception& e) {
+      return QString::fromStdString(e.what());
+    }
+  }));
+  return true;
 }
 
 // ---------------------------------------------------------------------------------------------

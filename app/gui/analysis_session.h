@@ -1,24 +1,27 @@
-// The model side of the GUI, without widgets (docs: design-gui.md rules 2, 3 and 5; issue #18).
+// The model side of the GUI, without widgets (docs/gui.md, docs/architecture.md).
 //
 // An AnalysisSession owns the loaded trace, the scenario document and its undo stack, the
-// background loader, the prediction worker and its thread, the advisor runner, the history of
-// predicted T per undo state, and the current prediction snapshot. Every change of the
+// background loader, the prediction worker and its thread, the advisor runner, the writing of
+// predicted traces, the history of predicted T per undo state, and the current prediction
+// snapshot: every background job of the GUI but the overhead analysis starts and is cancelled here. Every change of the
 // scenario is one undoable command pushed here (or refused with the reason); every result comes
 // back as a signal carrying an immutable snapshot. Views read snapshots and send requests; none
 // of them touches the worker. Tests drive it with QSignalSpy and no window.
 #pragma once
 
-#include "prediction_worker.h"
+#include "prediction_result.h"
 #include "scenario_document.h"
 #include "scenario_history.h"
 #include "session_file.h"
 #include "trace_loader.h"
 
 #include <QElapsedTimer>
+#include <QFutureWatcher>
 #include <QObject>
 #include <QTimer>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 #include <utility>
 #include <optional>
@@ -30,6 +33,7 @@ class QUndoStack;
 namespace perwiz::gui {
 
 class AdvisorRunner;
+class PredictionWorker;
 struct AdvisorOutcome;
 
 // What a session file records about the view (the window supplies and applies it).
@@ -77,7 +81,7 @@ class AnalysisSession : public QObject {
   double lastLatencySeconds() const { return lastLatency_; }
   const ScenarioHistory& history() const { return history_; }
   AdvisorRunner* advisorRunner() const { return advisor_; }
-  // The worker, for the exports that run beside it (the predicted trace).
+  // The worker, for tests (its test hooks); views never use it.
   PredictionWorker* worker() const { return worker_; }
 
   // The timeline's per-trace data (TimelineView::base()) for the trace shown: the worker then
@@ -106,6 +110,16 @@ class AnalysisSession : public QObject {
   QString refusalFor(const Hypothesis& h) const;
   // Recomputes the parallel steps with `name` as the region; hypotheses are kept.
   bool setParallelRegion(const QString& name, QString* error = nullptr);
+
+  // ---- the predicted trace ----
+  // Writes the predicted trace of the prediction shown (prediction(), which must be current)
+  // to `path` in the background, in the format its name says; exportFinished() reports the
+  // end. The job works on a copy of the engine's state taken now: predictions go on while it
+  // writes. False (and *why) when there is nothing to write, or a write already runs.
+  bool exportPredictedTrace(const QString& path, QString* why = nullptr);
+  bool isExporting() const { return exportWatcher_ != nullptr; }
+  // Test hook: called on the export's thread before it writes.
+  void setBeforeExportWrite(std::function<void()> fn) { beforeExportWrite_ = std::move(fn); }
 
   // ---- the advisor ----
   // Runs on the current scenario (after the pending prediction, if any).
@@ -145,6 +159,9 @@ class AnalysisSession : public QObject {
   void advisorProgress(double fraction, const QString& stage);
   void advisorUpdated(const std::shared_ptr<const perwiz::gui::AdvisorOutcome>& outcome);
   void advisorStopped();
+  // A predicted trace was written to `path` (error empty) or not (error says why; nothing is
+  // left at `path`).
+  void exportFinished(const QString& path, const QString& error);
   void titleChanged();
   void message(const QString& text, int timeoutMs);
   void error(const QString& title, const QString& text);
@@ -186,6 +203,8 @@ class AnalysisSession : public QObject {
   std::shared_ptr<const ui::TimelineBase> timelineBase_;
   ui::PreparedTimeline preparedTimeline_;
   const Trace* baseTrace_ = nullptr;  // the trace timelineBase_ was set for
+  QFutureWatcher<QString>* exportWatcher_ = nullptr;  // the predicted trace being written
+  std::function<void()> beforeExportWrite_;
   QTimer progressTimer_;
   bool progressShown_ = false;
 };

@@ -13,33 +13,14 @@
 
 namespace perwiz::gui {
 
-
-bool parseViewMode(const QString& name, ui::TimelineMode& mode) {
-  if (name == QLatin1String("measured")) mode = ui::TimelineMode::Measured;
-  else if (name == QLatin1String("predicted")) mode = ui::TimelineMode::Predicted;
-  else if (name == QLatin1String("overlay")) mode = ui::TimelineMode::Overlay;
-  else if (name == QLatin1String("lanes")) mode = ui::TimelineMode::Lanes;
-  else return false;
-  return true;
-}
-
-QString viewModeName(ui::TimelineMode mode) {
-  switch (mode) {
-    case ui::TimelineMode::Measured: return QStringLiteral("measured");
-    case ui::TimelineMode::Predicted: return QStringLiteral("predicted");
-    case ui::TimelineMode::Overlay: return QStringLiteral("overlay");
-    case ui::TimelineMode::Lanes: return QStringLiteral("lanes");
-  }
-  return QStringLiteral("measured");
-}
-
 int runHeadlessExport(const HeadlessExportArgs& args) {
   QTextStream err(stderr);
-  ui::TimelineMode mode;
-  if (!parseViewMode(args.view, mode)) {
+  const std::optional<ui::TimelineMode> parsed = ui::parseTimelineMode(args.view);
+  if (!parsed) {
     err << QCoreApplication::translate("HeadlessExport", "perwiz: --view must be measured, predicted, overlay or lanes, not '%1'").arg(args.view) << Qt::endl;
     return 2;
   }
+  const ui::TimelineMode mode = *parsed;
   if (imageFormatFor(args.out) == ImageFormat::Unknown) {
     err << QCoreApplication::translate("HeadlessExport", "perwiz: %1: unknown image format (use .png, .svg or .pdf)").arg(args.out) << Qt::endl;
     return 2;

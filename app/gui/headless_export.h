@@ -3,7 +3,7 @@
 // exit status: 0 ok, 1 bad input (or OUT exists without --force), 2 bad usage.
 #pragma once
 
-#include "perwiz/widgets/timeline_view.h"
+#include "perwiz/widgets/timeline_mode.h"
 
 #include <QString>
 
@@ -24,8 +24,5 @@ struct HeadlessExportArgs {
 };
 
 int runHeadlessExport(const HeadlessExportArgs& args);
-// "measured", "predicted", "overlay", "lanes".
-bool parseViewMode(const QString& name, ui::TimelineMode& mode);
-QString viewModeName(ui::TimelineMode mode);
 
 }  // namespace perwiz::gui

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "perwiz/overhead_detection.h"
-#include "prediction_worker.h"
+#include "prediction_result.h"
 
 #include "perwiz/widgets/timeline_view.h"
 

@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
     args.force = parser.isSet(forceOpt);
     args.out = parser.value(exportOpt);
     args.trace = positional.first();
-    // The file name's own bytes (QString replaced those that are not UTF-8, issue #38 item 7).
+    // The file name's own bytes (QString replaced those that are not UTF-8).
     for (int i = 1; i < argc; ++i)
       if (QString::fromLocal8Bit(argv[i]) == args.trace) {
         args.traceBytes = argv[i];

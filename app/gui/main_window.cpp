@@ -3,7 +3,7 @@
 #include "advisor_dock.h"
 #include "advisor_runner.h"
 #include "charts_dock.h"
-#include "headless_export.h"  // view mode names
+#include "perwiz/widgets/timeline_mode.h"
 #include "hypothesis_dock.h"
 #include "inspector_dock.h"
 #include "network_model_dialog.h"
@@ -165,6 +165,13 @@ void MainWindow::connectParts() {
   connect(s, &AnalysisSession::advisorProgress, advisorDock_, &AdvisorDock::setProgress);
   connect(s, &AnalysisSession::advisorStopped, this, [this] { advisorDock_->setRunning(false); });
   connect(s, &AnalysisSession::advisorUpdated, this, &MainWindow::onAdvisorOutcome);
+  connect(s, &AnalysisSession::exportFinished, this, [this](const QString& path, const QString& error) {
+    statusText_->clear();
+    if (!error.isEmpty())
+      showError(tr("Cannot export the predicted trace"), error);
+    else
+      statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
+  });
 
   auto request = [this](HypothesisKind kind, const ui::TimelineItem& item) {
     QString why;
@@ -269,8 +276,7 @@ void MainWindow::onTraceChanged(const std::shared_ptr<const Trace>& trace, bool 
 }
 
 void MainWindow::onSessionView(const SessionView& view) {
-  ui::TimelineMode mode;
-  if (parseViewMode(view.mode, mode)) setMode(mode);
+  if (const auto mode = ui::parseTimelineMode(view.mode)) setMode(*mode);
   if (view.endNs > view.beginNs) timeline_->setVisibleRange(view.beginNs, view.endNs);
 }
 

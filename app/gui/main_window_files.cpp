@@ -3,7 +3,7 @@
 
 #include "export_dialog.h"
 #include "export_image.h"
-#include "headless_export.h"  // view mode names
+#include "perwiz/widgets/timeline_mode.h"
 #include "units.h"
 
 #include "perwiz/compensation.h"
@@ -84,7 +84,7 @@ void MainWindow::openSession(const QString& path) {
 
 bool MainWindow::saveSessionTo(const QString& path, QString* error) {
   SessionView view;
-  view.mode = viewModeName(timeline_->mode());
+  view.mode = ui::timelineModeName(timeline_->mode());
   view.beginNs = timeline_->visibleBegin();
   view.endNs = timeline_->visibleEnd();
   return session_->saveSessionTo(path, view, error);
@@ -169,7 +169,6 @@ void MainWindow::exportPredictedTraceDialog() {
     report(tr("Wait for the prediction of the current scenario, then export it"));
     return;
   }
-  const quint64 generation = session_->prediction()->generation;
   const QString tracePath = session_->tracePath();
   // The input's own format by default (an OTF2 archive gives an OTF2 archive): the reader's
   // name of it, kept in the trace.
@@ -189,27 +188,12 @@ void MainWindow::exportPredictedTraceDialog() {
                          tr("%1 already exists. PerWiz never overwrites a trace; choose another name.").arg(path));
     return;
   }
+  QString why;
+  if (!session_->exportPredictedTrace(path, &why)) {
+    showError(tr("Cannot export the predicted trace"), why);
+    return;
+  }
   statusText_->setText(tr("Writing the predicted trace…"));
-  auto* watcher = new QFutureWatcher<QString>(this);
-  connect(watcher, &QFutureWatcher<QString>::finished, this, [this, watcher, path] {
-    const QString error = watcher->result();
-    watcher->deleteLater();
-    statusText_->clear();
-    if (!error.isEmpty())
-      showError(tr("Cannot export the predicted trace"), error);
-    else
-      statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
-  });
-  PredictionWorker* worker = session_->worker();
-  watcher->setFuture(QtConcurrent::run([worker, path, generation]() -> QString {
-    try {
-      const Trace predicted = worker->predictedTrace(generation);
-      saveTrace(predicted, path.toStdString());
-      return {};
-    } catch (const std::exception& e) {
-      return QString::fromStdString(e.what());
-    }
-  }));
 }
 
 // ---------------------------------------------------------------------------------------------

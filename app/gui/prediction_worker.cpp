@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "perwiz/advisor.h"
 #include "perwiz/rank_parallel.h"
 #include "perwiz/replay.h"
 #include "perwiz/trace_io.h"
@@ -90,13 +91,8 @@ struct PredictionWorker::Engine {
     // step and rank took 2 s at 256 ranks × 10^7 events).
     auto sigmas = std::make_shared<std::vector<double>>();
     const std::vector<TimeNs> computation = e->replayer->stepComputations();
-    for (std::size_t k = 0; k < t.steps.size(); ++k) {
-      double sum = 0, sq = 0, n = 0;
-      for (std::uint32_t r = 0; r < R; ++r)
-        if (const TimeNs v = computation[k * R + r]; v >= 0) sum += double(v), sq += double(v) * double(v), n += 1;
-      const double mean = n > 0 ? sum / n : 0;
-      sigmas->push_back(n > 0 ? std::sqrt(std::max(0.0, sq / n - mean * mean)) : 0);
-    }
+    for (std::size_t k = 0; k < t.steps.size(); ++k)
+      sigmas->push_back(double(computationSpread({computation.data() + k * R, R}).sigmaNs));  // the advisor's σ
     e->stepSigma = std::move(sigmas);
     e->nested = std::make_shared<const std::vector<std::vector<std::uint32_t>>>(e->replayer->nestedCalls());
     e->measuredEnd.assign(R, 0);
@@ -164,12 +160,24 @@ bool PredictionWorker::hasReplayer() const {
   return engine_ != nullptr;
 }
 
-Trace PredictionWorker::predictedTrace(quint64 generation) const {
-  std::lock_guard lock(replayerMutex_);
-  if (!engine_) throw std::runtime_error("the prediction is not ready yet");
-  if (engine_->generation != generation)
-    throw std::runtime_error("the scenario changed while the predicted trace was being written; export it again");
-  return engine_->replayer->predictedTrace();
+std::function<void()> PredictionWorker::predictedTraceWriter(quint64 generation, std::string path) const {
+  // The fork refers to the trace: members are destroyed in reverse order, the fork first.
+  struct Job {
+    std::shared_ptr<const Trace> trace;
+    std::unique_ptr<const Replayer> fork;
+    std::string path;
+  };
+  auto job = std::make_shared<Job>();
+  {
+    std::lock_guard lock(replayerMutex_);
+    if (!engine_) throw std::runtime_error("the prediction is not ready yet");
+    if (engine_->generation != generation)
+      throw std::runtime_error("the scenario changed since the prediction shown; export it again");
+    job->trace = engine_->trace;
+    job->fork = engine_->replayer->fork();
+  }
+  job->path = std::move(path);
+  return [job] { saveTrace(job->fork->predictedTrace(), job->path); };
 }
 
 std::unique_ptr<Replayer> PredictionWorker::forkReplayer(std::shared_ptr<const Trace>* trace) const {

@@ -8,6 +8,8 @@
 // engine) includes the engine's header.
 #pragma once
 
+#include "prediction_result.h"
+
 #include "perwiz/predicted_times.h"
 #include "perwiz/scenario.h"
 #include "perwiz/trace.h"
@@ -43,37 +45,6 @@ struct PredictionRequest {
   std::shared_ptr<const ui::TimelineBase> base;
 };
 
-// An immutable snapshot of one prediction, safe to read on the GUI thread.
-struct PredictionResult {
-  quint64 generation = 0;
-  std::shared_ptr<const Trace> trace;
-  std::shared_ptr<const PredictedTimes> times;  // per rank: every event, every MPI call
-  std::shared_ptr<const ui::Drawing> drawing;   // the timeline's predicted drawing, or null
-  std::shared_ptr<const std::vector<std::vector<TimeNs>>> measuredWaits;  // [rank][mpiIndex]
-  TimeNs measuredTime = 0;
-  TimeNs predictedTime = 0;
-  std::vector<Hypothesis> applied;   // the hypotheses this prediction is of (sorted)
-  std::vector<Hypothesis> rejected;  // enabled hypotheses the engine refused
-  QStringList errors;                // and why
-  bool full = false;
-  quint64 recomputed = 0;
-  quint64 shifted = 0;  // items the engine moved by a uniform shift instead (UpdateStats::shifted)
-  // The drawing moved earlier tables past a shift (ui::Drawing::pieces, within a bucket of the
-  // exact one); a result with `refined` set follows with the same times and the exact drawing.
-  bool provisional = false;
-  bool refined = false;
-  std::uint32_t changedRanks = 0;  // ranks whose times this snapshot had to copy and redraw
-  double seconds = 0;              // wall time of the engine's update
-  double snapshotSeconds = 0;      // wall time of this snapshot (times, calls, drawing)
-  double drawingSeconds = 0;       // of which the predicted drawing
-  QStringList notes;               // ReplayReport notes
-  std::shared_ptr<const std::vector<double>> stepSigmaNs;  // σ(t_k) of each step's computation
-  std::vector<double> measuredEnd, predictedEnd;            // per rank
-  // Per rank, the MPI calls nested inside another (Replayer::nestedCalls): with the trace, what
-  // validateHypothesis needs to refuse a hypothesis without asking the live engine.
-  std::shared_ptr<const std::vector<std::vector<std::uint32_t>>> nestedCalls;
-};
-
 class PredictionWorker : public QObject {
   Q_OBJECT
 
@@ -96,10 +67,12 @@ class PredictionWorker : public QObject {
   Stage stage() const { return stage_.load(); }
   int progressPermille() const;
   bool hasReplayer() const;
-  // Thread-safe: the predicted trace of the prediction of request `generation` (the snapshot
-  // on screen). Throws std::runtime_error if no engine exists or it has moved on to another
-  // request since.
-  Trace predictedTrace(quint64 generation) const;
+  // Thread-safe: a job that writes the predicted trace of request `generation`'s prediction
+  // (the snapshot on screen) to `path` (saveTrace: its format from the name; throws naming the
+  // problem). It works on a fork of the engine taken here, under the engine's lock for that
+  // copy only: the worker goes on predicting while the job runs on any thread. Throws
+  // std::runtime_error now if no engine exists or it has moved on to another request.
+  std::function<void()> predictedTraceWriter(quint64 generation, std::string path) const;
   // Thread-safe: a fork of the current engine (same trace, model, cost mode and applied
   // hypotheses) for background analyses such as the advisor; `trace` receives the trace it
   // refers to, which must be kept alive as long as the fork. nullptr if no engine exists.
@@ -166,5 +139,3 @@ class PredictionWorker : public QObject {
 };
 
 }  // namespace perwiz::gui
-
-Q_DECLARE_METATYPE(std::shared_ptr<const perwiz::gui::PredictionResult>)

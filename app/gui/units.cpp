@@ -1,19 +1,14 @@
 #include "units.h"
 
+#include "perwiz/trace.h"
+
 #include <QCoreApplication>
 
 #include <cmath>
 
 namespace perwiz::gui {
 
-QString formatDuration(TimeNs ns) {
-  const double v = static_cast<double>(ns);
-  const double a = std::fabs(v);
-  if (a >= 1e9) return QStringLiteral("%1 s").arg(v / 1e9, 0, 'f', 3);
-  if (a >= 1e6) return QStringLiteral("%1 ms").arg(v / 1e6, 0, 'f', 3);
-  if (a >= 1e3) return QStringLiteral("%1 µs").arg(v / 1e3, 0, 'f', 3);
-  return QStringLiteral("%1 ns").arg(ns);
-}
+QString formatDuration(TimeNs ns) { return QString::fromStdString(perwiz::formatDuration(ns)); }
 
 QString formatChange(TimeNs measured, TimeNs predicted) {
   if (measured <= 0) return QStringLiteral("—");

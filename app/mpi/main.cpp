@@ -1,5 +1,5 @@
 // perwiz-mpi: the what-if prediction of perwiz-cli predict, replayed by P processes in parallel
-// (issue #21, docs/distributed.md):
+// (docs/distributed.md):
 //
 //   mpirun -np P perwiz-mpi predict TRACE [hypotheses] [--model M] [--costs C] [--scenario F]
 //                                         [--compensate-ns N | --compensate-from-trace]
@@ -12,8 +12,8 @@
 // perwiz-cli predict's format. An error on any process is printed by every process, naming the
 // process and the problem (exit status 1; 2 for bad usage); a process that fails outside the
 // agreed checkpoints aborts the run after printing its problem (MPI_Abort).
-#include "../cli/cli_common.h"
-#include "../cli/prediction_setup.h"
+#include "cli_common.h"
+#include "prediction_setup.h"
 #include "mpi_group.h"
 
 #include "perwiz/distributed.h"

@@ -4,7 +4,7 @@
 #include "perwiz/pipelined_sink.h"
 #include "perwiz/trace_builder.h"
 
-#include "otf/otf_common.h"
+#include "perwiz/internal/otf_common.h"
 
 #include <algorithm>
 #include <cctype>
@@ -138,7 +138,7 @@ std::string otfAnchorOf(const std::string& path) {
 // First non-blank, non-comment line of an ALOG file is six integers (the sixth may be
 // decimal). Only the first 64 KiB are inspected.
 // Judged on the first 64 KiB only (kDetectBytes), read at once: a file without line ends (a
-// gigabyte of NULs) costs 64 KiB, not a line as long as the file (issue #38 item 6).
+// gigabyte of NULs) costs 64 KiB, not a line as long as the file.
 constexpr std::size_t kDetectBytes = 65536;
 
 bool looksLikeAlog(const fs::path& p) {
@@ -306,7 +306,7 @@ TraceFormat detectFormat(const std::string& given) {
   if (looksLikeOtf2Anchor(file)) return TraceFormat::Otf2;
   if (otf::looksLikeAnchor(file)) return TraceFormat::Otf;
   // X.otf holding stream lines without its X.0.def: an OTF archive missing a file, which the
-  // reader names (not "unknown trace format", issue #38 item 8).
+  // reader names (not "unknown trace format").
   if (lower(fs::path(file).extension().string()) == ".otf" && otf::looksLikeAnchor(file, false)) return TraceFormat::Otf;
   if (looksLikeAlog(file)) return TraceFormat::Alog;
   return TraceFormat::Unknown;

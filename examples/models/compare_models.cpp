@@ -9,7 +9,7 @@
 // Under SMPI (examples/models/platform.xml, known costs) the runs are deterministic and the test
 // checks what follows from the platform (see "What the test asserts" in the doc); under Open MPI
 // (4 ranks on this shared 2-core machine) the rows are only recorded.
-#include "../validation/process.h"
+#include "validation/process.h"
 #include "loggp_derivation.h"
 #include "model_table.h"
 #include "trace_metrics.h"

@@ -3,7 +3,7 @@
 // leave the previous file byte for byte. A full disk without root: RLIMIT_FSIZE lowered for this
 // process with SIGXFSZ ignored (writes past it fail with EFBIG), raised back before checking.
 #include "export_image.h"
-#include "../file_size_limit.h"
+#include "file_size_limit.h"
 #include "network_model_dialog.h"
 #include "session_file.h"
 

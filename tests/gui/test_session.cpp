@@ -1,6 +1,7 @@
 // The GUI's model side without a window (app/gui/analysis_session.h, issue #18): toggle, undo,
 // reload, save and reopen, superseded predictions and refusals, checked against the core engine.
 #include "analysis_session.h"
+#include "prediction_worker.h"  // its test hook
 
 #include "perwiz/generator.h"
 #include "perwiz/replay.h"
@@ -110,6 +111,61 @@ TEST_F(SessionTest, ToggleAndUndoPredictWhatTheEngineDoes) {
   ASSERT_EQ(s.history().states().size(), 2);
   EXPECT_EQ(s.history().states()[0].predictedNs.value_or(-1), s.prediction()->measuredTime);
   EXPECT_EQ(s.history().states()[1].predictedNs.value_or(-1), zeroed);
+}
+
+// Export Predicted Trace writes from a copy of the engine taken when it starts: a change made
+// while it writes is predicted at once (the export held the engine's lock for its whole write
+// before issue #39, so the next prediction waited for the file), and the file holds the
+// prediction that was shown when the export started, not the newer one.
+TEST_F(SessionTest, APredictionCompletesWhileAnExportRuns) {
+  ASSERT_TRUE(dir_.isValid());
+  AnalysisSession s;
+  ASSERT_TRUE(load(s, generatedTrace(dir_, QStringLiteral("e"), 8, 5)));
+  const Trace& t = *s.trace();
+  const Hypothesis h = longestWait(t);
+  ASSERT_TRUE(s.requestHypothesis(h));
+  ASSERT_TRUE(waitFor([&] { return s.isPredictionCurrent(); }));
+  const TimeNs exported = s.prediction()->predictedTime;
+  ASSERT_EQ(exported, corePrediction(t, {h}));
+
+  // The export's thread stops before writing until the test lets it go.
+  std::atomic<bool> writing{false}, release{false};
+  s.setBeforeExportWrite([&] {
+    writing = true;
+    while (!release) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  });
+  QSignalSpy finished(&s, &AnalysisSession::exportFinished);
+  const QString out = dir_.filePath(QStringLiteral("e-predicted.otf2"));
+  QString why;
+  ASSERT_TRUE(s.exportPredictedTrace(out, &why)) << why.toStdString();
+  EXPECT_TRUE(s.isExporting());
+  EXPECT_FALSE(s.exportPredictedTrace(dir_.filePath(QStringLiteral("second.otf2")), &why));  // one at a time
+  ASSERT_TRUE(waitFor([&] { return writing.load(); }));
+
+  // While the export waits: a second hypothesis is predicted to the end.
+  Hypothesis other = h;
+  for (std::uint32_t r = 0; r < t.rankCount() && other == h; ++r)
+    if (!t.ranks[r].mpiCalls.empty()) other = Hypothesis{HypothesisKind::ZeroEvent, EventRef{r, 0, false}, 0};
+  ASSERT_FALSE(other == h);
+  ASSERT_TRUE(s.requestHypothesis(other, &why)) << why.toStdString();
+  EXPECT_TRUE(waitFor([&] { return s.isPredictionCurrent(); }, 20000)) << "the prediction waited for the export";
+  EXPECT_EQ(s.prediction()->predictedTime, corePrediction(t, {h, other}));
+  EXPECT_EQ(finished.count(), 0);
+  EXPECT_TRUE(s.isExporting());
+
+  release = true;
+  ASSERT_TRUE(waitFor([&] { return finished.count() > 0; }));
+  EXPECT_EQ(finished.at(0).at(0).toString(), out);
+  EXPECT_TRUE(finished.at(0).at(1).toString().isEmpty()) << finished.at(0).at(1).toString().toStdString();
+  EXPECT_FALSE(s.isExporting());
+  // The file is the prediction shown when the export started: its last leave is that T.
+  const Trace written = loadTrace(out.toStdString());
+  EXPECT_EQ(written.rankCount(), t.rankCount());
+  EXPECT_EQ(written.endTime, exported);
+  const std::vector<std::string> recorded = scenariosRecordedIn(written);
+  ASSERT_EQ(recorded.size(), 1u);
+  EXPECT_NE(recorded[0].find(h.event.toString()), std::string::npos) << recorded[0];
+  EXPECT_EQ(recorded[0].find("zero-event"), std::string::npos) << recorded[0];
 }
 
 TEST_F(SessionTest, RefusalsLeaveTheScenarioAlone) {

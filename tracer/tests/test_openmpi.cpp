@@ -92,7 +92,7 @@ TEST(OpenMpi, AlogOutputLoadsTheSameModel) {
   checkCallsTrace(alog, callsRun(r), false);
 }
 
-// PERWIZ_FORMAT=otf2,otf: the run also comes as OTF version 1 (issue #17), with the same
+// PERWIZ_FORMAT=otf2,otf: the run also comes as OTF version 1, with the same
 // counts as its OTF2 (OTF 1 keeps no request ids, so the models differ in which call completes
 // a non-blocking message; everything info counts is the same).
 TEST(OpenMpi, OtfOutputHasTheSameCounts) {

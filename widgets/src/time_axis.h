@@ -12,8 +12,8 @@ namespace perwiz::ui {
 // "12.5 µs", "3 ms", "1.25 s": `t` in the largest unit below it, with enough decimals to show
 // `resolution` (ns; 0 = three significant decimals at most).
 QString formatTime(TimeNs t, TimeNs resolution = 0);
-// Same as formatTime for a duration, e.g. "-3.2 µs".
-inline QString formatDuration(TimeNs d, TimeNs resolution = 0) { return formatTime(d, resolution); }
+// A duration as every front end writes it (perwiz::formatDuration: "3.200 µs").
+inline QString formatDuration(TimeNs d) { return QString::fromStdString(perwiz::formatDuration(d)); }
 
 struct AxisTick {
   TimeNs time = 0;

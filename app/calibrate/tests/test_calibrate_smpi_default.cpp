@@ -1,4 +1,4 @@
-// perwiz-calibrate-smpi on SimGrid clusters with SMPI's *default* settings (issue #20): the
+// perwiz-calibrate-smpi on SimGrid clusters with SMPI's *default* settings: the
 // LogGPS parameters must be what SMPI's model implies for the platform.
 //
 // SMPI 3.32's defaults (the strings of libsimgrid 3.32, `smpi/lat-factor`, `smpi/bw-factor`):

@@ -20,6 +20,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -126,5 +127,16 @@ DominoResult dominoPaths(const Replayer& base, const AdvisorOptions& options = {
 std::vector<StepRow> stepTable(const Replayer& base, const AdvisorOptions& options = {},
                                TimeNs* allBalanced = nullptr, std::uint64_t* predictions = nullptr);
 std::vector<RegionBounds> lowerBounds(const Replayer& base);
+
+// The spread of one step's per-rank computation (Replayer::stepComputations(), −1 where a rank
+// is not in the step): the one formula of σ(t_k) that the step table, the GUI's charts and the
+// balance hypothesis's rounded mean share. Two passes in long double: mean = Σc / n, σ =
+// √(Σ(c − mean)² / n) (population), both rounded to the nanosecond; balancedMean is the mean
+// balance-compute gives every rank, the integer mean rounded half up: (2Σc + n) / 2n.
+struct ComputationSpread {
+  std::uint32_t ranks = 0;  // ranks present (c ≥ 0)
+  TimeNs meanNs = 0, sigmaNs = 0, maxNs = 0, leastNs = 0, balancedMeanNs = 0;
+};
+ComputationSpread computationSpread(std::span<const TimeNs> perRank);
 
 }  // namespace perwiz

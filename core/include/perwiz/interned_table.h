@@ -1,4 +1,4 @@
-// A table of records whose repetitive fields are stored once (issue #16: the model's
+// A table of records whose repetitive fields are stored once (the model's
 // 32 B/event budget).
 //
 // A Codec splits a record (its Value type, what callers read) into a small per-record Row and

@@ -1,4 +1,4 @@
-// The memory a step may use, asked of the system before the step starts (issue #15): loads,
+// The memory a step may use, asked of the system before the step starts: loads,
 // replays and writers refuse what cannot fit instead of failing half way. In the model library,
 // so that every library below trace_io (the writers) can ask too.
 #pragma once

@@ -23,6 +23,10 @@
 
 namespace perwiz {
 
+namespace internal {
+struct ReplayerAccess;
+}
+
 // What the replay had to assume about the measured trace.
 struct ReplayReport {
   std::uint64_t skewedDependencies = 0;  // partner's time after this call returned (clock skew)
@@ -165,45 +169,17 @@ class Replayer {
   // file, and leaves nothing behind.
   void writePredictedOtf2(const std::string& path) const;
 
-  struct Program;    // internal (core/src/replay/replay_program.h)
-  struct Effective;  // the program with the scenario applied (same header)
-  const Program& program() const;
-  Effective effective() const;
   // Per replay unit. The replay keeps the leaves; an enter is derived (the rank's previous
   // leave plus the effective gap), so predictedEnters() builds a copy: for tests and tools,
   // predictedEnter() for one unit.
   std::vector<TimeNs> predictedEnters() const;
   TimeNs predictedEnter(std::uint32_t unit) const;
   const std::vector<TimeNs>& predictedLeaves() const;
-  // Internal: the results' storage, for a sweep computed outside this class (the distributed
-  // sweep of perwiz-mpi, core/src/replay/distributed_sweep.h). predictedTime() and the end
-  // times still read the last sweep of this class.
-  struct Results {
-    std::vector<TimeNs>& leave;    // per unit
-    std::vector<TimeNs>& nodeVal;  // per gather node
-  };
-  Results resultsForWriting();
-  // Internal: the dependency flags of the program (kScheduled), for a schedule decided outside
-  // this class (perwiz-mpi's, distributed_sweep.h). setHypotheses() afterwards rebuilds the
-  // effective values from them.
-  std::vector<std::uint8_t>& dependencyFlagsForWriting();
-  // Internal: the mean computation per rank that balance-compute of `step` gives every rank,
-  // instead of the mean over this trace's ranks (perwiz-mpi: each process holds some ranks;
-  // the mean is over all of them, the serial formula over every process's sums). Takes effect
-  // for hypotheses applied after it.
-  void setStepMean(std::uint32_t step, TimeNs mean);
-  // Internal (perwiz-mpi): the sizes of the messages of `step` that balance-volume averages
-  // whose send lies on ranks [firstRank, lastRank); and the mean size balance-volume of `step`
-  // gives its messages instead of the mean over this trace's (the serial formula over every
-  // process's sums). Takes effect for hypotheses applied after it.
-  std::vector<std::uint64_t> stepMessageSizes(std::uint32_t step, std::uint32_t firstRank, std::uint32_t lastRank) const;
-  void setVolumeMean(std::uint32_t step, std::uint64_t bytes);
-  // Internal (perwiz-mpi): the per-rank overhead (ns per event) a compensation from the trace
-  // removes, read by each process from its own ranks (the others' records are not here). Takes
-  // effect for hypotheses applied after it.
-  void setRecordedOverhead(std::vector<TimeNs> perRank);
 
  private:
+  // The replay program, its results and the means perwiz-mpi gives from outside, for core's
+  // advisor, compensation and distributed replay only (perwiz/internal/replayer_access.h).
+  friend struct internal::ReplayerAccess;
   struct Impl;
   explicit Replayer(std::unique_ptr<Impl> impl);
   // predictedRank's times and waits of the rank's first `events` events; returns their latest leave.

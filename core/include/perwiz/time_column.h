@@ -1,5 +1,5 @@
 // A column of int64 nanosecond times stored in about 4 B per value (the model's 32 B/event
-// budget, issue #16).
+// budget).
 //
 // Values are kept in blocks of 256: one int64 base per block (the block's smallest value) and
 // a uint32 offset per value. A value more than 2^32 - 2 ns (4.29 s) above its block's base, or

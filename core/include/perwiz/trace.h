@@ -295,6 +295,11 @@ struct Diagnostic {
 // the GUI's headless export print it; docs/robustness.md): "" without any, else "PATH: loaded
 // with N warning(s): the model may lack what they name", the first `shown` warnings indented,
 // and `seeAll` (where to read every one) on a last line when some were left out. Ends with '\n'.
+// A duration as every front end prints it: "6.162 ms", "14.000 µs", "812 ns", "-1.250 s" — the
+// largest unit not above it (s, ms, µs) with three decimals, or whole nanoseconds below 1 µs.
+// `micro`: the microsecond unit's name ("µs"; the CLI's text and JSON keep ASCII "us").
+std::string formatDuration(TimeNs ns, const char* micro = "\u00b5s");
+
 std::string warningsReport(const std::vector<Diagnostic>& warnings, const std::string& path, std::size_t shown,
                            const std::string& seeAll);
 

@@ -21,7 +21,7 @@ Advice advise(const Replayer& base, const AdvisorOptions& options) {
   a.measuredNs = base.measuredTime();
   a.baseNs = base.predictedTime();
   // Each part reports its own progress from 0 to 1; map the parts onto consecutive ranges so that
-  // the fractions the caller sees never go back (issue #4: the step table restarted at 0 after
+  // the fractions the caller sees never go back (the step table restarted at 0 after
   // the domino search had reported 1).
   const bool withSteps = options.steps && !base.trace().steps.empty();
   const double split = withSteps ? 0.8 : 1.0;

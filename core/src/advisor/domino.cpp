@@ -215,7 +215,7 @@ class DominoSearch {
       d.fromRank = l->path.fromRank;
       out.paths.push_back(std::move(d));
     }
-    // Fullest domino first (issue #4): a rank whose end lies inside another rank's domino (Fig. 4:
+    // Fullest domino first: a rank whose end lies inside another rank's domino (Fig. 4:
     // q inside r's path) yields the same zeroing as a shorter path; listing by starting rank put
     // that fragment before the full path. Stable, so equal sizes keep the starting rank's order.
     std::stable_sort(out.paths.begin(), out.paths.end(), [](const DominoPath& a, const DominoPath& b) {

@@ -9,7 +9,7 @@
 #include "perwiz/advisor.h"
 #include "perwiz/replay.h"
 
-#include "../replay/replay_program.h"
+#include "perwiz/internal/replay_program.h"
 
 #include <algorithm>
 #include <map>
@@ -45,7 +45,7 @@ std::string BoundRow::assumptions() const {
 
 std::vector<RegionBounds> lowerBounds(const Replayer& base) {
   const Trace& t = base.trace();
-  const Replayer::Program& p = base.program();
+  const ReplayProgram& p = internal::ReplayerAccess::program(base);
   p.prepareLinks();  // the roles of each call (sending vs receiving)
   // Group the parallel steps by the state that marks them: one region per state name.
   std::map<std::string, std::vector<std::vector<std::pair<TimeNs, TimeNs>>>> regions;

@@ -9,6 +9,34 @@
 
 namespace perwiz {
 
+ComputationSpread computationSpread(std::span<const TimeNs> perRank) {
+  ComputationSpread out;
+  long double sum = 0;
+  __int128 total = 0;
+  out.leastNs = std::numeric_limits<TimeNs>::max();
+  for (TimeNs c : perRank)
+    if (c >= 0) {
+      ++out.ranks;
+      sum += c;
+      total += c;
+      out.maxNs = std::max(out.maxNs, c);
+      out.leastNs = std::min(out.leastNs, c);
+    }
+  if (out.ranks == 0) {
+    out.leastNs = 0;
+    return out;
+  }
+  const long double mean = sum / out.ranks;
+  long double var = 0;
+  for (TimeNs c : perRank)
+    if (c >= 0) var += (c - mean) * (c - mean);
+  out.meanNs = static_cast<TimeNs>(std::llround(static_cast<double>(mean)));
+  out.sigmaNs = static_cast<TimeNs>(std::llround(std::sqrt(static_cast<double>(var / out.ranks))));
+  // The mean balancing uses (replayer.cpp, computeBalance): the rounded integer mean.
+  out.balancedMeanNs = static_cast<TimeNs>((total * 2 + out.ranks) / (2 * static_cast<__int128>(out.ranks)));
+  return out;
+}
+
 std::vector<StepRow> stepTable(const Replayer& base, const AdvisorOptions& options, TimeNs* allBalanced,
                                std::uint64_t* predictions) {
   const std::uint32_t n = static_cast<std::uint32_t>(base.trace().steps.size());
@@ -20,30 +48,14 @@ std::vector<StepRow> stepTable(const Replayer& base, const AdvisorOptions& optio
     StepRow& row = rows[k];
     row.step = k;
     const std::span<const TimeNs> comp(all.data() + std::size_t(k) * R, R);
-    long double sum = 0;
-    least[k] = std::numeric_limits<TimeNs>::max();
+    const ComputationSpread spread = computationSpread(comp);
+    row.ranks = spread.ranks;
+    row.meanNs = spread.meanNs;
+    row.sigmaNs = spread.sigmaNs;
+    row.maxNs = spread.maxNs;
+    least[k] = spread.ranks ? spread.leastNs : std::numeric_limits<TimeNs>::max();
     for (TimeNs c : comp)
-      if (c >= 0) {
-        ++row.ranks;
-        sum += c;
-        row.maxNs = std::max(row.maxNs, c);
-        least[k] = std::min(least[k], c);
-      }
-    if (row.ranks) {
-      const long double mean = sum / row.ranks;
-      long double var = 0;
-      for (TimeNs c : comp)
-        if (c >= 0) var += (c - mean) * (c - mean);
-      row.meanNs = static_cast<TimeNs>(std::llround(static_cast<double>(mean)));
-      row.sigmaNs = static_cast<TimeNs>(std::llround(std::sqrt(static_cast<double>(var / row.ranks))));
-      // The mean balancing uses (replayer.cpp, computeBalance): the rounded integer mean.
-      __int128 total = 0;
-      for (TimeNs c : comp)
-        if (c >= 0) total += c;
-      const TimeNs target = static_cast<TimeNs>((total * 2 + row.ranks) / (2 * static_cast<__int128>(row.ranks)));
-      for (TimeNs c : comp)
-        if (c > target) row.gainBoundNs += c - target;
-    }
+      if (c > spread.balancedMeanNs) row.gainBoundNs += c - spread.balancedMeanNs;
   }
   // Which steps to replay: a step whose ranks all compute the same is unchanged by balancing
   // (T' = T, no replay); of the others, all, or the `maxStepPredictions` with the largest bound.

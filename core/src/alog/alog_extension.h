@@ -2,8 +2,8 @@
 // viewers and other ALOG readers still read the file as before (docs/trace-model.md, "ALOG
 // extension"). Shared by the writer (formatting) and the reader (parsing).
 //
-// Header records use types -60 … -63, which no ALOG producer or viewer uses (alog.md §2:
-// -16 … -99 are unassigned; nupshot's Alog_Open has no default case for header types, upshot's
+// Header records use types -60 … -63, which no ALOG producer or viewer uses (MPE's ALOG header types
+// are -1 … -15 and -16 … -99 are unassigned; nupshot's Alog_Open has no default case for header types, upshot's
 // pre-pass acts on -3/-6/-7/-11/-13 only). They sit in the header block, before the first data
 // record, and stay far below nupshot's 1024-byte line.
 //

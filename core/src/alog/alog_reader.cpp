@@ -1,4 +1,5 @@
-// ALOG reader (format: shared formats/alog.md; rules: its §8 checklist).
+// ALOG reader: MPICH MPE's ASCII log format as MPE writes it and upshot/nupshot read it (record
+// types, fields, header records; docs/trace-model.md, "Loading" and "ALOG extension").
 //
 // Two passes over the memory-mapped file. Pass 1 validates every line and collects what ALOG
 // allows to appear anywhere (header records, the largest process id, the earliest time, the

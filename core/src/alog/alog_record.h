@@ -12,7 +12,7 @@
 
 namespace perwiz::alog {
 
-// Reserved record types (alog.md §2).
+// Reserved record types (MPE's ALOG header records).
 inline constexpr std::int64_t kCreator = -1;
 inline constexpr std::int64_t kEventCount = -2;
 inline constexpr std::int64_t kProcessCount = -3;

@@ -5,7 +5,7 @@
 #include "perwiz/compensation.h"
 #include "perwiz/replay.h"
 
-#include "overhead_charges.h"
+#include "perwiz/internal/overhead_charges.h"
 
 #include <algorithm>
 
@@ -14,7 +14,7 @@ namespace perwiz {
 DelayCompensation compensateByDelays(const Trace& trace, const std::vector<TimeNs>& overheadPerRank,
                                      std::shared_ptr<const NetworkModel> model) {
   const Replayer rp(trace, Scenario{std::move(model), CostMode::Measured, {}});
-  const Replayer::Program& p = rp.program();
+  const ReplayProgram& p = internal::ReplayerAccess::program(rp);
   const OverheadCharges c = chargeOverhead(trace, p, overheadPerRank);
   // The measured times per unit (a reference algorithm: plain arrays keep it readable).
   const std::vector<TimeNs> mEnter(p.measEnter.begin(), p.measEnter.end());

@@ -1,6 +1,6 @@
 // Per-unit instrumentation overhead: a walk over each rank's records in nesting order (see
 // overhead_charges.h for where a record's share lies and why).
-#include "overhead_charges.h"
+#include "perwiz/internal/overhead_charges.h"
 
 #include "perwiz/checked_time.h"
 
@@ -11,9 +11,9 @@ namespace {
 
 class RankWalk {
  public:
-  RankWalk(const Trace& t, const Replayer::Program& p, std::uint32_t r, TimeNs o, OverheadCharges& out)
-      : trace_(t), p_(p), rank_(r), enterShare_(o / 2), leaveShare_(o - o / 2), out_(out),
-        recs_(out.records[r]), cur_(p.rankBegin[r]) {
+  RankWalk(const Trace& t, const ReplayProgram& p, std::uint32_t r, TimeNs o, OverheadCharges& out)
+      : trace_(t), p_(p), rank_(r), enterShare_(o / 2), leaveShare_(o - o / 2), out_(out), recs_(out.records[r]),
+        cur_(p.rankBegin[r]) {
     out_.leaveShare[r] = leaveShare_;
   }
 
@@ -81,7 +81,7 @@ class RankWalk {
   }
 
   const Trace& trace_;
-  const Replayer::Program& p_;
+  const ReplayProgram& p_;
   std::uint32_t rank_;
   TimeNs enterShare_, leaveShare_;
   OverheadCharges& out_;
@@ -92,22 +92,24 @@ class RankWalk {
   std::vector<Open> open_;
 };
 
-TimeNs gapStart(const Replayer::Program& p, std::uint32_t r, std::uint32_t v) { return p.isFirst(v) ? 0 : p.measLeave.in(r, v - 1); }
+TimeNs gapStart(const ReplayProgram& p, std::uint32_t r, std::uint32_t v) {
+  return p.isFirst(v) ? 0 : p.measLeave.in(r, v - 1);
+}
 
 // Overhead spent at the very start of gap v: the leave share of the call before it.
-TimeNs gapLead(const OverheadCharges& c, const Replayer::Program& p, std::uint32_t v) {
+TimeNs gapLead(const OverheadCharges& c, const ReplayProgram& p, std::uint32_t v) {
   return p.isFirst(v) ? 0 : c.leaveShare[p.rankOf(v)];
 }
 
 // Compensated offset of the gap's end: the gap less its overhead, never below the offset of a
 // record inside it (overhead larger than the time between records collapses, it never reverses).
-TimeNs gapEndOffset(const OverheadCharges& c, const Replayer::Program& p, std::uint32_t v, TimeNs lastRecord) {
+TimeNs gapEndOffset(const OverheadCharges& c, const ReplayProgram& p, std::uint32_t v, TimeNs lastRecord) {
   return std::max({lastRecord, satSub(p.gap0[v], c.gap[v]), TimeNs{0}});
 }
 
 }  // namespace
 
-OverheadCharges chargeOverhead(const Trace& trace, const Replayer::Program& p, const std::vector<TimeNs>& perRank) {
+OverheadCharges chargeOverhead(const Trace& trace, const ReplayProgram& p, const std::vector<TimeNs>& perRank) {
   OverheadCharges c;
   c.gap.assign(p.units, 0);
   c.local.assign(p.units, 0);
@@ -130,8 +132,8 @@ OverheadCharges chargeOverhead(const Trace& trace, const Replayer::Program& p, c
   return c;
 }
 
-TimeNs compensatedGapOffset(const OverheadCharges& c, const Replayer::Program& p, std::uint32_t rank,
-                            std::uint32_t v, TimeNs t, TimeNs* gapEnd) {
+TimeNs compensatedGapOffset(const OverheadCharges& c, const ReplayProgram& p, std::uint32_t rank, std::uint32_t v,
+                            TimeNs t, TimeNs* gapEnd) {
   const auto& g = c.records[rank];
   const std::size_t lo = static_cast<std::size_t>(std::lower_bound(g.unit.begin(), g.unit.end(), v) - g.unit.begin());
   const std::size_t hi = static_cast<std::size_t>(std::upper_bound(g.unit.begin(), g.unit.end(), v) - g.unit.begin());

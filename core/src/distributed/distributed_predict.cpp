@@ -3,13 +3,13 @@
 #include "perwiz/compensation.h"
 #include "perwiz/release.h"
 
-#include "../replay/distributed_critical_path.h"
-#include "../replay/distributed_sweep.h"
-#include "../replay/replay_program.h"
-#include "agree.h"
+#include "distributed_critical_path.h"
+#include "distributed_sweep.h"
+#include "perwiz/internal/replay_program.h"
+#include "perwiz/internal/agree.h"
 #include "ghosts.h"
 #include "predicted_output.h"
-#include "wire.h"
+#include "perwiz/internal/wire.h"
 
 #include <algorithm>
 #include <set>
@@ -191,7 +191,7 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
     Scenario s = out.scenario;
     s.hypotheses.clear();
     rp = std::make_unique<Replayer>(trace, std::move(s));
-    if (!recorded.empty()) rp->setRecordedOverhead(std::move(recorded));
+    if (!recorded.empty()) internal::ReplayerAccess::setRecordedOverhead(*rp, std::move(recorded));
   }));
   // Balance-compute: every step's mean over every process's ranks, by the serial formula
   // round(sum / present) over the sums of all processes (Replayer::setStepMean).
@@ -223,8 +223,9 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
     }
     for (std::size_t i = 0; i < balanced.size(); ++i)
       if (present[i] > 0)
-        rp->setStepMean(balanced[i], static_cast<TimeNs>((sums[i] * 2 + static_cast<__int128>(present[i])) /
-                                                          (2 * static_cast<__int128>(present[i]))));
+        internal::ReplayerAccess::setStepMean(*rp, balanced[i],
+                                              static_cast<TimeNs>((sums[i] * 2 + static_cast<__int128>(present[i])) /
+                                                                  (2 * static_cast<__int128>(present[i]))));
   }
   // Balance-volume: every step's mean size over every process's messages, each counted by the
   // process holding its send (the serial formula round(Σ / n) over the sums of all processes).
@@ -233,7 +234,7 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
     wire::Writer w;
     for (std::uint32_t k : volumes) {
       unsigned __int128 sum = 0;
-      const std::vector<std::uint64_t> sizes = rp->stepMessageSizes(k, own.first, own.last);
+      const std::vector<std::uint64_t> sizes = internal::ReplayerAccess::stepMessageSizes(*rp, k, own.first, own.last);
       for (std::uint64_t b : sizes) sum += b;
       w.u64(static_cast<std::uint64_t>(sum));
       w.u64(static_cast<std::uint64_t>(sum >> 64));
@@ -251,7 +252,8 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
     }
     for (std::size_t i = 0; i < volumes.size(); ++i) {
       if (count[i] > 0)
-        rp->setVolumeMean(volumes[i], static_cast<std::uint64_t>((sums[i] * 2 + count[i]) / (2 * count[i])));
+        internal::ReplayerAccess::setVolumeMean(*rp, volumes[i],
+                                                static_cast<std::uint64_t>((sums[i] * 2 + count[i]) / (2 * count[i])));
       if (volumes[i] < trace.steps.size()) owned.push_back({HypothesisKind::BalanceVolume, {}, volumes[i]});
     }
   }
@@ -322,7 +324,7 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
   out.enterSent = sumOver(group, stats.enterSent);
 
   // 7. Every rank's measured and predicted end, on every process.
-  const Replayer::Program& p = rp->program();
+  const ReplayProgram& p = internal::ReplayerAccess::program(*rp);
   const std::vector<TimeNs>& leave = rp->predictedLeaves();
   wire::Writer mine;
   for (std::uint32_t r = own.first; r < own.last; ++r) {

@@ -1,8 +1,8 @@
 // Ghost ranks (ghosts.h).
 #include "ghosts.h"
 
-#include "../model/message_matching.h"
-#include "wire.h"
+#include "perwiz/internal/message_matching.h"
+#include "perwiz/internal/wire.h"
 
 #include <algorithm>
 #include <array>

@@ -1,9 +1,9 @@
 // perwiz-mpi predict -o (predicted_output.h).
 #include "predicted_output.h"
 
-#include "../otf2/otf2_group_writer.h"
-#include "agree.h"
-#include "wire.h"
+#include "perwiz/internal/otf2_group_writer.h"
+#include "perwiz/internal/agree.h"
+#include "perwiz/internal/wire.h"
 #include "perwiz/output_file.h"
 #include "perwiz/replay.h"
 #include "perwiz/trace_sink.h"

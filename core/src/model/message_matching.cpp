@@ -1,4 +1,4 @@
-#include "message_matching.h"
+#include "perwiz/internal/message_matching.h"
 
 #include <unordered_map>
 

@@ -1,6 +1,7 @@
 #include "perwiz/trace.h"
 
 #include <charconv>
+#include <cstdio>
 #include <sstream>
 
 namespace perwiz {
@@ -11,6 +12,24 @@ std::string Diagnostic::toString() const {
   if (!position.empty()) s += (s.empty() ? "" : ": ") + position;
   if (!s.empty()) s += ": ";
   return s + message;
+}
+
+std::string formatDuration(TimeNs ns, const char* micro) {
+  struct Unit {
+    TimeNs scale;
+    const char* name;
+  };
+  const Unit units[] = {{1'000'000'000, "s"}, {1'000'000, "ms"}, {1'000, micro}};
+  // |ns| without overflow at INT64_MIN.
+  const std::uint64_t magnitude =
+      ns < 0 ? std::uint64_t{0} - static_cast<std::uint64_t>(ns) : static_cast<std::uint64_t>(ns);
+  for (const Unit& u : units)
+    if (magnitude >= static_cast<std::uint64_t>(u.scale)) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.3f %s", static_cast<double>(ns) / static_cast<double>(u.scale), u.name);
+      return buf;
+    }
+  return std::to_string(ns) + " ns";
 }
 
 std::string warningsReport(const std::vector<Diagnostic>& warnings, const std::string& path, std::size_t shown,

@@ -2,7 +2,7 @@
 
 #include "perwiz/trace_io.h"
 
-#include "message_matching.h"
+#include "perwiz/internal/message_matching.h"
 #include "collective_matching.h"
 #include "request_table.h"
 

@@ -1,4 +1,4 @@
-// OTF (version 1) reader through libotf (issue #17). Mapping (docs/trace-model.md, "OTF"):
+// OTF (version 1) reader through libotf. Mapping (docs/trace-model.md, "OTF"):
 //
 // - processes without a parent are ranks, in increasing process id; processes with a parent
 //   are threads (VampirTrace's OpenMP/Pthreads streams), each a timeline of its own under the
@@ -20,7 +20,7 @@
 // - times: ticks of the timer resolution, converted exactly (128-bit) to ns from the trace's
 //   start: DefTimeRange's minimum when the archive has one (PerWiz writes it), else the
 //   earliest record (every stream's first time, the markers).
-#include "otf_common.h"
+#include "perwiz/internal/otf_common.h"
 #include "otf_stream_text.h"
 
 #include "perwiz/mpi_ops.h"
@@ -391,7 +391,7 @@ class Reader {
       warn("the archive defines no timer resolution; ticks are taken as nanoseconds");
     } else if (defs_.ticksPerSecond > kMaxTicksPerSecond) {
       // A resolution finer than 1 ps: times closer than 1 ns fall together, and at 2^64 - 1
-      // ticks/s every event of a real run lands at 0 (issue #38 item 8).
+      // ticks/s every event of a real run lands at 0.
       warn("the timer resolution of " + std::to_string(defs_.ticksPerSecond) +
            " ticks per second is finer than 1 ps (implausible for a tracer's clock): events less than 1 ns apart "
            "get the same time");
@@ -543,7 +543,7 @@ class Reader {
     }
   }
   // libotf reads what it can of the marker file and says nothing of the rest: an empty file,
-  // a cut last line, a damaged record dropped the markers silently (issue #38 item 8). Its
+  // a cut last line, a damaged record dropped the markers silently. Its
   // records are counted here (lines that are neither blank nor a key-value line, which belongs
   // to the next record) and compared with what libotf delivered.
   void checkMarkerFile(const otf::StreamFile& f) {
@@ -635,7 +635,7 @@ class Reader {
 
   // A time line (lowercase hexadecimal alone on its line, OTF's short format) beyond 64 bits:
   // libotf wraps 2^72 to 0 and takes 2^64 - 1 for an error and drops the record, so either
-  // would move or lose events silently (issue #38 item 8). Refused, naming the file and byte.
+  // would move or lose events silently. Refused, naming the file and byte.
   // One pass over the chunk's lines, beside libotf's own parse.
   void checkTimes(std::string_view chunk, std::uint64_t offset, const otf::StreamFile& file) const {
     std::size_t pos = 0;

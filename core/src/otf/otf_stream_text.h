@@ -10,7 +10,7 @@
 // at a time.
 #pragma once
 
-#include "otf_common.h"
+#include "perwiz/internal/otf_common.h"
 
 #include <cstdint>
 #include <memory>

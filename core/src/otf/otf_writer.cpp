@@ -1,4 +1,4 @@
-// OTF (version 1) writer through libotf (issue #17): `convert`, predicted and compensated
+// OTF (version 1) writer through libotf: `convert`, predicted and compensated
 // traces as X.otf + X.0.def + X.<stream>.events (+ X.0.marker), uncompressed, one stream per
 // rank, timer resolution 1 ns. Built in a temporary directory and moved into place only when
 // complete; nothing existing is replaced (output_file.h).
@@ -10,8 +10,8 @@
 // 32-bit pattern; the reader gives them back).
 //
 // Every record's write is checked (libotf's definition writers give no usable status), and so is
-// what reached the disk: libotf buffers each stream and does not report a failed flush at close (a full disk left 0-byte or cut streams behind a "converted"
-// message, issue #38 item 3), so end() reads the archive back with PerWiz's own OTF reader,
+// what reached the disk: libotf buffers each stream and does not report a failed flush at close (a full disk left
+// 0-byte or cut streams behind a "converted" message), so end() reads the archive back with PerWiz's own OTF reader,
 // counting records, and publishes it only when every record it was given is there. A process
 // without records still gets its (empty) stream file: the master control file names it, and
 // readers refuse an archive whose listed stream is missing (item 4).
@@ -19,7 +19,7 @@
 // Threads (Trace::threads) are processes after the ranks, each with its own stream, whose
 // parent is their rank's process (VampirTrace's layout); a thread of no rank has none, so it
 // reads back as a rank unless the trace has no MPI function (otf_reader.cpp).
-#include "otf_common.h"
+#include "perwiz/internal/otf_common.h"
 
 #include "perwiz/output_file.h"
 #include "perwiz/trace_io.h"
@@ -117,7 +117,7 @@ class OtfWriter final : public TraceSink {
     if (c.isSelf) {
       // MPI_COMM_SELF style (each caller alone): OTF has no such notion, so a group without
       // members, which the reader takes for one (as OTF2's empty COMM_GROUP). A group {rank 0}
-      // made every other rank's calls on it foreign to it (issue #38 item 5).
+      // made every other rank's calls on it foreign to it.
     } else {
       for (std::int32_t r : c.worldRanks) procs.push_back(static_cast<std::uint32_t>(r) + 1);
     }

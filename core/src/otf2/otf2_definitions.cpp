@@ -374,7 +374,7 @@ std::vector<ResolvedComm> resolveComms(const GlobalDefinitions& defs, const Rank
     Communicator comm;
     comm.name = defs.str(c.name);
     // A COMM_SELF group, or a COMM_GROUP without members (not GLOBAL_MEMBERS): a communicator
-    // of the caller alone, one collective instance per call (issue #37).
+    // of the caller alone, one collective instance per call.
     // (Without ranks, a trace of threads only, the empty group is the empty MPI_COMM_WORLD.)
     const bool emptyGroup = g->type == OTF2_GROUP_TYPE_COMM_GROUP && g->members.empty() &&
                             !(g->flags & OTF2_GROUP_FLAG_GLOBAL_MEMBERS) && !ranks.rankLocation.empty();

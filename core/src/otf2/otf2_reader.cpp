@@ -149,7 +149,7 @@ void readShare(OTF2_Reader* r, const std::string& path, const otf2::ArchivePaths
                const std::vector<OTF2_LocationRef>& locations, otf2::EventHandler& events,
                TraceSink& sink, Progress& progress, bool caller) {
   // An event file whose last chunk does not end as libotf2 expects makes it wait forever for
-  // another chunk (a cut file, issue #38): refused here, naming the file and the byte.
+  // another chunk (a cut file): refused here, naming the file and the byte.
   std::uint64_t eventChunk = 0, defChunk = 0;
   if (OTF2_Reader_GetChunkSize(r, &eventChunk, &defChunk) == OTF2_SUCCESS)
     for (OTF2_LocationRef loc : locations) otf2::checkEventFileEnd(path, files.locationFile(loc, ".evt").string(), eventChunk);

@@ -12,11 +12,11 @@
 // parameters are written interleaved in the model's function order, which the reader keeps,
 // so function indexes survive a round trip. Colours go into the region description as
 // "color:<colour>" (see otf2_reader.cpp).
-#include "../distributed/agree.h"
-#include "../distributed/wire.h"
+#include "perwiz/internal/agree.h"
+#include "perwiz/internal/wire.h"
 #include "otf2_common.h"
 #include "otf2_group.h"
-#include "otf2_group_writer.h"
+#include "perwiz/internal/otf2_group_writer.h"
 #include "perwiz/output_file.h"
 #include "perwiz/memory_budget.h"
 #include "perwiz/trace_io.h"
@@ -73,7 +73,7 @@ void* allocateChunk(void*, OTF2_FileType type, OTF2_LocationRef, void** perBuffe
 // libotf2 clears a chunk's unused part when it writes the chunk out, so every chunk is touched
 // by then; glibc keeps freed 256 KiB blocks in its heap (its mmap threshold rises above them
 // once a larger block has been freed), so the memory of every location's chunk stayed resident
-// after the location was closed: 5.1 GB for 20,000 ranks (issue #38 item 6). The pages are
+// after the location was closed: 5.1 GB for 20,000 ranks. The pages are
 // given back before the block is freed.
 void releasePages(void* chunk, std::size_t bytes) {
   static const std::uintptr_t page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
@@ -238,7 +238,7 @@ class Otf2Writer final : public TraceSink {
     // libotf2 keeps at least one chunk per location in memory; small chunks for many ranks.
     // The definition chunk too: every location's (empty) local definition writer gets one,
     // and libotf2 clears the whole chunk when it closes it — 4 MiB per location by default,
-    // 29 s of memset for 2,000 ranks (issue #38 item 6).
+    // 29 s of memset for 2,000 ranks.
     const bool many = locations_ > 64;
     const std::uint64_t chunk = many ? OTF2_CHUNK_SIZE_MIN : OTF2_CHUNK_SIZE_EVENTS_DEFAULT;
     const std::uint64_t defChunk = many ? OTF2_CHUNK_SIZE_MIN : OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT;

@@ -37,7 +37,7 @@ std::uint32_t countBelow(const std::uint32_t* f, std::uint32_t n, std::uint32_t 
 
 }  // namespace
 
-CleanCuts findCleanCuts(const Replayer::Program& p) {
+CleanCuts findCleanCuts(const ReplayProgram& p) {
   CleanCuts out;
   const std::uint32_t R = p.ranks, N = p.nodes();
   if (R == 0 || N == 0) return out;

@@ -10,7 +10,7 @@
 // every time outside B_k moved by exactly Δ (by induction in schedule order).
 #pragma once
 
-#include "replay_program.h"
+#include "perwiz/internal/replay_program.h"
 
 #include "perwiz/rank_parallel.h"
 
@@ -30,14 +30,14 @@ struct CleanCuts {
 // The clean cuts of `p` in schedule order (firstPos and endPos ascending). Needs p.position
 // (prepareIncremental). About 4 bytes per rank and candidate cut while it runs; the result is
 // 12 bytes per clean cut. Ranks in parallel.
-CleanCuts findCleanCuts(const Replayer::Program& p);
+CleanCuts findCleanCuts(const ReplayProgram& p);
 
 // Follows an incremental sweep (which visits schedule positions in ascending order) from one
 // clean cut to the next and tells, once every position before a cut's endPos is computed,
 // whether every rank's member of the cut moved by the same Δ.
 class CutWatch {
  public:
-  CutWatch(const Replayer::Program& p, const CleanCuts& cuts) : p_(p), cuts_(cuts) {}
+  CutWatch(const ReplayProgram& p, const CleanCuts& cuts) : p_(p), cuts_(cuts) {}
   // Watches the first cut whose members all lie at or after `position` (none computed yet)
   // and whose B_k holds every unit whose constants changed (`lastTouched[r]`: rank r's last
   // such unit, kNone32 if none; `lastTouchedPos`: the highest schedule position of them):
@@ -55,7 +55,7 @@ class CutWatch {
 
  private:
   void arm(std::size_t k, const std::vector<TimeNs>& leave);
-  const Replayer::Program& p_;
+  const ReplayProgram& p_;
   const CleanCuts& cuts_;
   std::size_t k_ = 0;
   std::uint32_t end_ = kNone32;
@@ -68,7 +68,7 @@ class CutWatch {
 // `end` on (those before it were computed); a node of B_k at or after `end` is recomputed by
 // `node(n)`. Ranks in parallel. Returns the number of items shifted.
 template <class Node>
-std::uint64_t shiftAfterCut(const Replayer::Program& p, const std::vector<std::uint32_t>& frontier, std::uint32_t end,
+std::uint64_t shiftAfterCut(const ReplayProgram& p, const std::vector<std::uint32_t>& frontier, std::uint32_t end,
                             TimeNs delta, std::vector<TimeNs>& leave, std::vector<TimeNs>& nodeVal, const Node& node);
 
 }  // namespace perwiz
@@ -76,7 +76,7 @@ std::uint64_t shiftAfterCut(const Replayer::Program& p, const std::vector<std::u
 namespace perwiz {
 
 template <class Node>
-std::uint64_t shiftAfterCut(const Replayer::Program& p, const std::vector<std::uint32_t>& frontier, std::uint32_t end,
+std::uint64_t shiftAfterCut(const ReplayProgram& p, const std::vector<std::uint32_t>& frontier, std::uint32_t end,
                             TimeNs delta, std::vector<TimeNs>& leave, std::vector<TimeNs>& nodeVal, const Node& node) {
   std::atomic<std::uint64_t> shifted{0};
   if (delta != 0) forEachRank(p.ranks, p.units, [&](std::uint32_t r) {

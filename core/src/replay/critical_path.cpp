@@ -1,8 +1,8 @@
 // The critical path by a backward walk over the replay's results (critical_path.h).
 #include "perwiz/critical_path.h"
 
-#include "replay_program.h"
-#include "return_cause.h"
+#include "perwiz/internal/replay_program.h"
+#include "perwiz/internal/return_cause.h"
 
 #include "perwiz/checked_time.h"
 
@@ -20,8 +20,9 @@ namespace {
 class Walk {
  public:
   Walk(const Replayer& rp, CriticalPathListing listing, std::size_t first)
-      : first_(first), rp_(rp), p_(rp.program()), eff_(rp.effective()), enter_{rp},
-        leave_(rp.predictedLeaves()), list_(listing != CriticalPathListing::TotalsOnly && first > 0),
+      : first_(first), rp_(rp), p_(internal::ReplayerAccess::program(rp)),
+        eff_(internal::ReplayerAccess::effective(rp)), enter_{rp}, leave_(rp.predictedLeaves()),
+        list_(listing != CriticalPathListing::TotalsOnly && first > 0),
         ids_(listing == CriticalPathListing::Full && first == static_cast<std::size_t>(-1)) {}
 
   CriticalPath run() {
@@ -110,8 +111,8 @@ class Walk {
   const std::size_t first_;
 
   const Replayer& rp_;
-  const Replayer::Program& p_;
-  const Replayer::Effective eff_;
+  const ReplayProgram& p_;
+  const EffectiveProgram eff_;
   // Predicted enters, derived by the replayer on demand (it keeps the leaves only).
   struct Enters {
     const Replayer& rp;
@@ -146,8 +147,8 @@ CriticalPath criticalPath(const Replayer& replayer, CriticalPathListing listing,
 }
 
 DagShape dagShape(const Replayer& replayer) {
-  const auto& p = replayer.program();
-  const auto eff = replayer.effective();
+  const auto& p = internal::ReplayerAccess::program(replayer);
+  const auto eff = internal::ReplayerAccess::effective(replayer);
   const std::uint32_t U = p.units;
   // Each item's position in the schedule (the incremental index has them too, with the
   // consumer lists this check does not need).

@@ -1,7 +1,7 @@
 // Happened-before DAG with Boost.Graph: acyclicity and the critical path (execution_dag.h).
 #include "perwiz/execution_dag.h"
 
-#include "replay_program.h"
+#include "perwiz/internal/replay_program.h"
 
 #include "perwiz/checked_time.h"
 
@@ -36,8 +36,8 @@ struct ExecutionDag::Impl {
 };
 
 ExecutionDag::ExecutionDag(const Replayer& replayer) : d(std::make_unique<Impl>()), replayer_(replayer) {
-  const auto& p = replayer.program();
-  const auto eff = replayer.effective();
+  const auto& p = internal::ReplayerAccess::program(replayer);
+  const auto eff = internal::ReplayerAccess::effective(replayer);
   d->units = p.units;
   d->nodes = p.nodes();
   d->source = 2 * p.units + p.nodes();
@@ -84,7 +84,7 @@ bool ExecutionDag::acyclic() const {
 }
 
 CriticalPath ExecutionDag::criticalPath() const {
-  const auto& p = replayer_.program();
+  const auto& p = internal::ReplayerAccess::program(replayer_);
   const Graph& g = d->g;
   std::vector<std::uint32_t> order;
   order.reserve(boost::num_vertices(g));
@@ -184,8 +184,8 @@ CriticalPath ExecutionDag::criticalPath() const {
 
 
 std::vector<TimeNs> zeroWaitTimes(const Replayer& replayer, const std::vector<EventRef>& calls) {
-  const auto& p = replayer.program();
-  const auto eff = replayer.effective();
+  const auto& p = internal::ReplayerAccess::program(replayer);
+  const auto eff = internal::ReplayerAccess::effective(replayer);
   auto enter = [&](std::uint32_t u) { return replayer.predictedEnter(u); };  // derived on demand
   const std::vector<TimeNs>& leave = replayer.predictedLeaves();
   const TimeNs t0 = replayer.predictedTime();

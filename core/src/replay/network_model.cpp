@@ -270,13 +270,15 @@ bool readLinear(const nlohmann::json& v, const std::string& key, LinearCost* out
 
 std::string olderCalibration(const nlohmann::json& j, std::initializer_list<const char*> calibrateKeys, double L,
                              double G, const char* mode) {
-  if (L != 0 || G != 0 || j.contains("version")) return {};  // written since issue #20
+  if (L != 0 || G != 0 || j.contains("version")) return {};  // written by a perwiz-calibrate that fits L and G
   for (const char* k : calibrateKeys)
     if (!j.contains(k)) return {};  // not the shape perwiz-calibrate writes: the user's own choice
-  return std::string("keys 'L_us' and 'G_us_per_byte' are both 0 in a file of perwiz-calibrate's shape: a calibration "
-                     "by a version before issue #20, which under SMPI's default settings put the whole transfer into "
-                     "the overheads, so that model-cost predictions come out wrong. Calibrate again (perwiz-calibrate "
-                     "--mode ") +
+  return std::string(
+             "keys 'L_us' and 'G_us_per_byte' are both 0 in a file of perwiz-calibrate's shape: a calibration "
+             "by an older perwiz-calibrate (no \"version\" key), which under SMPI's default settings put the whole "
+             "transfer into "
+             "the overheads, so that model-cost predictions come out wrong. Calibrate again (perwiz-calibrate "
+             "--mode ") +
          mode + "), or give L_us and G_us_per_byte yourself";
 }
 

@@ -1,6 +1,6 @@
 // The predicted trace L' (paper §4): the measured trace with predicted times, and the
 // scenario that produced it recorded as a point event, so L' can be loaded and predicted again.
-#include "replay_program.h"
+#include "perwiz/internal/replay_program.h"
 
 #include "perwiz/rank_parallel.h"
 

@@ -1,5 +1,5 @@
 // Compiles a measured trace into a replay program (see replay_program.h, docs/model.md).
-#include "replay_program.h"
+#include "perwiz/internal/replay_program.h"
 
 #include "clean_cuts.h"
 
@@ -63,11 +63,12 @@ class PhaseLog {
 
 class Builder {
  public:
-  Builder(const Trace& t, const NetworkModel& m, CostMode c, Replayer::Program& p, ReplayReport& r,
+  Builder(const Trace& t, const NetworkModel& m, CostMode c, ReplayProgram& p, ReplayReport& r,
           ReplayControl* control = nullptr)
       : trace_(t), model_(&m), costs_(c), p_(p), report_(r), control_(control) {}
   // For the links only (Program::prepareLinks): no network model, no report.
-  Builder(const Trace& t, Replayer::Program& p) : trace_(t), model_(nullptr), costs_(CostMode::Measured), p_(p), report_(ignored_) {}
+  Builder(const Trace& t, ReplayProgram& p)
+      : trace_(t), model_(nullptr), costs_(CostMode::Measured), p_(p), report_(ignored_) {}
 
   void run() {
     PhaseLog log;  // PERWIZ_PHASES=1: time and resident memory per phase
@@ -184,9 +185,9 @@ class Builder {
       report_.nestedCalls += p_.nested[r].size();
     }
     p_.units = static_cast<std::uint32_t>(total);
-    p_.rankOfBlock.resize((std::size_t{p_.units} >> Replayer::Program::kRankBlockBits) + 1);
+    p_.rankOfBlock.resize((std::size_t{p_.units} >> ReplayProgram::kRankBlockBits) + 1);
     for (std::uint32_t r = 0, b = 0; b < p_.rankOfBlock.size(); ++b) {
-      const std::uint64_t first = std::uint64_t{b} << Replayer::Program::kRankBlockBits;
+      const std::uint64_t first = std::uint64_t{b} << ReplayProgram::kRankBlockBits;
       while (r + 1 < R && p_.rankBegin[r + 1] <= first) ++r;
       p_.rankOfBlock[b] = r;
     }
@@ -919,7 +920,7 @@ class Builder {
   const std::uint64_t events_ = trace_.eventCount();
   const NetworkModel* model_;  // null for a walk over the links only
   CostMode costs_;
-  Replayer::Program& p_;
+  ReplayProgram& p_;
   ReplayReport& report_;
   ReplayReport ignored_;
   ReplayControl* control_ = nullptr;
@@ -959,7 +960,7 @@ class Builder {
 
 }  // namespace
 
-void Replayer::Program::prepareIncremental(ReplayControl* control) const {
+void ReplayProgram::prepareIncremental(ReplayControl* control) const {
   // A cancel (ReplayControl) throws out of call_once, which then runs again at the next call.
   auto check = [control](std::uint32_t i) {
     if (control && (i & 0xFFFF) == 0 && control->cancel.load(std::memory_order_relaxed)) throw ReplayCancelled();
@@ -993,16 +994,15 @@ void Replayer::Program::prepareIncremental(ReplayControl* control) const {
   });
 }
 
-void Replayer::Program::prepareLinks() const {
+void ReplayProgram::prepareLinks() const {
   std::call_once(linksOnce_, [this] {
     // Only the mutable link fields are written (the walk reads the rest).
-    Builder(*trace, const_cast<Program&>(*this)).buildLinks();
+    Builder(*trace, const_cast<ReplayProgram&>(*this)).buildLinks();
   });
 }
 
-void buildReplayProgram(const Trace& trace, const NetworkModel& model, CostMode costs,
-                        Replayer::Program& program, ReplayReport& report, std::vector<TimeNs>* leave,
-                        ReplayControl* control) {
+void buildReplayProgram(const Trace& trace, const NetworkModel& model, CostMode costs, ReplayProgram& program,
+                        ReplayReport& report, std::vector<TimeNs>* leave, ReplayControl* control) {
   Builder b(trace, model, costs, program, report, control);
   b.run();
   b.giveTimes(leave);

@@ -1,13 +1,13 @@
 // Forward sweep, hypotheses and incremental re-simulation (see replay.h, docs/model.md).
-#include "replay_program.h"
+#include "perwiz/internal/replay_program.h"
 
-#include "../compensation/overhead_charges.h"
+#include "perwiz/internal/overhead_charges.h"
 #include "perwiz/checked_time.h"
 #include "perwiz/compensation.h"
 #include "perwiz/rank_parallel.h"
 #include "perwiz/release.h"
 #include "clean_cuts.h"
-#include "overlay.h"
+#include "perwiz/internal/overlay.h"
 
 #include <algorithm>
 #include <limits>
@@ -22,8 +22,8 @@ struct Replayer::Impl {
   const Trace& trace;
   Scenario scenario;
   // The compiled program is read-only after construction and shared by forks.
-  std::shared_ptr<Program> prog = std::make_shared<Program>();
-  Program& p = *prog;
+  std::shared_ptr<ReplayProgram> prog = std::make_shared<ReplayProgram>();
+  ReplayProgram& p = *prog;
   ReplayReport report;
   UpdateStats stats;
 
@@ -65,11 +65,11 @@ struct Replayer::Impl {
     }
   } gapDelta;
   TimeNs gapDeltaOf(std::uint32_t u) const { return gapDelta[u]; }
-  // Balance-compute means given from outside (Replayer::setStepMean), by step.
+  // Balance-compute means given from outside (ReplayerAccess::setStepMean), by step.
   std::map<std::uint32_t, TimeNs> stepMean;
-  // Balance-volume means given from outside (Replayer::setVolumeMean), by step.
+  // Balance-volume means given from outside (ReplayerAccess::setVolumeMean), by step.
   std::map<std::uint32_t, std::uint64_t> volumeMean;
-  // A compensation's overhead from the trace given from outside (Replayer::setRecordedOverhead).
+  // A compensation's overhead from the trace given from outside (ReplayerAccess::setRecordedOverhead).
   std::vector<TimeNs> recordedOverhead;
   std::vector<TimeNs> overheadOf(const Hypothesis& h) const {
     if (h.overheadFromTrace() && !recordedOverhead.empty()) return recordedOverhead;
@@ -826,20 +826,25 @@ std::vector<TimeNs> Replayer::stepComputations() const {
   return out;
 }
 
-void Replayer::setStepMean(std::uint32_t step, TimeNs mean) { d->stepMean[step] = mean; }
+void internal::ReplayerAccess::setStepMean(Replayer& r, std::uint32_t step, TimeNs mean) { r.d->stepMean[step] = mean; }
 
-std::vector<std::uint64_t> Replayer::stepMessageSizes(std::uint32_t step, std::uint32_t firstRank,
-                                                      std::uint32_t lastRank) const {
+std::vector<std::uint64_t> internal::ReplayerAccess::stepMessageSizes(const Replayer& rp, std::uint32_t step,
+                                                                      std::uint32_t firstRank, std::uint32_t lastRank) {
+  const Replayer::Impl& d = *rp.d;
   std::vector<std::uint64_t> out;
-  for (std::uint32_t m : d->stepMessages(step)) {
-    const std::uint32_t r = d->p.rankOf(d->p.messages[m].units[0]);
-    if (r >= firstRank && r < lastRank) out.push_back(d->p.messageBytes[m]);
+  for (std::uint32_t m : d.stepMessages(step)) {
+    const std::uint32_t r = d.p.rankOf(d.p.messages[m].units[0]);
+    if (r >= firstRank && r < lastRank) out.push_back(d.p.messageBytes[m]);
   }
   return out;
 }
 
-void Replayer::setVolumeMean(std::uint32_t step, std::uint64_t bytes) { d->volumeMean[step] = bytes; }
-void Replayer::setRecordedOverhead(std::vector<TimeNs> perRank) { d->recordedOverhead = std::move(perRank); }
+void internal::ReplayerAccess::setVolumeMean(Replayer& r, std::uint32_t step, std::uint64_t bytes) {
+  r.d->volumeMean[step] = bytes;
+}
+void internal::ReplayerAccess::setRecordedOverhead(Replayer& r, std::vector<TimeNs> perRank) {
+  r.d->recordedOverhead = std::move(perRank);
+}
 
 std::string Replayer::overflow() const { return d->overflowProblem(); }
 
@@ -950,9 +955,10 @@ TimeNs Replayer::mapTimeFrom(std::uint32_t rank, TimeNs t, std::uint32_t& hint) 
   return satAdd(baseP, scaleRounded(t - base, g1, g0));
 }
 
-const Replayer::Program& Replayer::program() const { return d->p; }
-Replayer::Effective Replayer::effective() const {
-  return Effective{d->gap.reader(), d->local.reader(), d->depOff.reader(), d->depFlags.view(), d->noWait};
+const ReplayProgram& internal::ReplayerAccess::program(const Replayer& r) { return r.d->p; }
+EffectiveProgram internal::ReplayerAccess::effective(const Replayer& r) {
+  const Replayer::Impl& d = *r.d;
+  return EffectiveProgram{d.gap.reader(), d.local.reader(), d.depOff.reader(), d.depFlags.view(), d.noWait};
 }
 std::vector<TimeNs> Replayer::predictedEnters() const {
   std::vector<TimeNs> out(d->p.units);
@@ -1036,7 +1042,7 @@ std::uint32_t Replayer::predictedRankShifted(std::uint32_t r, const PredictedRan
 }
 
 const std::vector<TimeNs>& Replayer::predictedLeaves() const { return d->leave; }
-Replayer::Results Replayer::resultsForWriting() { return {d->leave, d->nodeVal}; }
-std::vector<std::uint8_t>& Replayer::dependencyFlagsForWriting() { return d->p.depFlags0; }
+ReplayResults internal::ReplayerAccess::resultsForWriting(Replayer& r) { return {r.d->leave, r.d->nodeVal}; }
+std::vector<std::uint8_t>& internal::ReplayerAccess::dependencyFlagsForWriting(Replayer& r) { return r.d->p.depFlags0; }
 
 }  // namespace perwiz

@@ -4,7 +4,7 @@
 #include "comm_unifier.h"
 #include "raw_reader.h"
 #include "tee_sink.h"
-#include "../common/regions.h"
+#include "common/regions.h"
 
 #include "perwiz/mpi_ops.h"
 #include "perwiz/trace_io.h"

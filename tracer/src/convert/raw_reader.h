@@ -1,7 +1,7 @@
 // Reading the tracer's raw per-rank files (format: ../common/raw_format.h).
 #pragma once
 
-#include "../common/raw_format.h"
+#include "common/raw_format.h"
 
 #include <cstdint>
 #include <cstdio>

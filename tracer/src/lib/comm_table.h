@@ -7,7 +7,7 @@
 // communicator made by a call the tracer does not wrap is defined at its first use instead.
 #pragma once
 
-#include "../common/regions.h"
+#include "common/regions.h"
 
 #include <mpi.h>
 

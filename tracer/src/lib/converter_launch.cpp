@@ -12,6 +12,10 @@
 
 extern char** environ;
 
+#ifndef PERWIZ_TRACE_INSTALL_CONVERTER
+#define PERWIZ_TRACE_INSTALL_CONVERTER ""
+#endif
+
 namespace perwiz::trace {
 
 namespace {
@@ -28,6 +32,19 @@ std::string libraryDirectory() {
   return slash == std::string::npos ? std::string(".") : path.substr(0, slash);
 }
 
+// Calls fn for each non-empty directory of a colon-separated list (null: none).
+template <class F>
+void forEachDirectory(const char* list, F&& fn) {
+  if (!list) return;
+  const std::string dirs = list;
+  for (std::size_t start = 0; start <= dirs.size();) {
+    std::size_t end = dirs.find(':', start);
+    if (end == std::string::npos) end = dirs.size();
+    if (end > start) fn(dirs.substr(start, end - start));
+    start = end + 1;
+  }
+}
+
 }  // namespace
 
 std::string findConverter() {
@@ -35,18 +52,17 @@ std::string findConverter() {
     return executable(env) ? env : std::string();
   const std::string lib = libraryDirectory();
   std::vector<std::string> candidates;
-  if (!lib.empty())
+  auto relativeTo = [&](const std::string& dir) {
     for (const char* relative : {"/", "/../", "/../bin/", "/../../bin/"})
-      candidates.push_back(lib + relative + kConverterName);
-  if (const char* path = std::getenv("PATH"); path && *path) {
-    std::string dirs = path;
-    for (std::size_t start = 0; start <= dirs.size();) {
-      std::size_t end = dirs.find(':', start);
-      if (end == std::string::npos) end = dirs.size();
-      if (end > start) candidates.push_back(dirs.substr(start, end - start) + "/" + kConverterName);
-      start = end + 1;
-    }
-  }
+      candidates.push_back(dir + relative + kConverterName);
+  };
+  if (!lib.empty()) relativeTo(lib);
+  // Under SMPI with smpi/privatize-libs the library runs from a per-rank copy in a temporary
+  // directory: the directories it was found in (LD_LIBRARY_PATH) stand for its own.
+  forEachDirectory(std::getenv("LD_LIBRARY_PATH"), relativeTo);
+  forEachDirectory(std::getenv("PATH"),
+                   [&](const std::string& dir) { candidates.push_back(dir + "/" + kConverterName); });
+  candidates.push_back(PERWIZ_TRACE_INSTALL_CONVERTER);
   for (const std::string& c : candidates)
     if (executable(c)) return c;
   return {};

@@ -4,8 +4,9 @@
 // an aborted run left behind.
 //
 // The converter is looked up as: $PERWIZ_TRACE_CONVERTER; relative to the library (beside it
-// or one level up in the build tree, <prefix>/bin for an installed one); then on $PATH. No
-// build-machine path is compiled in (tests/check_binaries.sh).
+// or one level up in the build tree, <prefix>/bin for an installed one) and, for SMPI's
+// per-rank copies of the library, to each LD_LIBRARY_PATH directory; on $PATH; in the install
+// prefix's bindir. No build-tree path is compiled in (tests/check_binaries.sh).
 #pragma once
 
 #include <string>

@@ -1,6 +1,6 @@
 #include "output_dir.h"
 
-#include "../common/raw_format.h"
+#include "common/raw_format.h"
 
 #include <cerrno>
 #include <climits>

@@ -1,7 +1,7 @@
 // The rank's raw files and user-defined regions (see state.h for the buffer itself).
 #pragma once
 
-#include "../common/regions.h"
+#include "common/regions.h"
 
 #include <cstddef>
 #include <cstdint>

@@ -1,7 +1,7 @@
 // The tracer's life cycle inside MPI_Init, MPI_Finalize and MPI_Abort.
 #pragma once
 
-#include "../common/regions.h"
+#include "common/regions.h"
 
 #include <cstdint>
 

@@ -11,8 +11,8 @@
 // trace, take 16 bytes, the others 40 (raw_format.h).
 #pragma once
 
-#include "../common/raw_format.h"
-#include "../common/regions.h"
+#include "common/raw_format.h"
+#include "common/regions.h"
 #include "clock.h"
 
 #include <mpi.h>

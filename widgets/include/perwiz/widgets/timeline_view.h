@@ -1,4 +1,4 @@
-// The logviewer/Jumpshot-style timeline (issue #5): one row per rank, MPI calls as coloured
+// The logviewer/Jumpshot-style timeline: one row per rank, MPI calls as coloured
 // boxes, computation between them, message arrows, user states, parallel steps as alternating
 // bands, a time axis and a legend; the predicted timeline drawn over the measured one or in a
 // lane of its own.
@@ -12,6 +12,7 @@
 #include "perwiz/predicted_times.h"
 #include "perwiz/scenario.h"
 #include "perwiz/trace.h"
+#include "perwiz/widgets/timeline_mode.h"
 
 #include <QStringList>
 #include <QWidget>
@@ -22,13 +23,6 @@
 #include <vector>
 
 namespace perwiz::ui {
-
-enum class TimelineMode {
-  Measured,   // the trace as measured
-  Predicted,  // the prediction only
-  Overlay,    // predicted boxes drawn over the measured ones (outlined, translucent)
-  Lanes,      // each rank row split into a measured and a predicted lane
-};
 
 // What is selected or hovered: an event (any event of a rank, by its model index), a step, a
 // message (its arrow), or nothing.

@@ -12,8 +12,9 @@
 #include "perwiz/checked_time.h"
 #include "perwiz/index_iterator.h"
 #include "perwiz/replay.h"
-#include "overlay.h"
-#include "small_times.h"
+#include "perwiz/internal/overlay.h"
+#include "perwiz/internal/replayer_access.h"
+#include "perwiz/internal/small_times.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -42,7 +43,7 @@ struct ReplayMessage {
   std::uint32_t units[4] = {kNone32, kNone32, kNone32, kNone32};  // units whose costs use it
 };
 
-struct Replayer::Program {
+struct ReplayProgram {
   const Trace* trace = nullptr;  // the measured trace (outlives the program)
   std::uint32_t ranks = 0;
   std::uint32_t units = 0;
@@ -58,7 +59,7 @@ struct Replayer::Program {
   // Measured enter or leave of every unit, read from the trace (the sentinel's: the rank's end).
   class MeasuredColumn {
    public:
-    MeasuredColumn(const Program* p, bool leave) : p_(p), leave_(leave) {}
+    MeasuredColumn(const ReplayProgram* p, bool leave) : p_(p), leave_(leave) {}
     TimeNs operator[](std::size_t u) const { return in(p_->rankOf(static_cast<std::uint32_t>(u)), static_cast<std::uint32_t>(u)); }
     // The same for a unit known to be rank r's (no search for the rank).
     TimeNs in(std::uint32_t r, std::uint32_t u) const {
@@ -72,7 +73,7 @@ struct Replayer::Program {
     iterator end() const { return {this, p_->units}; }
 
    private:
-    const Program* p_;
+    const ReplayProgram* p_;
     bool leave_;
   };
   const MeasuredColumn measEnter{this, false}, measLeave{this, true};
@@ -215,7 +216,7 @@ struct Replayer::Program {
   }
 };
 
-struct Replayer::Effective {
+struct EffectiveProgram {
   Overlay<TimeNs, SmallTimes>::Reader gap;
   Overlay<TimeNs, SmallTimes>::Reader local;
   Overlay<TimeNs, SmallTimes>::Reader depOff;
@@ -229,7 +230,7 @@ struct Replayer::Effective {
 // readers); `src(s)` is a source's time: a unit's predicted enter or a gather node's value.
 // The serial sweep and the distributed one (distributed_sweep.h) both compute a unit by it.
 template <class V, class Src>
-TimeNs leaveRule(const Replayer::Program& p, std::uint32_t u, TimeNs enter, bool noWait, const V& v, const Src& src) {
+TimeNs leaveRule(const ReplayProgram& p, std::uint32_t u, TimeNs enter, bool noWait, const V& v, const Src& src) {
   TimeNs ready = enter;
   if (!noWait)
     for (std::uint32_t d = p.depBegin[u]; d < p.depBegin[u + 1]; ++d)
@@ -281,13 +282,11 @@ std::uint32_t cycleVictim(std::uint32_t ranks, std::uint32_t start, const Blocke
 // receives an array of one value per unit to hold the replay's results (its values are the
 // measured leaves; a full replay overwrites them).
 // `control` (may be null) is looked at between ranks and schedule steps (ReplayControl).
-void buildReplayProgram(const Trace& trace, const NetworkModel& model, CostMode costs,
-                        Replayer::Program& program, ReplayReport& report, std::vector<TimeNs>* leave = nullptr,
-                        ReplayControl* control = nullptr);
-
+void buildReplayProgram(const Trace& trace, const NetworkModel& model, CostMode costs, ReplayProgram& program,
+                        ReplayReport& report, std::vector<TimeNs>* leave = nullptr, ReplayControl* control = nullptr);
 
 template <class Enter>
-TimeNs Replayer::Program::nodeValue(std::uint32_t n, const Enter& enter, std::uint32_t* critical) const {
+TimeNs ReplayProgram::nodeValue(std::uint32_t n, const Enter& enter, std::uint32_t* critical) const {
   const std::uint32_t b = nodeBegin[n], e = nodeBegin[n + 1];
   if (!queued(n) && !critical) {  // the sweep's case: the latest enter
     TimeNs t = 0;
@@ -322,9 +321,8 @@ TimeNs Replayer::Program::nodeValue(std::uint32_t n, const Enter& enter, std::ui
   return t;
 }
 
-
 template <class Enter>
-void Replayer::Program::nodeMemberWeights(std::uint32_t n, const Enter& enter, std::vector<TimeNs>& out) const {
+void ReplayProgram::nodeMemberWeights(std::uint32_t n, const Enter& enter, std::vector<TimeNs>& out) const {
   const std::uint32_t b = nodeBegin[n], e = nodeBegin[n + 1];
   out.assign(e - b, 0);
   if (!queued(n)) return;

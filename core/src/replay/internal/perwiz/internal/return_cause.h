@@ -3,7 +3,7 @@
 // (critical_path.cpp) and the distributed one (distributed_critical_path.cpp) both take it.
 #pragma once
 
-#include "replay_program.h"
+#include "perwiz/internal/replay_program.h"
 
 #include "perwiz/checked_time.h"
 #include "perwiz/critical_path.h"
@@ -27,7 +27,7 @@ struct ReturnCause {
 // (`enter(unit)`). Dependencies are tried in order, the first that gives the leave wins. A
 // result that matches no term (not the replay's) is reported as Local.
 template <class Enter>
-ReturnCause returnCause(const Replayer::Program& p, const Replayer::Effective& eff, std::uint32_t u, TimeNs leave,
+ReturnCause returnCause(const ReplayProgram& p, const EffectiveProgram& eff, std::uint32_t u, TimeNs leave,
                         const Enter& enter) {
   const TimeNs local = eff.local[u];
   if (satAdd(enter(u), local) >= leave || eff.noWait[u]) return {};
@@ -49,7 +49,7 @@ ReturnCause returnCause(const Replayer::Program& p, const Replayer::Effective& e
 
 // Counts a segment of the path on own unit u in the totals (both walks); returns the function of
 // u's call for a Call or Message segment (kNone32 for Computation).
-inline std::uint32_t addToTotals(CriticalPathTotals& t, const Replayer::Program& p, const Trace& trace,
+inline std::uint32_t addToTotals(CriticalPathTotals& t, const ReplayProgram& p, const Trace& trace,
                                  CriticalSegment::Kind kind, std::uint32_t u, TimeNs ns) {
   const std::uint32_t r = p.rankOf(u);
   ++t.segments;

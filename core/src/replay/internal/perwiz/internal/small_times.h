@@ -1,5 +1,5 @@
 // Durations and offsets in 4 bytes each (internal; the replay program's gaps, local costs and
-// dependency offsets, issue #16's memory budget).
+// dependency offsets, the memory budget of docs/performance.md).
 //
 // Almost every such value lies within ±1 s: a computation between two MPI calls, a call's own
 // cost, a network delay. A value in [-2^30, 2^31) ns is stored as an int32; any other one is

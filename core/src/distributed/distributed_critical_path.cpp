@@ -1,10 +1,10 @@
 // The distributed critical path (distributed_critical_path.h).
 #include "distributed_critical_path.h"
 
-#include "../distributed/ghosts.h"
-#include "../distributed/wire.h"
-#include "replay_program.h"
-#include "return_cause.h"
+#include "ghosts.h"
+#include "perwiz/internal/wire.h"
+#include "perwiz/internal/replay_program.h"
+#include "perwiz/internal/return_cause.h"
 
 #include <algorithm>
 #include <array>
@@ -59,10 +59,10 @@ class DistributedWalk {
   DistributedWalk(const Replayer& rp, const Trace& trace, const SweepLinks& links, const ImportedGhosts& imported,
                   const std::vector<TimeNs>& predictedEnd, ProcessGroup& group, CriticalPathListing listing,
                   std::size_t first)
-      : p_(rp.program()), eff_(rp.effective()), leave_(rp.predictedLeaves()), trace_(trace), links_(links),
-        imported_(imported), predictedEnd_(predictedEnd), group_(group), me_(group.rank()), P_(group.size()),
-        R_(static_cast<std::uint32_t>(predictedEnd.size())), first_(first),
-        list_(listing != CriticalPathListing::TotalsOnly && first > 0),
+      : p_(internal::ReplayerAccess::program(rp)), eff_(internal::ReplayerAccess::effective(rp)),
+        leave_(rp.predictedLeaves()), trace_(trace), links_(links), imported_(imported), predictedEnd_(predictedEnd),
+        group_(group), me_(group.rank()), P_(group.size()), R_(static_cast<std::uint32_t>(predictedEnd.size())),
+        first_(first), list_(listing != CriticalPathListing::TotalsOnly && first > 0),
         ids_(listing == CriticalPathListing::Full && first == static_cast<std::size_t>(-1)),
         collectives_(p_, trace, links.own, R_) {
     const std::uint32_t rf = std::min(links.own.first, p_.ranks), rl = std::min(links.own.last, p_.ranks);
@@ -451,8 +451,8 @@ class DistributedWalk {
     if (ids_) cp_->callIds = criticalCallIds(cp_->segments);
   }
 
-  const Replayer::Program& p_;
-  const Replayer::Effective eff_;
+  const ReplayProgram& p_;
+  const EffectiveProgram eff_;
   const std::vector<TimeNs>& leave_;
   const Trace& trace_;
   const SweepLinks& links_;

@@ -10,7 +10,7 @@
 // calls lie in the gap they fall in, records of events nested in a call inside that call.
 #pragma once
 
-#include "../replay/replay_program.h"
+#include "perwiz/internal/replay_program.h"
 
 #include <cstdint>
 #include <vector>
@@ -37,13 +37,12 @@ struct OverheadCharges {
 };
 
 // Charges of `trace` compiled into `program`, with `perRank[r]` ns per event on rank r.
-OverheadCharges chargeOverhead(const Trace& trace, const Replayer::Program& program,
-                               const std::vector<TimeNs>& perRank);
+OverheadCharges chargeOverhead(const Trace& trace, const ReplayProgram& program, const std::vector<TimeNs>& perRank);
 
 // Compensated position of measured time `t` inside the gap before unit `v` of `rank`: returns
 // the offset from the gap's start; *gapEnd is the offset of the gap's end (the call's enter).
 // Both ignore other hypotheses: the caller scales them to the gap's predicted length.
-TimeNs compensatedGapOffset(const OverheadCharges& charges, const Replayer::Program& program,
-                            std::uint32_t rank, std::uint32_t v, TimeNs t, TimeNs* gapEnd);
+TimeNs compensatedGapOffset(const OverheadCharges& charges, const ReplayProgram& program, std::uint32_t rank,
+                            std::uint32_t v, TimeNs t, TimeNs* gapEnd);
 
 }  // namespace perwiz

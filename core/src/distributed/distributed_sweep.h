@@ -18,6 +18,7 @@
 #include "perwiz/process_group.h"
 #include "perwiz/replay.h"
 #include "perwiz/trace_io.h"
+#include "perwiz/internal/replayer_access.h"
 
 #include <algorithm>
 #include <array>
@@ -68,7 +69,7 @@ SweepLinks sweepLinks(const Replayer& replayer, const Trace& trace, std::uint32_
 class OwnCollectives {
  public:
   // `ranks`: the trace's ranks (without the proxy rank).
-  OwnCollectives(const Replayer::Program& p, const Trace& trace, RankRange own, std::uint32_t ranks)
+  OwnCollectives(const ReplayProgram& p, const Trace& trace, RankRange own, std::uint32_t ranks)
       : p_(p), trace_(trace), own_(own), ranks_(ranks) {}
   // The units of the own calls of instance (comm, sequence); calls `fn(unit)` for each.
   template <class Fn>
@@ -85,7 +86,7 @@ class OwnCollectives {
 
  private:
   std::uint32_t find(std::uint32_t comm, std::uint32_t sequence);
-  const Replayer::Program& p_;
+  const ReplayProgram& p_;
   const Trace& trace_;
   const RankRange own_;
   const std::uint32_t ranks_;
@@ -107,7 +108,7 @@ struct SweepCycle : GroupError {
   using GroupError::GroupError;
 };
 
-// Computes every unit of this process's ranks into replayer.resultsForWriting(); every process
+// Computes every unit of this process's ranks into internal::ReplayerAccess::resultsForWriting(replayer); every process
 // of `group` calls it (a collective operation). Throws SweepCycle on a dependency cycle.
 SweepStats sweepDistributed(Replayer& replayer, const SweepLinks& links, ProcessGroup& group);
 

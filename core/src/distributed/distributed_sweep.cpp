@@ -1,9 +1,9 @@
 // The distributed forward sweep (distributed_sweep.h).
 #include "distributed_sweep.h"
 
-#include "../distributed/ghosts.h"
-#include "../distributed/wire.h"
-#include "replay_program.h"
+#include "ghosts.h"
+#include "perwiz/internal/wire.h"
+#include "perwiz/internal/replay_program.h"
 
 #include <algorithm>
 #include <array>
@@ -15,7 +15,7 @@ namespace perwiz {
 
 SweepLinks sweepLinks(const Replayer& replayer, const Trace& trace, std::uint32_t me, std::uint32_t processes,
                       bool everyMember, const ImportedGhosts& imported) {
-  const Replayer::Program& p = replayer.program();
+  const ReplayProgram& p = internal::ReplayerAccess::program(replayer);
   const std::uint32_t R = std::min(static_cast<std::uint32_t>(trace.rankCount()), imported.proxyRank);
   SweepLinks links;
   links.own = rankShare(R, me, processes);
@@ -79,9 +79,10 @@ class Sweep {
   // `schedule`: decide which dependencies the schedule keeps (the serial buildSchedule's
   // cuts), not values; `trace` names the collectives in a stall's exchange.
   Sweep(Replayer& rp, const SweepLinks& links, ProcessGroup& group, const Trace* trace = nullptr)
-      : p_(rp.program()), v_(rp.effective()), res_(rp.resultsForWriting()), links_(links), group_(group),
+      : p_(internal::ReplayerAccess::program(rp)), v_(internal::ReplayerAccess::effective(rp)),
+        res_(internal::ReplayerAccess::resultsForWriting(rp)), links_(links), group_(group),
         schedule_(trace != nullptr), trace_(trace),
-        flags0_(trace ? rp.dependencyFlagsForWriting().data() : nullptr),
+        flags0_(trace ? internal::ReplayerAccess::dependencyFlagsForWriting(rp).data() : nullptr),
         collectives_(p_, trace ? *trace : rp.trace(), links.own,
                      links.proxyRank != kNone32 ? links.proxyRank : p_.ranks) {
     rf_ = std::min(links.own.first, p_.ranks);
@@ -446,9 +447,9 @@ class Sweep {
     depCursor_[i] = d;
   }
 
-  const Replayer::Program& p_;
-  const Replayer::Effective v_;
-  Replayer::Results res_;
+  const ReplayProgram& p_;
+  const EffectiveProgram v_;
+  ReplayResults res_;
   const SweepLinks& links_;
   ProcessGroup& group_;
   const bool schedule_;
@@ -510,8 +511,8 @@ SweepStats sweepDistributed(Replayer& replayer, const SweepLinks& links, Process
 SweepStats scheduleDistributed(Replayer& replayer, const Trace& trace, const SweepLinks& links, ProcessGroup& group) {
   // Every dependency of the own units starts scheduled, as in the serial builder; the replay
   // program built here cut its own cycles over an incomplete view of the other ranks.
-  const Replayer::Program& p = replayer.program();
-  std::vector<std::uint8_t>& flags = replayer.dependencyFlagsForWriting();
+  const ReplayProgram& p = internal::ReplayerAccess::program(replayer);
+  std::vector<std::uint8_t>& flags = internal::ReplayerAccess::dependencyFlagsForWriting(replayer);
   const std::uint32_t rf = std::min(links.own.first, p.ranks), rl = std::min(links.own.last, p.ranks);
   for (std::uint32_t d = p.depBegin[p.rankBegin[rf]]; d < p.depBegin[p.rankBegin[rl]]; ++d)
     flags[d] = static_cast<std::uint8_t>(flags[d] | dep::kScheduled);
