@@ -9,6 +9,9 @@
 # 4. No header of the GUI includes the prediction worker's (app/gui/prediction_worker.h): views
 #    and the window see the snapshot types (prediction_result.h), the session forward-declares
 #    the worker. Only .cpp files that drive the worker include it.
+# 5. Background work of the GUI starts in the session's parts only: QtConcurrent, QThread and
+#    std::thread appear in app/gui only in analysis_session.cpp (exports, the overhead analysis,
+#    the worker's thread), trace_loader.cpp and advisor_runner.cpp (which the session owns).
 set -u
 root=${1:?usage: check_core_includes.sh SOURCE_DIR}
 cd "$root" || exit 2
@@ -38,5 +41,9 @@ done < <(grep -rn --include='*.h' --include='*.cpp' -E '^\s*#\s*include\s*"perwi
 while IFS= read -r hit; do say "a GUI header includes the worker's: $hit"; done < <(
   grep -n -E '^\s*#\s*include\s*"prediction_worker\.h"' app/gui/*.h 2>/dev/null | grep -v '^app/gui/prediction_worker.h:' )
 
-[ $bad = 0 ] && echo "include rules hold: no relative include across folders, core's internal headers (${#owner[@]}) used by core only, no GUI header includes the worker's"
+while IFS= read -r hit; do say "background work started outside the session: $hit"; done < <(
+  grep -n -E 'QtConcurrent::|new QThread|std::thread|std::jthread|QThreadPool' app/gui/*.cpp app/gui/*.h 2>/dev/null |
+    grep -v -E '^app/gui/(analysis_session|trace_loader|advisor_runner)\.(cpp|h):' )
+
+[ $bad = 0 ] && echo "include rules hold: no relative include across folders, core's internal headers (${#owner[@]}) used by core only, no GUI header includes the worker's, GUI jobs start in the session"
 exit $bad

@@ -18,6 +18,7 @@ namespace perwiz::gui {
 
 AnalysisSession::AnalysisSession(QObject* parent) : QObject(parent) {
   qRegisterMetaType<perwiz::gui::SessionView>();
+  qRegisterMetaType<std::shared_ptr<const OverheadResult>>();
   doc_ = new ScenarioDocument(this);
   undo_ = new QUndoStack(this);
   loader_ = new TraceLoader(this);
@@ -60,6 +61,7 @@ AnalysisSession::~AnalysisSession() {
   advisor_->cancel();
   advisor_->wait();  // it works on a fork of the worker's replayer
   if (exportWatcher_) exportWatcher_->waitForFinished();  // and so does a predicted trace's writing
+  if (overheadWatcher_) overheadWatcher_->waitForFinished();
   workerThread_->quit();
   workerThread_->wait();
 }
@@ -101,6 +103,50 @@ bool AnalysisSession::exportPredictedTrace(const QString& path, QString* why) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// The overhead analysis
+
+void AnalysisSession::runOverheadAnalysis(double quantile, std::shared_ptr<const OverheadProfile> profile) {
+  if (!trace_) return;
+  ++overheadRequest_;
+  if (overheadWatcher_) {  // one at a time: this one starts when the running one ends
+    overheadWaiting_.emplace(quantile, std::move(profile));
+    return;
+  }
+  startOverheadAnalysis(quantile, std::move(profile));
+}
+
+void AnalysisSession::startOverheadAnalysis(double quantile, std::shared_ptr<const OverheadProfile> profile) {
+  overheadRunning_ = overheadRequest_;
+  overheadWatcher_ = new QFutureWatcher<OverheadResult>(this);
+  connect(overheadWatcher_, &QFutureWatcher<OverheadResult>::finished, this, [this] {
+    auto result = std::make_shared<const OverheadResult>(overheadWatcher_->result());
+    overheadWatcher_->deleteLater();
+    overheadWatcher_ = nullptr;
+    const bool latest = overheadRunning_ == overheadRequest_ && result->trace == trace_;
+    if (overheadWaiting_) {
+      auto [q, p] = std::move(*overheadWaiting_);
+      overheadWaiting_.reset();
+      if (trace_) startOverheadAnalysis(q, std::move(p));
+    }
+    if (latest) emit overheadAnalysed(result);
+  });
+  overheadWatcher_->setFuture(QtConcurrent::run([trace = trace_, profile = std::move(profile), quantile] {
+    OverheadResult r;
+    r.trace = trace;
+    r.fromProfile = profile != nullptr;
+    try {
+      OverheadOptions o;
+      o.fit.quantile = quantile;
+      o.profile = profile.get();
+      r.analysis = std::make_shared<const OverheadAnalysis>(analyzeOverhead(*trace, o));
+    } catch (const std::exception& e) {
+      r.error = QString::fromStdString(e.what());
+    }
+    return r;
+  }));
+}
+
+// ---------------------------------------------------------------------------------------------
 // Loading and session files
 
 void AnalysisSession::openTrace(const QString& path) {
@@ -134,6 +180,7 @@ void AnalysisSession::onLoadFinished(const LoadResult& result) {
   resetAdvisor();
   history_.clear();
   trace_ = result.trace;
+  overheadWaiting_.reset();  // an overhead analysis asked for the old trace
   preparedTimeline_ = result.timeline;
   region_.clear();
   tracePath_ = QFileInfo(result.path).absoluteFilePath();
@@ -204,6 +251,7 @@ bool AnalysisSession::setParallelRegion(const QString& name, QString* error) {
   resetAdvisor();
   prediction_.reset();
   trace_ = std::move(t);
+  overheadWaiting_.reset();
   region_ = name;
   history_.forgetValues();
   emit traceChanged(trace_, false);

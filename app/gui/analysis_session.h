@@ -3,12 +3,14 @@
 // An AnalysisSession owns the loaded trace, the scenario document and its undo stack, the
 // background loader, the prediction worker and its thread, the advisor runner, the writing of
 // predicted traces, the history of predicted T per undo state, and the current prediction
-// snapshot: every background job of the GUI but the overhead analysis starts and is cancelled here. Every change of the
+// snapshot, and the overhead analysis: every background job of the GUI starts, is superseded
+// and is waited for here (docs/architecture.md, "Threads and who owns them"). Every change of the
 // scenario is one undoable command pushed here (or refused with the reason); every result comes
 // back as a signal carrying an immutable snapshot. Views read snapshots and send requests; none
 // of them touches the worker. Tests drive it with QSignalSpy and no window.
 #pragma once
 
+#include "overhead_result.h"
 #include "prediction_result.h"
 #include "scenario_document.h"
 #include "scenario_history.h"
@@ -121,6 +123,14 @@ class AnalysisSession : public QObject {
   // Test hook: called on the export's thread before it writes.
   void setBeforeExportWrite(std::function<void()> fn) { beforeExportWrite_ = std::move(fn); }
 
+  // ---- the overhead analysis ----
+  // Statistical overhead detection (analyzeOverhead) of the trace shown, in the background,
+  // with `quantile` and `profile` (null: t_max fitted per trace). One runs at a time: a
+  // request while one runs replaces any waiting request and the running one's result is
+  // dropped; overheadAnalysed() hands back the latest request's result. A new trace drops them.
+  void runOverheadAnalysis(double quantile, std::shared_ptr<const OverheadProfile> profile);
+  bool isAnalysingOverhead() const { return overheadWatcher_ != nullptr; }
+
   // ---- the advisor ----
   // Runs on the current scenario (after the pending prediction, if any).
   void runAdvisor();
@@ -162,6 +172,7 @@ class AnalysisSession : public QObject {
   // A predicted trace was written to `path` (error empty) or not (error says why; nothing is
   // left at `path`).
   void exportFinished(const QString& path, const QString& error);
+  void overheadAnalysed(const std::shared_ptr<const perwiz::gui::OverheadResult>& result);
   void titleChanged();
   void message(const QString& text, int timeoutMs);
   void error(const QString& title, const QString& text);
@@ -205,6 +216,10 @@ class AnalysisSession : public QObject {
   const Trace* baseTrace_ = nullptr;  // the trace timelineBase_ was set for
   QFutureWatcher<QString>* exportWatcher_ = nullptr;  // the predicted trace being written
   std::function<void()> beforeExportWrite_;
+  QFutureWatcher<OverheadResult>* overheadWatcher_ = nullptr;  // the running overhead analysis
+  quint64 overheadRequest_ = 0, overheadRunning_ = 0;          // the latest request, the one running
+  std::optional<std::pair<double, std::shared_ptr<const OverheadProfile>>> overheadWaiting_;
+  void startOverheadAnalysis(double quantile, std::shared_ptr<const OverheadProfile> profile);
   QTimer progressTimer_;
   bool progressShown_ = false;
 };

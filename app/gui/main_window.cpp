@@ -231,6 +231,8 @@ void MainWindow::connectParts() {
   // A history bar takes the scenario back (or forward) to that state, through the undo stack.
   connect(chartsDock_, &ChartsDock::historyClicked, s->undoStack(), &QUndoStack::setIndex);
   connect(overheadDock_, &OverheadDock::highlightRequested, this, &MainWindow::highlightAdvice);
+  connect(overheadDock_, &OverheadDock::analysisRequested, session_, &AnalysisSession::runOverheadAnalysis);
+  connect(session_, &AnalysisSession::overheadAnalysed, overheadDock_, &OverheadDock::setResult);
   connect(overheadDock_, &OverheadDock::analysisFinished, this, [this] {
     inspector_->setOverhead(overheadDock_->analysis());
     inspector_->show(session_->trace().get(), inspector_->item(), session_->prediction());

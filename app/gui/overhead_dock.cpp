@@ -18,7 +18,6 @@
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -135,8 +134,6 @@ OverheadDock::OverheadDock(QWidget* parent) : QDockWidget(tr("Communication Over
   layout->addWidget(split, 1);
   setWidget(body);
 
-  watcher_ = new QFutureWatcher<OverheadResult>(this);
-  connect(watcher_, &QFutureWatcher<OverheadResult>::finished, this, &OverheadDock::onFinished);
   connect(analyse_, &QPushButton::clicked, this, &OverheadDock::analyse);
   connect(quantile_, &QDoubleSpinBox::editingFinished, this, [this] {
     if (analysis_ && std::abs(analysis_->quantile - quantile_->value()) > 1e-9) analyse();
@@ -159,11 +156,11 @@ OverheadDock::OverheadDock(QWidget* parent) : QDockWidget(tr("Communication Over
   setTrace(nullptr);
 }
 
-OverheadDock::~OverheadDock() { watcher_->waitForFinished(); }
+OverheadDock::~OverheadDock() = default;
 
 void OverheadDock::setTrace(std::shared_ptr<const Trace> trace) {
   trace_ = std::move(trace);
-  ++generation_;
+  running_ = false;
   analysis_.reset();
   for (QTableWidget* t : {sites_, classes_, functions_, ranks_}) t->setRowCount(0);
   showEmptyHistogram(tr("Select a class"));
@@ -194,41 +191,25 @@ bool OverheadDock::setProfileFile(const QString& path, QString* error) {
   return true;
 }
 
-bool OverheadDock::isRunning() const { return watcher_->isRunning(); }
+bool OverheadDock::isRunning() const { return running_; }
 bool OverheadDock::showOnTimeline() const { return onTimeline_->isChecked() && analysis_; }
 
 void OverheadDock::analyse() {
   if (!trace_) return;
-  ++generation_;
-  runningGeneration_ = generation_;
+  running_ = true;
   status_->setText(tr("Analysing %n communication call(s)…", "", int(trace_->messageStats.matched)));
-  auto trace = trace_;
-  auto profile = profile_;
-  const double q = quantile_->value();
-  if (watcher_->isRunning()) watcher_->waitForFinished();  // fast; keeps one analysis at a time
-  watcher_->setFuture(QtConcurrent::run([trace, profile, q]() {
-    OverheadResult r;
-    r.trace = trace;
-    try {
-      OverheadOptions o;
-      o.fit.quantile = q;
-      o.profile = profile.get();
-      r.analysis = std::make_shared<const OverheadAnalysis>(analyzeOverhead(*trace, o));
-    } catch (const std::exception& e) {
-      r.error = QString::fromStdString(e.what());
-    }
-    return r;
-  }));
+  emit analysisRequested(quantile_->value(), profile_);
 }
 
 void OverheadDock::showEvent(QShowEvent* event) {
   QDockWidget::showEvent(event);
-  if (trace_ && !analysis_ && !watcher_->isRunning()) analyse();
+  if (trace_ && !analysis_ && !running_) analyse();
 }
 
-void OverheadDock::onFinished() {
-  const OverheadResult r = watcher_->result();
-  if (r.trace != trace_ || runningGeneration_ != generation_) return;  // superseded
+void OverheadDock::setResult(const std::shared_ptr<const OverheadResult>& result) {
+  if (!result || result->trace != trace_) return;  // of another trace
+  running_ = false;
+  const OverheadResult& r = *result;
   if (!r.analysis) {
     status_->setText(tr("Overhead analysis failed: %1").arg(r.error));
     return;
@@ -241,7 +222,7 @@ void OverheadDock::onFinished() {
                        .arg(t.calls)
                        .arg(share(t))
                        .arg(analysis_->quantile, 0, 'f', 3)
-                       .arg(profile_ ? tr(", t_max from the profile where it has the class") : QString()));
+                       .arg(r.fromProfile ? tr(", t_max from the profile where it has the class") : QString()));
   showClass(analysis_->classes.empty() ? -1 : 0);
   emit analysisFinished();
   emit timelineShadingChanged(showOnTimeline());

@@ -2,15 +2,17 @@
 // the window: tables of the overhead by call site, by (function, p, b) class with its fit, by
 // function and by rank; a histogram of the selected class's durations with the fitted
 // distribution and t_max marked; and a switch that shows every call's overhead on the timeline.
-// The analysis runs in the background on the loaded trace; the dock owns no statistics of its
-// own (everything drawn comes from the core's OverheadAnalysis).
+// The analysis runs in the background, started by AnalysisSession on the dock's request
+// (analysisRequested → runOverheadAnalysis → overheadAnalysed → setResult); the dock owns no
+// statistics and no job of its own (everything drawn comes from the core's OverheadAnalysis).
 #pragma once
+
+#include "overhead_result.h"
 
 #include "perwiz/overhead_detection.h"
 #include "perwiz/scenario.h"
 
 #include <QDockWidget>
-#include <QFutureWatcher>
 
 #include <memory>
 #include <optional>
@@ -26,12 +28,6 @@ class QToolButton;
 
 namespace perwiz::gui {
 
-struct OverheadResult {
-  std::shared_ptr<const Trace> trace;
-  std::shared_ptr<const OverheadAnalysis> analysis;  // null on error
-  QString error;
-};
-
 class OverheadDock : public QDockWidget {
   Q_OBJECT
 
@@ -41,8 +37,11 @@ class OverheadDock : public QDockWidget {
 
   // A new trace: forgets the analysis (runs again when asked, or when the dock is shown).
   void setTrace(std::shared_ptr<const Trace> trace);
-  // Starts the analysis with the dock's quantile and profile (a running one is superseded).
+  // Asks for the analysis with the dock's quantile and profile (analysisRequested; a running
+  // one is superseded), and shows "Analysing…" until setResult().
   void analyse();
+  // The analysis of the dock's trace (another trace's is ignored).
+  void setResult(const std::shared_ptr<const OverheadResult>& result);
   bool isRunning() const;
   // Loads an overhead profile (docs/overhead.md) used instead of per-trace fitting; false and
   // *error naming the file when it cannot be read. An empty path goes back to fitting.
@@ -65,6 +64,8 @@ class OverheadDock : public QDockWidget {
 
  signals:
   void analysisFinished();
+  // The user asked for an analysis with these settings (profile null: fitted per trace).
+  void analysisRequested(double quantile, std::shared_ptr<const perwiz::OverheadProfile> profile);
   // Show or clear the overhead strip on the timeline (the analysis is analysis()).
   void timelineShadingChanged(bool show);
   // Highlight these calls (the largest overheads of the selected row) on the timeline.
@@ -74,7 +75,6 @@ class OverheadDock : public QDockWidget {
   void showEvent(QShowEvent* event) override;
 
  private:
-  void onFinished();
   void fillTables();
   void onRowSelected(QTableWidget* table);
   void showEmptyHistogram(const QString& text);
@@ -101,9 +101,7 @@ class OverheadDock : public QDockWidget {
   std::shared_ptr<const OverheadProfile> profile_;
   QString profilePath_;
   std::shared_ptr<const OverheadAnalysis> analysis_;
-  QFutureWatcher<OverheadResult>* watcher_;
-  quint64 generation_ = 0;  // of the trace/options the running analysis was started for
-  quint64 runningGeneration_ = 0;
+  bool running_ = false;  // asked, no result yet
 };
 
 }  // namespace perwiz::gui

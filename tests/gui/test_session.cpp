@@ -168,6 +168,29 @@ TEST_F(SessionTest, APredictionCompletesWhileAnExportRuns) {
   EXPECT_EQ(recorded[0].find("zero-event"), std::string::npos) << recorded[0];
 }
 
+// The overhead analysis is a job of the session too: one at a time, the latest request's
+// result handed back (a superseded one dropped), equal to the core's analyzeOverhead.
+TEST_F(SessionTest, TheOverheadAnalysisRunsInTheSessionAndTheLatestRequestWins) {
+  ASSERT_TRUE(dir_.isValid());
+  AnalysisSession s;
+  ASSERT_TRUE(load(s, generatedTrace(dir_, QStringLiteral("o"), 8, 9)));
+  QSignalSpy analysed(&s, &AnalysisSession::overheadAnalysed);
+  s.runOverheadAnalysis(0.5, nullptr);
+  s.runOverheadAnalysis(0.9, nullptr);  // supersedes the first
+  EXPECT_TRUE(s.isAnalysingOverhead());
+  ASSERT_TRUE(waitFor([&] { return analysed.count() > 0 && !s.isAnalysingOverhead(); }));
+  ASSERT_EQ(analysed.count(), 1);
+  const auto result = analysed.at(0).at(0).value<std::shared_ptr<const OverheadResult>>();
+  ASSERT_TRUE(result && result->analysis) << (result ? result->error.toStdString() : "no result");
+  EXPECT_EQ(result->trace, s.trace());
+  OverheadOptions o;
+  o.fit.quantile = 0.9;
+  const OverheadAnalysis core = analyzeOverhead(*s.trace(), o);
+  EXPECT_DOUBLE_EQ(result->analysis->quantile, core.quantile);
+  EXPECT_EQ(result->analysis->total.overheadNs, core.total.overheadNs);
+  EXPECT_EQ(result->analysis->total.calls, core.total.calls);
+}
+
 TEST_F(SessionTest, RefusalsLeaveTheScenarioAlone) {
   ASSERT_TRUE(dir_.isValid());
   AnalysisSession s;
