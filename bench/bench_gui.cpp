@@ -120,13 +120,13 @@ void BM_GuiSession(benchmark::State& state) {
     QElapsedTimer clock;
     clock.start();
     w.openTrace(QString::fromStdString(path));
-    if (!spin([&] { return w.trace() != nullptr && !w.isLoading(); }, 600000)) {
+    if (!spin([&] { return w.session()->trace().get() != nullptr && !w.session()->isLoading(); }, 600000)) {
       state.SkipWithError("the trace did not load");
       return;
     }
     w.timeline()->repaint();
     const double firstPaint = static_cast<double>(clock.nsecsElapsed()) / 1e9;
-    if (!spin([&] { return w.isPredictionCurrent(); }, 1800000)) {
+    if (!spin([&] { return w.session()->isPredictionCurrent(); }, 1800000)) {
       state.SkipWithError("no first prediction");
       return;
     }
@@ -149,7 +149,7 @@ void BM_GuiSession(benchmark::State& state) {
     const double overlayFirst = static_cast<double>(o.nsecsElapsed()) / 1e6;
 
     // Toggles: Z on the selected call, then its undo.
-    const Trace& t = *w.trace();  // until the cancel below opens the file again
+    const Trace& t = *w.session()->trace().get();  // until the cancel below opens the file again
     const double eventCount = static_cast<double>(t.eventCount());
     std::vector<double> toggles;
     bool ok = true;
@@ -180,7 +180,7 @@ void BM_GuiSession(benchmark::State& state) {
         if (std::getenv("PERWIZ_BENCH_EVENTS_OVER")) std::fprintf(stderr, "key\n");
         QTest::keyClick(w.timeline(), key);
         keyHandled = static_cast<double>(k.nsecsElapsed()) / 1e6;
-        ok = spin([&] { return w.isPredictionCurrent(); }, 600000);
+        ok = spin([&] { return w.session()->isPredictionCurrent(); }, 600000);
         const double arrived = static_cast<double>(k.nsecsElapsed()) / 1e6;
         w.timeline()->repaint();
         toggles.push_back(static_cast<double>(k.nsecsElapsed()) / 1e6);
@@ -197,9 +197,9 @@ void BM_GuiSession(benchmark::State& state) {
         }
         k.restart();
         keyAt = sinceStart.nsecsElapsed();
-        w.undoStack()->undo();
+        w.session()->undoStack()->undo();
         keyHandled = static_cast<double>(k.nsecsElapsed()) / 1e6;
-        ok = ok && spin([&] { return w.isPredictionCurrent(); }, 600000);
+        ok = ok && spin([&] { return w.session()->isPredictionCurrent(); }, 600000);
         const double undone = static_cast<double>(k.nsecsElapsed()) / 1e6;
         w.timeline()->repaint();
         toggles.push_back(static_cast<double>(k.nsecsElapsed()) / 1e6);

@@ -3,7 +3,7 @@
 #include "advisor_runner.h"
 #include "hypothesis_commands.h"
 #include "prediction_worker.h"
-#include "region_picker_dialog.h"  // withParallelRegion
+#include "parallel_region.h"
 
 #include "perwiz/compensation.h"
 

@@ -1,5 +1,7 @@
 #include "main_window.h"
 
+#include "analysis_session.h"
+
 #include "advisor_dock.h"
 #include "advisor_runner.h"
 #include "charts_dock.h"
@@ -209,7 +211,7 @@ void MainWindow::connectParts() {
   connect(advisorDock_, &AdvisorDock::highlightRequested, this, &MainWindow::highlightAdvice);
   connect(advisorDock_, &AdvisorDock::applyRequested, this, [this](const std::vector<Hypothesis>& hs) {
     QStringList refused;
-    const int added = applyHypotheses(hs, &refused);
+    const int added = session_->applyHypotheses(hs, &refused);
     if (!refused.isEmpty())
       statusBar()->showMessage(refused.join(QStringLiteral("; ")), 8000);
     else if (added > 0)
@@ -372,7 +374,7 @@ void MainWindow::chooseParallelRegion() {
   RegionPickerDialog dialog(*session_->trace(), this);
   if (dialog.exec() != QDialog::Accepted || dialog.chosenName().isEmpty()) return;
   QString error;
-  if (!setParallelRegion(dialog.chosenName(), &error)) showError(tr("Parallel Region"), error);
+  if (!session_->setParallelRegion(dialog.chosenName(), &error)) showError(tr("Parallel Region"), error);
 }
 
 void MainWindow::showStep(int step) {

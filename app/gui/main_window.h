@@ -5,8 +5,7 @@
 // recent files: main_window_files.cpp.
 #pragma once
 
-#include "analysis_session.h"
-
+#include "perwiz/scenario.h"
 #include "perwiz/widgets/timeline_view.h"
 
 #include <QMainWindow>
@@ -23,6 +22,9 @@ class QUndoStack;
 
 namespace perwiz::gui {
 
+class AnalysisSession;
+struct PredictionResult;
+struct SessionView;
 class AdvisorDock;
 class ChartsDock;
 class OverheadDock;
@@ -47,12 +49,6 @@ class MainWindow : public QMainWindow {
   // For tests and scripting.
   AnalysisSession* session() const { return session_; }
   ui::TimelineView* timeline() const { return timeline_; }
-  const Trace* trace() const { return session_->trace().get(); }
-  ScenarioDocument* document() const { return session_->document(); }
-  QUndoStack* undoStack() const { return session_->undoStack(); }
-  bool isLoading() const { return session_->isLoading(); }
-  // The shown prediction belongs to the latest scenario change (no re-simulation pending).
-  bool isPredictionCurrent() const { return session_->isPredictionCurrent(); }
   TimeNs predictedTimeShown() const;  // -1 if none
   TimeNs measuredTimeShown() const;   // -1 if none
   QString summaryText() const;
@@ -64,17 +60,6 @@ class MainWindow : public QMainWindow {
   // applied compensation of another value in one undoable change.
   bool requestCompensation(std::int64_t overheadNsPerEvent, QString* why = nullptr);
   void compensationDialog();
-  // Adds several hypotheses as one undoable change (the advisor's Apply); returns how many
-  // were added, and the reasons for those refused.
-  int applyHypotheses(const std::vector<Hypothesis>& hs, QStringList* refused = nullptr) {
-    return session_->applyHypotheses(hs, refused);
-  }
-  // Recomputes the parallel steps with `name` as the region (a trace without PRGN markers);
-  // hypotheses are kept, those that no longer fit are shown as refused.
-  bool setParallelRegion(const QString& name, QString* error = nullptr) {
-    return session_->setParallelRegion(name, error);
-  }
-  QString parallelRegion() const { return session_->parallelRegion(); }
   // Opens the network model dialog / region picker (modal).
   void editNetworkModel();
   void chooseParallelRegion();
@@ -83,8 +68,6 @@ class MainWindow : public QMainWindow {
   AdvisorDock* advisorDock() const { return advisorDock_; }
   ChartsDock* chartsDock() const { return chartsDock_; }
   OverheadDock* overheadDock() const { return overheadDock_; }
-  const ScenarioHistory& scenarioHistory() const { return session_->history(); }
-  AdvisorRunner* advisorRunner() const { return session_->advisorRunner(); }
 
  signals:
   void traceLoaded();

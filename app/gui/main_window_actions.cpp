@@ -1,6 +1,8 @@
 // The main window's actions, menus and status bar (main_window.h).
 #include "main_window.h"
 
+#include "analysis_session.h"
+
 #include "advisor_dock.h"
 #include "charts_dock.h"
 #include "hypothesis_dock.h"

@@ -1,6 +1,8 @@
 // The main window's file dialogs, session files, exports, recent files and drops (main_window.h).
 #include "main_window.h"
 
+#include "analysis_session.h"
+
 #include "export_dialog.h"
 #include "export_image.h"
 #include "perwiz/widgets/timeline_mode.h"

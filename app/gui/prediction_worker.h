@@ -13,7 +13,7 @@
 #include "perwiz/predicted_times.h"
 #include "perwiz/scenario.h"
 #include "perwiz/trace.h"
-#include "perwiz/widgets/timeline_view.h"
+#include "perwiz/widgets/timeline_model.h"
 
 #include <QObject>
 #include <QStringList>

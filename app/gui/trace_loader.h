@@ -4,7 +4,7 @@
 #pragma once
 
 #include "perwiz/trace.h"
-#include "perwiz/widgets/timeline_view.h"
+#include "perwiz/widgets/timeline_model.h"
 
 #include <QFutureWatcher>
 #include <QObject>

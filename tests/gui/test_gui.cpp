@@ -2,6 +2,7 @@
 // by clicking, hypotheses by key with undo, live prediction equal to the core's, sessions,
 // headless export and the Japanese translation.
 #include "advisor_dock.h"
+#include "analysis_session.h"
 #include "advisor_runner.h"
 #include "charts_dock.h"
 #include "overhead_dock.h"
@@ -122,7 +123,9 @@ int runHeadless(const QStringList& args, QString* err = nullptr) {
 }
 
 bool waitReady(MainWindow& w) {
-  return QTest::qWaitFor([&] { return w.trace() && !w.isLoading() && w.isPredictionCurrent(); }, 20000);
+  return QTest::qWaitFor(
+      [&] { return w.session()->trace().get() && !w.session()->isLoading() && w.session()->isPredictionCurrent(); },
+      20000);
 }
 
 // The MPI call with the longest measured wait whose zeroing changes T.
@@ -161,7 +164,7 @@ class TestGui : public QObject {
     w.openTrace(QStringLiteral("/nonexistent/trace.alog"));
     QVERIFY(failed.wait(10000));
     QVERIFY(w.lastError().contains(QStringLiteral("/nonexistent/trace.alog")));
-    QVERIFY(w.trace() == nullptr);
+    QVERIFY(w.session()->trace().get() == nullptr);
   }
 
   void clickSelectZeroWaitUndo() {
@@ -173,7 +176,7 @@ class TestGui : public QObject {
     w.openTrace(kSample);
     QVERIFY(loaded.wait(10000));
     QVERIFY(waitReady(w));
-    const Trace& trace = *w.trace();
+    const Trace& trace = *w.session()->trace().get();
     const TimeNs measured = w.measuredTimeShown();
     QCOMPARE(measured, trace.endTime);
     QCOMPARE(w.predictedTimeShown(), measured);  // no hypothesis, measured costs: identity
@@ -191,7 +194,7 @@ class TestGui : public QObject {
     QTest::keyClick(w.timeline(), Qt::Key_Z);
     // The change shows at once, as pending, until its prediction arrives (the key's handler
     // has run; the worker's result cannot have been delivered without the event loop).
-    QCOMPARE(w.document()->entries().size(), std::size_t(1));
+    QCOMPARE(w.session()->document()->entries().size(), std::size_t(1));
     auto* list = w.findChild<QListWidget*>(QStringLiteral("hypothesisList"));
     QVERIFY(list && list->count() == 1);
     QVERIFY2(list->item(0)->text().contains(QStringLiteral("pending")), qPrintable(list->item(0)->text()));
@@ -200,25 +203,25 @@ class TestGui : public QObject {
     Hypothesis h;
     h.kind = HypothesisKind::ZeroWait;
     h.event = EventRef{call.rank, call.mpi, false};
-    QCOMPARE(w.document()->entries()[0].hypothesis, h);
+    QCOMPARE(w.session()->document()->entries()[0].hypothesis, h);
     const TimeNs expected = corePrediction(trace, {h});
     QVERIFY(expected < measured);
     QCOMPARE(w.predictedTimeShown(), expected);
     QVERIFY(w.summaryText().contains(QStringLiteral("→")));
 
     // Undo restores the measured T; redo brings the hypothesis back.
-    QVERIFY(w.undoStack()->canUndo());
-    w.undoStack()->undo();
-    QVERIFY(w.document()->entries().empty());
+    QVERIFY(w.session()->undoStack()->canUndo());
+    w.session()->undoStack()->undo();
+    QVERIFY(w.session()->document()->entries().empty());
     QVERIFY(waitReady(w));
     QCOMPARE(w.predictedTimeShown(), measured);
-    w.undoStack()->redo();
+    w.session()->undoStack()->redo();
     QVERIFY(waitReady(w));
     QCOMPARE(w.predictedTimeShown(), expected);
 
     // Zero event on the same call (E) combines with it.
     QTest::keyClick(w.timeline(), Qt::Key_E);
-    QTRY_COMPARE_WITH_TIMEOUT(w.document()->entries().size(), std::size_t(2), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(w.session()->document()->entries().size(), std::size_t(2), 5000);
     QVERIFY(waitReady(w));
     Hypothesis e = h;
     e.kind = HypothesisKind::ZeroEvent;
@@ -235,7 +238,7 @@ class TestGui : public QObject {
     w.openTrace(kSample);
     QVERIFY(loaded.wait(10000));
     QVERIFY(waitReady(w));
-    const Trace& trace = *w.trace();
+    const Trace& trace = *w.session()->trace().get();
     // The matched message whose receive waited longest, drawn across at least one other row.
     const auto& waits = *w.session()->prediction()->measuredWaits;
     std::uint32_t sr = 0, se = kNone32, rr = 0, rcall = 0;
@@ -274,11 +277,11 @@ class TestGui : public QObject {
     }
     w.timeline()->setFocus();
     QTest::keyClick(w.timeline(), Qt::Key_Z);
-    QCOMPARE(w.document()->entries().size(), std::size_t(1));
+    QCOMPARE(w.session()->document()->entries().size(), std::size_t(1));
     Hypothesis h;
     h.kind = HypothesisKind::ZeroWait;
     h.event = EventRef{rr, rcall, false};
-    QCOMPARE(w.document()->entries()[0].hypothesis, h);
+    QCOMPARE(w.session()->document()->entries()[0].hypothesis, h);
     QVERIFY(waitReady(w));
     QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {h}));
   }
@@ -294,7 +297,7 @@ class TestGui : public QObject {
       QVERIFY(loaded.wait(10000));
       QVERIFY(waitReady(w));
       QCOMPARE(w.timeline()->mode(), ui::TimelineMode::Measured);
-      const Call call = callWithLongestWait(*w.trace());
+      const Call call = callWithLongestWait(*w.session()->trace().get());
       w.timeline()->setSelection(TimelineItem{TimelineItem::Kind::Event, call.rank, call.event, 0, false});
       w.timeline()->setFocus();
       QTest::keyClick(w.timeline(), Qt::Key_Z);
@@ -334,7 +337,7 @@ class TestGui : public QObject {
     QVERIFY(waitReady(w));
     QVERIFY(!w.isWindowModified());
     QCOMPARE(w.windowTitle(), QStringLiteral("ring4.alog[*] — PerWiz"));
-    const Call call = callWithLongestWait(*w.trace());
+    const Call call = callWithLongestWait(*w.session()->trace().get());
     w.timeline()->setSelection(TimelineItem{TimelineItem::Kind::Event, call.rank, call.event, 0, false});
     w.timeline()->setFocus();
     QTest::keyClick(w.timeline(), Qt::Key_Z);
@@ -354,7 +357,7 @@ class TestGui : public QObject {
     QVERIFY(!w.close());  // Cancel: the window stays, with its hypothesis
     QVERIFY2(asked.contains(QStringLiteral("hypotheses")), qPrintable(asked));
     QVERIFY(w.isVisible());
-    QCOMPARE(w.document()->entries().size(), std::size_t(1));
+    QCOMPARE(w.session()->document()->entries().size(), std::size_t(1));
     asked.clear();
     QAction* open = nullptr;
     for (QAction* a : w.findChildren<QAction*>())
@@ -363,7 +366,7 @@ class TestGui : public QObject {
     answer(QMessageBox::Cancel);
     open->trigger();  // asks first; Cancel: no file dialog, nothing dropped
     QVERIFY2(asked.contains(QStringLiteral("hypotheses")), qPrintable(asked));
-    QCOMPARE(w.document()->entries().size(), std::size_t(1));
+    QCOMPARE(w.session()->document()->entries().size(), std::size_t(1));
     // Saved: the title names the session, no mark, and closing asks nothing.
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("unsaved.perwiz"));
@@ -444,7 +447,7 @@ class TestGui : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     w.openTrace(kSample);
     QVERIFY(waitReady(w));
-    const Trace& trace = *w.trace();
+    const Trace& trace = *w.session()->trace().get();
     QVERIFY(!trace.steps.empty());
     // The step whose balancing changes T the most.
     std::uint32_t best = 0;
@@ -462,15 +465,15 @@ class TestGui : public QObject {
     w.timeline()->setSelection(step);
     w.timeline()->setFocus();
     QTest::keyClick(w.timeline(), Qt::Key_B);
-    QTRY_COMPARE_WITH_TIMEOUT(w.document()->entries().size(), std::size_t(1), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(w.session()->document()->entries().size(), std::size_t(1), 5000);
     QVERIFY(waitReady(w));
-    QCOMPARE(w.document()->entries()[0].hypothesis.kind, HypothesisKind::BalanceCompute);
-    QCOMPARE(w.document()->entries()[0].hypothesis.step, best);
+    QCOMPARE(w.session()->document()->entries()[0].hypothesis.kind, HypothesisKind::BalanceCompute);
+    QCOMPARE(w.session()->document()->entries()[0].hypothesis.step, best);
     QCOMPARE(w.predictedTimeShown(), bestT);
 
     // V on the same step, then disable B from the dock's check box (undoable).
     QTest::keyClick(w.timeline(), Qt::Key_V);
-    QTRY_COMPARE_WITH_TIMEOUT(w.document()->entries().size(), std::size_t(2), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(w.session()->document()->entries().size(), std::size_t(2), 5000);
     QVERIFY(waitReady(w));
     Hypothesis b{HypothesisKind::BalanceCompute, {}, best};
     Hypothesis v{HypothesisKind::BalanceVolume, {}, best};
@@ -479,11 +482,11 @@ class TestGui : public QObject {
     QVERIFY(list);
     QCOMPARE(list->count(), 2);
     list->item(0)->setCheckState(Qt::Unchecked);  // entries are sorted: balance-compute first
-    QVERIFY(!w.document()->entries()[0].enabled);
+    QVERIFY(!w.session()->document()->entries()[0].enabled);
     QVERIFY(waitReady(w));
     QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {v}));
-    w.undoStack()->undo();
-    QVERIFY(w.document()->entries()[0].enabled);
+    w.session()->undoStack()->undo();
+    QVERIFY(w.session()->document()->entries()[0].enabled);
     QVERIFY(waitReady(w));
     QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {b, v}));
   }
@@ -498,19 +501,19 @@ class TestGui : public QObject {
       MainWindow w;
       w.openTrace(kSample);
       QVERIFY(waitReady(w));
-      const Call call = callWithLongestWait(*w.trace());
+      const Call call = callWithLongestWait(*w.session()->trace().get());
       Hypothesis z{HypothesisKind::ZeroWait, EventRef{call.rank, call.mpi, false}, 0};
       Hypothesis b{HypothesisKind::BalanceCompute, {}, 1};
-      w.undoStack()->push(new gui::AddHypothesisCommand(w.document(), z));
-      w.undoStack()->push(new gui::AddHypothesisCommand(w.document(), b));
-      w.undoStack()->push(new gui::SetHypothesisEnabledCommand(w.document(), b, false));
+      w.session()->undoStack()->push(new gui::AddHypothesisCommand(w.session()->document(), z));
+      w.session()->undoStack()->push(new gui::AddHypothesisCommand(w.session()->document(), b));
+      w.session()->undoStack()->push(new gui::SetHypothesisEnabledCommand(w.session()->document(), b, false));
       QVERIFY(waitReady(w));
       w.timeline()->setMode(ui::TimelineMode::Lanes);
       QString error;
       QVERIFY2(w.saveSessionTo(path, &error), qPrintable(error));
-      expected = w.document()->entries();
+      expected = w.session()->document()->entries();
       shown = w.predictedTimeShown();
-      QCOMPARE(shown, corePrediction(*w.trace(), {z}));
+      QCOMPARE(shown, corePrediction(*w.session()->trace().get(), {z}));
     }
     gui::SessionData data;
     QString error;
@@ -521,7 +524,7 @@ class TestGui : public QObject {
     MainWindow w2;
     w2.openSession(path);
     QVERIFY(waitReady(w2));
-    QVERIFY(w2.document()->entries() == expected);
+    QVERIFY(w2.session()->document()->entries() == expected);
     QCOMPARE(w2.predictedTimeShown(), shown);
     QCOMPARE(w2.timeline()->mode(), ui::TimelineMode::Lanes);
   }
@@ -556,22 +559,22 @@ class TestGui : public QObject {
       MainWindow w;
       w.openTrace(hybrid);
       QVERIFY(waitReady(w));
-      QCOMPARE(w.trace()->threads.size(), std::size_t(2));
+      QCOMPARE(w.session()->trace().get()->threads.size(), std::size_t(2));
       QVERIFY(w.summaryText().contains(QStringLiteral("measured")));
       ui::TimelineExportOptions o;
       o.mode = ui::TimelineMode::Overlay;
-      gui::describeExport(o, hybrid, {}, 300, 300, w.trace());
+      gui::describeExport(o, hybrid, {}, 300, 300, w.session()->trace().get());
       QVERIFY2(o.notes.join('|').contains(QStringLiteral("2 thread(s) under their ranks")), qPrintable(o.notes.join('|')));
     }
     {
       MainWindow w;
       w.openTrace(only);
-      QVERIFY(QTest::qWaitFor([&] { return w.trace() && !w.isLoading(); }, 20000));
-      QCOMPARE(w.trace()->rankCount(), std::size_t(0));
-      QCOMPARE(w.trace()->threads.size(), std::size_t(2));
+      QVERIFY(QTest::qWaitFor([&] { return w.session()->trace().get() && !w.session()->isLoading(); }, 20000));
+      QCOMPARE(w.session()->trace().get()->rankCount(), std::size_t(0));
+      QCOMPARE(w.session()->trace().get()->threads.size(), std::size_t(2));
       QTest::qWait(300);
       QVERIFY2(w.summaryText().contains(QStringLiteral("No MPI rank")), qPrintable(w.summaryText()));
-      QVERIFY(!w.isPredictionCurrent());
+      QVERIFY(!w.session()->isPredictionCurrent());
       w.timeline()->grab();
       QCOMPARE(w.timeline()->lastFrameStats().rows, 2);
     }
@@ -806,7 +809,7 @@ class TestGui : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     w.openTrace(kSample);
     QVERIFY(waitReady(w));
-    const Trace& trace = *w.trace();
+    const Trace& trace = *w.session()->trace().get();
     QSignalSpy updated(&w, &MainWindow::advisorUpdated);
     w.runAdvisor();
     QVERIFY(QTest::qWaitFor([&] { auto o = w.advisorDock()->outcome(); return o && o->finished; }, 60000));
@@ -856,9 +859,9 @@ class TestGui : public QObject {
     const auto event = trace.ranks[best.event.rank].mpiCalls[best.event.index];
     QVERIFY(dock->applyButton()->isEnabled());
     QTest::mouseClick(dock->applyButton(), Qt::LeftButton);
-    QTRY_COMPARE_WITH_TIMEOUT(w.document()->entries().size(), std::size_t(1), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(w.session()->document()->entries().size(), std::size_t(1), 5000);
     Hypothesis h{HypothesisKind::ZeroWait, best.event, 0};
-    QCOMPARE(w.document()->entries()[0].hypothesis, h);
+    QCOMPARE(w.session()->document()->entries()[0].hypothesis, h);
     QVERIFY(waitReady(w));
     QCOMPARE(w.predictedTimeShown(), best.predictedNs);  // the advisor's number is the engine's
     QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {h}));
@@ -876,12 +879,12 @@ class TestGui : public QObject {
     QCOMPARE(w.timeline()->selection().kind, TimelineItem::Kind::Step);
     QCOMPARE(w.timeline()->selection().step, step);
     QTest::mouseClick(dock->applyButton(), Qt::LeftButton);
-    QTRY_COMPARE_WITH_TIMEOUT(w.document()->entries().size(), std::size_t(2), 5000);
+    QTRY_COMPARE_WITH_TIMEOUT(w.session()->document()->entries().size(), std::size_t(2), 5000);
     QVERIFY(waitReady(w));
     Hypothesis b{HypothesisKind::BalanceCompute, {}, step};
     QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {h, b}));
-    w.undoStack()->undo();
-    QCOMPARE(w.document()->entries().size(), std::size_t(1));
+    w.session()->undoStack()->undo();
+    QCOMPARE(w.session()->document()->entries().size(), std::size_t(1));
 
     // A domino path row highlights all its events.
     dock->tabs()->setCurrentIndex(0);
@@ -903,7 +906,7 @@ class TestGui : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     w.openTrace(kSample);
     QVERIFY(waitReady(w));
-    const Trace& trace = *w.trace();
+    const Trace& trace = *w.session()->trace().get();
     auto* charts = w.chartsDock();
     charts->show();
     charts->raise();
@@ -917,7 +920,7 @@ class TestGui : public QObject {
     Hypothesis b{HypothesisKind::BalanceCompute, {}, 1};
 
     // Three states: start, + zero-wait, + balance; each bar is the core's prediction.
-    const auto& states = w.scenarioHistory().states();
+    const auto& states = w.session()->history().states();
     QCOMPARE(states.size(), 3);
     QCOMPARE(*states[0].predictedNs, trace.endTime - trace.startTime);
     QCOMPARE(*states[1].predictedNs, corePrediction(trace, {z}));
@@ -981,8 +984,8 @@ class TestGui : public QObject {
     auto* firstBars = qobject_cast<QCPBars*>(history->plottable(0));
     const double v0 = (firstBars->data()->constBegin())->value;
     QTest::mouseClick(history, Qt::LeftButton, {}, QPoint(int(history->xAxis->coordToPixel(0)), int(history->yAxis->coordToPixel(v0 / 2))));
-    QTRY_COMPARE_WITH_TIMEOUT(w.undoStack()->index(), 0, 2000);
-    QVERIFY(w.document()->entries().empty());
+    QTRY_COMPARE_WITH_TIMEOUT(w.session()->undoStack()->index(), 0, 2000);
+    QVERIFY(w.session()->document()->entries().empty());
   }
 
   // The network model dialog: presets fill the fields, edits make the model, files round-trip
@@ -1134,12 +1137,12 @@ class TestGui : public QObject {
       MainWindow w;
       w.openTrace(path);
       QVERIFY(waitReady(w));
-      QVERIFY(w.trace()->steps.empty());
+      QVERIFY(w.session()->trace().get()->steps.empty());
       QString error;
-      QVERIFY(!w.setParallelRegion(QStringLiteral("nothing"), &error));
+      QVERIFY(!w.session()->setParallelRegion(QStringLiteral("nothing"), &error));
       QVERIFY(error.contains(QStringLiteral("nothing")));
-      QVERIFY2(w.setParallelRegion(QStringLiteral("iter"), &error), qPrintable(error));
-      QCOMPARE(w.trace()->steps.size(), std::size_t(3));
+      QVERIFY2(w.session()->setParallelRegion(QStringLiteral("iter"), &error), qPrintable(error));
+      QCOMPARE(w.session()->trace().get()->steps.size(), std::size_t(3));
       QVERIFY(waitReady(w));
       QVERIFY(w.requestHypothesis(HypothesisKind::BalanceCompute, TimelineItem{TimelineItem::Kind::Step, 0, 0, 2, false}));
       QVERIFY(waitReady(w));
@@ -1152,8 +1155,8 @@ class TestGui : public QObject {
     MainWindow w2;
     w2.openSession(session);
     QVERIFY(waitReady(w2));
-    QCOMPARE(w2.parallelRegion(), QStringLiteral("iter"));
-    QCOMPARE(w2.trace()->steps.size(), std::size_t(3));
+    QCOMPARE(w2.session()->parallelRegion(), QStringLiteral("iter"));
+    QCOMPARE(w2.session()->trace().get()->steps.size(), std::size_t(3));
     QCOMPARE(w2.predictedTimeShown(), balanced);
   }
 
@@ -1165,7 +1168,7 @@ class TestGui : public QObject {
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QVERIFY(dropFile(w, kSample));
-    QVERIFY(w.trace() != nullptr);
+    QVERIFY(w.session()->trace().get() != nullptr);
     const QString abs = QFileInfo(kSample).absoluteFilePath();
     QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList().value(0), abs);
 
@@ -1189,7 +1192,7 @@ class TestGui : public QObject {
     QSignalSpy loaded2(&w2, &MainWindow::traceLoaded);
     recent->actions().first()->trigger();
     QVERIFY(loaded2.wait(10000));
-    QCOMPARE(w2.trace()->rankCount(), w.trace()->rankCount());
+    QCOMPARE(w2.session()->trace().get()->rankCount(), w.session()->trace().get()->rankCount());
   }
 
   // An OTF (version 1) trace opens like the others (issue #17): dropped on the window, then
@@ -1205,10 +1208,10 @@ class TestGui : public QObject {
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QVERIFY(dropFile(w, otf));
-    QVERIFY(w.trace() != nullptr);
-    QCOMPARE(QString::fromStdString(w.trace()->format), QStringLiteral("otf"));
-    QCOMPARE(w.trace()->rankCount(), original.rankCount());
-    QCOMPARE(w.trace()->eventCount(), original.eventCount());
+    QVERIFY(w.session()->trace().get() != nullptr);
+    QCOMPARE(QString::fromStdString(w.session()->trace().get()->format), QStringLiteral("otf"));
+    QCOMPARE(w.session()->trace().get()->rankCount(), original.rankCount());
+    QCOMPARE(w.session()->trace().get()->eventCount(), original.eventCount());
     QCOMPARE(QSettings().value(QStringLiteral("recentFiles")).toStringList().value(0),
              QFileInfo(otf).absoluteFilePath());
     QVERIFY(waitReady(w));
@@ -1224,7 +1227,7 @@ class TestGui : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     w.openTrace(kSample);
     QVERIFY(waitReady(w));
-    const Call call = callWithLongestWait(*w.trace());
+    const Call call = callWithLongestWait(*w.session()->trace().get());
     QVERIFY(w.requestHypothesis(HypothesisKind::ZeroWait, TimelineItem{TimelineItem::Kind::Event, call.rank, call.event, 0, false}));
     QVERIFY(waitReady(w));
 
@@ -1334,7 +1337,7 @@ class TestGui : public QObject {
     // The same numbers as the core's own analysis with q_max = 0.9.
     OverheadOptions o;
     o.fit.quantile = 0.9;
-    const OverheadAnalysis core = analyzeOverhead(*w.trace(), o);
+    const OverheadAnalysis core = analyzeOverhead(*w.session()->trace().get(), o);
     QCOMPARE(a->total.overheadNs, core.total.overheadNs);
     QVERIFY(core.total.overheadNs > 0);
     QCOMPARE(dock->siteTable()->rowCount(), int(core.sites.size()));
@@ -1368,7 +1371,7 @@ class TestGui : public QObject {
     // The inspector shows a selected call's overhead and its class's t_max.
     {
       const EventRef top = events.front();
-      const std::uint32_t ev = w.trace()->ranks[top.rank].mpiCalls[top.index];
+      const std::uint32_t ev = w.session()->trace().get()->ranks[top.rank].mpiCalls[top.index];
       w.timeline()->scrollTo(TimelineItem{TimelineItem::Kind::Event, top.rank, ev, 0, false});
       QTest::mouseClick(w.timeline(), Qt::LeftButton, {}, w.timeline()->eventCenter(top.rank, ev).toPoint());
       const QString expected = QStringLiteral("%1 (usual maximum t_max %2)")
@@ -1386,7 +1389,7 @@ class TestGui : public QObject {
     QCOMPARE(w.timeline()->markedTimeTotal(), TimeNs(0));
     dock->timelineBox()->setChecked(true);
     TimeNs expected = 0;
-    for (const auto& rank : gui::overheadSpans(*w.trace(), core))
+    for (const auto& rank : gui::overheadSpans(*w.session()->trace().get(), core))
       for (const auto& [b, e] : rank) expected += e - b;  // calls on a rank do not overlap here
     QCOMPARE(expected, core.total.overheadNs);
     QCOMPARE(w.timeline()->markedTimeTotal(), expected);
@@ -1411,7 +1414,7 @@ class TestGui : public QObject {
       dock->tabs()->setCurrentWidget(dock->classTable());
       dock->showClass(0);
       w.timeline()->setHighlighted({});
-      w.timeline()->setVisibleRange(0, w.trace()->endTime / 8);
+      w.timeline()->setVisibleRange(0, w.session()->trace().get()->endTime / 8);
       QTest::qWait(200);
       QVERIFY(w.grab().save(QDir(shots).filePath(QStringLiteral("overhead-dock.png"))));
     }
@@ -1424,7 +1427,7 @@ class TestGui : public QObject {
     MainWindow w;
     w.openTrace(kSample);
     QVERIFY(waitReady(w));
-    const Trace& trace = *w.trace();
+    const Trace& trace = *w.session()->trace().get();
     QVERIFY(w.requestCompensation(500));
     QVERIFY(waitReady(w));
     QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {Hypothesis::compensate(500)}));
@@ -1433,9 +1436,10 @@ class TestGui : public QObject {
     QVERIFY(waitReady(w));
     QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {Hypothesis::compensate(800)}));
     int compensations = 0;
-    for (const auto& e : w.document()->entries()) compensations += e.hypothesis.kind == HypothesisKind::Compensate;
+    for (const auto& e : w.session()->document()->entries())
+      compensations += e.hypothesis.kind == HypothesisKind::Compensate;
     QCOMPARE(compensations, 1);
-    w.undoStack()->undo();  // back to 500 in one step
+    w.session()->undoStack()->undo();  // back to 500 in one step
     QVERIFY(waitReady(w));
     QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {Hypothesis::compensate(500)}));
     QString why;
@@ -1444,9 +1448,9 @@ class TestGui : public QObject {
     why.clear();
     QVERIFY(!w.requestCompensation(kOverheadFromTrace, &why));
     QVERIFY2(why.contains(QStringLiteral("overhead")), qPrintable(why));
-    const int undoCount = w.undoStack()->count();
+    const int undoCount = w.session()->undoStack()->count();
     QVERIFY(!w.requestCompensation(-5, &why));  // negative: refused, the stack untouched
-    QCOMPARE(w.undoStack()->count(), undoCount);
+    QCOMPARE(w.session()->undoStack()->count(), undoCount);
     QVERIFY(waitReady(w));
     QCOMPARE(w.predictedTimeShown(), corePrediction(trace, {Hypothesis::compensate(500)}));  // unchanged
 
@@ -1572,7 +1576,7 @@ class TestGui : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     w.openTrace(kSample);
     QVERIFY(waitReady(w));
-    const Call call = callWithLongestWait(*w.trace());
+    const Call call = callWithLongestWait(*w.session()->trace().get());
     QVERIFY(w.requestHypothesis(HypothesisKind::ZeroWait, TimelineItem{TimelineItem::Kind::Event, call.rank, call.event, 0, false}));
     QVERIFY(waitReady(w));
     QVERIFY(w.requestHypothesis(HypothesisKind::BalanceCompute, TimelineItem{TimelineItem::Kind::Step, 0, 0, 2, false}));
@@ -1607,7 +1611,7 @@ class TestGui : public QObject {
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     w.openTrace(kSample);
     QVERIFY(waitReady(w));
-    const Call call = callWithLongestWait(*w.trace());
+    const Call call = callWithLongestWait(*w.session()->trace().get());
     TimelineItem step;
     step.kind = TimelineItem::Kind::Step;
     step.step = 2;

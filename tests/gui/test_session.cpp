@@ -7,9 +7,9 @@
 #include "perwiz/replay.h"
 #include "perwiz/trace_builder.h"
 #include "perwiz/trace_io.h"
-#include "perwiz/widgets/timeline_view.h"
+#include "perwiz/widgets/timeline_model.h"
 
-#include <QApplication>
+#include <QGuiApplication>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QSignalSpy>
@@ -360,22 +360,21 @@ TEST_F(SessionTest, ReloadForgetsTheOldTraceAndItsScenario) {
 }
 
 // The loader prepares the view's base and measured drawing with the trace (off the GUI
-// thread); a view that takes them in traceChanged uses them as they are, and they are handed
-// out once (the session does not keep them alive).
+// thread), handed out once in traceChanged (the session does not keep them alive). That a view
+// uses them as they are: Timeline.PreparedTimelineIsUsedForItsOwnTraceOnly.
 TEST_F(SessionTest, TheLoaderPreparesTheTimeline) {
   ASSERT_TRUE(dir_.isValid());
   AnalysisSession s;
-  ui::TimelineView view;
   ui::PreparedTimeline taken, again;
-  QObject::connect(&s, &AnalysisSession::traceChanged, &view, [&](const std::shared_ptr<const Trace>& t, bool) {
+  std::shared_ptr<const Trace> shown;
+  QObject::connect(&s, &AnalysisSession::traceChanged, &s, [&](const std::shared_ptr<const Trace>& t, bool) {
     taken = s.takePreparedTimeline();
     again = s.takePreparedTimeline();
-    view.setTrace(t, taken);
+    shown = t;
   });
   ASSERT_TRUE(load(s, generatedTrace(dir_, QStringLiteral("p"), 6, 17)));
   ASSERT_TRUE(taken.base && taken.measured);
-  EXPECT_EQ(view.trace(), s.trace().get());
-  EXPECT_EQ(view.base(), taken.base);  // swapped in, not built again
+  EXPECT_EQ(shown, s.trace());
   EXPECT_FALSE(again.base || again.measured);
   EXPECT_FALSE(s.takePreparedTimeline().base);
 }
@@ -427,7 +426,7 @@ TEST_F(SessionTest, SaveAndReopenRestoreScenarioAndView) {
 
 int main(int argc, char** argv) {
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-  QApplication app(argc, argv);
+  QGuiApplication app(argc, argv);
   QCoreApplication::setOrganizationName(QStringLiteral("PerWiz-tests"));
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
@@ -452,10 +451,10 @@ TEST_F(SessionTest, AShiftIsDrawnAtOnceThenExactly) {
   const QString path = dir_.filePath(QStringLiteral("shift.otf2"));
   saveTrace(b.take(), path.toStdString());
   AnalysisSession s;
-  ui::TimelineView view;
-  QObject::connect(&s, &AnalysisSession::traceChanged, &view, [&](const std::shared_ptr<const Trace>& t, bool) {
-    view.setTrace(t);  // as MainWindow::onTraceChanged: the worker draws over its base
-    s.setTimelineBase(view.base());
+  QObject::connect(&s, &AnalysisSession::traceChanged, &s, [&](const std::shared_ptr<const Trace>&, bool) {
+    // As MainWindow::onTraceChanged: the view takes the prepared timeline and the worker
+    // draws over its base.
+    s.setTimelineBase(s.takePreparedTimeline().base);
   });
   QSignalSpy ready(&s, &AnalysisSession::predictionReady);
   QSignalSpy refined(&s, &AnalysisSession::predictionRefined);

@@ -534,4 +534,19 @@ std::size_t TimelineData::bytes() const {
   return b;
 }
 
+MessageEnds messageEnds(const Trace& trace, const TimelineItem& item) {
+  MessageEnds out;
+  if (item.kind != TimelineItem::Kind::Message || item.rank >= trace.rankCount()) return out;
+  const auto& ms = trace.ranks[item.rank].messages;
+  if (item.event >= ms.size()) return out;
+  const MessageEndpoint m = ms[item.event];
+  if (!m.isSend) return out;
+  out.send = m;
+  if (m.matched() && m.matchRank < trace.rankCount() && m.matchIndex < trace.ranks[m.matchRank].messages.size()) {
+    out.recv = trace.ranks[m.matchRank].messages[m.matchIndex];
+    out.recvRank = m.matchRank;
+  }
+  return out;
+}
+
 }  // namespace perwiz::ui

@@ -8,7 +8,7 @@
 
 #include "perwiz/predicted_times.h"
 #include "perwiz/trace.h"
-#include "perwiz/widgets/timeline_view.h"
+#include "perwiz/widgets/timeline_model.h"
 
 #include <QColor>
 #include <QFont>

@@ -193,21 +193,6 @@ QString threadToolTip(const TimelineData& data, const TimelineLayout& L, const Q
   return s + QObject::tr("<br><span style='color:gray'>Threads are shown as measured: the prediction replays the MPI ranks.</span>");
 }
 
-MessageEnds messageEnds(const Trace& trace, const TimelineItem& item) {
-  MessageEnds out;
-  if (item.kind != TimelineItem::Kind::Message || item.rank >= trace.rankCount()) return out;
-  const auto& ms = trace.ranks[item.rank].messages;
-  if (item.event >= ms.size()) return out;
-  const MessageEndpoint m = ms[item.event];
-  if (!m.isSend) return out;
-  out.send = m;
-  if (m.matched() && m.matchRank < trace.rankCount() && m.matchIndex < trace.ranks[m.matchRank].messages.size()) {
-    out.recv = trace.ranks[m.matchRank].messages[m.matchIndex];
-    out.recvRank = m.matchRank;
-  }
-  return out;
-}
-
 bool messageArrow(const TimelineData& data, const TimelineLayout& L, const TimelineItem& item, bool predicted,
                   QPointF& from, QPointF& to) {
   const MessageEnds m = data.trace() ? messageEnds(*data.trace(), item) : MessageEnds{};

@@ -13,6 +13,7 @@
 #include "perwiz/scenario.h"
 #include "perwiz/trace.h"
 #include "perwiz/widgets/timeline_mode.h"
+#include "perwiz/widgets/timeline_model.h"
 
 #include <QStringList>
 #include <QWidget>
@@ -23,64 +24,6 @@
 #include <vector>
 
 namespace perwiz::ui {
-
-// What is selected or hovered: an event (any event of a rank, by its model index), a step, a
-// message (its arrow), or nothing.
-struct TimelineItem {
-  enum class Kind { None, Event, Step, Message } kind = Kind::None;
-  std::uint32_t rank = 0;   // Kind::Message: the sending rank
-  std::uint32_t event = 0;  // model event index on the rank (Kind::Event); Kind::Message: the
-                            // send endpoint's index in the sender's RankTrace::messages
-  std::uint32_t step = 0;   // Kind::Step
-  bool predicted = false;   // hit in the predicted drawing (Overlay/Lanes)
-  bool operator==(const TimelineItem&) const = default;
-};
-
-// The two ends of a Kind::Message item: its send endpoint and, when matched, its receive
-// endpoint and the receiving rank (neither when the item is no message of `trace`).
-struct MessageEnds {
-  std::optional<MessageEndpoint> send, recv;
-  std::uint32_t recvRank = kNone32;
-};
-MessageEnds messageEnds(const Trace& trace, const TimelineItem& item);
-
-// What a view prepares once per trace (function roles, rank nesting, the messages as arrows)
-// and a drawing prepared from one set of times (level-of-detail tables, steps, arrows): both
-// immutable, so that a worker thread can build the predicted drawing that the view then only
-// swaps in (TimelineView::base(), setPrediction()).
-class TimelineBase;
-struct Drawing;
-// What a prediction that shifted changed (UpdateStats::shiftAfterCall): every moved rank's
-// events from firstEvent[r] on are the previous prediction's plus `delta`.
-struct DrawingShift {
-  TimeNs delta = 0;
-  std::vector<std::uint32_t> firstEvent;  // per rank
-};
-// The predicted drawing of `times` over `base`. A rank whose arrays `previous` (the drawing of
-// the prediction before, or nullptr) shares keeps its level-of-detail tables: a toggle
-// rebuilds the ranks it moved. With `shift` (the prediction moved every changed rank by the
-// same amount past a cut), a moved rank rebuilds only its events before the cut and draws
-// `previous`'s tables moved for the rest. Thread-safe; costs O(events of the moved ranks +
-// messages), with a shift O(events before the cut + messages).
-// At most this many pieces per rank in a drawing built with a shift (the earlier tables it
-// moves stay alive with it; their times do not: a piece reads this drawing's).
-inline constexpr std::size_t kMaxDrawingPieces = 4;
-// Whether `d` moved earlier tables past a shift (drawn within a bucket of an exact build).
-bool isProvisional(const Drawing& d);
-// `stop` (if set) is asked between ranks: true gives up and returns nullptr. Such a build is
-// background work: its level-of-detail tables use one core, leaving the others to the GUI.
-std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> base,
-                                            std::shared_ptr<const PredictedTimes> times, const Drawing* previous,
-                                            const DrawingShift* shift, const std::function<bool()>& stop);
-
-// A trace's base and measured drawing, prepared where the trace is read (a loader thread:
-// O(events), ranks in parallel) so that TimelineView::setTrace only swaps them in. Empty
-// members: the view builds them itself.
-struct PreparedTimeline {
-  std::shared_ptr<const TimelineBase> base;
-  std::shared_ptr<const Drawing> measured;
-};
-PreparedTimeline prepareTimeline(std::shared_ptr<const Trace> trace);
 
 // What the last frame drew (painting cost grows with these, not with the event count).
 struct TimelineFrameStats {
