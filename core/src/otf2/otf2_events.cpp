@@ -382,14 +382,15 @@ void EventHandler::anomaly(const std::string& message) {
 }
 
 void EventHandler::reportSummary(bool wholeTrace) {
-  for (const auto& s : ranks_.skipped) {
-    if (!wholeTrace) break;
-    auto it = skippedLocationEvents_.find(s.id);
-    const std::uint64_t n = it == skippedLocationEvents_.end() ? 0 : it->second;
-    sink_.warn(Diagnostic{file_, -1, "location " + std::to_string(s.id),
-                          "location skipped: " + s.description + "; " + std::to_string(n) +
-                              " event records ignored"});
-  }
+  // A share read no skipped location's file: the whole trace's load counts their records.
+  if (wholeTrace)
+    for (const auto& s : ranks_.skipped) {
+      auto it = skippedLocationEvents_.find(s.id);
+      const std::uint64_t n = it == skippedLocationEvents_.end() ? 0 : it->second;
+      sink_.warn(
+          Diagnostic{file_, -1, "location " + std::to_string(s.id),
+                     "location skipped: " + s.description + "; " + std::to_string(n) + " event records ignored"});
+    }
   for (const auto& [loc, n] : skippedLocationEvents_) {
     if (defs_.location(loc)) continue;
     sink_.warn(Diagnostic{file_, -1, "location " + std::to_string(loc),
