@@ -12,6 +12,8 @@
 # 5. Background work of the GUI starts in the session's parts only: QtConcurrent, QThread and
 #    std::thread appear in app/gui only in analysis_session.cpp (exports, the overhead analysis,
 #    the worker's thread), trace_loader.cpp and advisor_runner.cpp (which the session owns).
+# 6. The widget library's own headers (widgets/src) are on no include path outside widgets/ but
+#    through perwiz_widgets_internal, which only the test of the widget's parts links.
 set -u
 root=${1:?usage: check_core_includes.sh SOURCE_DIR}
 cd "$root" || exit 2
@@ -45,5 +47,11 @@ while IFS= read -r hit; do say "background work started outside the session: $hi
   grep -n -E 'QtConcurrent::|new QThread|std::thread|std::jthread|QThreadPool' app/gui/*.cpp app/gui/*.h 2>/dev/null |
     grep -v -E '^app/gui/(analysis_session|trace_loader|advisor_runner)\.(cpp|h):' )
 
-[ $bad = 0 ] && echo "include rules hold: no relative include across folders, core's internal headers (${#owner[@]}) used by core only, no GUI header includes the worker's, GUI jobs start in the session"
+while IFS= read -r hit; do say "widgets/src on an include path outside widgets/: $hit"; done < <(
+  grep -rn --include=CMakeLists.txt -E 'include_directories.*widgets/src' core app tests bench fuzz examples tracer 2>/dev/null)
+while IFS= read -r hit; do say "perwiz_widgets_internal linked outside test_timeline_parts: $hit"; done < <(
+  grep -rn --include=CMakeLists.txt 'perwiz_widgets_internal' core app tests bench fuzz examples tracer 2>/dev/null |
+    grep -v 'target_link_libraries(test_timeline_parts ')
+
+[ $bad = 0 ] && echo "include rules hold: no relative include across folders, core's internal headers (${#owner[@]}) used by core only, no GUI header includes the worker's, GUI jobs start in the session, widgets/src reached by the parts test only"
 exit $bad

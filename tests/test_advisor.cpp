@@ -4,7 +4,7 @@
 // traces against fresh replays.
 //
 // Every expected number is derived by hand from docs/model.md with the arithmetic next to it.
-// Hand-built traces use the small "simple" LogGPS model of test_replay_rules.cpp:
+// Hand-built traces use the small "simple" LogGPS model of the replay-rule tests (replay_rules_support.h):
 //   L = 1000 ns, o = 100 ns, S = 1024 B  =>  λ(k) = o + L = 1100 ns for the eager 8-byte messages.
 // Notation: E, X measured enter/leave, E', X' predicted; wait = X − E − local (§2); a receive's
 // ready time is the sender's enter + λ; a barrier member's ready time is the latest member enter.

@@ -642,13 +642,13 @@ TEST(DistributedReplay, CompensationFromATraceWithoutTheOverheadIsRefusedOnEvery
 
 namespace {
 
-// Replayer::writePredictedOtf2 (rank by rank) against saveTrace(predictedTrace()) (L' whole).
+// writePredictedOtf2 (rank by rank) against saveTrace(predictedTrace()) (L' whole).
 void expectRankByRankArchive(const fs::path& trace, const Scenario& s, const std::string& tag) {
   const fs::path dir = freshDir("PredictedOtf2_" + tag);
   const Trace t = loadTrace(trace.string());
   Replayer rp(t, s);
   saveTrace(rp.predictedTrace(), (dir / "whole.otf2").string());
-  rp.writePredictedOtf2((dir / "ranks.otf2").string());
+  writePredictedOtf2(rp, (dir / "ranks.otf2").string());
   const auto a = archiveFiles(dir / "whole.otf2"), b = archiveFiles(dir / "ranks.otf2");
   ASSERT_EQ(a.size(), b.size()) << tag;
   for (const auto& [name, bytes] : a) {
@@ -686,14 +686,14 @@ TEST(PredictedTraceOtf2, RankByRankIsTheArchiveOfTheWholeTrace) {
   {
     const Trace t = loadTrace(r.string());
     Replayer rp(t, s);
-    rp.writePredictedOtf2(again.string());
+    writePredictedOtf2(rp, again.string());
   }
   expectRankByRankArchive(again, withHypotheses({zeroWait(0, 2)}), "predicted_again");
   // Nothing is overwritten: the archive just written is refused, and stays.
   const Trace t = loadTrace(r.string());
   Replayer rp(t, s);
   const std::string before = bytesOf(again.parent_path() / "first.def");
-  EXPECT_THROW(rp.writePredictedOtf2(again.string()), std::runtime_error);
+  EXPECT_THROW(writePredictedOtf2(rp, again.string()), std::runtime_error);
   EXPECT_EQ(bytesOf(again.parent_path() / "first.def"), before);
 }
 

@@ -6,6 +6,7 @@
 #include "prediction_setup.h"
 
 #include "perwiz/compensation.h"
+#include "perwiz/distributed.h"
 #include "perwiz/output_file.h"
 #include "perwiz/trace_io.h"
 
@@ -62,8 +63,10 @@ int runPredict(const PredictOptions& o) {
   if (!o.out.empty()) {
     // OTF2 rank by rank (one rank's copy of L' at a time); ALOG and OTF from L' built whole.
     writeOutput(o.out, [&] {
-      if (outputFormatFor(o.out) == TraceFormat::Otf2) rp.writePredictedOtf2(o.out);
-      else saveTrace(rp.predictedTrace(), o.out);
+      if (outputFormatFor(o.out) == TraceFormat::Otf2)
+        writePredictedOtf2(rp, o.out);
+      else
+        saveTrace(rp.predictedTrace(), o.out);
     });
   }
 

@@ -214,7 +214,7 @@ void AnalysisSession::applySession(const SessionData& session) {
   for (const auto& h : session.scenario.hypotheses)
     entries.push_back({h, !session.disabled.contains(QString::fromStdString(h.toString()))});
   doc_->setEntries(std::move(entries));
-  emit sessionViewRequested(SessionView{session.mode, session.beginNs, session.endNs});
+  emit sessionViewRequested(session.view);
   sessionPath_ = pendingSessionPath_;
   emit sessionOpened(sessionPath_);
 }
@@ -230,9 +230,7 @@ bool AnalysisSession::saveSessionTo(const QString& path, const SessionView& view
   data.trace = tracePath_;
   data.scenario = doc_->scenario(true);
   for (const auto& h : doc_->disabledHypotheses()) data.disabled << QString::fromStdString(h.toString());
-  data.mode = view.mode;
-  data.beginNs = view.beginNs;
-  data.endNs = view.endNs;
+  data.view = view;
   data.region = region_;
   if (!gui::saveSession(path, data, error)) return false;
   sessionPath_ = QFileInfo(path).absoluteFilePath();

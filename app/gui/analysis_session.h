@@ -38,11 +38,8 @@ class AdvisorRunner;
 class PredictionWorker;
 struct AdvisorOutcome;
 
-// What a session file records about the view (the window supplies and applies it).
-struct SessionView {
-  QString mode = QStringLiteral("measured");
-  qint64 beginNs = 0, endNs = 0;  // 0, 0 = fit
-};
+// SessionView (session_file.h): what a session file records about the view; the window
+// supplies and applies it.
 
 class AnalysisSession : public QObject {
   Q_OBJECT

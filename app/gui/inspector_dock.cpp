@@ -91,7 +91,7 @@ InspectorDock::InspectorDock(QWidget* parent) : QDockWidget(tr("Inspector"), par
           [this] { emit hypothesisRequested(HypothesisKind::BalanceCompute, item_); });
   connect(balanceVolume_, &QPushButton::clicked, this,
           [this] { emit hypothesisRequested(HypothesisKind::BalanceVolume, item_); });
-  show(nullptr, {}, nullptr);
+  inspect(nullptr, {}, nullptr);
 }
 
 void InspectorDock::clearRows() {
@@ -105,8 +105,8 @@ void InspectorDock::addRow(const QString& label, const QString& value) {
   layout_->addRow(label, l);
 }
 
-void InspectorDock::show(const Trace* trace, const ui::TimelineItem& item,
-                         const std::shared_ptr<const PredictionResult>& prediction) {
+void InspectorDock::inspect(const Trace* trace, const ui::TimelineItem& item,
+                            const std::shared_ptr<const PredictionResult>& prediction) {
   item_ = item;
   clearRows();
   if (trace && item.kind == ui::TimelineItem::Kind::Message) {
@@ -131,109 +131,130 @@ void InspectorDock::show(const Trace* trace, const ui::TimelineItem& item,
   balanceVolume_->setEnabled(step >= 0);
 
   if (isEvent) {
-    const RankTrace& rt = trace->ranks[item.rank];
-    const Function& fn = trace->fn(item.rank, item.event);
-    title_->setText(QString::fromStdString(fn.name));
-    const TimeNs enter = rt.enter[item.event], leave = rt.leave[item.event];
-    QString kind = fn.kind == EventKind::MpiCall   ? tr("MPI call")
-                   : fn.kind == EventKind::UserState ? tr("user state")
-                                                     : tr("point event");
-    addRow(tr("Kind:"), kind);
-    addRow(tr("Rank:"), QString::number(item.rank));
-    if (mpi >= 0) addRow(tr("Event:"), QString::fromStdString(eventId(item.rank, static_cast<std::uint32_t>(mpi))));
-    addRow(tr("Measured enter:"), formatDuration(enter));
-    addRow(tr("Measured leave:"), formatDuration(leave));
-    addRow(tr("Duration:"), formatDuration(leave - enter));
-    if (mpi >= 0 && predictionFits && prediction->measuredWaits) {
-      const TimeNs wait = (*prediction->measuredWaits)[item.rank][static_cast<std::size_t>(mpi)];
-      addRow(tr("Measured wait:"), formatDuration(wait));
-      addRow(tr("Local cost:"), formatDuration(leave - enter - wait));
-    }
-    // Messages completed or posted by this call.
-    QStringList partners;
-    std::uint64_t bytes = 0;
-    for (const auto& m : rt.messages) {
-      if (m.event != item.event && m.postEvent != item.event) continue;
-      bytes += m.bytes;
-      const QString peer = m.peer >= 0 ? QString::number(m.peer) : tr("unknown");
-      partners << (m.isSend ? tr("to rank %1: %2 B, tag %3") : tr("from rank %1: %2 B, tag %3"))
-                      .arg(peer)
-                      .arg(m.bytes)
-                      .arg(m.tag);
-    }
-    for (const auto& c : rt.collectives) {
-      if (c.event != item.event) continue;
-      bytes += c.bytesSent;
-      partners << tr("collective %1 on %2 ranks: %3 B sent, %4 B received")
-                      .arg(QString::fromUtf8(mpiOpName(c.op).data(), static_cast<qsizetype>(mpiOpName(c.op).size())))
-                      .arg(c.instance < trace->collectives.size() ? trace->collectives[c.instance].participants : 0)
-                      .arg(c.bytesSent)
-                      .arg(c.bytesReceived);
-    }
-    if (!partners.isEmpty()) {
-      addRow(tr("Bytes:"), QString::number(bytes));
-      addRow(tr("Partners:"), partners.join(QLatin1Char('\n')));
-    }
-    if (step >= 0) addRow(tr("Parallel step:"), QString::number(step));
-    if (mpi >= 0 && overhead_ && item.rank < overhead_->classOfCall.size() &&
-        static_cast<std::size_t>(mpi) < overhead_->classOfCall[item.rank].size()) {
-      const std::uint32_t c = overhead_->classOfCall[item.rank][static_cast<std::size_t>(mpi)];
-      if (c < overhead_->classes.size()) {
-        const TimeNs tMax = overhead_->classes[c].tMaxNs;
-        addRow(tr("Overhead:"), tr("%1 (usual maximum t_max %2)")
-                                    .arg(formatDuration(overhead_->overheadOfCall[item.rank][static_cast<std::size_t>(mpi)]),
-                                         tMax == kUnboundedNs ? QStringLiteral("∞") : formatDuration(tMax)));
-      }
-    }
-    if (predictionFits) {
-      if (mpi >= 0) {
-        const PredictedCall p = prediction->times->ranks[item.rank]->call(static_cast<std::uint32_t>(mpi), item.event);
-        addRow(tr("Predicted enter:"), formatDuration(p.enter));
-        addRow(tr("Predicted leave:"), formatDuration(p.leave));
-        addRow(tr("Predicted wait:"), formatDuration(p.wait));
-      } else {
-        addRow(tr("Predicted enter:"), formatDuration(prediction->times->ranks[item.rank]->enter[item.event]));
-        addRow(tr("Predicted leave:"), formatDuration(prediction->times->ranks[item.rank]->leave[item.event]));
-      }
-    }
+    showCall(*trace, item, mpi, step, predictionFits ? prediction : nullptr);
   } else if (step >= 0) {
-    const ParallelStep& s = trace->steps[static_cast<std::size_t>(step)];
-    title_->setText(tr("Parallel step %1").arg(step));
-    TimeNs begin = 0, end = 0, shortest = -1, longest = 0;
-    int present = 0;
-    for (std::uint32_t r = 0; r < s.ranks.size() && r < trace->rankCount(); ++r) {
-      if (!s.ranks[r].present()) continue;
-      const TimeNs sb = trace->stepBegin(static_cast<std::size_t>(step), r);
-      const TimeNs se = trace->stepEnd(static_cast<std::size_t>(step), r);
-      if (present == 0 || sb < begin) begin = sb;
-      end = std::max(end, se);
-      const TimeNs d = se - sb;
-      shortest = shortest < 0 ? d : std::min(shortest, d);
-      longest = std::max(longest, d);
-      ++present;
-    }
-    addRow(tr("Ranks:"), QString::number(present));
-    addRow(tr("Measured begin:"), formatDuration(begin));
-    addRow(tr("Measured end:"), formatDuration(end));
-    addRow(tr("Span per rank:"), tr("%1 … %2").arg(formatDuration(std::max<TimeNs>(shortest, 0)), formatDuration(longest)));
-    if (predictionFits && prediction->times) {
-      TimeNs pb = 0, pe = 0;
-      bool first = true;
-      for (std::uint32_t r = 0; r < s.ranks.size() && r < trace->rankCount(); ++r) {
-        if (!s.ranks[r].present()) continue;
-        const TimeNs b = prediction->times->ranks[r]->enter[s.ranks[r].marker];
-        const TimeNs e = prediction->times->ranks[r]->leave[s.ranks[r].marker];
-        pb = first ? b : std::min(pb, b);
-        pe = first ? e : std::max(pe, e);
-        first = false;
-      }
-      addRow(tr("Predicted begin:"), formatDuration(pb));
-      addRow(tr("Predicted end:"), formatDuration(pe));
-    }
+    showStepSpans(*trace, static_cast<std::uint32_t>(step), predictionFits ? prediction : nullptr);
   } else {
     title_->setText(haveTrace ? tr("Nothing selected") : tr("No trace loaded"));
-    if (haveTrace)
-      addRow(QString(), tr("Click an event, a message arrow or a parallel step in the timeline."));
+    if (haveTrace) addRow(QString(), tr("Click an event, a message arrow or a parallel step in the timeline."));
+  }
+}
+
+// An event: its times, messages and collectives, step, overhead and predicted times.
+// `prediction`: null unless it is the shown trace's.
+void InspectorDock::showCall(const Trace& trace, const ui::TimelineItem& item, int mpi, int step,
+                             const std::shared_ptr<const PredictionResult>& prediction) {
+  const bool predictionFits = prediction != nullptr;
+  const RankTrace& rt = trace.ranks[item.rank];
+  const Function& fn = trace.fn(item.rank, item.event);
+  title_->setText(QString::fromStdString(fn.name));
+  const TimeNs enter = rt.enter[item.event], leave = rt.leave[item.event];
+  QString kind = fn.kind == EventKind::MpiCall     ? tr("MPI call")
+                 : fn.kind == EventKind::UserState ? tr("user state")
+                                                   : tr("point event");
+  addRow(tr("Kind:"), kind);
+  addRow(tr("Rank:"), QString::number(item.rank));
+  if (mpi >= 0) addRow(tr("Event:"), QString::fromStdString(eventId(item.rank, static_cast<std::uint32_t>(mpi))));
+  addRow(tr("Measured enter:"), formatDuration(enter));
+  addRow(tr("Measured leave:"), formatDuration(leave));
+  addRow(tr("Duration:"), formatDuration(leave - enter));
+  if (mpi >= 0 && predictionFits && prediction->measuredWaits) {
+    const TimeNs wait = (*prediction->measuredWaits)[item.rank][static_cast<std::size_t>(mpi)];
+    addRow(tr("Measured wait:"), formatDuration(wait));
+    addRow(tr("Local cost:"), formatDuration(leave - enter - wait));
+  }
+  addPartnerRows(trace, item);
+  if (step >= 0) addRow(tr("Parallel step:"), QString::number(step));
+  if (mpi >= 0 && overhead_ && item.rank < overhead_->classOfCall.size() &&
+      static_cast<std::size_t>(mpi) < overhead_->classOfCall[item.rank].size()) {
+    const std::uint32_t c = overhead_->classOfCall[item.rank][static_cast<std::size_t>(mpi)];
+    if (c < overhead_->classes.size()) {
+      const TimeNs tMax = overhead_->classes[c].tMaxNs;
+      addRow(tr("Overhead:"),
+             tr("%1 (usual maximum t_max %2)")
+                 .arg(formatDuration(overhead_->overheadOfCall[item.rank][static_cast<std::size_t>(mpi)]),
+                      tMax == kUnboundedNs ? QStringLiteral("∞") : formatDuration(tMax)));
+    }
+  }
+  if (predictionFits) {
+    if (mpi >= 0) {
+      const PredictedCall p = prediction->times->ranks[item.rank]->call(static_cast<std::uint32_t>(mpi), item.event);
+      addRow(tr("Predicted enter:"), formatDuration(p.enter));
+      addRow(tr("Predicted leave:"), formatDuration(p.leave));
+      addRow(tr("Predicted wait:"), formatDuration(p.wait));
+    } else {
+      addRow(tr("Predicted enter:"), formatDuration(prediction->times->ranks[item.rank]->enter[item.event]));
+      addRow(tr("Predicted leave:"), formatDuration(prediction->times->ranks[item.rank]->leave[item.event]));
+    }
+  }
+}
+
+// A parallel step: its ranks and measured and predicted spans.
+void InspectorDock::showStepSpans(const Trace& trace, std::uint32_t step,
+                                  const std::shared_ptr<const PredictionResult>& prediction) {
+  const bool predictionFits = prediction != nullptr;
+  const ParallelStep& s = trace.steps[static_cast<std::size_t>(step)];
+  title_->setText(tr("Parallel step %1").arg(step));
+  TimeNs begin = 0, end = 0, shortest = -1, longest = 0;
+  int present = 0;
+  for (std::uint32_t r = 0; r < s.ranks.size() && r < trace.rankCount(); ++r) {
+    if (!s.ranks[r].present()) continue;
+    const TimeNs sb = trace.stepBegin(static_cast<std::size_t>(step), r);
+    const TimeNs se = trace.stepEnd(static_cast<std::size_t>(step), r);
+    if (present == 0 || sb < begin) begin = sb;
+    end = std::max(end, se);
+    const TimeNs d = se - sb;
+    shortest = shortest < 0 ? d : std::min(shortest, d);
+    longest = std::max(longest, d);
+    ++present;
+  }
+  addRow(tr("Ranks:"), QString::number(present));
+  addRow(tr("Measured begin:"), formatDuration(begin));
+  addRow(tr("Measured end:"), formatDuration(end));
+  addRow(tr("Span per rank:"),
+         tr("%1 … %2").arg(formatDuration(std::max<TimeNs>(shortest, 0)), formatDuration(longest)));
+  if (predictionFits && prediction->times) {
+    TimeNs pb = 0, pe = 0;
+    bool first = true;
+    for (std::uint32_t r = 0; r < s.ranks.size() && r < trace.rankCount(); ++r) {
+      if (!s.ranks[r].present()) continue;
+      const TimeNs b = prediction->times->ranks[r]->enter[s.ranks[r].marker];
+      const TimeNs e = prediction->times->ranks[r]->leave[s.ranks[r].marker];
+      pb = first ? b : std::min(pb, b);
+      pe = first ? e : std::max(pe, e);
+      first = false;
+    }
+    addRow(tr("Predicted begin:"), formatDuration(pb));
+    addRow(tr("Predicted end:"), formatDuration(pe));
+  }
+}
+
+// The messages completed or posted by the call, and its collectives.
+void InspectorDock::addPartnerRows(const Trace& trace, const ui::TimelineItem& item) {
+  const RankTrace& rt = trace.ranks[item.rank];
+  QStringList partners;
+  std::uint64_t bytes = 0;
+  for (const auto& m : rt.messages) {
+    if (m.event != item.event && m.postEvent != item.event) continue;
+    bytes += m.bytes;
+    const QString peer = m.peer >= 0 ? QString::number(m.peer) : tr("unknown");
+    partners << (m.isSend ? tr("to rank %1: %2 B, tag %3") : tr("from rank %1: %2 B, tag %3"))
+                    .arg(peer)
+                    .arg(m.bytes)
+                    .arg(m.tag);
+  }
+  for (const auto& c : rt.collectives) {
+    if (c.event != item.event) continue;
+    bytes += c.bytesSent;
+    partners << tr("collective %1 on %2 ranks: %3 B sent, %4 B received")
+                    .arg(QString::fromUtf8(mpiOpName(c.op).data(), static_cast<qsizetype>(mpiOpName(c.op).size())))
+                    .arg(c.instance < trace.collectives.size() ? trace.collectives[c.instance].participants : 0)
+                    .arg(c.bytesSent)
+                    .arg(c.bytesReceived);
+  }
+  if (!partners.isEmpty()) {
+    addRow(tr("Bytes:"), QString::number(bytes));
+    addRow(tr("Partners:"), partners.join(QLatin1Char('\n')));
   }
 }
 

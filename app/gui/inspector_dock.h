@@ -31,8 +31,10 @@ class InspectorDock : public QDockWidget {
  public:
   explicit InspectorDock(QWidget* parent = nullptr);
 
-  void show(const Trace* trace, const ui::TimelineItem& item,
-            const std::shared_ptr<const PredictionResult>& prediction);
+  // Shows the item of the trace (null: none loaded) with its predicted times where the
+  // prediction is the trace's.
+  void inspect(const Trace* trace, const ui::TimelineItem& item,
+               const std::shared_ptr<const PredictionResult>& prediction);
   ui::TimelineItem item() const { return item_; }
   // The communication-overhead analysis of the shown trace (null: none), for the call's t_oh.
   void setOverhead(std::shared_ptr<const OverheadAnalysis> analysis) { overhead_ = std::move(analysis); }
@@ -44,6 +46,10 @@ class InspectorDock : public QDockWidget {
  private:
   void showMessage(const Trace& trace, const ui::TimelineItem& item,
                    const std::shared_ptr<const PredictionResult>& prediction);
+  void showCall(const Trace& trace, const ui::TimelineItem& item, int mpi, int step,
+                const std::shared_ptr<const PredictionResult>& prediction);
+  void showStepSpans(const Trace& trace, std::uint32_t step, const std::shared_ptr<const PredictionResult>& prediction);
+  void addPartnerRows(const Trace& trace, const ui::TimelineItem& item);
   void addRow(const QString& label, const QString& value);
   void clearRows();
 

@@ -18,9 +18,87 @@ namespace {
 // --export-image runs without a window: use the offscreen platform unless one is chosen.
 bool wantsHeadless(int argc, char** argv) {
   for (int i = 1; i < argc; ++i)
-    if (std::strcmp(argv[i], "--export-image") == 0 || std::strncmp(argv[i], "--export-image=", 15) == 0)
-      return true;
+    if (std::strcmp(argv[i], "--export-image") == 0 || std::strncmp(argv[i], "--export-image=", 15) == 0) return true;
   return false;
+}
+
+// The options of the command line (the language's is read before, by hand, for the help).
+void addOptions(QCommandLineParser& parser) {
+  parser.setApplicationDescription(
+      QCoreApplication::translate("main", "PerWiz: what-if performance prediction for MPI traces."));
+  parser.addHelpOption();
+  parser.addVersionOption();
+  const QCommandLineOption langOpt(QStringLiteral("lang"),
+                                   QCoreApplication::translate("main", "User interface language (en, ja)."),
+                                   QStringLiteral("LANG"));
+  const QCommandLineOption exportOpt(
+      QStringLiteral("export-image"),
+      QCoreApplication::translate("main", "Render TRACE to OUT (.png, .svg, .pdf) without a window and exit."),
+      QStringLiteral("OUT"));
+  const QCommandLineOption scenarioOpt(QStringLiteral("scenario"),
+                                       QCoreApplication::translate("main", "Scenario file for --export-image."),
+                                       QStringLiteral("FILE"));
+  const QCommandLineOption viewOpt(
+      QStringLiteral("view"),
+      QCoreApplication::translate("main", "View for --export-image: measured, predicted, overlay or lanes."),
+      QStringLiteral("MODE"), QStringLiteral("measured"));
+  const QCommandLineOption rangeOpt(QStringLiteral("width"),
+                                    QCoreApplication::translate("main", "Image width for --export-image (pixels)."),
+                                    QStringLiteral("PIXELS"), QStringLiteral("1600"));
+  const QCommandLineOption laneOpt(
+      QStringLiteral("lane-height"),
+      QCoreApplication::translate("main",
+                                  "Height of a lane for --export-image (pixels, at least 14; a Lanes row has two)."),
+      QStringLiteral("PIXELS"), QStringLiteral("24"));
+  const QCommandLineOption noHeaderOpt(
+      QStringLiteral("no-header"),
+      QCoreApplication::translate("main",
+                                  "--export-image without the title, hypotheses and run times above the timeline."));
+  const QCommandLineOption forceOpt(QStringLiteral("force"),
+                                    QCoreApplication::translate("main", "--export-image replaces OUT if it exists."));
+  parser.addOptions({langOpt, exportOpt, scenarioOpt, viewOpt, rangeOpt, laneOpt, noHeaderOpt, forceOpt});
+  parser.addPositionalArgument(
+      QStringLiteral("TRACE"),
+      QCoreApplication::translate("main", "ALOG or OTF2 trace, or a .perwiz session (default: the sample trace)."));
+}
+
+// --export-image OUT TRACE: renders the trace without a window; returns the exit status.
+int exportImage(const QCommandLineParser& parser, int argc, char** argv) {
+  QTextStream err(stderr);
+  const QStringList positional = parser.positionalArguments();
+  if (positional.size() != 1) {
+    err << QCoreApplication::translate("main", "perwiz: --export-image OUT needs exactly one TRACE") << Qt::endl;
+    return 2;
+  }
+  bool ok = false;
+  const int width = parser.value(QStringLiteral("width")).toInt(&ok);
+  if (!ok || width < 200 || width > 20000) {
+    err << QCoreApplication::translate("main", "perwiz: --width must be between 200 and 20000") << Qt::endl;
+    return 2;
+  }
+  const int lane = parser.value(QStringLiteral("lane-height")).toInt(&ok);
+  if (!ok || lane < perwiz::ui::kMinExportLanePx || lane > 200) {
+    err << QCoreApplication::translate("main", "perwiz: --lane-height must be between %1 and 200")
+               .arg(perwiz::ui::kMinExportLanePx)
+        << Qt::endl;
+    return 2;
+  }
+  perwiz::gui::HeadlessExportArgs args;
+  args.laneHeight = lane;
+  args.header = !parser.isSet(QStringLiteral("no-header"));
+  args.force = parser.isSet(QStringLiteral("force"));
+  args.out = parser.value(QStringLiteral("export-image"));
+  args.trace = positional.first();
+  // The file name's own bytes (QString replaced those that are not UTF-8).
+  for (int i = 1; i < argc; ++i)
+    if (QString::fromLocal8Bit(argv[i]) == args.trace) {
+      args.traceBytes = argv[i];
+      break;
+    }
+  args.scenario = parser.value(QStringLiteral("scenario"));
+  args.view = parser.value(QStringLiteral("view"));
+  args.width = width;
+  return perwiz::gui::runHeadlessExport(args);
 }
 
 }  // namespace
@@ -40,47 +118,15 @@ int main(int argc, char** argv) {
   // The language comes first so that the help text is translated too.
   QString language;
   for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--lang") == 0 && i + 1 < argc) language = QString::fromLocal8Bit(argv[i + 1]);
-    else if (std::strncmp(argv[i], "--lang=", 7) == 0) language = QString::fromLocal8Bit(argv[i] + 7);
+    if (std::strcmp(argv[i], "--lang") == 0 && i + 1 < argc)
+      language = QString::fromLocal8Bit(argv[i + 1]);
+    else if (std::strncmp(argv[i], "--lang=", 7) == 0)
+      language = QString::fromLocal8Bit(argv[i] + 7);
   }
   perwiz::gui::installTranslations(language);
 
   QCommandLineParser parser;
-  parser.setApplicationDescription(
-      QCoreApplication::translate("main", "PerWiz: what-if performance prediction for MPI traces."));
-  parser.addHelpOption();
-  parser.addVersionOption();
-  const QCommandLineOption langOpt(QStringLiteral("lang"),
-                                   QCoreApplication::translate("main", "User interface language (en, ja)."),
-                                   QStringLiteral("LANG"));
-  const QCommandLineOption exportOpt(
-      QStringLiteral("export-image"),
-      QCoreApplication::translate("main", "Render TRACE to OUT (.png, .svg, .pdf) without a window and exit."),
-      QStringLiteral("OUT"));
-  const QCommandLineOption scenarioOpt(QStringLiteral("scenario"),
-                                       QCoreApplication::translate("main", "Scenario file for --export-image."),
-                                       QStringLiteral("FILE"));
-  const QCommandLineOption viewOpt(
-      QStringLiteral("view"),
-      QCoreApplication::translate("main", "View for --export-image: measured, predicted, overlay or lanes."),
-      QStringLiteral("MODE"), QStringLiteral("measured"));
-  const QCommandLineOption rangeOpt(
-      QStringLiteral("width"), QCoreApplication::translate("main", "Image width for --export-image (pixels)."),
-      QStringLiteral("PIXELS"), QStringLiteral("1600"));
-  const QCommandLineOption laneOpt(
-      QStringLiteral("lane-height"),
-      QCoreApplication::translate("main", "Height of a lane for --export-image (pixels, at least 14; a Lanes row has two)."),
-      QStringLiteral("PIXELS"), QStringLiteral("24"));
-  const QCommandLineOption noHeaderOpt(
-      QStringLiteral("no-header"),
-      QCoreApplication::translate("main", "--export-image without the title, hypotheses and run times above the timeline."));
-  const QCommandLineOption forceOpt(QStringLiteral("force"),
-                                    QCoreApplication::translate("main", "--export-image replaces OUT if it exists."));
-  parser.addOptions({langOpt, exportOpt, scenarioOpt, viewOpt, rangeOpt, laneOpt, noHeaderOpt, forceOpt});
-  parser.addPositionalArgument(
-      QStringLiteral("TRACE"),
-      QCoreApplication::translate("main", "ALOG or OTF2 trace, or a .perwiz session (default: the sample trace)."));
-
+  addOptions(parser);
   QTextStream err(stderr);
   if (!parser.parse(QCoreApplication::arguments())) {
     err << "perwiz: " << parser.errorText() << Qt::endl;
@@ -96,42 +142,13 @@ int main(int argc, char** argv) {
   }
   const QStringList positional = parser.positionalArguments();
 
-  if (parser.isSet(exportOpt)) {
-    if (positional.size() != 1) {
-      err << QCoreApplication::translate("main", "perwiz: --export-image OUT needs exactly one TRACE") << Qt::endl;
-      return 2;
-    }
-    bool ok = false;
-    const int width = parser.value(rangeOpt).toInt(&ok);
-    if (!ok || width < 200 || width > 20000) {
-      err << QCoreApplication::translate("main", "perwiz: --width must be between 200 and 20000") << Qt::endl;
-      return 2;
-    }
-    const int lane = parser.value(laneOpt).toInt(&ok);
-    if (!ok || lane < perwiz::ui::kMinExportLanePx || lane > 200) {
-      err << QCoreApplication::translate("main", "perwiz: --lane-height must be between %1 and 200").arg(perwiz::ui::kMinExportLanePx) << Qt::endl;
-      return 2;
-    }
-    perwiz::gui::HeadlessExportArgs args;
-    args.laneHeight = lane;
-    args.header = !parser.isSet(noHeaderOpt);
-    args.force = parser.isSet(forceOpt);
-    args.out = parser.value(exportOpt);
-    args.trace = positional.first();
-    // The file name's own bytes (QString replaced those that are not UTF-8).
-    for (int i = 1; i < argc; ++i)
-      if (QString::fromLocal8Bit(argv[i]) == args.trace) {
-        args.traceBytes = argv[i];
-        break;
-      }
-    args.scenario = parser.value(scenarioOpt);
-    args.view = parser.value(viewOpt);
-    args.width = width;
-    return perwiz::gui::runHeadlessExport(args);
-  }
-  if (parser.isSet(scenarioOpt) || parser.isSet(viewOpt) || parser.isSet(rangeOpt) || parser.isSet(laneOpt) ||
-      parser.isSet(noHeaderOpt) || parser.isSet(forceOpt)) {
-    err << QCoreApplication::translate("main", "perwiz: --scenario, --view, --width, --lane-height, --no-header and --force need --export-image")
+  if (parser.isSet(QStringLiteral("export-image"))) return exportImage(parser, argc, argv);
+  if (parser.isSet(QStringLiteral("scenario")) || parser.isSet(QStringLiteral("view")) ||
+      parser.isSet(QStringLiteral("width")) || parser.isSet(QStringLiteral("lane-height")) ||
+      parser.isSet(QStringLiteral("no-header")) || parser.isSet(QStringLiteral("force"))) {
+    err << QCoreApplication::translate(
+               "main",
+               "perwiz: --scenario, --view, --width, --lane-height, --no-header and --force need --export-image")
         << Qt::endl;
     return 2;
   }

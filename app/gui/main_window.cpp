@@ -66,7 +66,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   createStatusBar();
   connectParts();
   onDocumentChanged();
-  inspector_->show(nullptr, {}, nullptr);
+  inspector_->inspect(nullptr, {}, nullptr);
   updateTitle();
 }
 
@@ -81,6 +81,14 @@ MainWindow::~MainWindow() {
 // Wiring: requests from the views go to the session, its answers come back to the views.
 
 void MainWindow::connectParts() {
+  connectLoading();
+  connectPrediction();
+  connectJobs();
+  connectViews();
+}
+
+// Loading a trace or a session: the progress bar, the status bar, the title.
+void MainWindow::connectLoading() {
   auto* s = session_;
   connect(s, &AnalysisSession::loadStarted, this, [this](const QString& path) {
     statusBar()->showMessage(tr("Loading %1…").arg(QDir::toNativeSeparators(path)));
@@ -102,28 +110,47 @@ void MainWindow::connectParts() {
     emit loadFailed(message);
   });
   connect(s, &AnalysisSession::traceChanged, this, &MainWindow::onTraceChanged);
-  connect(s, &AnalysisSession::traceLoaded, this, [this] {
-    const Trace& t = *session_->trace();
-    inspector_->show(&t, timeline_->selection(), nullptr);
-    const QString file = QFileInfo(session_->tracePath()).fileName();
-    if (t.rankCount() == 0 && !t.threads.empty()) {
-      // Nothing to predict: said where the prediction's numbers would be, and kept there.
-      summary_->setText(tr("No MPI rank: %n thread(s) shown as measured, no prediction offered", nullptr, int(t.threads.size())));
-      statusBar()->showMessage(tr("Loaded %1: %n thread(s) and no MPI rank (a program without MPI): PerWiz predicts MPI ranks, "
-                                  "so the threads are shown as measured", nullptr, int(t.threads.size())).arg(file));
-    } else if (!t.threads.empty()) {
-      statusBar()->showMessage(tr("Loaded %1: %2 ranks, %3 events; %n thread(s) under their ranks, shown as measured "
-                                  "(the prediction replays the ranks)", nullptr, int(t.threads.size()))
-                                   .arg(file).arg(t.rankCount()).arg(t.eventCount()),
-                               15000);
-    } else {
-      statusBar()->showMessage(tr("Loaded %1: %2 ranks, %3 events").arg(file).arg(t.rankCount()).arg(t.eventCount()), 5000);
-    }
-    emit traceLoaded();
-  });
+  connect(s, &AnalysisSession::traceLoaded, this, &MainWindow::onTraceLoaded);
   connect(s, &AnalysisSession::sessionViewRequested, this, &MainWindow::onSessionView);
   connect(s, &AnalysisSession::sessionOpened, this, &MainWindow::addRecent);
   connect(s, &AnalysisSession::documentChanged, this, &MainWindow::onDocumentChanged);
+  connect(s, &AnalysisSession::titleChanged, this, &MainWindow::updateTitle);
+  connect(s, &AnalysisSession::message, this,
+          [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
+  connect(s, &AnalysisSession::error, this, &MainWindow::showError);
+}
+
+void MainWindow::onTraceLoaded() {
+  const Trace& t = *session_->trace();
+  inspector_->inspect(&t, timeline_->selection(), nullptr);
+  const QString file = QFileInfo(session_->tracePath()).fileName();
+  if (t.rankCount() == 0 && !t.threads.empty()) {
+    // Nothing to predict: said where the prediction's numbers would be, and kept there.
+    summary_->setText(
+        tr("No MPI rank: %n thread(s) shown as measured, no prediction offered", nullptr, int(t.threads.size())));
+    statusBar()->showMessage(
+        tr("Loaded %1: %n thread(s) and no MPI rank (a program without MPI): PerWiz predicts MPI ranks, "
+           "so the threads are shown as measured",
+           nullptr, int(t.threads.size()))
+            .arg(file));
+  } else if (!t.threads.empty()) {
+    statusBar()->showMessage(tr("Loaded %1: %2 ranks, %3 events; %n thread(s) under their ranks, shown as measured "
+                                "(the prediction replays the ranks)",
+                                nullptr, int(t.threads.size()))
+                                 .arg(file)
+                                 .arg(t.rankCount())
+                                 .arg(t.eventCount()),
+                             15000);
+  } else {
+    statusBar()->showMessage(tr("Loaded %1: %2 ranks, %3 events").arg(file).arg(t.rankCount()).arg(t.eventCount()),
+                             5000);
+  }
+  emit traceLoaded();
+}
+
+// The prediction: pending changes, progress, the result, the history.
+void MainWindow::connectPrediction() {
+  auto* s = session_;
   connect(s, &AnalysisSession::predictionRequested, this, [this] {
     // A change made while a prediction runs supersedes it; until its own result arrives it is
     // shown as pending, never queued silently.
@@ -159,9 +186,11 @@ void MainWindow::connectParts() {
     // chose another comparison view before: remembered across runs).
     if (timeline_->mode() == ui::TimelineMode::Measured) setMode(comparisonMode());
   });
-  connect(s, &AnalysisSession::titleChanged, this, &MainWindow::updateTitle);
-  connect(s, &AnalysisSession::message, this, [this](const QString& text, int ms) { statusBar()->showMessage(text, ms); });
-  connect(s, &AnalysisSession::error, this, &MainWindow::showError);
+}
+
+// The session's other jobs: the advisor, the overhead analysis, the predicted trace's export.
+void MainWindow::connectJobs() {
+  auto* s = session_;
   connect(s, &AnalysisSession::advisorWaiting, this,
           [this] { advisorDock_->setProgress(0, tr("waiting for the prediction")); });
   connect(s, &AnalysisSession::advisorProgress, advisorDock_, &AdvisorDock::setProgress);
@@ -174,7 +203,38 @@ void MainWindow::connectParts() {
     else
       statusBar()->showMessage(tr("Wrote %1").arg(path), 5000);
   });
+  connect(advisorDock_, &AdvisorDock::runRequested, this, &MainWindow::runAdvisor);
+  connect(advisorDock_, &AdvisorDock::cancelRequested, s, &AnalysisSession::cancelAdvisor);
+  connect(advisorDock_, &AdvisorDock::highlightRequested, this, &MainWindow::highlightAdvice);
+  connect(advisorDock_, &AdvisorDock::applyRequested, this, [this](const std::vector<Hypothesis>& hs) {
+    QStringList refused;
+    const int added = session_->applyHypotheses(hs, &refused);
+    if (!refused.isEmpty())
+      statusBar()->showMessage(refused.join(QStringLiteral("; ")), 8000);
+    else if (added > 0)
+      statusBar()->showMessage(tr("Added %n hypothesis(es)", nullptr, added), 4000);
+  });
+  connect(overheadDock_, &OverheadDock::highlightRequested, this, &MainWindow::highlightAdvice);
+  connect(overheadDock_, &OverheadDock::analysisRequested, session_, &AnalysisSession::runOverheadAnalysis);
+  connect(session_, &AnalysisSession::overheadAnalysed, overheadDock_, &OverheadDock::setResult);
+  connect(overheadDock_, &OverheadDock::analysisFinished, this, [this] {
+    inspector_->setOverhead(overheadDock_->analysis());
+    inspector_->inspect(session_->trace().get(), inspector_->item(), session_->prediction());
+  });
+  connect(overheadDock_, &OverheadDock::timelineShadingChanged, this, [this](bool show) {
+    const auto analysis = overheadDock_->analysis();
+    const auto& trace = session_->trace();
+    if (show && analysis && trace)
+      timeline_->setMarkedTime(overheadSpans(*trace, *analysis), tr("overhead"));
+    else
+      timeline_->setMarkedTime({}, QString());
+  });
+}
 
+// The views' requests: selections and hypotheses from the timeline, the inspector, the
+// hypothesis list and the charts.
+void MainWindow::connectViews() {
+  auto* s = session_;
   auto request = [this](HypothesisKind kind, const ui::TimelineItem& item) {
     QString why;
     if (!requestHypothesis(kind, item, &why)) report(why);
@@ -206,17 +266,6 @@ void MainWindow::connectParts() {
     timeline_->setSelection(item);
     onSelection(item);
   });
-  connect(advisorDock_, &AdvisorDock::runRequested, this, &MainWindow::runAdvisor);
-  connect(advisorDock_, &AdvisorDock::cancelRequested, s, &AnalysisSession::cancelAdvisor);
-  connect(advisorDock_, &AdvisorDock::highlightRequested, this, &MainWindow::highlightAdvice);
-  connect(advisorDock_, &AdvisorDock::applyRequested, this, [this](const std::vector<Hypothesis>& hs) {
-    QStringList refused;
-    const int added = session_->applyHypotheses(hs, &refused);
-    if (!refused.isEmpty())
-      statusBar()->showMessage(refused.join(QStringLiteral("; ")), 8000);
-    else if (added > 0)
-      statusBar()->showMessage(tr("Added %n hypothesis(es)", nullptr, added), 4000);
-  });
   connect(chartsDock_, &ChartsDock::stepClicked, this, &MainWindow::showStep);
   connect(chartsDock_, &ChartsDock::rankClicked, this, [this](int rank) {
     const auto& trace = session_->trace();
@@ -232,19 +281,6 @@ void MainWindow::connectParts() {
   });
   // A history bar takes the scenario back (or forward) to that state, through the undo stack.
   connect(chartsDock_, &ChartsDock::historyClicked, s->undoStack(), &QUndoStack::setIndex);
-  connect(overheadDock_, &OverheadDock::highlightRequested, this, &MainWindow::highlightAdvice);
-  connect(overheadDock_, &OverheadDock::analysisRequested, session_, &AnalysisSession::runOverheadAnalysis);
-  connect(session_, &AnalysisSession::overheadAnalysed, overheadDock_, &OverheadDock::setResult);
-  connect(overheadDock_, &OverheadDock::analysisFinished, this, [this] {
-    inspector_->setOverhead(overheadDock_->analysis());
-    inspector_->show(session_->trace().get(), inspector_->item(), session_->prediction());
-  });
-  connect(overheadDock_, &OverheadDock::timelineShadingChanged, this, [this](bool show) {
-    const auto analysis = overheadDock_->analysis();
-    const auto& trace = session_->trace();
-    if (show && analysis && trace) timeline_->setMarkedTime(overheadSpans(*trace, *analysis), tr("overhead"));
-    else timeline_->setMarkedTime({}, QString());
-  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -260,7 +296,7 @@ void MainWindow::onTraceChanged(const std::shared_ptr<const Trace>& trace, bool 
   session_->setTimelineBase(timeline_->base());  // the worker draws predictions over it
   if (!newFile) {  // another parallel region of the same file: keep the view
     if (end > begin) timeline_->setVisibleRange(begin, end);
-    inspector_->show(trace.get(), {}, nullptr);
+    inspector_->inspect(trace.get(), {}, nullptr);
     return;
   }
   progress_->setVisible(false);
@@ -280,7 +316,7 @@ void MainWindow::onTraceChanged(const std::shared_ptr<const Trace>& trace, bool 
 }
 
 void MainWindow::onSessionView(const SessionView& view) {
-  if (const auto mode = ui::parseTimelineMode(view.mode)) setMode(*mode);
+  setMode(view.mode);
   if (view.endNs > view.beginNs) timeline_->setVisibleRange(view.beginNs, view.endNs);
 }
 
@@ -303,7 +339,7 @@ void MainWindow::onPrediction(const std::shared_ptr<const PredictionResult>& res
   summary_->setToolTip(result->notes.join(QLatin1Char('\n')));
   hypotheses_->setRejected(result->rejected, result->errors);
   if (!result->notes.isEmpty() || !trace.warnings.empty()) warningsDock_->setWarnings(trace.warnings, result->notes);
-  inspector_->show(&trace, inspector_->item(), result);
+  inspector_->inspect(&trace, inspector_->item(), result);
   if (!result->errors.isEmpty()) statusBar()->showMessage(result->errors.join(QStringLiteral("; ")), 8000);
   if (session_->isPredictionCurrent()) {
     // The engine's time and the whole wait the user had: from the change to the result here.
@@ -420,7 +456,7 @@ QString MainWindow::summaryText() const { return summary_->text(); }
 
 void MainWindow::onSelection(const ui::TimelineItem& selected) {
   const auto& trace = session_->trace();
-  inspector_->show(trace.get(), selected, session_->prediction());
+  inspector_->inspect(trace.get(), selected, session_->prediction());
   // A message stands for the call that completes its receive (Z zeroes the receiver's wait).
   const ui::TimelineItem item = trace ? callOf(*trace, selected) : selected;
   const bool message = selected.kind == ui::TimelineItem::Kind::Message;

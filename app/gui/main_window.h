@@ -85,6 +85,11 @@ class MainWindow : public QMainWindow {
   void createMenus();
   void createStatusBar();
   void connectParts();
+  void connectLoading();
+  void connectPrediction();
+  void connectJobs();
+  void connectViews();
+  void onTraceLoaded();
   void updateTitle();
   void updateRecentMenu();
   void addRecent(const QString& path);

@@ -84,7 +84,7 @@ void MainWindow::openSession(const QString& path) {
 
 bool MainWindow::saveSessionTo(const QString& path, QString* error) {
   SessionView view;
-  view.mode = ui::timelineModeName(timeline_->mode());
+  view.mode = timeline_->mode();
   view.beginNs = timeline_->visibleBegin();
   view.endNs = timeline_->visibleEnd();
   return session_->saveSessionTo(path, view, error);

@@ -187,22 +187,97 @@ std::unique_ptr<Replayer> PredictionWorker::forkReplayer(std::shared_ptr<const T
   return engine_->replayer->fork();
 }
 
-void PredictionWorker::process() {
-  for (;;) {
-    PredictionRequest req;
-    {
-      std::lock_guard lock(pendingMutex_);
-      if (!pending_) {
-        scheduled_ = false;
-        running_ = false;
-        return;
-      }
-      req = std::move(*pending_);
-      pending_.reset();
-      running_ = true;
-      runningGeneration_ = req.generation;
-      cancelRunning_ = false;
+// The next request, or false once none waits (the worker then goes idle).
+bool PredictionWorker::takeRequest(PredictionRequest& req) {
+  std::lock_guard lock(pendingMutex_);
+  if (!pending_) {
+    scheduled_ = false;
+    running_ = false;
+    return false;
+  }
+  req = std::move(*pending_);
+  pending_.reset();
+  running_ = true;
+  runningGeneration_ = req.generation;
+  cancelRunning_ = false;
+  return true;
+}
+
+// The engine for the request's trace, network model and cost mode: the one there, or one built
+// afresh. False: the request was cancelled before the build started.
+bool PredictionWorker::ensureEngine(const PredictionRequest& req) {
+  {
+    std::lock_guard lock(replayerMutex_);
+    const bool rebuild =
+        !engine_ || req.trace != engine_->trace || req.model != engine_->model || req.costs != engine_->costs;
+    if (!rebuild) return true;
+    engine_.reset();  // its memory first: the new engine may need it
+  }
+  {
+    std::lock_guard lock(pendingMutex_);
+    if (cancelRunning_) return false;
+    control_->cancel = false;
+    control_->permille = 0;
+    building_ = true;
+    buildingTrace_ = req.trace;
+    buildingModel_ = req.model;
+    buildingCosts_ = req.costs;
+  }
+  stage_ = Stage::Building;
+  if (beforeBuild_) beforeBuild_();
+  std::unique_ptr<Engine> fresh;
+  std::exception_ptr error;
+  try {
+    fresh = Engine::build(req, control_.get(), !oneShot_);
+  } catch (...) {
+    error = std::current_exception();
+  }
+  {
+    std::lock_guard lock(pendingMutex_);
+    building_ = false;
+    buildingTrace_.reset();
+    buildingModel_.reset();
+  }
+  stage_ = Stage::Idle;
+  if (error) std::rethrow_exception(error);
+  std::lock_guard lock(replayerMutex_);
+  engine_ = std::move(fresh);
+  return true;
+}
+
+// The engine's hypotheses become the request's: the others withdrawn, the new ones added one by
+// one (those it refuses are noted with the reason).
+void PredictionWorker::applyHypotheses(const PredictionRequest& req) {
+  std::vector<Hypothesis> desired = req.hypotheses;
+  std::sort(desired.begin(), desired.end());
+  desired.erase(std::unique(desired.begin(), desired.end()), desired.end());
+  std::lock_guard lock(replayerMutex_);
+  Engine& e = *engine_;
+  const std::vector<Hypothesis> current = e.replayer->scenario().hypotheses;  // sorted
+  std::vector<Hypothesis> drop, take;
+  std::set_difference(current.begin(), current.end(), desired.begin(), desired.end(), std::back_inserter(drop));
+  std::set_difference(desired.begin(), desired.end(), current.begin(), current.end(), std::back_inserter(take));
+  e.rejected.clear();
+  e.errors.clear();
+  for (const auto& h : drop) {
+    e.replayer->remove(h);
+    e.noteUpdate();
+  }
+  for (const auto& h : take) {
+    std::string why;
+    if (!e.replayer->add(h, &why)) {
+      e.rejected.push_back(h);
+      e.errors << QString::fromStdString(h.toString() + ": " + why);
+    } else {
+      e.noteUpdate();
     }
+  }
+  e.generation = req.generation;
+}
+
+void PredictionWorker::process() {
+  PredictionRequest req;
+  while (takeRequest(req)) {
     emit busy();
     QElapsedTimer timer;
     timer.start();
@@ -212,74 +287,12 @@ void PredictionWorker::process() {
         engine_.reset();
         continue;
       }
-      bool rebuild;
-      {
-        std::lock_guard lock(replayerMutex_);
-        rebuild = !engine_ || req.trace != engine_->trace || req.model != engine_->model || req.costs != engine_->costs;
-        if (rebuild) engine_.reset();  // its memory first: the new engine may need it
-      }
-      if (rebuild) {
-        {
-          std::lock_guard lock(pendingMutex_);
-          if (cancelRunning_) {
-            emit cancelled();
-            continue;
-          }
-          control_->cancel = false;
-          control_->permille = 0;
-          building_ = true;
-          buildingTrace_ = req.trace;
-          buildingModel_ = req.model;
-          buildingCosts_ = req.costs;
-        }
-        stage_ = Stage::Building;
-        if (beforeBuild_) beforeBuild_();
-        std::unique_ptr<Engine> fresh;
-        std::exception_ptr error;
-        try {
-          fresh = Engine::build(req, control_.get(), !oneShot_);
-        } catch (...) {
-          error = std::current_exception();
-        }
-        {
-          std::lock_guard lock(pendingMutex_);
-          building_ = false;
-          buildingTrace_.reset();
-          buildingModel_.reset();
-        }
-        stage_ = Stage::Idle;
-        if (error) std::rethrow_exception(error);
-        std::lock_guard lock(replayerMutex_);
-        engine_ = std::move(fresh);
+      if (!ensureEngine(req)) {
+        emit cancelled();
+        continue;
       }
       stage_ = Stage::Updating;
-      std::vector<Hypothesis> desired = req.hypotheses;
-      std::sort(desired.begin(), desired.end());
-      desired.erase(std::unique(desired.begin(), desired.end()), desired.end());
-      {
-        std::lock_guard lock(replayerMutex_);
-        Engine& e = *engine_;
-        const std::vector<Hypothesis> current = e.replayer->scenario().hypotheses;  // sorted
-        std::vector<Hypothesis> drop, take;
-        std::set_difference(current.begin(), current.end(), desired.begin(), desired.end(), std::back_inserter(drop));
-        std::set_difference(desired.begin(), desired.end(), current.begin(), current.end(), std::back_inserter(take));
-        e.rejected.clear();
-        e.errors.clear();
-        for (const auto& h : drop) {
-          e.replayer->remove(h);
-          e.noteUpdate();
-        }
-        for (const auto& h : take) {
-          std::string why;
-          if (!e.replayer->add(h, &why)) {
-            e.rejected.push_back(h);
-            e.errors << QString::fromStdString(h.toString() + ": " + why);
-          } else {
-            e.noteUpdate();
-          }
-        }
-        e.generation = req.generation;
-      }
+      applyHypotheses(req);
       stage_ = Stage::Idle;
       const double engineSeconds = double(timer.nsecsElapsed()) / 1e9;
       if (interrupted()) {  // a newer request waits: show only its result

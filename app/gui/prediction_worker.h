@@ -98,6 +98,9 @@ class PredictionWorker : public QObject {
  private:
   struct Engine;
   void process();
+  bool takeRequest(PredictionRequest& req);
+  bool ensureEngine(const PredictionRequest& req);
+  void applyHypotheses(const PredictionRequest& req);
   // The snapshot of the engine's state; nullptr when a newer request or a cancel came first.
   std::shared_ptr<const PredictionResult> snapshot(quint64 generation, double seconds,
                                                    const std::shared_ptr<const ui::TimelineBase>& base);

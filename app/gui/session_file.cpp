@@ -23,9 +23,9 @@ bool saveSession(const QString& path, const SessionData& data, QString* error) {
   root[QStringLiteral("scenario")] = scenario.object();
   root[QStringLiteral("disabled")] = QJsonArray::fromStringList(data.disabled);
   QJsonObject view;
-  view[QStringLiteral("mode")] = data.mode;
-  view[QStringLiteral("begin_ns")] = data.beginNs;
-  view[QStringLiteral("end_ns")] = data.endNs;
+  view[QStringLiteral("mode")] = ui::timelineModeName(data.view.mode);
+  view[QStringLiteral("begin_ns")] = data.view.beginNs;
+  view[QStringLiteral("end_ns")] = data.view.endNs;
   root[QStringLiteral("view")] = view;
   if (!data.region.isEmpty()) root[QStringLiteral("region")] = data.region;
   // writeOutputFile checks every write and the flush, and replaces the old session only with a
@@ -80,9 +80,17 @@ bool loadSession(const QString& path, SessionData& data, QString* error) {
   }
   for (const auto& v : root.value(QStringLiteral("disabled")).toArray()) out.disabled << v.toString();
   const QJsonObject view = root.value(QStringLiteral("view")).toObject();
-  out.mode = view.value(QStringLiteral("mode")).toString(QStringLiteral("measured"));
-  out.beginNs = view.value(QStringLiteral("begin_ns")).toInteger();
-  out.endNs = view.value(QStringLiteral("end_ns")).toInteger();
+  const QString mode = view.value(QStringLiteral("mode")).toString(QStringLiteral("measured"));
+  const std::optional<ui::TimelineMode> parsed = ui::parseTimelineMode(mode);
+  if (!parsed) {
+    if (error)
+      *error = QCoreApplication::translate("SessionFile", "%1: view mode \"%2\" is not one of %3")
+                   .arg(path, mode, ui::timelineModeNames());
+    return false;
+  }
+  out.view.mode = *parsed;
+  out.view.beginNs = view.value(QStringLiteral("begin_ns")).toInteger();
+  out.view.endNs = view.value(QStringLiteral("end_ns")).toInteger();
   out.region = root.value(QStringLiteral("region")).toString();
   data = std::move(out);
   return true;

@@ -3,18 +3,25 @@
 #pragma once
 
 #include "perwiz/scenario.h"
+#include "perwiz/widgets/timeline_mode.h"
 
 #include <QString>
 #include <QStringList>
 
 namespace perwiz::gui {
 
+// What the timeline showed: its mode and visible range.
+struct SessionView {
+  ui::TimelineMode mode = ui::TimelineMode::Measured;
+  qint64 beginNs = 0, endNs = 0;  // 0, 0 = fit
+  bool operator==(const SessionView&) const = default;
+};
+
 struct SessionData {
   QString trace;         // absolute path (relative paths are resolved against the session's folder)
   Scenario scenario;     // all hypotheses, enabled and disabled
   QStringList disabled;  // Hypothesis::toString() of the disabled ones
-  QString mode = QStringLiteral("measured");  // measured | predicted | overlay | lanes
-  qint64 beginNs = 0, endNs = 0;              // 0, 0 = fit
+  SessionView view;
   QString region;  // parallel region chosen for a trace without PRGN markers ("" = default)
 };
 

@@ -1,5 +1,7 @@
 #include "model_table.h"
 
+#include "validation/process.h"
+
 #include <sys/file.h>
 #include <fcntl.h>
 #include <unistd.h>
@@ -121,7 +123,8 @@ void writeTable(const std::string& outdir) {
   const fs::path tmp = fs::path(outdir) / ("models.md." + std::to_string(::getpid()));
   std::ofstream md(tmp, std::ios::binary | std::ios::trunc);
   md << "## Results\n\n"
-     << "Written by `examples/models/` (CTest `examples.models.*`), " << date << ", load average " << load
+     << "Written by `examples/models/` (CTest `examples.models.*`), " << date << ", "
+     << validation::sourceStamp(PERWIZ_SOURCE_DIR) << ", load average " << load
      << ". Each trace is predicted with `perwiz-cli predict TRACE --model FILE --costs model` (no hypothesis: "
      << "every communication call re-priced by the model) and compared with the measured run it came from; "
      << "error = (predicted − measured) / measured. T is the whole trace, the timed part runs from the "

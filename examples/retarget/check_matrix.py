@@ -9,9 +9,21 @@ the tracer's start and finish included; their collectives are in the trace and r
 the timed part and of T after MPI_Init: self, retarget and the balance what-if within 5 %, and
 per model the mean |error| over its predictions within 3 %.
 """
+import datetime
 import os
 import subprocess
 import sys
+
+
+def source_stamp(source_dir):
+    """"commit 1a2b3c4" (and local changes) of the sources, as the other generated tables say it."""
+    head = subprocess.run(["git", "-C", source_dir, "log", "-1", "--format=%h"], capture_output=True, text=True)
+    if head.returncode != 0 or not head.stdout.strip():
+        return "sources not in a git checkout"
+    changes = subprocess.run(["git", "-C", source_dir, "status", "--porcelain", "--untracked-files=no"],
+                             capture_output=True, text=True)
+    return "commit " + head.stdout.strip() + (" and local changes" if changes.stdout.strip() else "")
+
 
 build, out = sys.argv[1], sys.argv[2]
 here = os.path.dirname(os.path.abspath(__file__))
@@ -23,8 +35,11 @@ for kind in ("loggps", "loggpo"):
         if run.returncode != 0:
             sys.exit(f"run_matrix.sh {ranks} {kind} failed:\n{run.stdout}\n{run.stderr}")
         rows += [line for line in run.stdout.splitlines() if line.startswith("|")]
+stamp = (f"Written by CTest examples.retarget.smpi_default (examples/retarget/check_matrix.py), "
+         f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, "
+         f"{source_stamp(os.path.join(here, '..', '..'))}.")
 with open(os.path.join(out, "retarget.md"), "w") as f:
-    f.write("\n".join(rows) + "\n")
+    f.write(stamp + "\n\n" + "\n".join(rows) + "\n")
 
 def pct(cell):
     return float(cell.strip().rstrip("%").strip())
@@ -45,6 +60,7 @@ for line in rows:
         bound = 5.0
         if abs(e) > bound:
             failures.append(f"{what} {ranks} ranks pattern {pattern} {size} B: {e:+.2f} % (bound {bound} %)")
+print(stamp)
 print("\n".join(rows))
 for kind in ("loggps", "loggpo"):  # the issue's bound holds per model
     mine = [e for line, e in zip(errorRows, errors) if line == kind]

@@ -109,4 +109,12 @@ nlohmann::json cliJson(const std::string& cli, std::vector<std::string> args) {
   }
 }
 
+std::string sourceStamp(const std::string& sourceDir) {
+  const ProcessResult head = runProcess({"git", "-C", sourceDir, "log", "-1", "--format=%h"});
+  std::string commit = head.out.substr(0, head.out.find('\n'));
+  if (head.status != 0 || commit.empty()) return "sources not in a git checkout";
+  const ProcessResult changes = runProcess({"git", "-C", sourceDir, "status", "--porcelain", "--untracked-files=no"});
+  return "commit " + commit + (changes.status == 0 && !changes.out.empty() ? " and local changes" : "");
+}
+
 }  // namespace perwiz::validation

@@ -27,4 +27,9 @@ std::string mustRun(const std::vector<std::string>& argv, const std::vector<std:
 // `cli ARGS --json`, parsed; throws as mustRun does, or when the output is not JSON.
 nlohmann::json cliJson(const std::string& cli, std::vector<std::string> args);
 
+// Which sources a generated table comes from, for its header: "commit 1a2b3c4" (with "and local
+// changes" when the work tree differs from it), from `git` in SOURCE_DIR; "sources not in a git
+// checkout" where there is none.
+std::string sourceStamp(const std::string& sourceDir);
+
 }  // namespace perwiz::validation

@@ -1,5 +1,7 @@
 #include "table.h"
 
+#include "process.h"
+
 #include <algorithm>
 #include <cmath>
 #include <chrono>
@@ -85,8 +87,9 @@ void writeTable(const std::string& outdir) {
   const fs::path tmp = fs::path(outdir) / ("validation.md." + std::to_string(::getpid()));
   std::ofstream md(tmp, std::ios::binary | std::ios::trunc);
   md << "# Prediction validation\n\n"
-     << "Written by the end-to-end validation test (`examples/validation/`, CTest `examples.validation.*`), "
-     << date << ", load average " << load << ". Each case traces the original program, predicts the hypothesis with `perwiz-cli predict`, "
+     << "Written by the end-to-end validation test (`examples/validation/`, CTest `examples.validation.*`), " << date
+     << ", " << sourceStamp(PERWIZ_SOURCE_DIR) << ", load average " << load
+     << ". Each case traces the original program, predicts the hypothesis with `perwiz-cli predict`, "
      << "runs the improved variant through the tracer and compares its measured T with the prediction "
      << "(error = |predicted − measured| / measured). T is the whole trace; the last column compares the "
      << "time after the programs' start barrier instead, which leaves out `MPI_Init` (about 0.1 ms under "

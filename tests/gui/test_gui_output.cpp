@@ -61,7 +61,7 @@ gui::SessionData session(const QString& trace, int hypotheses) {
   d.trace = trace;
   for (int i = 0; i < hypotheses; ++i)
     d.scenario.hypotheses.push_back({HypothesisKind::BalanceCompute, {}, static_cast<std::uint32_t>(i)});
-  d.mode = QStringLiteral("overlay");
+  d.view.mode = ui::TimelineMode::Overlay;
   return d;
 }
 

@@ -396,7 +396,8 @@ TEST_F(SessionTest, SaveAndReopenRestoreScenarioAndView) {
     predicted = s.prediction()->predictedTime;
     EXPECT_FALSE(s.undoStack()->isClean());
     QString error;
-    ASSERT_TRUE(s.saveSessionTo(file, SessionView{QStringLiteral("lanes"), 1000, 2000000}, &error)) << error.toStdString();
+    ASSERT_TRUE(s.saveSessionTo(file, SessionView{ui::TimelineMode::Lanes, 1000, 2000000}, &error))
+        << error.toStdString();
     EXPECT_TRUE(s.undoStack()->isClean());
     EXPECT_EQ(s.sessionPath(), QFileInfo(file).absoluteFilePath());
   }
@@ -408,7 +409,7 @@ TEST_F(SessionTest, SaveAndReopenRestoreScenarioAndView) {
   ASSERT_TRUE(waitFor([&] { return loaded.count() > 0 && s.isPredictionCurrent(); }));
   ASSERT_EQ(view.count(), 1);
   const auto v = view.at(0).at(0).value<SessionView>();
-  EXPECT_EQ(v.mode, QStringLiteral("lanes"));
+  EXPECT_EQ(v.mode, ui::TimelineMode::Lanes);
   EXPECT_EQ(v.beginNs, 1000);
   EXPECT_EQ(v.endNs, 2000000);
   ASSERT_EQ(s.document()->entries().size(), 2u);
@@ -419,6 +420,33 @@ TEST_F(SessionTest, SaveAndReopenRestoreScenarioAndView) {
   // A session file that does not exist: refused with the reason, nothing loads.
   EXPECT_FALSE(s.openSession(dir_.filePath(QStringLiteral("missing.perwiz")), &error));
   EXPECT_NE(error.indexOf(QStringLiteral("missing.perwiz")), -1) << error.toStdString();
+}
+
+// The view's mode is one of the timeline's modes; a file naming another is refused with the
+// file, the mode and the ones there are (a session this program wrote always has one of them).
+TEST_F(SessionTest, AnUnknownViewModeIsRefusedByName) {
+  ASSERT_TRUE(dir_.isValid());
+  SessionData data;
+  data.trace = dir_.filePath(QStringLiteral("t.otf2"));
+  data.view = {ui::TimelineMode::Overlay, 5, 50};
+  const QString file = dir_.filePath(QStringLiteral("v.perwiz"));
+  QString error;
+  ASSERT_TRUE(saveSession(file, data, &error)) << error.toStdString();
+  SessionData back;
+  ASSERT_TRUE(loadSession(file, back, &error)) << error.toStdString();
+  EXPECT_EQ(back.view, data.view);
+  QFile f(file);
+  ASSERT_TRUE(f.open(QIODevice::ReadOnly));
+  QByteArray text = f.readAll();
+  f.close();
+  ASSERT_NE(text.indexOf("\"overlay\""), -1);
+  text.replace("\"overlay\"", "\"sideways\"");
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+  f.write(text);
+  f.close();
+  EXPECT_FALSE(loadSession(file, back, &error));
+  for (const char* part : {"v.perwiz", "sideways", "measured, predicted, overlay, lanes"})
+    EXPECT_NE(error.indexOf(QLatin1String(part)), -1) << error.toStdString();
 }
 
 }  // namespace

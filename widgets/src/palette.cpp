@@ -1,4 +1,4 @@
-#include "palette.h"
+#include "perwiz/widgets/palette.h"
 
 #include <QString>
 

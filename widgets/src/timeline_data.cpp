@@ -1,6 +1,6 @@
 #include "timeline_data.h"
 
-#include "palette.h"
+#include "perwiz/widgets/palette.h"
 
 #include "perwiz/rank_parallel.h"
 

@@ -6,7 +6,7 @@
 
 #include "timeline_painter.h"
 
-#include "palette.h"
+#include "perwiz/widgets/palette.h"
 #include "pixel_canvas.h"
 #include "time_axis.h"
 #include "timeline_data.h"
@@ -50,6 +50,10 @@ struct Frame {
   void rows(std::uint32_t from, std::uint32_t to, PaintScratch& w);
   void bands(std::uint32_t r, int lane, PaintScratch& w);
   void content(std::uint32_t r, int lane, PaintScratch& w);
+  void paintBoxes(const LaneSpec& spec, const RankTimes& t, const RankShape& shape, const TimelineLayout::Span& lane,
+                  QRgb* record, PaintScratch& w);
+  void paintMarks(const LaneSpec& spec, const TimelineLayout::Span& lane, int laneIndex, int m0, int m1, QRgb* record,
+                  PaintScratch& w);
   void markedStrip(std::uint32_t r, PaintScratch& w);
   void arrows(const LaneSpec& spec);
   void selection();

@@ -118,16 +118,22 @@ void Frame::content(std::uint32_t r, int laneIndex, PaintScratch& w) {
   q.nsPerPx = px;
   q.columns = W;
   const auto [m0, m1] = queryDrawingLane(d, r, shape, data.roles(), q, marks.data(), boxes);
-
-  // Boxes, shallow first so nested ones end on top.
-  std::sort(boxes.begin(), boxes.end(), [&](std::uint32_t a, std::uint32_t b) {
-    return shape.depth[a] != shape.depth[b] ? shape.depth[a] < shape.depth[b] : a < b;
-  });
   // Overlay: the measured (faded) lane records the colour it leaves in each column of its
   // top-level box area (0 = not known), so the predicted lane drawn over it can pre-blend its
   // translucent marks instead of blending pixel by pixel.
   QRgb* record = lanes == 2 && laneIndex == 0 && specs[1].style == LaneStyle::Outline ? w.band[0].data() : nullptr;
-  const QRgb* under = spec.style == LaneStyle::Outline ? w.band[0].data() : nullptr;
+  paintBoxes(spec, t, shape, lane, record, w);
+  paintMarks(spec, lane, laneIndex, m0, m1, record, w);
+}
+
+// The boxes of the events wide enough to draw (w.boxes), shallow first so nested ones end on
+// top, and the labels of those wide enough to name.
+void Frame::paintBoxes(const LaneSpec& spec, const RankTimes& t, const RankShape& shape,
+                       const TimelineLayout::Span& lane, QRgb* record, PaintScratch& w) {
+  auto& boxes = w.boxes;
+  std::sort(boxes.begin(), boxes.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return shape.depth[a] != shape.depth[b] ? shape.depth[a] < shape.depth[b] : a < b;
+  });
   for (std::uint32_t i : boxes) {
     const std::uint32_t fn = t.function[i];
     int x0 = L.xi(t.enter[i]);
@@ -162,8 +168,15 @@ void Frame::content(std::uint32_t r, int laneIndex, PaintScratch& w) {
       if (vx1 - vx0 >= cache.nameWidth[fn] + 8) w.labels.push_back({QRect(vx0, b.top, vx1 - vx0, b.height()), fn});
     }
   }
+}
 
-  // Summary marks of the narrow events, grouped by nesting depth (few groups).
+// Summary marks of the narrow events (w.marks, columns m0..m1), grouped by nesting depth (few
+// groups), and the ticks of point events.
+void Frame::paintMarks(const LaneSpec& spec, const TimelineLayout::Span& lane, int laneIndex, int m0, int m1,
+                       QRgb* record, PaintScratch& w) {
+  auto& marks = w.marks;  // kept zeroed between lanes
+  const QRgb* under = spec.style == LaneStyle::Outline ? w.band[0].data() : nullptr;
+  const double px = L.nsPerPx();
   auto& col = w.colors;
   std::int8_t groupOf[64];
   std::fill(std::begin(groupOf), std::end(groupOf), std::int8_t(-1));

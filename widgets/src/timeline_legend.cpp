@@ -1,6 +1,6 @@
 #include "timeline_legend.h"
 
-#include "palette.h"
+#include "perwiz/widgets/palette.h"
 #include "text_cache.h"
 #include "timeline_data.h"
 

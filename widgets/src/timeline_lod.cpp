@@ -155,15 +155,19 @@ std::size_t RankLod::bytes() const {
   return b;
 }
 
-RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape,
-                 const std::vector<FnRole>& roles, bool trim) {
-  RankLod lod;
+namespace {
+
+constexpr std::uint8_t kNotDrawn = 0xFF;
+
+// Each drawn event's class (kNotDrawn: not drawn), and the class lists, the classes' longest
+// durations and the span of the drawn events into `lod`.
+std::vector<std::uint8_t> classify(const LodGrid& grid, const RankTimes& t, const std::vector<FnRole>& roles,
+                                   RankLod& lod) {
   lod.classes.resize(grid.levels + 1);
   lod.classMaxDuration.assign(grid.levels + 1, 0);
   lod.firstEnter = std::numeric_limits<TimeNs>::max();
   lod.lastLeave = std::numeric_limits<TimeNs>::min();
-  // Each drawn event's class, then the class lists filled at their final sizes (no regrowth).
-  constexpr std::uint8_t kNotDrawn = 0xFF;
+  // The classes, then the class lists filled at their final sizes (no regrowth).
   std::vector<std::uint8_t> cls(t.size);
   std::vector<std::uint32_t> count(grid.levels + 1, 0);
   for (std::uint32_t i = 0; i < t.size; ++i) {
@@ -190,6 +194,37 @@ RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape
     auto byEnter = [&](std::uint32_t a, std::uint32_t b) { return t.enter[a] < t.enter[b]; };
     if (!std::is_sorted(c.begin(), c.end(), byEnter)) std::stable_sort(c.begin(), c.end(), byEnter);
   }
+
+  return cls;
+}
+
+// Level l of the pyramid (`size` buckets) from the accumulators of that level.
+void emitLevel(const LodGrid& grid, const std::vector<Acc>& cur, int l, std::size_t size, RankLod& lod) {
+  const double bw = double(grid.bucketWidth(l));
+  auto& out = lod.levels[l];
+  out.resize(size);
+  for (std::size_t b = 0; b < size; ++b) {
+    const Acc& a = cur[b];
+    LodBucket& o = out[b];
+    o.packed = (a.fn & LodBucket::kFnMask) | (std::uint32_t(std::min<int>(a.depth, 63)) << 22) |
+               (a.point ? LodBucket::kPointBit : 0u);
+    if (a.busy == 0 && a.top == 0) {  // an empty bucket (most, zoomed out on sparse ranks)
+      o.busy = o.top = 0;
+      continue;
+    }
+    o.busy = frac16(a.busy, bw);
+    o.top = frac16(a.top, bw);
+    if (a.busy > 0 && o.busy == 0) o.busy = 1;  // keep the mark of a very short call
+    if (a.top > 0 && o.top == 0) o.top = 1;
+  }
+}
+
+}  // namespace
+
+RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape, const std::vector<FnRole>& roles,
+                 bool trim) {
+  RankLod lod;
+  const std::vector<std::uint8_t> cls = classify(grid, t, roles, lod);
 
   // Segments of narrow events into the level where they become narrow: level 0 (almost every
   // event) into one array of accumulators, which then becomes each level above in place (a
@@ -243,26 +278,7 @@ RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape
     cur[bi].point = true;
   }
   lod.levels.resize(grid.levels);
-  auto emit = [&](int l, std::size_t size) {
-    const double bw = double(grid.bucketWidth(l));
-    auto& out = lod.levels[l];
-    out.resize(size);
-    for (std::size_t b = 0; b < size; ++b) {
-      const Acc& a = cur[b];
-      LodBucket& o = out[b];
-      o.packed = (a.fn & LodBucket::kFnMask) | (std::uint32_t(std::min<int>(a.depth, 63)) << 22) |
-                 (a.point ? LodBucket::kPointBit : 0u);
-      if (a.busy == 0 && a.top == 0) {  // an empty bucket (most, zoomed out on sparse ranks)
-        o.busy = o.top = 0;
-        continue;
-      }
-      o.busy = frac16(a.busy, bw);
-      o.top = frac16(a.top, bw);
-      if (a.busy > 0 && o.busy == 0) o.busy = 1;  // keep the mark of a very short call
-      if (a.top > 0 && o.top == 0) o.top = 1;
-    }
-  };
-  emit(0, n0);
+  emitLevel(grid, cur, 0, n0, lod);
   for (int l = 1; l < grid.levels; ++l) {
     const std::size_t prev = sizeAt(l - 1), size = sizeAt(l);
     for (std::size_t b = 0; b < size; ++b) {  // in place: bucket b reads 2b and 2b + 1 >= b
@@ -279,7 +295,7 @@ RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape
       cur[d[i].bucket].merge(own);
       i = j;
     }
-    emit(l, size);
+    emitLevel(grid, cur, l, size, lod);
   }
   return lod;
 }

@@ -2,7 +2,7 @@
 
 #include "timeline_frame.h"
 
-#include "palette.h"
+#include "perwiz/widgets/palette.h"
 #include "pixel_canvas.h"
 #include "time_axis.h"
 #include "timeline_data.h"
@@ -89,6 +89,63 @@ void ColorTables::build(const TimelineData& data) {
   traceVersion = data.traceVersion();
 }
 
+namespace {
+
+// The per-thread scratch of the rows pass, sized to the plot's columns.
+void prepareScratch(PaintCache& cache, const TimelineData& data, std::size_t W) {
+  for (PaintScratch& w : cache.scratch) {
+    if (w.marks.size() != W) {
+      w.marks.assign(W, ColumnMark{});
+      w.colors.resize(W);
+      w.colors2.resize(W);
+      w.band[0].resize(W);
+      w.band[1].resize(W);
+      w.group.resize(W);
+      w.fractions.resize(W);
+    }
+    w.visibleFns.assign(data.functionCount(), 0);
+    w.labels.clear();
+    w.stats = TimelineFrameStats{};
+  }
+}
+
+// The rows: step bands, separators, grid, computation, boxes, summary marks, ticks, into the
+// frame's canvas; their statistics, labels and visible functions into the cache. Raster
+// canvases paint the upper half of the rows on a second thread (disjoint pixel rows).
+void paintRows(Frame& f, PaintCache& cache, std::size_t W) {
+  const TimelineLayout& L = f.L;
+  const std::uint32_t r0 = L.firstVisibleRow(), r1 = L.endVisibleRow();
+  const std::uint64_t work = std::uint64_t(r1 - r0) * std::uint64_t(f.lanes) * W;
+  static const bool oneThread = qEnvironmentVariableIntValue("PERWIZ_TIMELINE_THREADS") == 1;
+  if (f.canvas->threadSafeRows() && !oneThread && r1 - r0 >= 8 && work >= 100000 &&
+      std::thread::hardware_concurrency() > 1) {
+    const std::uint32_t mid = r0 + (r1 - r0) / 2;
+    std::latch upperDone(1);  // (QThreadPool::waitForDone would also end the pool's thread)
+    cache.rowThread.start([&] {
+      f.rows(r0, mid, cache.scratch[1]);
+      upperDone.count_down();
+    });
+    f.rows(mid, r1, cache.scratch[0]);
+    upperDone.wait();
+  } else {
+    f.rows(r0, r1, cache.scratch[0]);
+  }
+  cache.rowStats = TimelineFrameStats{};
+  cache.labels.clear();
+  for (PaintScratch& w : cache.scratch) {
+    cache.rowStats.rows += w.stats.rows;
+    cache.rowStats.boxes += w.stats.boxes;
+    cache.rowStats.marks += w.stats.marks;
+    for (const BoxLabel& b : w.labels)
+      if (int(cache.labels.size()) < kBoxLabels) cache.labels.push_back(b);
+  }
+  cache.visibleFns = cache.scratch[0].visibleFns;
+  for (std::size_t i = 0; i < cache.visibleFns.size(); ++i)
+    cache.visibleFns[i] = char(cache.visibleFns[i] | cache.scratch[1].visibleFns[i]);
+}
+
+}  // namespace
+
 void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& L,
                    const PaintState& state, PaintCache& cache, TimelineFrameStats& stats) {
   QElapsedTimer timer;
@@ -114,20 +171,7 @@ void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& 
   f.W = std::max(1, L.plot.width());
   stats.columns = f.W;
   const std::size_t W = std::size_t(f.W);
-  for (PaintScratch& w : cache.scratch) {
-    if (w.marks.size() != W) {
-      w.marks.assign(W, ColumnMark{});
-      w.colors.resize(W);
-      w.colors2.resize(W);
-      w.band[0].resize(W);
-      w.band[1].resize(W);
-      w.group.resize(W);
-      w.fractions.resize(W);
-    }
-    w.visibleFns.assign(data.functionCount(), 0);
-    w.labels.clear();
-    w.stats = TimelineFrameStats{};
-  }
+  prepareScratch(cache, data, W);
   const QFontMetrics fontMetrics(p.font());
   f.fontHeight = fontMetrics.height();
   cache.text.begin(p.font());
@@ -163,36 +207,7 @@ void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& 
       canvas = std::make_unique<VectorCanvas>(L.plot, p, premul(colors::background));
     }
     f.canvas = canvas.get();
-    // Rows: step bands, separators, grid, computation, boxes, summary marks, ticks. Raster
-    // canvases paint the upper half of the rows on a second thread (disjoint pixel rows).
-    const std::uint32_t r0 = L.firstVisibleRow(), r1 = L.endVisibleRow();
-    const std::uint64_t work = std::uint64_t(r1 - r0) * std::uint64_t(f.lanes) * W;
-    static const bool oneThread = qEnvironmentVariableIntValue("PERWIZ_TIMELINE_THREADS") == 1;
-    if (canvas->threadSafeRows() && !oneThread && r1 - r0 >= 8 && work >= 100000 &&
-        std::thread::hardware_concurrency() > 1) {
-      const std::uint32_t mid = r0 + (r1 - r0) / 2;
-      std::latch upperDone(1);  // (QThreadPool::waitForDone would also end the pool's thread)
-      cache.rowThread.start([&] {
-        f.rows(r0, mid, cache.scratch[1]);
-        upperDone.count_down();
-      });
-      f.rows(mid, r1, cache.scratch[0]);
-      upperDone.wait();
-    } else {
-      f.rows(r0, r1, cache.scratch[0]);
-    }
-    cache.rowStats = TimelineFrameStats{};
-    cache.labels.clear();
-    for (PaintScratch& w : cache.scratch) {
-      cache.rowStats.rows += w.stats.rows;
-      cache.rowStats.boxes += w.stats.boxes;
-      cache.rowStats.marks += w.stats.marks;
-      for (const BoxLabel& b : w.labels)
-        if (int(cache.labels.size()) < kBoxLabels) cache.labels.push_back(b);
-    }
-    cache.visibleFns = cache.scratch[0].visibleFns;
-    for (std::size_t i = 0; i < cache.visibleFns.size(); ++i)
-      cache.visibleFns[i] = char(cache.visibleFns[i] | cache.scratch[1].visibleFns[i]);
+    paintRows(f, cache, W);
     if (raster) {
       cache.key = key;
       cache.valid = true;

@@ -2,7 +2,7 @@
 // geometry timeline_layout, hit testing timeline_query, the prepared data timeline_data.
 #include "perwiz/widgets/timeline_view.h"
 
-#include "palette.h"
+#include "perwiz/widgets/palette.h"
 #include "timeline_data.h"
 #include "timeline_export.h"
 #include "timeline_layout.h"

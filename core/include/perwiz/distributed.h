@@ -80,4 +80,10 @@ std::vector<Diagnostic> mergeShareWarnings(const std::vector<std::vector<Diagnos
 DistributedPrediction predictDistributed(const std::string& path, const DistributedOptions& options,
                                          ProcessGroup& group);
 
+// replayer.predictedTrace() written as OTF2 at `path` (X.otf2, or a directory) rank by rank by the
+// processes' writer in a group of one: the same archive as saveTrace(predictedTrace(), path),
+// byte for byte, holding one rank's copy of L' at a time instead of all of it. Nothing is ever
+// overwritten; a failure throws, naming the file, and leaves nothing behind.
+void writePredictedOtf2(const Replayer& replayer, const std::string& path);
+
 }  // namespace perwiz

@@ -163,11 +163,7 @@ class Replayer {
   // its prediction (the same function indices). Ranks are independent: several threads may
   // fill different ranks at once.
   void predictedRankTrace(std::uint32_t rank, RankTrace& out) const;
-  // predictedTrace() written as OTF2 at `path` (X.otf2, or a directory) rank by rank: the same
-  // archive as saveTrace(predictedTrace(), path), byte for byte, holding one rank's copy of L'
-  // at a time instead of all of it. Nothing is ever overwritten; a failure throws, naming the
-  // file, and leaves nothing behind.
-  void writePredictedOtf2(const std::string& path) const;
+  // (writePredictedOtf2 in perwiz/distributed.h writes it as OTF2 rank by rank.)
 
   // Per replay unit. The replay keeps the leaves; an enter is derived (the rank's previous
   // leave plus the effective gap), so predictedEnters() builds a copy: for tests and tools,

@@ -45,287 +45,230 @@ std::uint64_t sumOver(ProcessGroup& group, std::uint64_t mine) {
   return total;
 }
 
-}  // namespace
-
-DistributedPrediction predictDistributed(const std::string& path, const DistributedOptions& options,
-                                         ProcessGroup& group) {
-  const std::uint32_t me = group.rank(), P = group.size();
-  DistributedPrediction out;
-  out.scenario = options.scenario;
-  if (!out.scenario.model) out.scenario.model = defaultNetworkModel();
-  out.scenario.normalize();
-
-  if (!options.output.empty()) checkPredictedOutput(options.output, group);
-
-  // 1. This process's share of the ranks.
+// 1. This process's share of the ranks (the region declared where its ranks enter it; refused
+// only if no process's ranks do: it may be a state some never enter).
+Trace loadShare(const std::string& path, const DistributedOptions& options, ProcessGroup& group) {
   Trace trace;
   LoadOptions load = options.load;
-  load.shareIndex = me;
-  load.shareCount = P;
+  load.shareIndex = group.rank();
+  load.shareCount = group.size();
   bool regionHere = true;
   agree(group, attempt([&] {
-    trace = loadTrace(path, load);
-    if (!options.region.empty()) regionHere = declareParallelRegion(trace, options.region);
-  }));
-  // The region may be a state some processes' ranks never enter: refused only if none does.
+          trace = loadTrace(path, load);
+          if (!options.region.empty()) regionHere = declareParallelRegion(trace, options.region);
+        }));
   if (!options.region.empty()) {
     bool anywhere = false;
     for (const std::string& b : group.allGather(regionHere ? "1" : "0")) anywhere = anywhere || b == "1";
     if (!anywhere) agree(group, path + ": --region " + options.region + ": no state of that name");
   }
-  phaseLog(me, "loaded");
-  {
-    // Every process's warnings, merged into the whole trace's: a user predicting from a
-    // damaged file is told, with the counts of the whole trace.
-    wire::Writer w;
-    w.u64(trace.warnings.size());
-    for (const Diagnostic& d : trace.warnings) {
-      w.str(d.file);
-      w.i64(d.line);
-      w.str(d.position);
-      w.str(d.message);
-    }
-    std::vector<std::vector<Diagnostic>> perShare;
-    for (const std::string& b : group.allGather(w.take())) {
-      wire::Reader r(b, "warnings");
-      auto& share = perShare.emplace_back();
-      for (std::uint64_t n = r.u64(); n > 0; --n) {
-        Diagnostic d;
-        d.file = r.str();
-        d.line = r.i64();
-        d.position = r.str();
-        d.message = r.str();
-        share.push_back(std::move(d));
-      }
-      r.finish();
-    }
-    // ALOG and OTF shares read the whole file, then keep their ranks (trace_io.cpp).
-    out.warnings = mergeShareWarnings(perShare, trace.format != "otf2");
-  }
-  std::vector<Function> functions;  // as loaded: the predicted trace's table follows it
-  if (!options.output.empty()) functions = trace.functions;
-  const std::uint32_t R = static_cast<std::uint32_t>(trace.rankCount());
-  const RankRange own = rankShare(R, me, P);
-  out.format = trace.format;
-  out.ranks = R;
-  std::uint64_t calls = 0;
-  for (std::uint32_t r = own.first; r < own.last; ++r) calls += trace.ranks[r].mpiCalls.size();
-  out.mpiCalls = sumOver(group, calls);
+  return trace;
+}
 
-  // Hypotheses this replay applies: those on its own ranks' events (the others' are checked by
-  // their owners) and balance-compute of a step its ranks take part in, with the mean over every
-  // process's ranks (set below), balance-volume with the mean over every process's messages (set
-  // below), and compensation of its own ranks.
-  std::uint64_t steps = 0;
-  for (const std::string& b : group.allGather(std::to_string(trace.steps.size()))) steps = std::max<std::uint64_t>(steps, std::stoull(b));
+// Every process's warnings, merged into the whole trace's: a user predicting from a damaged
+// file is told, with the counts of the whole trace.
+std::vector<Diagnostic> gatherWarnings(const Trace& trace, ProcessGroup& group) {
+  wire::Writer w;
+  w.u64(trace.warnings.size());
+  for (const Diagnostic& d : trace.warnings) {
+    w.str(d.file);
+    w.i64(d.line);
+    w.str(d.position);
+    w.str(d.message);
+  }
+  std::vector<std::vector<Diagnostic>> perShare;
+  for (const std::string& b : group.allGather(w.take())) {
+    wire::Reader r(b, "warnings");
+    auto& share = perShare.emplace_back();
+    for (std::uint64_t n = r.u64(); n > 0; --n) {
+      Diagnostic d;
+      d.file = r.str();
+      d.line = r.i64();
+      d.position = r.str();
+      d.message = r.str();
+      share.push_back(std::move(d));
+    }
+    r.finish();
+  }
+  // ALOG and OTF shares read the whole file, then keep their ranks (trace_io.cpp).
+  return mergeShareWarnings(perShare, trace.format != "otf2");
+}
+
+// The hypotheses this process's replay applies: those on its own ranks' events (the others'
+// are checked by their owners) and balance-compute of a step its ranks take part in, with the
+// mean over every process's ranks (shareStepMeans), balance-volume with the mean over every
+// process's messages (shareVolumeMeans), and compensation of its own ranks.
+struct OwnedHypotheses {
   std::vector<Hypothesis> owned;
   std::vector<std::uint32_t> balanced;  // balance-compute steps
   std::vector<std::uint32_t> volumes;   // balance-volume steps
   std::vector<TimeNs> recorded;         // compensation from the trace: own ranks' overhead per event
+};
+
+OwnedHypotheses ownHypotheses(const Scenario& scenario, const Trace& trace, RankRange own, const std::string& path,
+                              ProcessGroup& group) {
+  const std::uint32_t R = static_cast<std::uint32_t>(trace.rankCount());
+  std::uint64_t steps = 0;
+  for (const std::string& b : group.allGather(std::to_string(trace.steps.size())))
+    steps = std::max<std::uint64_t>(steps, std::stoull(b));
+  auto checkStep = [&](std::uint32_t k) {
+    if (k >= steps)
+      throw std::runtime_error("step " + std::to_string(k) + ": the trace has " + std::to_string(steps) +
+                               " parallel steps (0-based) (in " + path + ")");
+  };
+  OwnedHypotheses out;
   agree(group, attempt([&] {
-    for (const Hypothesis& h : out.scenario.hypotheses) {
-      if (h.targetsEvent()) {
-        if (h.event.rank >= R)
-          throw std::runtime_error("event " + h.event.toString() + ": the trace has " + std::to_string(R) + " ranks (in " + path + ")");
-        if (own.contains(h.event.rank)) owned.push_back(h);
-      } else if (h.kind == HypothesisKind::BalanceCompute) {
-        if (h.step >= steps)
-          throw std::runtime_error("step " + std::to_string(h.step) + ": the trace has " + std::to_string(steps) +
-                                   " parallel steps (0-based) (in " + path + ")");
-        balanced.push_back(h.step);
-        if (h.step < trace.steps.size()) owned.push_back(h);
-      } else if (h.kind == HypothesisKind::BalanceVolume) {
-        if (h.step >= steps)
-          throw std::runtime_error("step " + std::to_string(h.step) + ": the trace has " + std::to_string(steps) +
-                                   " parallel steps (0-based) (in " + path + ")");
-        volumes.push_back(h.step);  // applied once the ghosts have brought their steps (below)
-      } else if (h.kind == HypothesisKind::Compensate) {
-        // Every process takes the overhead out of its own ranks (their records are all here;
-        // a ghost's enter comes from its owner). From the trace: each reads its own ranks'.
-        if (h.overheadFromTrace()) {
-          std::string problem;
-          recorded = compensationOverhead(trace, h.overheadNs, &problem, own.first, own.last);
-          if (recorded.empty()) throw std::runtime_error(problem);
-        }
-        owned.push_back(h);
-      } else {
-        throw std::runtime_error(h.toString() + ": not replayed by perwiz-mpi; use perwiz-cli predict");
-      }
-    }
-  }));
+          for (const Hypothesis& h : scenario.hypotheses) {
+            if (h.targetsEvent()) {
+              if (h.event.rank >= R)
+                throw std::runtime_error("event " + h.event.toString() + ": the trace has " + std::to_string(R) +
+                                         " ranks (in " + path + ")");
+              if (own.contains(h.event.rank)) out.owned.push_back(h);
+            } else if (h.kind == HypothesisKind::BalanceCompute) {
+              checkStep(h.step);
+              out.balanced.push_back(h.step);
+              if (h.step < trace.steps.size()) out.owned.push_back(h);
+            } else if (h.kind == HypothesisKind::BalanceVolume) {
+              checkStep(h.step);
+              out.volumes.push_back(h.step);  // applied once the ghosts have brought their steps
+            } else if (h.kind == HypothesisKind::Compensate) {
+              // Every process takes the overhead out of its own ranks (their records are all here;
+              // a ghost's enter comes from its owner). From the trace: each reads its own ranks'.
+              if (h.overheadFromTrace()) {
+                std::string problem;
+                out.recorded = compensationOverhead(trace, h.overheadNs, &problem, own.first, own.last);
+                if (out.recorded.empty()) throw std::runtime_error(problem);
+              }
+              out.owned.push_back(h);
+            } else {
+              throw std::runtime_error(h.toString() + ": not replayed by perwiz-mpi; use perwiz-cli predict");
+            }
+          }
+        }));
+  return out;
+}
 
-  // The parallel steps' table holds a span per step for every rank of the trace, this
-  // process's or not (8 B × steps × ranks: 267 MB on each process for the 10^8-event trace of
-  // docs/performance.md). Only balance hypotheses read it: without one it is freed here, and the
-  // heap it leaves is given back to the system before the replay program is built.
-  if (balanced.empty() && volumes.empty()) {
-    releaseMemory(trace.steps);
-    releaseFreedHeap();
-  }
-
-  // 2. Ghost ranks: every process sends each other one the calls of its ranks that reach it.
-  // Cost mode "model" prices a collective by every member's size and position: members are
-  // sent one by one there (ghosts.h); in "measured" each process sends one proxy per instance.
-  const bool everyMember = out.scenario.costs == CostMode::Model;
+// 2. Ghost ranks: every process sends each other one the calls of its ranks that reach it.
+// Cost mode "model" prices a collective by every member's size and position: members are
+// sent one by one there (ghosts.h); in "measured" each process sends one proxy per instance.
+ImportedGhosts exchangeGhosts(Trace& trace, RankRange own, bool everyMember, bool steps, ProcessGroup& group) {
+  const std::uint32_t me = group.rank(), P = group.size();
+  const std::uint32_t R = static_cast<std::uint32_t>(trace.rankCount());
   ImportedGhosts imported;
-  {
-    std::vector<std::string> ghosts(P);
-    std::string problem = attempt([&] {
-      for (std::uint32_t q = 0; q < P; ++q)
-        if (q != me) ghosts[q] = exportGhosts(trace, own, rankShare(R, q, P), everyMember, !volumes.empty());
-    });
-    agree(group, problem);
-    std::vector<std::string> in = group.exchange(std::move(ghosts));
-    agree(group, attempt([&] { imported = importGhosts(trace, own, in, !volumes.empty()); }));
-  }
-  releaseFreedHeap();  // the buffers
-  phaseLog(me, "ghosts");
-  std::uint64_t ghostCalls = 0;
-  for (std::uint32_t r = 0; r < trace.rankCount(); ++r)
-    if (!own.contains(r)) ghostCalls += trace.ranks[r].mpiCalls.size();
-  out.ghostCalls = sumOver(group, ghostCalls);
-
-  // 3. The replay program over own and ghost ranks, with this process's hypotheses.
-  std::unique_ptr<Replayer> rp;
+  std::vector<std::string> ghosts(P);
   agree(group, attempt([&] {
-    Scenario s = out.scenario;
-    s.hypotheses.clear();
-    rp = std::make_unique<Replayer>(trace, std::move(s));
-    if (!recorded.empty()) internal::ReplayerAccess::setRecordedOverhead(*rp, std::move(recorded));
-  }));
-  // Balance-compute: every step's mean over every process's ranks, by the serial formula
-  // round(sum / present) over the sums of all processes (Replayer::setStepMean).
-  if (!balanced.empty()) {
-    wire::Writer w;
-    for (std::uint32_t k : balanced) {
-      __int128 sum = 0;
-      std::uint32_t present = 0;
-      const std::vector<TimeNs> totals = rp->stepComputation(k);  // -1: absent (empty past the steps)
-      for (std::uint32_t r = own.first; r < own.last && r < totals.size(); ++r) {
-        const TimeNs total = totals[r];
-        if (total < 0) continue;  // the rank lacks this step
-        sum += total;
-        ++present;
-      }
-      w.u64(static_cast<std::uint64_t>(sum));
-      w.u64(static_cast<std::uint64_t>(sum >> 64));
-      w.u32(present);
+          for (std::uint32_t q = 0; q < P; ++q)
+            if (q != me) ghosts[q] = exportGhosts(trace, own, rankShare(R, q, P), everyMember, steps);
+        }));
+  std::vector<std::string> in = group.exchange(std::move(ghosts));
+  agree(group, attempt([&] { imported = importGhosts(trace, own, in, steps); }));
+  return imported;
+}
+
+// Balance-compute: every step's mean over every process's ranks, by the serial formula
+// round(sum / present) over the sums of all processes (ReplayerAccess::setStepMean).
+void shareStepMeans(Replayer& rp, const std::vector<std::uint32_t>& balanced, RankRange own, ProcessGroup& group) {
+  wire::Writer w;
+  for (std::uint32_t k : balanced) {
+    __int128 sum = 0;
+    std::uint32_t present = 0;
+    const std::vector<TimeNs> totals = rp.stepComputation(k);  // -1: absent (empty past the steps)
+    for (std::uint32_t r = own.first; r < own.last && r < totals.size(); ++r) {
+      const TimeNs total = totals[r];
+      if (total < 0) continue;  // the rank lacks this step
+      sum += total;
+      ++present;
     }
-    std::vector<__int128> sums(balanced.size(), 0);
-    std::vector<std::uint64_t> present(balanced.size(), 0);
-    for (const std::string& b : group.allGather(w.take())) {
-      wire::Reader rd(b, "step sums");
-      for (std::size_t i = 0; i < balanced.size(); ++i) {
-        const std::uint64_t lo = rd.u64(), hi = rd.u64();
-        sums[i] += static_cast<__int128>((static_cast<unsigned __int128>(hi) << 64) | lo);
-        present[i] += rd.u32();
-      }
-    }
-    for (std::size_t i = 0; i < balanced.size(); ++i)
-      if (present[i] > 0)
-        internal::ReplayerAccess::setStepMean(*rp, balanced[i],
-                                              static_cast<TimeNs>((sums[i] * 2 + static_cast<__int128>(present[i])) /
-                                                                  (2 * static_cast<__int128>(present[i]))));
+    w.u64(static_cast<std::uint64_t>(sum));
+    w.u64(static_cast<std::uint64_t>(sum >> 64));
+    w.u32(present);
   }
-  // Balance-volume: every step's mean size over every process's messages, each counted by the
-  // process holding its send (the serial formula round(Σ / n) over the sums of all processes).
-  // A process applies it where its ranks or ghosts send in the step.
-  if (!volumes.empty()) {
-    wire::Writer w;
-    for (std::uint32_t k : volumes) {
-      unsigned __int128 sum = 0;
-      const std::vector<std::uint64_t> sizes = internal::ReplayerAccess::stepMessageSizes(*rp, k, own.first, own.last);
-      for (std::uint64_t b : sizes) sum += b;
-      w.u64(static_cast<std::uint64_t>(sum));
-      w.u64(static_cast<std::uint64_t>(sum >> 64));
-      w.u64(sizes.size());
+  std::vector<__int128> sums(balanced.size(), 0);
+  std::vector<std::uint64_t> present(balanced.size(), 0);
+  for (const std::string& b : group.allGather(w.take())) {
+    wire::Reader rd(b, "step sums");
+    for (std::size_t i = 0; i < balanced.size(); ++i) {
+      const std::uint64_t lo = rd.u64(), hi = rd.u64();
+      sums[i] += static_cast<__int128>((static_cast<unsigned __int128>(hi) << 64) | lo);
+      present[i] += rd.u32();
     }
-    std::vector<unsigned __int128> sums(volumes.size(), 0);
-    std::vector<std::uint64_t> count(volumes.size(), 0);
-    for (const std::string& b : group.allGather(w.take())) {
-      wire::Reader rd(b, "step volumes");
-      for (std::size_t i = 0; i < volumes.size(); ++i) {
-        const std::uint64_t lo = rd.u64(), hi = rd.u64();
-        sums[i] += (static_cast<unsigned __int128>(hi) << 64) | lo;
-        count[i] += rd.u64();
-      }
-    }
+  }
+  for (std::size_t i = 0; i < balanced.size(); ++i)
+    if (present[i] > 0)
+      internal::ReplayerAccess::setStepMean(rp, balanced[i],
+                                            static_cast<TimeNs>((sums[i] * 2 + static_cast<__int128>(present[i])) /
+                                                                (2 * static_cast<__int128>(present[i]))));
+}
+
+// Balance-volume: every step's mean size over every process's messages, each counted by the
+// process holding its send (the serial formula round(Σ / n) over the sums of all processes).
+// A process applies it where its ranks or ghosts send in the step: those are added to `owned`.
+void shareVolumeMeans(Replayer& rp, const Trace& trace, const std::vector<std::uint32_t>& volumes, RankRange own,
+                      std::vector<Hypothesis>& owned, ProcessGroup& group) {
+  wire::Writer w;
+  for (std::uint32_t k : volumes) {
+    unsigned __int128 sum = 0;
+    const std::vector<std::uint64_t> sizes = internal::ReplayerAccess::stepMessageSizes(rp, k, own.first, own.last);
+    for (std::uint64_t b : sizes) sum += b;
+    w.u64(static_cast<std::uint64_t>(sum));
+    w.u64(static_cast<std::uint64_t>(sum >> 64));
+    w.u64(sizes.size());
+  }
+  std::vector<unsigned __int128> sums(volumes.size(), 0);
+  std::vector<std::uint64_t> count(volumes.size(), 0);
+  for (const std::string& b : group.allGather(w.take())) {
+    wire::Reader rd(b, "step volumes");
     for (std::size_t i = 0; i < volumes.size(); ++i) {
-      if (count[i] > 0)
-        internal::ReplayerAccess::setVolumeMean(*rp, volumes[i],
-                                                static_cast<std::uint64_t>((sums[i] * 2 + count[i]) / (2 * count[i])));
-      if (volumes[i] < trace.steps.size()) owned.push_back({HypothesisKind::BalanceVolume, {}, volumes[i]});
+      const std::uint64_t lo = rd.u64(), hi = rd.u64();
+      sums[i] += (static_cast<unsigned __int128>(hi) << 64) | lo;
+      count[i] += rd.u64();
     }
   }
-  // 4. Which enters go where; both sides of every pair must agree on the count.
+  for (std::size_t i = 0; i < volumes.size(); ++i) {
+    if (count[i] > 0)
+      internal::ReplayerAccess::setVolumeMean(rp, volumes[i],
+                                              static_cast<std::uint64_t>((sums[i] * 2 + count[i]) / (2 * count[i])));
+    if (volumes[i] < trace.steps.size()) owned.push_back({HypothesisKind::BalanceVolume, {}, volumes[i]});
+  }
+}
+
+// 4. Which enters go where; both sides of every pair must agree on the count.
+SweepLinks agreeOnLinks(const Replayer& rp, const Trace& trace, bool everyMember, const ImportedGhosts& imported,
+                        ProcessGroup& group) {
+  const std::uint32_t me = group.rank(), P = group.size();
   SweepLinks links;
-  {
-    std::vector<std::string> counts(P);
-    std::string problem = attempt([&] {
-      links = sweepLinks(*rp, trace, me, P, everyMember, imported);
-      std::vector<std::uint32_t> n(P, 0);
-      for (const auto& e : links.exports) ++n[e.process];
-      for (const auto& e : links.proxyDests) ++n[e.process];
-      for (std::uint32_t q = 0; q < P; ++q) {
-        wire::Writer w;
-        w.u32(n[q]);
-        counts[q] = w.take();
-      }
-    });
-    agree(group, problem);
-    const std::vector<std::string> in = group.exchange(std::move(counts));
-    agree(group, attempt([&] {
-      for (std::uint32_t q = 0; q < P; ++q) {
-        if (q == me) continue;
-        wire::Reader r(in[q], "ghost counts");
-        const std::uint32_t n = r.u32();
-        if (n != links.imports[q].size())
-          throw std::logic_error("process " + std::to_string(q) + " sends " + std::to_string(n) + " enters, " +
-                                 std::to_string(links.imports[q].size()) + " ghost units expect them");
-      }
-    }));
-  }
+  std::vector<std::string> counts(P);
+  agree(group, attempt([&] {
+          links = sweepLinks(rp, trace, me, P, everyMember, imported);
+          std::vector<std::uint32_t> n(P, 0);
+          for (const auto& e : links.exports) ++n[e.process];
+          for (const auto& e : links.proxyDests) ++n[e.process];
+          for (std::uint32_t q = 0; q < P; ++q) {
+            wire::Writer w;
+            w.u32(n[q]);
+            counts[q] = w.take();
+          }
+        }));
+  const std::vector<std::string> in = group.exchange(std::move(counts));
+  agree(group, attempt([&] {
+          for (std::uint32_t q = 0; q < P; ++q) {
+            if (q == me) continue;
+            wire::Reader r(in[q], "ghost counts");
+            const std::uint32_t n = r.u32();
+            if (n != links.imports[q].size())
+              throw std::logic_error("process " + std::to_string(q) + " sends " + std::to_string(n) + " enters, " +
+                                     std::to_string(links.imports[q].size()) + " ghost units expect them");
+          }
+        }));
+  return links;
+}
 
-  phaseLog(me, "links");
-  // 5. The serial schedule's cuts of dependency cycles, decided together (scheduleDistributed).
-  // Needed where they can differ from this program's own: where a process's program cut an
-  // active dependency, where balance-volume may activate a cut one, or (found by the sweep
-  // stalling) where an active cycle runs across the processes. Otherwise every active
-  // dependency is kept here as in the serial program, and the pass (a sweep's worth of rounds)
-  // is spared.
-  bool scheduled = false;
-  auto schedule = [&] {
-    const SweepStats st = scheduleDistributed(*rp, trace, links, group);
-    out.brokenCycles = st.brokenCycles;
-    out.scheduleRounds = st.rounds;
-    scheduled = true;
-    phaseLog(me, "schedule");
-  };
-  if (!volumes.empty() || sumOver(group, rp->report().brokenCycles) > 0) schedule();
-  auto hypotheses = [&] {
-    agree(group, attempt([&] {
-      std::string problem;
-      if (!rp->setHypotheses(owned, &problem)) throw std::runtime_error(problem + " (in " + path + ")");
-    }));
-  };
-  hypotheses();
-  // 6. The sweep.
-  SweepStats stats;
-  try {
-    stats = sweepDistributed(*rp, links, group);
-  } catch (const SweepCycle&) {  // raised on every process alike
-    if (scheduled) throw;
-    schedule();
-    hypotheses();
-    stats = sweepDistributed(*rp, links, group);
-  }
-  phaseLog(me, "sweep");
-  out.rounds = stats.rounds;
-  out.enterSent = sumOver(group, stats.enterSent);
-
-  // 7. Every rank's measured and predicted end, on every process.
-  const ReplayProgram& p = internal::ReplayerAccess::program(*rp);
-  const std::vector<TimeNs>& leave = rp->predictedLeaves();
+// 7. Every rank's measured and predicted end, on every process.
+void gatherRankEnds(const Replayer& rp, RankRange own, const std::string& path, DistributedPrediction& out,
+                    ProcessGroup& group) {
+  const ReplayProgram& p = internal::ReplayerAccess::program(rp);
+  const std::vector<TimeNs>& leave = rp.predictedLeaves();
+  const std::uint32_t R = out.ranks;
   wire::Writer mine;
   for (std::uint32_t r = own.first; r < own.last; ++r) {
     mine.u32(r);
@@ -349,6 +292,105 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
   }
   if (overflowed(out.predicted))
     throw GroupError(path + ": the predicted time exceeds the int64 range (2^63 ns); perwiz-cli predict names where");
+}
+
+}  // namespace
+
+DistributedPrediction predictDistributed(const std::string& path, const DistributedOptions& options,
+                                         ProcessGroup& group) {
+  const std::uint32_t me = group.rank(), P = group.size();
+  DistributedPrediction out;
+  out.scenario = options.scenario;
+  if (!out.scenario.model) out.scenario.model = defaultNetworkModel();
+  out.scenario.normalize();
+
+  if (!options.output.empty()) checkPredictedOutput(options.output, group);
+
+  // 1. This process's share of the ranks, and the whole trace's warnings.
+  Trace trace = loadShare(path, options, group);
+  phaseLog(me, "loaded");
+  out.warnings = gatherWarnings(trace, group);
+  std::vector<Function> functions;  // as loaded: the predicted trace's table follows it
+  if (!options.output.empty()) functions = trace.functions;
+  const std::uint32_t R = static_cast<std::uint32_t>(trace.rankCount());
+  const RankRange own = rankShare(R, me, P);
+  out.format = trace.format;
+  out.ranks = R;
+  std::uint64_t calls = 0;
+  for (std::uint32_t r = own.first; r < own.last; ++r) calls += trace.ranks[r].mpiCalls.size();
+  out.mpiCalls = sumOver(group, calls);
+  OwnedHypotheses hs = ownHypotheses(out.scenario, trace, own, path, group);
+
+  // The parallel steps' table holds a span per step for every rank of the trace, this
+  // process's or not (8 B × steps × ranks: 267 MB on each process for the 10^8-event trace of
+  // docs/performance.md). Only balance hypotheses read it: without one it is freed here, and the
+  // heap it leaves is given back to the system before the replay program is built.
+  if (hs.balanced.empty() && hs.volumes.empty()) {
+    releaseMemory(trace.steps);
+    releaseFreedHeap();
+  }
+
+  // 2. Ghost ranks.
+  const bool everyMember = out.scenario.costs == CostMode::Model;
+  const ImportedGhosts imported = exchangeGhosts(trace, own, everyMember, !hs.volumes.empty(), group);
+  releaseFreedHeap();  // the buffers
+  phaseLog(me, "ghosts");
+  std::uint64_t ghostCalls = 0;
+  for (std::uint32_t r = 0; r < trace.rankCount(); ++r)
+    if (!own.contains(r)) ghostCalls += trace.ranks[r].mpiCalls.size();
+  out.ghostCalls = sumOver(group, ghostCalls);
+
+  // 3. The replay program over own and ghost ranks, with this process's hypotheses.
+  std::unique_ptr<Replayer> rp;
+  agree(group, attempt([&] {
+          Scenario s = out.scenario;
+          s.hypotheses.clear();
+          rp = std::make_unique<Replayer>(trace, std::move(s));
+          if (!hs.recorded.empty()) internal::ReplayerAccess::setRecordedOverhead(*rp, std::move(hs.recorded));
+        }));
+  if (!hs.balanced.empty()) shareStepMeans(*rp, hs.balanced, own, group);
+  if (!hs.volumes.empty()) shareVolumeMeans(*rp, trace, hs.volumes, own, hs.owned, group);
+  // 4. Which enters go where.
+  const SweepLinks links = agreeOnLinks(*rp, trace, everyMember, imported, group);
+  phaseLog(me, "links");
+  // 5. The serial schedule's cuts of dependency cycles, decided together (scheduleDistributed).
+  // Needed where they can differ from this program's own: where a process's program cut an
+  // active dependency, where balance-volume may activate a cut one, or (found by the sweep
+  // stalling) where an active cycle runs across the processes. Otherwise every active
+  // dependency is kept here as in the serial program, and the pass (a sweep's worth of rounds)
+  // is spared.
+  bool scheduled = false;
+  auto schedule = [&] {
+    const SweepStats st = scheduleDistributed(*rp, trace, links, group);
+    out.brokenCycles = st.brokenCycles;
+    out.scheduleRounds = st.rounds;
+    scheduled = true;
+    phaseLog(me, "schedule");
+  };
+  if (!hs.volumes.empty() || sumOver(group, rp->report().brokenCycles) > 0) schedule();
+  auto hypotheses = [&] {
+    agree(group, attempt([&] {
+            std::string problem;
+            if (!rp->setHypotheses(hs.owned, &problem)) throw std::runtime_error(problem + " (in " + path + ")");
+          }));
+  };
+  hypotheses();
+  // 6. The sweep.
+  SweepStats stats;
+  try {
+    stats = sweepDistributed(*rp, links, group);
+  } catch (const SweepCycle&) {  // raised on every process alike
+    if (scheduled) throw;
+    schedule();
+    hypotheses();
+    stats = sweepDistributed(*rp, links, group);
+  }
+  phaseLog(me, "sweep");
+  out.rounds = stats.rounds;
+  out.enterSent = sumOver(group, stats.enterSent);
+
+  // 7. Every rank's measured and predicted end, on every process.
+  gatherRankEnds(*rp, own, path, out, group);
 
   // 8. The critical path, walked backwards from the rank that ends last.
   if (options.criticalPath) {

@@ -233,154 +233,170 @@ std::string exportGhosts(const Trace& trace, RankRange own, RankRange destRanks,
   return w.take();
 }
 
-ImportedGhosts importGhosts(Trace& trace, RankRange own, const std::vector<std::string>& buffers, bool steps) {
-  const std::uint32_t R = static_cast<std::uint32_t>(trace.ranks.size());
-  // The local instances by (communicator, sequence): the local ranks' matching stands.
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> instanceOf;
-  for (std::uint32_t i = 0; i < trace.collectives.size(); ++i)
-    instanceOf.emplace(std::make_pair(trace.collectives[i].comm, trace.collectives[i].sequence), i);
-  auto instance = [&](std::uint32_t comm, std::uint32_t seq) {
-    const auto it = instanceOf.find({comm, seq});
-    return it == instanceOf.end() ? kNone32 : it->second;  // no local member: nothing waits for it here
-  };
-  ImportedGhosts result;
-  result.proxyCall.assign(buffers.size(), {});
-  // A ghost rank's span of step k: from its first call in k to after its last (its calls keep
-  // their rank's order, and a step's events are contiguous on a rank).
-  auto addToStep = [&](std::uint32_t r, std::uint32_t call, std::uint32_t k) {
-    if (k == kNone32) return;
-    if (k > (1u << 30)) throw std::runtime_error("ghost ranks: step index out of range");
-    if (trace.steps.size() <= k) trace.steps.resize(k + 1);
-    auto& spans = trace.steps[k].ranks;
-    if (spans.size() < R) spans.resize(R);
-    StepSpan& s = spans[r];
-    if (!s.present()) s.marker = call;
-    s.lastEvent = call + 1;
-  };
-  result.callIndex.assign(R, {});
-  // The proxies of every process, merged by (communicator, sequence): the latest measured enter
-  // and a function of one of them.
-  struct Merged {
-    TimeNs measured;
-    std::uint32_t function, comm, sequence;
-  };
-  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> mergedOf;
-  std::vector<Merged> merged;
-  std::unordered_map<std::string, std::uint32_t> fnByName;
-  for (std::uint32_t f = 0; f < trace.functions.size(); ++f) fnByName.emplace(trace.functions[f].name, f);
-  auto functionNamed = [&](const std::string& name) {
-    auto [it, fresh] = fnByName.emplace(name, static_cast<std::uint32_t>(trace.functions.size()));
+namespace {
+
+// importGhosts' state: the trace it fills, the local instances, the merged proxies.
+class GhostImporter {
+ public:
+  GhostImporter(Trace& trace, RankRange own, bool steps, std::size_t processes)
+      : trace_(trace), own_(own), steps_(steps), R_(static_cast<std::uint32_t>(trace.ranks.size())) {
+    // The local instances by (communicator, sequence): the local ranks' matching stands.
+    for (std::uint32_t i = 0; i < trace.collectives.size(); ++i)
+      instanceOf_.emplace(std::make_pair(trace.collectives[i].comm, trace.collectives[i].sequence), i);
+    for (std::uint32_t f = 0; f < trace.functions.size(); ++f) fnByName_.emplace(trace.functions[f].name, f);
+    result_.proxyCall.assign(processes, {});
+    result_.callIndex.assign(R_, {});
+  }
+
+  // One process's buffer: its function names, its ranks that reach here, its proxies.
+  void read(std::uint32_t q, const std::string& buffer) {
+    wire::Reader in(buffer, "ghost ranks");
+    std::vector<std::uint32_t> fn(in.u32());
+    for (std::uint32_t& f : fn) f = functionNamed(in.str());
+    for (std::uint32_t k = in.u32(); k > 0; --k) readRank(in, fn);
+    readProxies(in, fn, q);
+    in.finish();
+  }
+
+  ImportedGhosts finish() {
+    addProxyRank();
+    // Matches afresh: the local ranks' endpoints towards other processes now find their partners.
+    for (RankTrace& rt : trace_.ranks)
+      for (std::size_t i = 0; i < rt.messages.size(); ++i) rt.messages.setMatch(i, kNone32, kNone32);
+    trace_.messageStats = matchMessages(trace_).stats;
+    return std::move(result_);
+  }
+
+ private:
+  std::uint32_t instance(std::uint32_t comm, std::uint32_t seq) const {
+    const auto it = instanceOf_.find({comm, seq});
+    return it == instanceOf_.end() ? kNone32 : it->second;  // no local member: nothing waits for it here
+  }
+
+  std::uint32_t functionNamed(const std::string& name) {
+    auto [it, fresh] = fnByName_.emplace(name, static_cast<std::uint32_t>(trace_.functions.size()));
     if (fresh) {
       Function f;
       f.name = name;
       f.kind = EventKind::MpiCall;
       f.op = classifyMpiName(name);
       if (f.op == MpiOp::None) f.op = MpiOp::OtherMpi;
-      trace.functions.push_back(std::move(f));
+      trace_.functions.push_back(std::move(f));
     }
     return it->second;
-  };
-  for (std::uint32_t q = 0; q < buffers.size(); ++q) {
-    const std::string& buffer = buffers[q];
-    if (buffer.empty()) continue;
-    wire::Reader in(buffer, "ghost ranks");
-    std::vector<std::uint32_t> fn(in.u32());
-    for (std::uint32_t& f : fn) f = functionNamed(in.str());
-    const std::uint32_t ranks = in.u32();
-    for (std::uint32_t k = 0; k < ranks; ++k) {
-      const std::uint32_t r = in.u32();
-      if (r >= R || own.contains(r))
-        throw std::runtime_error("ghost ranks: rank " + std::to_string(r) + " is not another process's");
-      RankTrace& rt = trace.ranks[r];
-      if (!rt.enter.empty()) throw std::runtime_error("ghost ranks: rank " + std::to_string(r) + " arrived twice");
-      const std::uint32_t calls = in.u32();
-      std::vector<TimeNs> enter(calls), leave(calls);
-      rt.function.resize(calls);
-      rt.depth.resize(calls);
-      rt.mpiCalls.resize(calls);
-      std::vector<std::uint32_t>& index = result.callIndex[r];
-      index.resize(calls);
-      for (std::uint32_t i = 0; i < calls; ++i) {
-        enter[i] = in.i64();
-        leave[i] = in.i64();
-        const std::uint32_t f = in.u32();
-        if (f >= fn.size()) throw std::runtime_error("ghost ranks: function index out of range");
-        rt.function[i] = fn[f];
-        rt.depth[i] = in.u8();
-        rt.mpiCalls[i] = i;
-        index[i] = in.u32();
-        if (i > 0 && index[i] <= index[i - 1]) throw std::runtime_error("ghost ranks: call indices out of order");
-        if (steps) addToStep(r, i, in.u32());
-      }
-      rt.enter = enter;
-      rt.leave = leave;
-      auto event = [&](std::uint32_t e) {
-        if (e != kNone32 && e >= calls) throw std::runtime_error("ghost ranks: event index out of range");
-        return e;
-      };
-      std::vector<MessageEndpoint> msgs(in.u32());
-      for (std::size_t i = 0; i < msgs.size(); ++i) {
-        MessageEndpoint& m = msgs[i];
-        m.time = in.i64();
-        m.event = event(in.u32());
-        m.postEvent = event(in.u32());
-        m.peer = in.i32();
-        m.tag = in.i32();
-        m.comm = in.u32();
-        m.bytes = in.u64();
-        const std::uint8_t flags = in.u8();
-        m.isSend = flags & 1;
-        m.request = (flags & 2) ? i + 1 : 0;
-      }
-      rt.messages = msgs;
-      std::vector<CollectiveCall> colls(in.u32());
-      for (CollectiveCall& c : colls) {
-        c.event = event(in.u32());
-        c.op = static_cast<MpiOp>(in.u8());
-        c.comm = in.u32();
-        const std::uint32_t seq = in.u32();
-        c.root = in.i32();
-        c.bytesSent = in.u64();
-        c.bytesReceived = in.u64();
-        c.instance = instance(c.comm, seq);
-      }
-      rt.collectives = colls;
+  }
+
+  // A ghost rank's span of step k: from its first call in k to after its last (its calls keep
+  // their rank's order, and a step's events are contiguous on a rank).
+  void addToStep(std::uint32_t r, std::uint32_t call, std::uint32_t k) {
+    if (k == kNone32) return;
+    if (k > (1u << 30)) throw std::runtime_error("ghost ranks: step index out of range");
+    if (trace_.steps.size() <= k) trace_.steps.resize(k + 1);
+    auto& spans = trace_.steps[k].ranks;
+    if (spans.size() < R_) spans.resize(R_);
+    StepSpan& s = spans[r];
+    if (!s.present()) s.marker = call;
+    s.lastEvent = call + 1;
+  }
+
+  void readRank(wire::Reader& in, const std::vector<std::uint32_t>& fn) {
+    const std::uint32_t r = in.u32();
+    if (r >= R_ || own_.contains(r))
+      throw std::runtime_error("ghost ranks: rank " + std::to_string(r) + " is not another process's");
+    RankTrace& rt = trace_.ranks[r];
+    if (!rt.enter.empty()) throw std::runtime_error("ghost ranks: rank " + std::to_string(r) + " arrived twice");
+    const std::uint32_t calls = in.u32();
+    std::vector<TimeNs> enter(calls), leave(calls);
+    rt.function.resize(calls);
+    rt.depth.resize(calls);
+    rt.mpiCalls.resize(calls);
+    std::vector<std::uint32_t>& index = result_.callIndex[r];
+    index.resize(calls);
+    for (std::uint32_t i = 0; i < calls; ++i) {
+      enter[i] = in.i64();
+      leave[i] = in.i64();
+      const std::uint32_t f = in.u32();
+      if (f >= fn.size()) throw std::runtime_error("ghost ranks: function index out of range");
+      rt.function[i] = fn[f];
+      rt.depth[i] = in.u8();
+      rt.mpiCalls[i] = i;
+      index[i] = in.u32();
+      if (i > 0 && index[i] <= index[i - 1]) throw std::runtime_error("ghost ranks: call indices out of order");
+      if (steps_) addToStep(r, i, in.u32());
     }
-    // Proxies: merged into the one proxy rank below.
+    rt.enter = enter;
+    rt.leave = leave;
+    auto event = [&](std::uint32_t e) {
+      if (e != kNone32 && e >= calls) throw std::runtime_error("ghost ranks: event index out of range");
+      return e;
+    };
+    std::vector<MessageEndpoint> msgs(in.u32());
+    for (std::size_t i = 0; i < msgs.size(); ++i) {
+      MessageEndpoint& m = msgs[i];
+      m.time = in.i64();
+      m.event = event(in.u32());
+      m.postEvent = event(in.u32());
+      m.peer = in.i32();
+      m.tag = in.i32();
+      m.comm = in.u32();
+      m.bytes = in.u64();
+      const std::uint8_t flags = in.u8();
+      m.isSend = flags & 1;
+      m.request = (flags & 2) ? i + 1 : 0;
+    }
+    rt.messages = msgs;
+    std::vector<CollectiveCall> colls(in.u32());
+    for (CollectiveCall& c : colls) {
+      c.event = event(in.u32());
+      c.op = static_cast<MpiOp>(in.u8());
+      c.comm = in.u32();
+      const std::uint32_t seq = in.u32();
+      c.root = in.i32();
+      c.bytesSent = in.u64();
+      c.bytesReceived = in.u64();
+      c.instance = instance(c.comm, seq);
+    }
+    rt.collectives = colls;
+  }
+
+  // The proxies of every process, merged by (communicator, sequence): the latest measured enter
+  // and a function of one of them (into the one proxy rank, addProxyRank).
+  void readProxies(wire::Reader& in, const std::vector<std::uint32_t>& fn, std::uint32_t q) {
     const std::uint32_t proxies = in.u32();
-    result.proxyCall[q].reserve(proxies);
+    result_.proxyCall[q].reserve(proxies);
     for (std::uint32_t i = 0; i < proxies; ++i) {
       const TimeNs measured = in.i64();
       const std::uint32_t f = in.u32();
       if (f >= fn.size()) throw std::runtime_error("ghost ranks: function index out of range");
       const std::uint32_t comm = in.u32(), seq = in.u32();
-      auto [it, fresh] = mergedOf.emplace(std::make_pair(comm, seq), static_cast<std::uint32_t>(merged.size()));
-      if (fresh) merged.push_back({measured, fn[f], comm, seq});
-      Merged& m = merged[it->second];
+      auto [it, fresh] = mergedOf_.emplace(std::make_pair(comm, seq), static_cast<std::uint32_t>(merged_.size()));
+      if (fresh) merged_.push_back({measured, fn[f], comm, seq});
+      Merged& m = merged_[it->second];
       m.measured = std::max(m.measured, measured);
-      result.proxyCall[q].push_back(it->second);  // renumbered to the call index below
+      result_.proxyCall[q].push_back(it->second);  // renumbered to the call index in addProxyRank
     }
-    in.finish();
   }
+
   // The proxy rank: one call per instance, in time order (then communicator and sequence).
-  if (!merged.empty()) {
-    std::vector<std::uint32_t> order(merged.size());
+  void addProxyRank() {
+    if (merged_.empty()) return;
+    std::vector<std::uint32_t> order(merged_.size());
     for (std::uint32_t i = 0; i < order.size(); ++i) order[i] = i;
     std::sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-      return std::tie(merged[a].measured, merged[a].comm, merged[a].sequence) <
-             std::tie(merged[b].measured, merged[b].comm, merged[b].sequence);
+      return std::tie(merged_[a].measured, merged_[a].comm, merged_[a].sequence) <
+             std::tie(merged_[b].measured, merged_[b].comm, merged_[b].sequence);
     });
-    std::vector<std::uint32_t> callOf(merged.size());
+    std::vector<std::uint32_t> callOf(merged_.size());
     RankTrace rt;
     rt.name = "proxies of the other processes";
-    const std::uint32_t n = static_cast<std::uint32_t>(merged.size());
+    const std::uint32_t n = static_cast<std::uint32_t>(merged_.size());
     std::vector<TimeNs> times(n);
     std::vector<CollectiveCall> colls(n);
     rt.function.resize(n);
     rt.depth.assign(n, 0);
     rt.mpiCalls.resize(n);
     for (std::uint32_t i = 0; i < n; ++i) {
-      const Merged& m = merged[order[i]];
+      const Merged& m = merged_[order[i]];
       callOf[order[i]] = i;
       times[i] = m.measured;
       rt.function[i] = m.function;
@@ -389,21 +405,38 @@ ImportedGhosts importGhosts(Trace& trace, RankRange own, const std::vector<std::
       c.event = i;
       c.comm = m.comm;
       c.instance = instance(m.comm, m.sequence);
-      c.op = c.instance != kNone32 ? trace.collectives[c.instance].op : MpiOp::OtherMpi;
+      c.op = c.instance != kNone32 ? trace_.collectives[c.instance].op : MpiOp::OtherMpi;
     }
     rt.enter = times;
     rt.leave = times;
     rt.collectives = colls;
-    for (auto& calls : result.proxyCall)
+    for (auto& calls : result_.proxyCall)
       for (std::uint32_t& c : calls) c = callOf[c];
-    result.proxyRank = static_cast<std::uint32_t>(trace.ranks.size());
-    trace.ranks.push_back(std::move(rt));
+    result_.proxyRank = static_cast<std::uint32_t>(trace_.ranks.size());
+    trace_.ranks.push_back(std::move(rt));
   }
-  // Matches afresh: the local ranks' endpoints towards other processes now find their partners.
-  for (RankTrace& rt : trace.ranks)
-    for (std::size_t i = 0; i < rt.messages.size(); ++i) rt.messages.setMatch(i, kNone32, kNone32);
-  trace.messageStats = matchMessages(trace).stats;
-  return result;
+
+  struct Merged {
+    TimeNs measured;
+    std::uint32_t function, comm, sequence;
+  };
+  Trace& trace_;
+  RankRange own_;
+  bool steps_;
+  std::uint32_t R_;
+  std::map<std::pair<std::uint32_t, std::uint32_t>, std::uint32_t> instanceOf_, mergedOf_;
+  std::unordered_map<std::string, std::uint32_t> fnByName_;
+  std::vector<Merged> merged_;
+  ImportedGhosts result_;
+};
+
+}  // namespace
+
+ImportedGhosts importGhosts(Trace& trace, RankRange own, const std::vector<std::string>& buffers, bool steps) {
+  GhostImporter importer(trace, own, steps, buffers.size());
+  for (std::uint32_t q = 0; q < buffers.size(); ++q)
+    if (!buffers[q].empty()) importer.read(q, buffers[q]);
+  return importer.finish();
 }
 
 }  // namespace perwiz

@@ -1,5 +1,6 @@
 // perwiz-mpi predict -o (predicted_output.h).
 #include "predicted_output.h"
+#include "perwiz/distributed.h"
 
 #include "perwiz/internal/otf2_group_writer.h"
 #include "perwiz/internal/agree.h"
@@ -149,12 +150,13 @@ void writePredictedShare(const Replayer& rp, const Scenario& scenario, std::uint
   writer->endAfter(problem);
 }
 
-void Replayer::writePredictedOtf2(const std::string& path) const {
+void writePredictedOtf2(const Replayer& replayer, const std::string& path) {
   // The processes' writer with a group of one: the file's table is this trace's own.
   SingleProcess one;
-  const std::uint32_t R = static_cast<std::uint32_t>(trace().rankCount());
+  const Trace& trace = replayer.trace();
+  const std::uint32_t R = static_cast<std::uint32_t>(trace.rankCount());
   try {
-    writePredictedShare(*this, scenario(), R, trace().functions, RankRange{0, R}, path, one);
+    writePredictedShare(replayer, replayer.scenario(), R, trace.functions, RankRange{0, R}, path, one);
   } catch (const GroupError& e) {
     std::string m = e.what();  // "process 0: <the problem, naming the file>"
     if (m.starts_with("process 0: ")) m.erase(0, 11);

@@ -672,6 +672,18 @@ class Reader {
   void readEvents() {
     OTF_HandlerArray_close(handlers_);
     handlers_ = OTF_HandlerArray_open();
+    setRegionHandlers();
+    setCommunicationHandlers();
+    setSkippedHandlers();
+    readStreams();
+    for (std::uint32_t loc = 0; loc < stacks_.size(); ++loc) flushMarkers(loc, 0, true);
+    // Records: every one a handler saw (the library's own count takes blank lines as records).
+    for (const auto& [kind, n] : skipped_) records_ += n;
+    sink_.addSourceRecords(records_);
+  }
+
+  // Enter, leave and comment records: the functions' stacks of each location.
+  void setRegionHandlers() {
     set(OTF_ENTER_RECORD, +[](void* u, std::uint64_t t, std::uint32_t fn, std::uint32_t proc, std::uint32_t, OTF_KeyValueList*) {
       Reader& r = self(u);
       const std::int64_t loc = r.locationAt(t, proc);
@@ -703,6 +715,18 @@ class Reader {
       r.leaveAt(static_cast<std::uint32_t>(loc), r.ns(t), f);
       return static_cast<int>(OTF_RETURN_OK);
     });
+    set(
+        OTF_EVENTCOMMENT_RECORD,
+        +[](void* u, std::uint64_t t, std::uint32_t proc, const char* text, OTF_KeyValueList*) {
+          Reader& r = self(u);
+          const std::int64_t loc = r.locationAt(t, proc);
+          if (loc >= 0) r.pointAt(static_cast<std::uint32_t>(loc), r.ns(t), r.commentFunction(), text ? text : "");
+          return static_cast<int>(OTF_RETURN_OK);
+        });
+  }
+
+  // Messages and collectives (OTF 1's CollOp, and its Begin/EndCollOp pairs).
+  void setCommunicationHandlers() {
     set(OTF_SEND_RECORD, +[](void* u, std::uint64_t t, std::uint32_t sender, std::uint32_t receiver, std::uint32_t group,
                              std::uint32_t tag, std::uint32_t length, std::uint32_t, OTF_KeyValueList*) {
       Reader& r = self(u);
@@ -759,13 +783,10 @@ class Reader {
       r.sink_.collective(static_cast<std::uint32_t>(rank), r.ns(t), c.op, c.comm, c.root, c.sent, c.received);
       return static_cast<int>(OTF_RETURN_OK);
     });
-    set(OTF_EVENTCOMMENT_RECORD, +[](void* u, std::uint64_t t, std::uint32_t proc, const char* text, OTF_KeyValueList*) {
-      Reader& r = self(u);
-      const std::int64_t loc = r.locationAt(t, proc);
-      if (loc >= 0) r.pointAt(static_cast<std::uint32_t>(loc), r.ns(t), r.commentFunction(), text ? text : "");
-      return static_cast<int>(OTF_RETURN_OK);
-    });
-    // Records the model does not hold: counted per kind and reported.
+  }
+
+  // Records the model does not hold: counted per kind and reported.
+  void setSkippedHandlers() {
     set(OTF_COUNTER_RECORD, +[](void* u, std::uint64_t, std::uint32_t, std::uint32_t, std::uint64_t, OTF_KeyValueList*) {
       ++self(u).skipped_["counter"];
       return static_cast<int>(OTF_RETURN_OK);
@@ -805,9 +826,11 @@ class Reader {
       ++self(u).skipped_["unknown"];
       return static_cast<int>(OTF_RETURN_OK);
     });
+  }
 
-    // One stream at a time, each in chunks of whole records parsed from memory by the
-    // library (otf_stream_text.h): plain and zlib-compressed streams of any size alike.
+  // One stream at a time, each in chunks of whole records parsed from memory by the
+  // library (otf_stream_text.h): plain and zlib-compressed streams of any size alike.
+  void readStreams() {
     origin_ = origin();
     std::uint64_t totalBytes = 0, doneBytes = 0;
     for (const otf::StreamFile& f : streams_) totalBytes += f.bytes;
@@ -853,10 +876,6 @@ class Reader {
       if (text.droppedTail() > 0) cutStreams_.push_back(file.path);
       doneBytes += file.bytes;
     }
-    for (std::uint32_t loc = 0; loc < stacks_.size(); ++loc) flushMarkers(loc, 0, true);
-    // Records: every one a handler saw (the library's own count takes blank lines as records).
-    for (const auto& [kind, n] : skipped_) records_ += n;
-    sink_.addSourceRecords(records_);
   }
 
   std::uint32_t function(std::uint32_t id) {

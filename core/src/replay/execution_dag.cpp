@@ -25,8 +25,8 @@ struct EdgeInfo {
   EdgeKind kind = kGap;
 };
 
-using Graph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, EdgeInfo,
-                                                 boost::no_property, std::uint32_t, std::uint32_t>;
+using Graph = boost::compressed_sparse_row_graph<boost::directedS, boost::no_property, EdgeInfo, boost::no_property,
+                                                 std::uint32_t, std::uint32_t>;
 
 }  // namespace
 
@@ -117,9 +117,7 @@ CriticalPath ExecutionDag::criticalPath() const {
   }
   if (endVertex == d->source) return cp;
   cp.length = dist[endVertex];
-  auto callIndex = [&](std::uint32_t u) {
-    return p.indexIn(p.rankOf(u), u);
-  };
+  auto callIndex = [&](std::uint32_t u) { return p.indexIn(p.rankOf(u), u); };
   std::vector<CriticalSegment> rev;
   for (std::uint32_t v = endVertex; v != d->source && hasPred[v];) {
     const Edge e = pred[v];
@@ -163,8 +161,7 @@ CriticalPath ExecutionDag::criticalPath() const {
         rev.push_back(s);
         break;
       }
-      case kMember:
-        break;  // a gather vertex takes the time of its latest member: continue there
+      case kMember: break;  // a gather vertex takes the time of its latest member: continue there
     }
     v = from;
   }
@@ -182,146 +179,182 @@ CriticalPath ExecutionDag::criticalPath() const {
   return cp;
 }
 
+namespace {
+
+// zeroWaitTimes' passes over the DAG (docs/model.md): its vertices in topological order, the
+// longest distances to the end, and for every query the longest path jumping over it.
+class ZeroWaitPaths {
+ public:
+  explicit ZeroWaitPaths(const Replayer& replayer)
+      : replayer_(replayer), p(internal::ReplayerAccess::program(replayer)),
+        eff(internal::ReplayerAccess::effective(replayer)), U(p.units), N(p.nodes()) {}
+
+  // T' for each query unit (sorted by posL, each once), in that order.
+  void solve(std::vector<std::uint32_t>& units) {
+    // Longest distances from the start: the replay's own results (a gather node is the latest
+    // enter of its members).
+    nodeDist.assign(N, 0);
+    for (std::uint32_t n = 0; n < N; ++n) nodeDist[n] = p.nodeValue(n, [&](std::uint32_t u) { return enter(u); });
+    order();
+    tails();
+    std::sort(units.begin(), units.end(), [&](std::uint32_t a, std::uint32_t b) { return posL[a] < posL[b]; });
+    units.erase(std::unique(units.begin(), units.end()), units.end());
+    jumps(units);
+  }
+
+  // T' = the longer of: through L(u) by its local cost only, and around L(u).
+  TimeNs zeroWaitTime(std::uint32_t u) const {
+    const std::size_t q = below[posL[u]];  // u's place among the sorted queries
+    return std::max(satAdd(satAdd(enter(u), eff.local[u]), tailL[u]), table[0][q]);
+  }
+
+ private:
+  static constexpr TimeNs kNo = std::numeric_limits<TimeNs>::min();
+  static void relax(TimeNs& t, TimeNs v) { t = std::max(t, v); }
+  TimeNs enter(std::uint32_t u) const { return replayer_.predictedEnter(u); }  // derived on demand
+  bool isLast(std::uint32_t u) const { return p.isSentinel(u); }               // a rank ends with its sentinel
+  bool used(std::uint32_t k) const { return (eff.depFlags[k] & dep::kUse) == dep::kUse; }
+  std::uint32_t posOf(std::uint32_t src) const { return src < U ? posE[src] : posN[src - U]; }
+  // A queue node's member edges weigh what its root's link carries after each member
+  // (Program::nodeMemberWeights); every other node's weigh 0.
+  const std::vector<TimeNs>& memberWeights(std::uint32_t n) {
+    p.nodeMemberWeights(
+        n, [&](std::uint32_t u) { return enter(u); }, weight);
+    return weight;
+  }
+
+  // A topological order of the DAG's vertices: the order in which a forward sweep fixes them
+  // (first enters; then per schedule item a unit's return and its successor's enter, or a
+  // node). The sweep only reads fixed values, so every edge points forward in it.
+  void order() {
+    posE.assign(U, 0);
+    posL.assign(U, 0);
+    posN.assign(N, 0);
+    next = 0;
+    for (std::uint32_t r = 0; r < p.ranks; ++r) posE[p.rankBegin[r]] = next++;
+    for (const std::uint32_t item : p.schedule) {
+      if (item < U) {
+        posL[item] = next++;
+        if (!isLast(item)) posE[item + 1] = next++;
+      } else {
+        posN[item - U] = next++;
+      }
+    }
+  }
+
+  // Longest distances to the end (a rank's last return), in reverse of that order.
+  void tails() {
+    tailE.assign(U, kNo);
+    tailL.assign(U, kNo);
+    tailN.assign(N, kNo);
+    for (std::uint32_t r = 0; r < p.ranks; ++r) tailL[p.rankBegin[r + 1] - 1] = 0;
+    for (std::size_t i = p.schedule.size(); i-- > 0;) {
+      const std::uint32_t item = p.schedule[i];
+      if (item < U) {
+        const std::uint32_t u = item;
+        if (!isLast(u) && tailE[u + 1] != kNo) relax(tailL[u], satAdd(eff.gap[u + 1], tailE[u + 1]));
+        if (tailL[u] == kNo) continue;
+        relax(tailE[u], satAdd(eff.local[u], tailL[u]));
+        if (eff.noWait[u]) continue;
+        for (std::uint32_t k = p.depBegin[u]; k < p.depBegin[u + 1]; ++k) {
+          if (!used(k)) continue;
+          const std::uint32_t s = p.depSrc[k];
+          relax(s < U ? tailE[s] : tailN[s - U], satAdd(satAdd(eff.depOff[k], eff.local[u]), tailL[u]));
+        }
+      } else {
+        const std::uint32_t n = item - U;
+        if (tailN[n] == kNo) continue;
+        const std::vector<TimeNs>& w = memberWeights(n);
+        for (std::uint32_t j = p.nodeBegin[n]; j < p.nodeBegin[n + 1]; ++j)
+          relax(tailE[p.nodeMembers[j]], satAdd(w[j - p.nodeBegin[n]], tailN[n]));
+      }
+    }
+  }
+
+  // Longest path jumping over each query position: every edge (x, y) raises the maximum of the
+  // queries strictly between x and y (a range update of a sparse table, pushed down at the end).
+  // below[x] = number of queries before position x.
+  void jumps(const std::vector<std::uint32_t>& units) {
+    const std::size_t K = units.size();
+    below.assign(std::size_t{next} + 1, 0);
+    for (std::uint32_t u : units) below[posL[u] + 1] = 1;
+    for (std::size_t x = 1; x < below.size(); ++x) below[x] += below[x - 1];
+    std::size_t levels = 1;
+    while ((std::size_t{1} << levels) <= K) ++levels;
+    table.assign(levels, std::vector<TimeNs>(K, kNo));
+    auto jump = [&](std::uint32_t from, std::uint32_t to, TimeNs length) {  // to == next: the end
+      const std::size_t lo = below[from + 1];
+      const std::size_t hi = to == next ? K : below[to];
+      if (lo >= hi) return;
+      const std::size_t level = static_cast<std::size_t>(std::bit_width(hi - lo)) - 1;
+      relax(table[level][lo], length);
+      relax(table[level][hi - (std::size_t{1} << level)], length);
+    };
+    for (std::uint32_t u = 0; u < U; ++u) {
+      if (tailL[u] == kNo) continue;
+      // (The gap edge into E(u) joins neighbouring positions and jumps over nothing.)
+      jump(posE[u], posL[u], satAdd(satAdd(enter(u), eff.local[u]), tailL[u]));
+      if (!eff.noWait[u])
+        for (std::uint32_t k = p.depBegin[u]; k < p.depBegin[u + 1]; ++k) {
+          if (!used(k)) continue;
+          const std::uint32_t s = p.depSrc[k];
+          const TimeNs from = s < U ? enter(s) : nodeDist[s - U];
+          jump(posOf(s), posL[u], satAdd(satAdd(satAdd(from, eff.depOff[k]), eff.local[u]), tailL[u]));
+        }
+    }
+    for (std::uint32_t n = 0; n < N; ++n) {
+      if (tailN[n] == kNo) continue;
+      const std::vector<TimeNs>& w = memberWeights(n);
+      for (std::uint32_t j = p.nodeBegin[n]; j < p.nodeBegin[n + 1]; ++j) {
+        const std::uint32_t m = p.nodeMembers[j];
+        jump(posE[m], posN[n], satAdd(satAdd(enter(m), w[j - p.nodeBegin[n]]), tailN[n]));
+      }
+    }
+    const std::vector<TimeNs>& leave = replayer_.predictedLeaves();
+    for (std::uint32_t r = 0; r < p.ranks; ++r) {
+      const std::uint32_t last = p.rankBegin[r + 1] - 1;
+      jump(posL[last], next, leave[last]);
+    }
+    for (std::size_t level = levels - 1; level > 0; --level) {
+      const std::size_t half = std::size_t{1} << (level - 1);
+      for (std::size_t i = 0; i + (std::size_t{1} << level) <= K; ++i) {
+        relax(table[level - 1][i], table[level][i]);
+        relax(table[level - 1][i + half], table[level][i]);
+      }
+    }
+  }
+
+  const Replayer& replayer_;
+  const ReplayProgram& p;
+  const EffectiveProgram eff;
+  const std::uint32_t U, N;
+  std::vector<TimeNs> nodeDist, weight;
+  std::vector<std::uint32_t> posE, posL, posN;
+  std::uint32_t next = 0;
+  std::vector<TimeNs> tailE, tailL, tailN;
+  std::vector<std::uint32_t> below;
+  std::vector<std::vector<TimeNs>> table;
+};
+
+}  // namespace
 
 std::vector<TimeNs> zeroWaitTimes(const Replayer& replayer, const std::vector<EventRef>& calls) {
   const auto& p = internal::ReplayerAccess::program(replayer);
-  const auto eff = internal::ReplayerAccess::effective(replayer);
-  auto enter = [&](std::uint32_t u) { return replayer.predictedEnter(u); };  // derived on demand
-  const std::vector<TimeNs>& leave = replayer.predictedLeaves();
-  const TimeNs t0 = replayer.predictedTime();
-  const std::uint32_t U = p.units, N = p.nodes();
-  std::vector<TimeNs> out(calls.size(), t0);
-
+  std::vector<TimeNs> out(calls.size(), replayer.predictedTime());
   // The replayed units in question, each once.
   std::vector<std::uint32_t> callUnit(calls.size(), kNone32);
   std::vector<std::uint32_t> units;
   for (std::size_t i = 0; i < calls.size(); ++i) {
     const EventRef& e = calls[i];
-    if (e.computation || e.rank >= p.ranks || e.index >= p.callCount(e.rank) ||
-        p.isNested(e.rank, e.index))
-      continue;
+    if (e.computation || e.rank >= p.ranks || e.index >= p.callCount(e.rank) || p.isNested(e.rank, e.index)) continue;
     callUnit[i] = p.unitOfCall(e.rank, e.index);
     units.push_back(callUnit[i]);
   }
   if (units.empty()) return out;
-
-  auto isLast = [&](std::uint32_t u) { return p.isSentinel(u); };  // a rank ends with its sentinel
-  auto used = [&](std::uint32_t k) { return (eff.depFlags[k] & dep::kUse) == dep::kUse; };
-  // Longest distances from the start: the replay's own results (a gather node is the latest
-  // enter of its members).
-  std::vector<TimeNs> nodeDist(N, 0);
-  for (std::uint32_t n = 0; n < N; ++n) nodeDist[n] = p.nodeValue(n, enter);
-  // A queue node's member edges weigh what its root's link carries after each member
-  // (Program::nodeMemberWeights); every other node's weigh 0.
-  std::vector<TimeNs> weight;
-  auto memberWeights = [&](std::uint32_t n) -> const std::vector<TimeNs>& {
-    p.nodeMemberWeights(n, enter, weight);
-    return weight;
-  };
-
-  // A topological order of the DAG's vertices: the order in which a forward sweep fixes them
-  // (first enters; then per schedule item a unit's return and its successor's enter, or a
-  // node). The sweep only reads fixed values, so every edge points forward in it.
-  std::vector<std::uint32_t> posE(U), posL(U), posN(N);
-  std::uint32_t next = 0;
-  for (std::uint32_t r = 0; r < p.ranks; ++r) posE[p.rankBegin[r]] = next++;
-  for (const std::uint32_t item : p.schedule) {
-    if (item < U) {
-      posL[item] = next++;
-      if (!isLast(item)) posE[item + 1] = next++;
-    } else {
-      posN[item - U] = next++;
-    }
-  }
-  auto posOf = [&](std::uint32_t src) { return src < U ? posE[src] : posN[src - U]; };
-
-  // Longest distances to the end (a rank's last return), in reverse of that order.
-  constexpr TimeNs kNo = std::numeric_limits<TimeNs>::min();
-  std::vector<TimeNs> tailE(U, kNo), tailL(U, kNo), tailN(N, kNo);
-  auto relax = [](TimeNs& t, TimeNs v) { t = std::max(t, v); };
-  for (std::uint32_t r = 0; r < p.ranks; ++r) tailL[p.rankBegin[r + 1] - 1] = 0;
-  for (std::size_t i = p.schedule.size(); i-- > 0;) {
-    const std::uint32_t item = p.schedule[i];
-    if (item < U) {
-      const std::uint32_t u = item;
-      if (!isLast(u) && tailE[u + 1] != kNo) relax(tailL[u], satAdd(eff.gap[u + 1], tailE[u + 1]));
-      if (tailL[u] == kNo) continue;
-      relax(tailE[u], satAdd(eff.local[u], tailL[u]));
-      if (eff.noWait[u]) continue;
-      for (std::uint32_t k = p.depBegin[u]; k < p.depBegin[u + 1]; ++k) {
-        if (!used(k)) continue;
-        const std::uint32_t s = p.depSrc[k];
-        relax(s < U ? tailE[s] : tailN[s - U], satAdd(satAdd(eff.depOff[k], eff.local[u]), tailL[u]));
-      }
-    } else {
-      const std::uint32_t n = item - U;
-      if (tailN[n] == kNo) continue;
-      const std::vector<TimeNs>& w = memberWeights(n);
-      for (std::uint32_t j = p.nodeBegin[n]; j < p.nodeBegin[n + 1]; ++j)
-        relax(tailE[p.nodeMembers[j]], satAdd(w[j - p.nodeBegin[n]], tailN[n]));
-    }
-  }
-
-  // The query positions, sorted; below[x] = number of them before position x.
-  std::sort(units.begin(), units.end(), [&](std::uint32_t a, std::uint32_t b) { return posL[a] < posL[b]; });
-  units.erase(std::unique(units.begin(), units.end()), units.end());
-  const std::size_t K = units.size();
-  std::vector<std::uint32_t> below(std::size_t{next} + 1, 0);
-  for (std::uint32_t u : units) below[posL[u] + 1] = 1;
-  for (std::size_t x = 1; x < below.size(); ++x) below[x] += below[x - 1];
-
-  // Longest path jumping over each query position: every edge (x, y) raises the maximum of the
-  // queries strictly between x and y (a range update of a sparse table, pushed down at the end).
-  std::size_t levels = 1;
-  while ((std::size_t{1} << levels) <= K) ++levels;
-  std::vector<std::vector<TimeNs>> table(levels, std::vector<TimeNs>(K, kNo));
-  auto jump = [&](std::uint32_t from, std::uint32_t to, TimeNs length) {  // to == next: the end
-    const std::size_t lo = below[from + 1];
-    const std::size_t hi = to == next ? K : below[to];
-    if (lo >= hi) return;
-    const std::size_t level = static_cast<std::size_t>(std::bit_width(hi - lo)) - 1;
-    relax(table[level][lo], length);
-    relax(table[level][hi - (std::size_t{1} << level)], length);
-  };
-  for (std::uint32_t u = 0; u < U; ++u) {
-    if (tailL[u] == kNo) continue;
-    // (The gap edge into E(u) joins neighbouring positions and jumps over nothing.)
-    jump(posE[u], posL[u], satAdd(satAdd(enter(u), eff.local[u]), tailL[u]));
-    if (!eff.noWait[u])
-      for (std::uint32_t k = p.depBegin[u]; k < p.depBegin[u + 1]; ++k) {
-        if (!used(k)) continue;
-        const std::uint32_t s = p.depSrc[k];
-        const TimeNs from = s < U ? enter(s) : nodeDist[s - U];
-        jump(posOf(s), posL[u], satAdd(satAdd(satAdd(from, eff.depOff[k]), eff.local[u]), tailL[u]));
-      }
-  }
-  for (std::uint32_t n = 0; n < N; ++n) {
-    if (tailN[n] == kNo) continue;
-    const std::vector<TimeNs>& w = memberWeights(n);
-    for (std::uint32_t j = p.nodeBegin[n]; j < p.nodeBegin[n + 1]; ++j) {
-      const std::uint32_t m = p.nodeMembers[j];
-      jump(posE[m], posN[n], satAdd(satAdd(enter(m), w[j - p.nodeBegin[n]]), tailN[n]));
-    }
-  }
-  for (std::uint32_t r = 0; r < p.ranks; ++r) {
-    const std::uint32_t last = p.rankBegin[r + 1] - 1;
-    jump(posL[last], next, leave[last]);
-  }
-  for (std::size_t level = levels - 1; level > 0; --level) {
-    const std::size_t half = std::size_t{1} << (level - 1);
-    for (std::size_t i = 0; i + (std::size_t{1} << level) <= K; ++i) {
-      relax(table[level - 1][i], table[level][i]);
-      relax(table[level - 1][i + half], table[level][i]);
-    }
-  }
-
-  // T' = the longer of: through L(u) by its local cost only, and around L(u).
-  for (std::size_t i = 0; i < calls.size(); ++i) {
-    const std::uint32_t u = callUnit[i];
-    if (u == kNone32) continue;
-    const std::size_t q = below[posL[u]];  // u's place among the sorted queries
-    out[i] = std::max(satAdd(satAdd(enter(u), eff.local[u]), tailL[u]), table[0][q]);
-  }
+  ZeroWaitPaths paths(replayer);
+  paths.solve(units);
+  for (std::size_t i = 0; i < calls.size(); ++i)
+    if (callUnit[i] != kNone32) out[i] = paths.zeroWaitTime(callUnit[i]);
   return out;
 }
 

@@ -1,0 +1,433 @@
+// The timeline widget library's parts below TimelineView (widgets/src, through the
+// perwiz_widgets_internal include set): layout, level of detail, axis ticks, time shading,
+// step columns, palette and the shifted predicted drawing.
+#include "timeline_test_support.h"
+
+#include "perwiz/widgets/palette.h"
+#include "time_axis.h"
+#include "time_shading.h"
+#include "timeline_data.h"
+#include "timeline_layout.h"
+#include "timeline_lod.h"
+
+using namespace perwiz::timeline_test;
+
+// Rank labels: the column fits every name in bold (the selected rank's), so "rank 1 (node-1)"
+// is never cut; a name longer than the column's cap is elided.
+TEST(Timeline, RankLabelColumnFitsTheNamesInBold) {
+  TraceBuilder b("names", "test");
+  b.begin({3, {"rank 0 (node-0)", "rank 1 (node-1)", "rank 2 (a node with a very long host name indeed)"}});
+  const auto fn = b.defineFunction({"MPI_Barrier", EventKind::MpiCall, classifyMpiName("MPI_Barrier"), ""});
+  for (std::uint32_t r = 0; r < 3; ++r) {
+    b.enter(r, 0, fn);
+    b.leave(r, 10 * us, fn);
+  }
+  b.end();
+  auto t = std::make_shared<const Trace>(b.take());
+  perwiz::ui::TimelineData data;
+  data.setTrace(t);
+  QFont font = QApplication::font();
+  QFont bold = font;
+  bold.setBold(true);
+  perwiz::ui::LayoutInput in;
+  in.area = QRect(0, 0, 1600, 400);
+  in.end = 10 * us;
+  in.font = font;
+  const perwiz::ui::TimelineLayout L = perwiz::ui::computeLayout(data, in);
+  const QFontMetrics fm(bold);
+  // The label text starts 6 px in and keeps 4 px before the column's edge.
+  EXPECT_GE(L.labels.width() - 10, fm.horizontalAdvance(QStringLiteral("rank 1 (node-1)")));
+  EXPECT_LE(L.labels.width(), 1600 / 4);  // capped: the long name is elided, not the plot squeezed
+}
+
+TEST(TimelineLod, SummaryKeepsTheBusyTime) {
+  // One rank, 1000 calls of 10 ns every 100 ns: any level's busy total is ~10 % of the range.
+  TraceBuilder b("lod", "test");
+  b.begin({1, {}});
+  const auto f = b.defineFunction({"MPI_Send", EventKind::MpiCall, MpiOp::Send, ""});
+  for (int i = 0; i < 1000; ++i) {
+    b.enter(0, i * 100, f);
+    b.leave(0, i * 100 + 10, f);
+  }
+  b.end();
+  const Trace t = b.take();
+  const std::vector<ui::FnRole> roles{ui::FnRole::Mpi};
+  const ui::RankShape shape = ui::buildShape(t.ranks[0], roles);
+  const ui::LodGrid grid = ui::makeGrid(t.endTime + 1, 1000, 1);
+  ui::RankTimes times{t.ranks[0].enter, t.ranks[0].leave, t.ranks[0].function.data(), 1000};
+  const ui::RankLod lod = ui::buildLod(grid, times, shape, roles);
+  // (grid: w0 = 64 ns; 2000 and 3000 columns put 50 and 33 ns in a pixel: level 0's buckets
+  // split over two columns; 20000 columns sweep the events.)
+  for (int columns : {50, 200, 1000, 2000, 3000, 20000}) {
+    std::vector<ui::ColumnMark> marks(static_cast<std::size_t>(columns));
+    std::vector<std::uint32_t> boxes;
+    ui::LaneQuery q{0, 100000, 100000.0 / columns, columns};
+    ui::queryLane(grid, lod, times, shape, roles, q, marks.data(), boxes);
+    double busy = 0;
+    for (const auto& m : marks) busy += m.busy;
+    for (std::uint32_t i : boxes) busy += double(t.ranks[0].leave[i] - t.ranks[0].enter[i]);
+    EXPECT_NEAR(busy, 10000.0, 300.0) << columns << " columns";
+  }
+}
+
+TEST(TimelinePalette, TraceColoursAndTicks) {
+  EXPECT_EQ(ui::parseTraceColor("blue:gray3"), QColor(Qt::blue));
+  EXPECT_EQ(ui::parseTraceColor("light_gray"), QColor("lightgray"));
+  EXPECT_EQ(ui::parseTraceColor("forest green:vlines3"), QColor("forestgreen"));
+  EXPECT_EQ(ui::parseTraceColor("gray50"), QColor(128, 128, 128));
+  EXPECT_TRUE(ui::parseTraceColor("red3").isValid());
+  EXPECT_FALSE(ui::parseTraceColor("").isValid());
+  EXPECT_FALSE(ui::parseTraceColor("nosuchcolour").isValid());
+  EXPECT_NE(ui::mpiOpColor(MpiOp::Send), ui::mpiOpColor(MpiOp::Recv));
+  EXPECT_EQ(ui::formatTime(1500), QString::fromUtf8("1.5 µs"));
+  EXPECT_EQ(ui::formatTime(2 * 1000 * 1000), QString("2 ms"));
+  const auto ticks = ui::computeTicks(0, 1000000, 1000, 100);  // 1 ms over 1000 px
+  EXPECT_EQ(ticks.step, 100000);
+  ASSERT_FALSE(ticks.major.empty());
+  EXPECT_EQ(ticks.major[1].label, QString::fromUtf8("100 µs"));
+  const auto deep = ui::computeTicks(12000000000LL, 12000010000LL, 1000, 100);  // 10 µs at 12 s
+  EXPECT_FALSE(deep.baseLabel.isEmpty());
+}
+
+// Issue #15: the axis near the ends of the int64 range. `t += step` used to wrap past 2^63 − 1
+// and the tick loop never ended (a trace spanning ~2^63 ns hung the GUI).
+TEST(TimelineAxis, TicksNearTheInt64LimitsEnd) {
+  constexpr TimeNs kMax = std::numeric_limits<TimeNs>::max();  // 9223372036854775807
+  // 100 ns below the limit over 1000 px, 80 px apart: at least 8 ns between labels -> step 10,
+  // minor 2. Major ticks ...710 to ...800 (the next, ...810, is beyond the limit): 10; relative
+  // to the base ...770000 (step · 1000 below begin), the first label is 5710 ns.
+  const auto top = ui::computeTicks(kMax - 100, kMax, 1000, 80);
+  EXPECT_EQ(top.step, 10);
+  ASSERT_EQ(top.major.size(), 10u);
+  EXPECT_EQ(top.major.front().time, 9223372036854775710);
+  EXPECT_EQ(top.major.back().time, 9223372036854775800);
+  EXPECT_EQ(top.base, 9223372036854770000);
+  EXPECT_EQ(top.major.front().label, QString("5710 ns"));
+  // Minor ticks every 2 ns from ...708 to ...806, less the 10 major positions: 50 − 10 = 40.
+  EXPECT_EQ(top.minor.size(), 40u);
+  // The whole int64 range: span 2^64 ns / 1000 px · 80 px = 1.48e18 ns -> step 2e18. Ticks
+  // −8e18 … 8e18 (−9.2e18 and 9.2e18 bound the range): 9.
+  const auto all = ui::computeTicks(std::numeric_limits<TimeNs>::min(), kMax, 1000, 80);
+  EXPECT_EQ(all.step, 2000000000000000000);
+  ASSERT_EQ(all.major.size(), 9u);
+  EXPECT_EQ(all.major.front().time, -8000000000000000000);
+  EXPECT_EQ(all.major.back().time, 8000000000000000000);
+  EXPECT_FALSE(ui::formatTime(std::numeric_limits<TimeNs>::min()).isEmpty());
+}
+
+TEST(TimelineAxis, TraceSpanningTwoToThe63Nanoseconds) {
+  // SEND on rank 0 from 1 µs to 9223372036854774 µs (the latest time ALOG holds): the trace
+  // ends 1807 ns below 2^63 ns.
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const std::string path = dir.filePath("span63.alog").toStdString();
+  {
+    std::ofstream f(path);
+    f << "-6 0 0 0 0 0\n-13 0 161 162 0 0 blue:gray3 SEND\n161 0 0 1 0 1\n162 0 0 2 0 9223372036854774\n";
+  }
+  auto t = std::make_shared<const Trace>(loadTrace(path));
+  ASSERT_EQ(t->endTime, 9223372036854774000);
+  // Over 800 px, 80 px apart: 9.2e17 ns at least -> step 1e18; ticks 0 … 9e18: 10.
+  const auto ticks = ui::computeTicks(0, t->endTime, 800, 80);
+  EXPECT_EQ(ticks.step, 1000000000000000000);
+  EXPECT_EQ(ticks.major.size(), 10u);
+  // The view paints its axis (and everything else) for the whole trace and for its last 100 ns.
+  Shown s(t);
+  s.view.grab();
+  s.view.setVisibleRange(t->endTime - 100, t->endTime);
+  EXPECT_EQ(s.view.visibleEnd(), t->endTime);
+  s.view.grab();
+}
+
+// The marked-time index: overlapping spans merge, C(t) and per-column shares equal a brute-force
+// count over the raw spans (random spans, random views).
+TEST(TimeShading, ColumnSharesEqualBruteForce) {
+  // Hand case: [10, 20) and [15, 30) merge into [10, 30); [40, 50) stays apart: total 20 + 10.
+  perwiz::ui::TimeShading hand({{{15, 30}, {10, 20}, {40, 50}, {60, 60}}});
+  EXPECT_EQ(hand.total(), 30);
+  EXPECT_EQ(hand.markedBefore(0, 25), 15);  // [10, 25)
+  EXPECT_EQ(hand.markedBefore(0, 45), 25);  // 20 + [40, 45)
+  float f[4];
+  // Columns of 10 ns from 0: [0,10) 0, [10,20) 1, [20,30) 1, [30,40) 0.
+  ASSERT_TRUE(hand.columnFractions(0, 0, 10.0, 4, f));
+  EXPECT_FLOAT_EQ(f[0], 0.f);
+  EXPECT_FLOAT_EQ(f[1], 1.f);
+  EXPECT_FLOAT_EQ(f[2], 1.f);
+  EXPECT_FLOAT_EQ(f[3], 0.f);
+  EXPECT_FALSE(hand.columnFractions(0, 100, 10.0, 4, f));  // nothing in view
+
+  std::mt19937_64 rng(7);
+  for (int round = 0; round < 20; ++round) {
+    std::vector<std::vector<std::pair<TimeNs, TimeNs>>> spans(3);
+    for (auto& r : spans) {
+      const int n = int(rng() % 400);
+      for (int i = 0; i < n; ++i) {
+        const TimeNs b = TimeNs(rng() % 100000), len = TimeNs(rng() % 700);
+        r.emplace_back(b, b + len);
+      }
+    }
+    perwiz::ui::TimeShading sh(spans);
+    auto marked = [&](std::size_t r, TimeNs a, TimeNs b) {  // |[a, b) ∩ ∪ spans| by counting ns
+      std::vector<char> on(std::size_t(b - a), 0);
+      for (const auto& [x, y] : spans[r])
+        for (TimeNs t = std::max(x, a); t < std::min(y, b); ++t) on[std::size_t(t - a)] = 1;
+      return TimeNs(std::count(on.begin(), on.end(), 1));
+    };
+    TimeNs total = 0;
+    for (std::size_t r = 0; r < 3; ++r) total += marked(r, 0, 101000);
+    EXPECT_EQ(sh.total(), total);
+    const TimeNs begin = TimeNs(rng() % 50000);
+    const int columns = 1 + int(rng() % 300);
+    const double px = 1.0 + double(rng() % 400);
+    std::vector<float> out(std::size_t(columns), -1.f);
+    for (std::uint32_t r = 0; r < 3; ++r) {
+      const bool any = sh.columnFractions(r, begin, px, columns, out.data());
+      bool expectAny = false;
+      for (int c = 0; c < columns; ++c) {
+        const TimeNs t0 = begin + TimeNs(std::llround(c * px)), t1 = begin + TimeNs(std::llround((c + 1) * px));
+        const TimeNs m = marked(r, t0, t1);
+        expectAny = expectAny || m > 0;
+        if (any) {
+          EXPECT_NEAR(out[std::size_t(c)], double(m) / double(t1 - t0), 1e-6) << "column " << c;
+        }
+      }
+      EXPECT_EQ(any, expectAny);
+    }
+  }
+}
+
+// The step band: each pixel column shows the step under its centre, however many steps share a
+// column (the painter skips those covering no centre).
+TEST(TimelineSteps, EachColumnTakesTheStepUnderItsCentre) {
+  using perwiz::ui::RankSteps;
+  // Steps as a drawing reads them: step i's marker is event i, whose enter and leave are the
+  // step's begin and end.
+  struct Steps {
+    std::vector<TimeNs> begin, end;
+    std::vector<perwiz::ui::StepOnRank> list;
+    void add(TimeNs b, TimeNs e) {
+      list.push_back({std::uint32_t(list.size()), std::uint32_t(list.size())});
+      begin.push_back(b);
+      end.push_back(e);
+    }
+    RankSteps view() const {
+      perwiz::ui::RankTimes t;
+      t.enter = perwiz::ui::TimeView(begin.data());
+      t.leave = perwiz::ui::TimeView(end.data());
+      t.size = std::uint32_t(begin.size());
+      return RankSteps(list, t);
+    }
+  };
+  auto columnsOf = [](const RankSteps& rs, TimeNs begin, double px, int W) {
+    std::vector<std::size_t> out(std::size_t(W), std::size_t(-2));
+    perwiz::ui::forStepColumns(rs, begin, px, W, [&](int c0, int c1, std::size_t i) {
+      ASSERT_LE(0, c0);
+      ASSERT_LT(c0, c1);
+      ASSERT_LE(c1, W);
+      for (int c = c0; c < c1; ++c) {
+        EXPECT_EQ(out[std::size_t(c)], std::size_t(-2)) << "column " << c << " filled twice";
+        out[std::size_t(c)] = i;
+      }
+    });
+    return out;
+  };
+  // Hand case, 10 ns columns from 0 (centres 5, 15, 25, 35, 45): step 0 = [0, 12) holds the
+  // centre 5; steps 1-3 = [12, 13), [13, 14), [14, 15) hold none (15 is not < 15); step 4 =
+  // [15, 30) holds 15 and 25; 35 is in no step; step 5 = [40, 100) holds 45.
+  Steps hand;
+  for (auto [b, e] : {std::pair<TimeNs, TimeNs>{0, 12}, {12, 13}, {13, 14}, {14, 15}, {15, 30}, {40, 100}})
+    hand.add(b, e);
+  const std::size_t none = hand.list.size();
+  EXPECT_EQ(columnsOf(hand.view(), 0, 10.0, 5), (std::vector<std::size_t>{0, 4, 4, none, 5}));
+  // Looked up by step and by time.
+  EXPECT_EQ(hand.view().find(4), 4u);
+  EXPECT_EQ(hand.view().find(6), none);
+  EXPECT_EQ(hand.view().firstEndingAfter(35), 5u);  // ends 12, 13, 14, 15, 30, 100: 100 is the first > 35
+  EXPECT_EQ(hand.view().firstEndingAfter(14), 3u);  // 15 is the first > 14
+  EXPECT_EQ(hand.view().firstEndingAfter(100), none);
+
+  // Random runs of steps (most far narrower than a column, some wider, some gaps) against the
+  // definition: the step i with begin_i <= centre < end_i. Columns of a power-of-two width from
+  // an integer begin make every centre an exact double.
+  std::mt19937_64 rng(11);
+  for (int round = 0; round < 200; ++round) {
+    Steps rs;
+    TimeNs t = TimeNs(rng() % 50);
+    const int n = int(rng() % 3000);
+    for (int i = 0; i < n; ++i) {
+      if (rng() % 5 == 0) t += TimeNs(rng() % 40);  // a gap
+      const TimeNs len = rng() % 10 == 0 ? TimeNs(rng() % 400) : TimeNs(rng() % 6);
+      rs.add(t, t + len);
+      t += len;
+    }
+    const double px = double(1u << (rng() % 7));
+    const int W = 1 + int(rng() % 500);
+    const TimeNs begin = TimeNs(rng() % 2000);
+    const auto got = columnsOf(rs.view(), begin, px, W);
+    for (int c = 0; c < W; ++c) {
+      const double centre = double(begin) + (c + 0.5) * px;
+      std::size_t want = rs.list.size();
+      for (std::size_t i = 0; i < rs.list.size(); ++i)
+        if (double(rs.begin[i]) <= centre && centre < double(rs.end[i])) {
+          want = i;
+          break;
+        }
+      ASSERT_EQ(got[std::size_t(c)], want) << "round " << round << ", column " << c;
+    }
+  }
+}
+
+// A predicted drawing built after a uniform shift (the GUI's worker after a toggle that moved
+// every rank alike: Drawing::pieces) summarises the same events within a bucket of one built
+// from scratch: per lane the same boxes, the same busy time in all and in every window of
+// columns up to the buckets at its two edges; frames finer than level 0 read the times and
+// are the same pixels. Undoing the change composes the pieces back to no shift.
+TEST(Timeline, ShiftedPredictedDrawingIsWithinABucketOfAFreshOne) {
+  GeneratorSpec spec;
+  // Few long steps (about 2,000 events per rank: a frame of the whole trace reads the LOD
+  // tables) and a large imbalance: balancing step 0 moves the rest by several buckets.
+  spec.ranks = 12;
+  spec.steps = 60;
+  spec.messagesPerStep = 15;
+  spec.imbalance = 0.9;
+  spec.nonBlocking = true;
+  TraceBuilder b("shift", "generated");
+  generateTrace(spec, b);
+  auto t = std::make_shared<const Trace>(b.take());
+
+  TimelineView shifted, fresh;
+  for (TimelineView* v : {&shifted, &fresh}) {
+    v->resize(900, 500);
+    v->setTrace(t);
+  }
+  const auto base = shifted.base();
+  Replayer r(*t, Scenario{});
+  r.prepareUpdates();
+  auto before = predictedTimes(r);
+  auto drawing = ui::buildDrawing(base, before, nullptr, nullptr);
+  // The worker's way after one update that shifted: the moved ranks' times from the previous
+  // ones, and a drawing that moves the previous one's tables.
+  auto next = [&](std::shared_ptr<const PredictedTimes> prev, std::shared_ptr<const ui::Drawing> prevDrawing) {
+    const UpdateStats& st = r.lastUpdate();
+    EXPECT_FALSE(st.shiftAfterCall.empty());
+    auto times = std::make_shared<PredictedTimes>();
+    ui::DrawingShift sh;
+    sh.delta = st.shift;
+    sh.firstEvent.assign(t->rankCount(), 0);
+    times->ranks = prev->ranks;
+    for (std::uint32_t rank = 0; rank < t->rankCount(); ++rank) {
+      auto out = std::make_shared<PredictedRank>();
+      sh.firstEvent[rank] = r.predictedRankShifted(rank, *prev->ranks[rank], *out);
+      times->end = std::max(times->end, out->end);
+      times->ranks[rank] = std::move(out);
+    }
+    std::shared_ptr<const PredictedTimes> p = times;
+    return std::pair{p, ui::buildDrawing(base, p, prevDrawing.get(), &sh)};
+  };
+  auto compare = [&](std::shared_ptr<const PredictedTimes> times, std::shared_ptr<const ui::Drawing> d,
+                     const std::string& what) {
+    ASSERT_TRUE(ui::isProvisional(*d)) << what;
+    const auto exact = ui::buildDrawing(base, times, nullptr, nullptr);
+    ASSERT_EQ(d->grid.w0, exact->grid.w0);
+    const TimeNs end = times->end;
+    for (auto [b0, e0] : {std::pair{TimeNs(0), end}, std::pair{end / 4, end / 4 + end / 2}}) {
+      ui::LaneQuery q;
+      q.begin = b0;
+      q.end = e0;
+      q.columns = 900;
+      q.nsPerPx = double(e0 - b0) / q.columns;
+      const int level = d->grid.levelFor(q.nsPerPx);
+      ASSERT_GE(level, 0) << what;
+      const double bw = double(d->grid.bucketWidth(level));
+      for (std::uint32_t rank = 0; rank < t->rankCount(); ++rank) {
+        std::vector<ui::ColumnMark> mp(q.columns), mf(q.columns);
+        std::vector<std::uint32_t> bp, bf;
+        ui::queryDrawingLane(*d, rank, base->shape(rank), base->roles(), q, mp.data(), bp);
+        ui::queryDrawingLane(*exact, rank, base->shape(rank), base->roles(), q, mf.data(), bf);
+        std::sort(bp.begin(), bp.end());
+        std::sort(bf.begin(), bf.end());
+        const std::string where =
+            what + ", rank " + std::to_string(rank) + ", range " + std::to_string(b0) + ".." + std::to_string(e0);
+        EXPECT_EQ(bp, bf) << where;
+        // Every window of 8 columns holds the fresh busy time up to two buckets' (a bucket at
+        // each edge may fall on the other side of it).
+        double allP = 0, allF = 0;
+        for (int c = 0; c < q.columns; ++c) allP += mp[c].busy, allF += mf[c].busy;
+        EXPECT_NEAR(allP, allF, 2 * bw + 1e-3 * allF) << where;
+        for (int c = 0; c + 8 <= q.columns; c += 8) {
+          double wp = 0, wf = 0;
+          for (int k = c; k < c + 8; ++k) wp += mp[k].busy, wf += mf[k].busy;
+          EXPECT_NEAR(wp, wf, 2 * bw + 1e-3 * allF) << where << ", columns " << c << "..";
+        }
+      }
+    }
+    // Arrows: the same arrows in the same order as the exact drawing's, each with its own
+    // message; the moved part taken from the earlier drawing (a piece with a shift).
+    ASSERT_EQ(d->arrows.channels.size(), exact->arrows.channels.size());
+    auto arrowsOf = [](const ui::ArrowChannel& ch) {
+      std::vector<std::tuple<TimeNs, TimeNs, std::uint32_t>> out;
+      for (const ui::ArrowPiece& pc : ch.pieces)
+        for (std::uint32_t i = pc.lo; i < pc.hi; ++i) out.emplace_back(pc.send(i), pc.recv(i), pc.arrays->source(i));
+      return out;
+    };
+    std::size_t movedPieces = 0;
+    for (std::size_t c = 0; c < d->arrows.channels.size(); ++c) {
+      const ui::ArrowChannel& pc = *d->arrows.channels[c];
+      EXPECT_EQ(arrowsOf(pc), arrowsOf(*exact->arrows.channels[c])) << what << ", channel " << c;
+      // (an earlier drawing's arrays are shared with it: both drawings are alive here)
+      movedPieces += std::count_if(pc.pieces.begin(), pc.pieces.end(),
+                                   [](const ui::ArrowPiece& x) { return x.arrays.use_count() > 1; });
+      // The search bounds hold for every arrow (the pieces' arrays may hold more than they draw).
+      EXPECT_GE(pc.lag, exact->arrows.channels[c]->lag) << what << ", channel " << c;
+      EXPECT_GE(pc.lead, exact->arrows.channels[c]->lead) << what << ", channel " << c;
+    }
+    EXPECT_GT(movedPieces, 0u) << what << ": no channel took the earlier drawing's arrows";
+    // Finer than level 0: the times themselves, the same pixels.
+    shifted.setPrediction(times, d);
+    fresh.setPrediction(nullptr);
+    fresh.setPrediction(times);
+    for (TimelineMode mode : {TimelineMode::Overlay, TimelineMode::Lanes, TimelineMode::Predicted}) {
+      for (TimelineView* v : {&shifted, &fresh}) {
+        v->setMode(mode);
+        v->setVisibleRange(end / 2, end / 2 + end / 5000);
+      }
+      EXPECT_TRUE(shifted.grab().toImage() == fresh.grab().toImage()) << what << ", mode " << int(mode);
+    }
+  };
+  ASSERT_TRUE(r.add(Hypothesis{HypothesisKind::BalanceCompute, {}, 0}));
+  // Several level-0 buckets: a drawing that did not move the tables would be caught.
+  EXPECT_LT(r.lastUpdate().shift, -4 * drawing->grid.w0);
+  auto [p1, d1] = next(before, drawing);
+  compare(p1, d1, "balanced step 0");
+  ASSERT_TRUE(r.remove(Hypothesis{HypothesisKind::BalanceCompute, {}, 0}));
+  auto [p2, d2] = next(p1, d1);
+  for (const auto& pieces : d2->pieces) {
+    ASSERT_TRUE(pieces);
+    EXPECT_EQ(pieces->size(), 2u);
+    EXPECT_EQ(pieces->back().shift, 0);  // moved there and back
+  }
+  compare(p2, d2, "and undone");
+}
+
+// A prepared timeline is swapped in only for the trace it was made for.
+TEST(Timeline, PreparedTimelineIsUsedForItsOwnTraceOnly) {
+  auto a = smallTrace(), b = smallTrace();
+  const perwiz::ui::PreparedTimeline pa = perwiz::ui::prepareTimeline(a);
+  TimelineView v;
+  v.setTrace(a, pa);
+  EXPECT_EQ(v.base(), pa.base);
+  v.setTrace(b, pa);  // made for another trace: the view builds its own
+  ASSERT_NE(v.base(), nullptr);
+  EXPECT_NE(v.base(), pa.base);
+  EXPECT_EQ(v.base()->tracePtr(), b);
+  v.setTrace(a);  // none given: built here
+  EXPECT_NE(v.base(), pa.base);
+  EXPECT_EQ(v.base()->tracePtr(), a);
+}
+
+int main(int argc, char** argv) {
+  if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+  QApplication app(argc, argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
