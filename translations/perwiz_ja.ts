@@ -31,12 +31,60 @@
         <source>Hypotheses: %1</source>
         <translation>仮説: %1</translation>
     </message>
+    <message numerus="yes">
+        <source>Loaded with %n warning(s): the trace may be incomplete</source>
+        <translation>
+            <numerusform>%n 件の警告付きで読み込みました: トレースが不完全な可能性があります</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n thread(s) and no MPI rank (a program without MPI): shown as measured, nothing to predict</source>
+        <translation>
+            <numerusform>%n 個のスレッドがあり MPI ランクはありません (MPI を使わないプログラム): 実測のまま表示し、予測するものはありません</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n thread(s) under their ranks, shown as measured (the prediction replays the MPI ranks)</source>
+        <translation>
+            <numerusform>%n 個のスレッドをランクの下に実測のまま表示 (予測は MPI ランクを再生します)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Network model: %1</source>
+        <translation>ネットワークモデル: %1</translation>
+    </message>
 </context>
 <context>
     <name>HeadlessExport</name>
+    <message numerus="yes">
+        <source>%n thread(s) and no MPI rank (a program without MPI): nothing to predict; only --view measured is drawn</source>
+        <translation>
+            <numerusform>%n 個のスレッドがあり MPI ランクはありません (MPI を使わないプログラム): 予測するものがありません。--view measured だけを描けます</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>the range to draw is empty: %1 is not before %2</source>
+        <translation>描く範囲が空です: %1 が %2 より前ではありません</translation>
+    </message>
+    <message>
+        <source>the trace has %1 ranks</source>
+        <translation>トレースのランク数は %1 です</translation>
+    </message>
+    <message>
+        <source>rank %1 has %2 MPI calls</source>
+        <translation>ランク %1 の MPI 呼び出しは %2 個です</translation>
+    </message>
+    <message>
+        <source>not a time (2.5s, 300ms, 12us, 800ns; a number is ns) or an event RANK:INDEX</source>
+        <translation>時刻 (2.5s、300ms、12us、800ns。数だけなら ns) でもイベント RANK:INDEX でもありません</translation>
+    </message>
+    <message>
+        <source>after the end of the trace (%1 ns)</source>
+        <translation>トレースの終わり (%1 ns) より後です</translation>
+    </message>
     <message>
         <source>perwiz: --view must be measured, predicted, overlay or lanes, not &apos;%1&apos;</source>
-        <translation>perwiz: --view には measured、predicted、overlay、lanes のいずれかを指定してください (&apos;%1&apos; は不可)</translation>
+        <translation>perwiz: --view は measured、predicted、overlay、lanes のいずれかです (&apos;%1&apos; ではなく)</translation>
     </message>
     <message>
         <source>perwiz: %1: unknown image format (use .png, .svg or .pdf)</source>
@@ -44,7 +92,7 @@
     </message>
     <message>
         <source>perwiz: %1: the file exists; not overwritten (--force replaces it)</source>
-        <translation>perwiz: %1: ファイルが存在するため上書きしません（--force で置き換えます）</translation>
+        <translation>perwiz: %1: ファイルが存在するため上書きしません (--force で置き換えます)</translation>
     </message>
 </context>
 <context>
@@ -91,6 +139,21 @@
     <message>
         <source>Disable %1</source>
         <translation>%1 を無効化</translation>
+    </message>
+    <message>
+        <source>Network %1</source>
+        <translation>ネットワーク %1</translation>
+    </message>
+</context>
+<context>
+    <name>Network</name>
+    <message>
+        <source>%1, model local costs</source>
+        <translation>%1、モデルの局所コスト</translation>
+    </message>
+    <message>
+        <source>%1, measured local costs</source>
+        <translation>%1、実測の局所コスト</translation>
     </message>
 </context>
 <context>
@@ -306,10 +369,6 @@
         <translation>&lt;br&gt;&lt;span style=&apos;color:gray&apos;&gt;Z: 受信側の待ちをゼロにする&lt;/span&gt;</translation>
     </message>
     <message>
-        <source>Measured</source>
-        <translation>実測</translation>
-    </message>
-    <message>
         <source>Predicted</source>
         <translation>予測</translation>
     </message>
@@ -324,6 +383,18 @@
     <message>
         <source>tracer&apos;s cost per record</source>
         <translation>トレーサの記録あたりのコスト</translation>
+    </message>
+    <message>
+        <source>%1 (a thread of %2)</source>
+        <translation>%1 (%2 のスレッド)</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;span style=&apos;color:gray&apos;&gt;Threads are shown as measured: the prediction replays the MPI ranks.&lt;/span&gt;</source>
+        <translation>&lt;br&gt;&lt;span style=&apos;color:gray&apos;&gt;スレッドは実測のまま表示します: 予測は MPI ランクを再生します。&lt;/span&gt;</translation>
     </message>
 </context>
 <context>
@@ -355,6 +426,10 @@
         <source>%1: &quot;scenario&quot; is not an object</source>
         <translation>%1: &quot;scenario&quot; がオブジェクトではありません</translation>
     </message>
+    <message>
+        <source>%1: view mode &quot;%2&quot; is not one of %3</source>
+        <translation>%1: 表示モード &quot;%2&quot; は %3 のいずれでもありません</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -373,10 +448,6 @@
     <message>
         <source>Scenario file for --export-image.</source>
         <translation>--export-image で使うシナリオファイル</translation>
-    </message>
-    <message>
-        <source>View for --export-image: measured, predicted, overlay or lanes.</source>
-        <translation>--export-image の表示: measured (実測)、predicted (予測)、overlay (重ね表示)、lanes (レーン)</translation>
     </message>
     <message>
         <source>Image width for --export-image (pixels).</source>
@@ -415,8 +486,24 @@
         <translation>perwiz: --lane-height は %1 から 200 の間で指定してください</translation>
     </message>
     <message>
-        <source>perwiz: --scenario, --view, --width, --lane-height, --no-header and --force need --export-image</source>
-        <translation>perwiz: --scenario、--view、--width、--lane-height、--no-header、--force には --export-image が必要です</translation>
+        <source>View for --export-image: measured, predicted, overlay or lanes (default: lanes with hypotheses, else measured).</source>
+        <translation>--export-image の表示: measured、predicted、overlay、lanes (既定: 仮説があれば lanes、なければ measured)。</translation>
+    </message>
+    <message>
+        <source>--export-image: the state or region whose executions are the parallel steps.</source>
+        <translation>--export-image: 実行を並列ステップとする状態・領域。</translation>
+    </message>
+    <message>
+        <source>--export-image from this time (2.5s, 300ms, 12us, 800ns; a number is ns) or the enter of event RANK:INDEX.</source>
+        <translation>--export-image をこの時刻 (2.5s、300ms、12us、800ns。数だけなら ns) またはイベント RANK:INDEX の開始から描きます。</translation>
+    </message>
+    <message>
+        <source>--export-image up to this time or the leave of event RANK:INDEX.</source>
+        <translation>--export-image をこの時刻またはイベント RANK:INDEX の終了まで描きます。</translation>
+    </message>
+    <message>
+        <source>perwiz: --%1 needs --export-image</source>
+        <translation>perwiz: --%1 には --export-image が必要です</translation>
     </message>
 </context>
 <context>
@@ -649,6 +736,22 @@
     <message>
         <source>Preparing the predicted timeline</source>
         <translation>予測タイムラインを準備中</translation>
+    </message>
+    <message>
+        <source>There is no prediction to write yet.</source>
+        <translation>書き出す予測はまだありません。</translation>
+    </message>
+    <message>
+        <source>Wait for the prediction of the current scenario, then export it.</source>
+        <translation>現在のシナリオの予測を待ってから書き出してください。</translation>
+    </message>
+    <message>
+        <source>A predicted trace is being written; wait for it to finish.</source>
+        <translation>予測トレースを書き出し中です。終わるまで待ってください。</translation>
+    </message>
+    <message>
+        <source>New trace: the network model is back to the default, %1</source>
+        <translation>新しいトレース: ネットワークモデルを既定に戻しました (%1)</translation>
     </message>
 </context>
 <context>
@@ -986,6 +1089,10 @@
     <message>
         <source>Zero Wait (Z) removes the receiver&apos;s wait on this message.</source>
         <translation>待ちをゼロ（Z）で、このメッセージによる受信側の待ちを取り除きます。</translation>
+    </message>
+    <message>
+        <source>Network model:</source>
+        <translation>ネットワークモデル:</translation>
     </message>
 </context>
 <context>
@@ -1486,6 +1593,36 @@
         <source>OTF2 archive (*.otf2)</source>
         <translation>OTF2 アーカイブ (*.otf2)</translation>
     </message>
+    <message numerus="yes">
+        <source>No MPI rank: %n thread(s) shown as measured, no prediction offered</source>
+        <translation>
+            <numerusform>MPI ランクなし: %n 個のスレッドを実測のまま表示、予測はありません</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Loaded %1: %n thread(s) and no MPI rank (a program without MPI): PerWiz predicts MPI ranks, so the threads are shown as measured</source>
+        <translation>
+            <numerusform>%1 を読み込みました: %n 個のスレッドがあり MPI ランクはありません (MPI を使わないプログラム)。PerWiz は MPI ランクを予測するため、スレッドは実測のまま表示します</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Loaded %1: %2 ranks, %3 events; %n thread(s) under their ranks, shown as measured (the prediction replays the ranks)</source>
+        <translation>
+            <numerusform>%1 を読み込みました: %2 ランク、%3 イベント。%n 個のスレッドをランクの下に実測のまま表示 (予測はランクを再生します)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Model: %1</source>
+        <translation>モデル: %1</translation>
+    </message>
+    <message>
+        <source>Updated %1 events and shifted %2 in %3 (%4 from the change to the result)</source>
+        <translation>%3 で %1 イベントを更新し %2 をずらしました (変更から結果まで %4)</translation>
+    </message>
+    <message>
+        <source>The network model and cost mode of the prediction (Ctrl+M to change)</source>
+        <translation>予測のネットワークモデルとコストモード (Ctrl+M で変更)</translation>
+    </message>
 </context>
 <context>
     <name>perwiz::gui::NetworkModelDialog</name>
@@ -1648,6 +1785,58 @@
     <message>
         <source>%1: %2</source>
         <translation>%1: %2</translation>
+    </message>
+    <message>
+        <source>own line for rendezvous sizes</source>
+        <translation>ランデブーのサイズには別の直線</translation>
+    </message>
+    <message>
+        <source>Rendezvous O_i(k):</source>
+        <translation>ランデブー O_i(k):</translation>
+    </message>
+    <message>
+        <source>Rendezvous transfer start O_i(k): a</source>
+        <translation>ランデブー転送開始 O_i(k): a</translation>
+    </message>
+    <message>
+        <source>Rendezvous transfer start O_i(k): b</source>
+        <translation>ランデブー転送開始 O_i(k): b</translation>
+    </message>
+    <message>
+        <source>Eager data moves</source>
+        <translation>イーガーデータの転送</translation>
+    </message>
+    <message>
+        <source>from the send (at-send)</source>
+        <translation>送信から (at-send)</translation>
+    </message>
+    <message>
+        <source>once the receive is posted (at-receive)</source>
+        <translation>受信が出されてから (at-receive)</translation>
+    </message>
+    <message>
+        <source>A host&apos;s two directions</source>
+        <translation>ホストの送受 2 方向</translation>
+    </message>
+    <message>
+        <source>at once (full duplex)</source>
+        <translation>同時 (全二重)</translation>
+    </message>
+    <message>
+        <source>share one link (half duplex)</source>
+        <translation>1 本のリンクを共有 (半二重)</translation>
+    </message>
+    <message>
+        <source>Collective algorithms</source>
+        <translation>集団通信アルゴリズム</translation>
+    </message>
+    <message>
+        <source>binomial trees</source>
+        <translation>二項木</translation>
+    </message>
+    <message>
+        <source>SimGrid SMPI&apos;s defaults</source>
+        <translation>SimGrid SMPI の既定</translation>
     </message>
 </context>
 <context>

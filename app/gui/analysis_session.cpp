@@ -4,6 +4,7 @@
 #include "hypothesis_commands.h"
 #include "prediction_worker.h"
 #include "parallel_region.h"
+#include "units.h"
 
 #include "perwiz/compensation.h"
 
@@ -191,11 +192,17 @@ void AnalysisSession::onLoadFinished(const LoadResult& result) {
   undo_->clear();
   resettingDocument_ = true;
   doc_->setEntries({});
+  // A trace starts from the default network model and measured local costs (a session brings
+  // its own): never the last trace's model, silently.
+  const bool inherited = !doc_->isDefaultNetwork();
+  doc_->setNetwork(nullptr, CostMode::Measured);
   sessionPath_.clear();
   if (pendingSession_) {
     const SessionData session = *pendingSession_;
     pendingSession_.reset();
     applySession(session);
+  } else if (inherited) {
+    emit message(tr("New trace: the network model is back to the default, %1").arg(networkDescription()), 10000);
   }
   resettingDocument_ = false;
   onDocumentChanged();
@@ -208,8 +215,7 @@ void AnalysisSession::applySession(const SessionData& session) {
     QString error;
     if (!setParallelRegion(session.region, &error)) emit this->error(tr("Cannot open session"), error);
   }
-  doc_->setModel(session.scenario.model);
-  doc_->setCosts(session.scenario.costs);
+  doc_->setNetwork(session.scenario.model, session.scenario.costs);
   std::vector<HypothesisEntry> entries;
   for (const auto& h : session.scenario.hypotheses)
     entries.push_back({h, !session.disabled.contains(QString::fromStdString(h.toString()))});
@@ -218,6 +224,17 @@ void AnalysisSession::applySession(const SessionData& session) {
   sessionPath_ = pendingSessionPath_;
   emit sessionOpened(sessionPath_);
 }
+
+void AnalysisSession::setNetwork(std::shared_ptr<const NetworkModel> model, CostMode costs) {
+  if (!model) model = defaultNetworkModel();
+  const auto& current = doc_->model();
+  if (current && current->toJson() == model->toJson() && current->kind() == model->kind() &&
+      current->name() == model->name() && doc_->costs() == costs)
+    return;
+  undo_->push(new SetNetworkCommand(doc_, std::move(model), costs));
+}
+
+QString AnalysisSession::networkDescription() const { return describeNetwork(doc_->model().get(), doc_->costs()); }
 
 bool AnalysisSession::isModified() const { return trace_ && !undo_->isClean(); }
 

@@ -105,6 +105,11 @@ class AnalysisSession : public QObject {
   int applyHypotheses(const std::vector<Hypothesis>& hs, QStringList* refused = nullptr);
   void setHypothesisEnabled(const Hypothesis& h, bool enabled);
   void removeHypothesis(const Hypothesis& h);
+  // The network model (null: the default) and cost mode, as one undoable step; nothing if
+  // both are already in use.
+  void setNetwork(std::shared_ptr<const NetworkModel> model, CostMode costs);
+  // The model and cost mode the next prediction uses, in words (describeNetwork).
+  QString networkDescription() const;
   // "" if h can be applied now, else why not.
   QString refusalFor(const Hypothesis& h) const;
   // Recomputes the parallel steps with `name` as the region; hypotheses are kept.

@@ -26,8 +26,8 @@ ImageFormat imageFormatFor(const QString& path) {
 }
 
 void describeExport(ui::TimelineExportOptions& options, const QString& tracePath,
-                    const std::vector<Hypothesis>& applied, TimeNs measured, TimeNs predicted,
-                    const Trace* trace) {
+                    const std::vector<Hypothesis>& applied, TimeNs measured, TimeNs predicted, const Trace* trace,
+                    const QString& network) {
   options.title = QFileInfo(tracePath).fileName();
   options.notes.clear();
   const int threads = trace ? int(trace->threads.size()) : 0;
@@ -53,6 +53,7 @@ void describeExport(ui::TimelineExportOptions& options, const QString& tracePath
   for (const Hypothesis& h : applied) names << hypothesisText(h);
   options.notes << (names.isEmpty() ? QCoreApplication::translate("ExportImage", "No hypothesis: the measured run replayed")
                                     : QCoreApplication::translate("ExportImage", "Hypotheses: %1").arg(names.join(QStringLiteral("; "))));
+  if (!network.isEmpty()) options.notes << QCoreApplication::translate("ExportImage", "Network model: %1").arg(network);
   options.notes << predictionSummary(measured, predicted);
 }
 

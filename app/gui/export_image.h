@@ -14,11 +14,12 @@ enum class ImageFormat { Unknown, Png, Svg, Pdf };
 ImageFormat imageFormatFor(const QString& path);
 
 // Heads an export with the trace's file name (title) and, when the view shows a prediction,
-// the hypotheses applied and "measured T → predicted T (change)"; else the measured T. With
-// `trace`, a trace's threads (shown as measured) or its lack of MPI ranks are said too.
+// the hypotheses applied, the network model and cost mode (`network`, describeNetwork) and
+// "measured T → predicted T (change)"; else the measured T. With `trace`, a trace's threads
+// (shown as measured) or its lack of MPI ranks are said too.
 void describeExport(ui::TimelineExportOptions& options, const QString& tracePath,
                     const std::vector<Hypothesis>& applied, TimeNs measured, TimeNs predicted,
-                    const Trace* trace = nullptr);
+                    const Trace* trace = nullptr, const QString& network = QString());
 
 // Renders in memory, then writes through writeOutputFile (output_file.h): complete or not at
 // all, errors name the file and the OS error. With overwrite = false an existing file is an error.

@@ -30,4 +30,11 @@ SetHypothesisEnabledCommand::SetHypothesisEnabledCommand(ScenarioDocument* doc, 
 void SetHypothesisEnabledCommand::redo() { doc_->setEnabled(h_, enabled_); }
 void SetHypothesisEnabledCommand::undo() { doc_->setEnabled(h_, !enabled_); }
 
+SetNetworkCommand::SetNetworkCommand(ScenarioDocument* doc, std::shared_ptr<const NetworkModel> model, CostMode costs)
+    : doc_(doc), model_(std::move(model)), oldModel_(doc->model()), costs_(costs), oldCosts_(doc->costs()) {
+  setText(QCoreApplication::translate("HypothesisCommands", "Network %1").arg(describeNetwork(model_.get(), costs_)));
+}
+void SetNetworkCommand::redo() { doc_->setNetwork(model_, costs_); }
+void SetNetworkCommand::undo() { doc_->setNetwork(oldModel_, oldCosts_); }
+
 }  // namespace perwiz::gui

@@ -1,4 +1,5 @@
-// Undoable changes of the scenario's hypotheses: add, remove, enable, disable.
+// Undoable changes of the scenario: hypotheses added, removed, enabled, disabled; the network
+// model and cost mode.
 #pragma once
 
 #include "scenario_document.h"
@@ -39,6 +40,19 @@ class SetHypothesisEnabledCommand : public QUndoCommand {
   ScenarioDocument* doc_;
   Hypothesis h_;
   bool enabled_;
+};
+
+// The network model and the cost mode, as one step.
+class SetNetworkCommand : public QUndoCommand {
+ public:
+  SetNetworkCommand(ScenarioDocument* doc, std::shared_ptr<const NetworkModel> model, CostMode costs);
+  void redo() override;
+  void undo() override;
+
+ private:
+  ScenarioDocument* doc_;
+  std::shared_ptr<const NetworkModel> model_, oldModel_;
+  CostMode costs_, oldCosts_;
 };
 
 }  // namespace perwiz::gui

@@ -186,6 +186,7 @@ void InspectorDock::showCall(const Trace& trace, const ui::TimelineItem& item, i
       addRow(tr("Predicted enter:"), formatDuration(prediction->times->ranks[item.rank]->enter[item.event]));
       addRow(tr("Predicted leave:"), formatDuration(prediction->times->ranks[item.rank]->leave[item.event]));
     }
+    if (!prediction->network.isEmpty()) addRow(tr("Network model:"), prediction->network);
   }
 }
 

@@ -40,8 +40,25 @@ void addOptions(QCommandLineParser& parser) {
                                        QStringLiteral("FILE"));
   const QCommandLineOption viewOpt(
       QStringLiteral("view"),
-      QCoreApplication::translate("main", "View for --export-image: measured, predicted, overlay or lanes."),
-      QStringLiteral("MODE"), QStringLiteral("measured"));
+      QCoreApplication::translate("main",
+                                  "View for --export-image: measured, predicted, overlay or lanes "
+                                  "(default: lanes with hypotheses, else measured)."),
+      QStringLiteral("MODE"));
+  const QCommandLineOption regionOpt(
+      QStringLiteral("region"),
+      QCoreApplication::translate("main",
+                                  "--export-image: the state or region whose executions are the parallel steps."),
+      QStringLiteral("NAME"));
+  const QCommandLineOption fromOpt(
+      QStringLiteral("from"),
+      QCoreApplication::translate("main",
+                                  "--export-image from this time (2.5s, 300ms, 12us, 800ns; a number is ns) "
+                                  "or the enter of event RANK:INDEX."),
+      QStringLiteral("TIME"));
+  const QCommandLineOption toOpt(
+      QStringLiteral("to"),
+      QCoreApplication::translate("main", "--export-image up to this time or the leave of event RANK:INDEX."),
+      QStringLiteral("TIME"));
   const QCommandLineOption rangeOpt(QStringLiteral("width"),
                                     QCoreApplication::translate("main", "Image width for --export-image (pixels)."),
                                     QStringLiteral("PIXELS"), QStringLiteral("1600"));
@@ -56,7 +73,8 @@ void addOptions(QCommandLineParser& parser) {
                                   "--export-image without the title, hypotheses and run times above the timeline."));
   const QCommandLineOption forceOpt(QStringLiteral("force"),
                                     QCoreApplication::translate("main", "--export-image replaces OUT if it exists."));
-  parser.addOptions({langOpt, exportOpt, scenarioOpt, viewOpt, rangeOpt, laneOpt, noHeaderOpt, forceOpt});
+  parser.addOptions(
+      {langOpt, exportOpt, scenarioOpt, viewOpt, regionOpt, fromOpt, toOpt, rangeOpt, laneOpt, noHeaderOpt, forceOpt});
   parser.addPositionalArgument(
       QStringLiteral("TRACE"),
       QCoreApplication::translate("main", "ALOG or OTF2 trace, or a .perwiz session (default: the sample trace)."));
@@ -97,6 +115,9 @@ int exportImage(const QCommandLineParser& parser, int argc, char** argv) {
     }
   args.scenario = parser.value(QStringLiteral("scenario"));
   args.view = parser.value(QStringLiteral("view"));
+  args.region = parser.value(QStringLiteral("region"));
+  args.from = parser.value(QStringLiteral("from"));
+  args.to = parser.value(QStringLiteral("to"));
   args.width = width;
   return perwiz::gui::runHeadlessExport(args);
 }
@@ -143,15 +164,12 @@ int main(int argc, char** argv) {
   const QStringList positional = parser.positionalArguments();
 
   if (parser.isSet(QStringLiteral("export-image"))) return exportImage(parser, argc, argv);
-  if (parser.isSet(QStringLiteral("scenario")) || parser.isSet(QStringLiteral("view")) ||
-      parser.isSet(QStringLiteral("width")) || parser.isSet(QStringLiteral("lane-height")) ||
-      parser.isSet(QStringLiteral("no-header")) || parser.isSet(QStringLiteral("force"))) {
-    err << QCoreApplication::translate(
-               "main",
-               "perwiz: --scenario, --view, --width, --lane-height, --no-header and --force need --export-image")
-        << Qt::endl;
-    return 2;
-  }
+  for (const char* option : {"scenario", "view", "region", "from", "to", "width", "lane-height", "no-header", "force"})
+    if (parser.isSet(QLatin1String(option))) {
+      err << QCoreApplication::translate("main", "perwiz: --%1 needs --export-image").arg(QLatin1String(option))
+          << Qt::endl;
+      return 2;
+    }
   if (positional.size() > 1) {
     err << QCoreApplication::translate("main", "perwiz: at most one TRACE") << Qt::endl;
     return 2;

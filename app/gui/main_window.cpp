@@ -327,6 +327,7 @@ void MainWindow::onDocumentChanged() {
   const QString modelName = QString::fromStdString(doc.model()->name());
   for (auto* a : modelGroup_->actions()) a->setChecked(a->data().toString() == modelName);
   for (auto* a : costGroup_->actions()) a->setChecked(a->data().toInt() == static_cast<int>(doc.costs()));
+  networkButton_->setText(tr("Model: %1").arg(session_->networkDescription()));
   if (const auto o = advisorDock_->outcome()) advisorDock_->setStale(o->generation != session_->generation());
 }
 
@@ -401,8 +402,7 @@ void MainWindow::editNetworkModel() {
     showError(tr("Network Model"), error);
     return;
   }
-  doc->setModel(model);
-  doc->setCosts(dialog.costMode());
+  session_->setNetwork(model, dialog.costMode());
 }
 
 void MainWindow::chooseParallelRegion() {

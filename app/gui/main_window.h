@@ -168,6 +168,7 @@ class MainWindow : public QMainWindow {
 
   // Status bar.
   QLabel* statusText_;
+  QToolButton* networkButton_;
   QProgressBar* progress_;
   QToolButton* cancelButton_;
   QToolButton* warningsButton_;

@@ -127,7 +127,7 @@ void MainWindow::createActions() {
     a->setData(QString::fromStdString(name));
     modelGroup_->addAction(a);
     connect(a, &QAction::triggered, this, [this, name] {
-      session_->document()->setModel(std::shared_ptr<const NetworkModel>(networkPreset(name)));
+      session_->setNetwork(std::shared_ptr<const NetworkModel>(networkPreset(name)), session_->document()->costs());
     });
   }
   costGroup_ = new QActionGroup(this);
@@ -138,7 +138,8 @@ void MainWindow::createActions() {
     a->setCheckable(true);
     a->setData(static_cast<int>(mode));
     costGroup_->addAction(a);
-    connect(a, &QAction::triggered, this, [this, mode = mode] { session_->document()->setCosts(mode); });
+    connect(a, &QAction::triggered, this,
+            [this, mode = mode] { session_->setNetwork(session_->document()->model(), mode); });
   }
 }
 
@@ -278,6 +279,12 @@ void MainWindow::createStatusBar() {
     warningsDock_->show();
     warningsDock_->raise();
   });
+  // The network model and cost mode in use, always in sight (a click edits them).
+  networkButton_ = new QToolButton(this);
+  networkButton_->setAutoRaise(true);
+  networkButton_->setObjectName(QStringLiteral("networkModel"));
+  networkButton_->setToolTip(tr("The network model and cost mode of the prediction (Ctrl+M to change)"));
+  connect(networkButton_, &QToolButton::clicked, this, &MainWindow::editNetworkModel);
   summary_ = new QLabel(this);
   summary_->setObjectName(QStringLiteral("predictionSummary"));
   QFont bold = summary_->font();
@@ -287,6 +294,7 @@ void MainWindow::createStatusBar() {
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(cancelButton_);
   statusBar()->addPermanentWidget(warningsButton_);
+  statusBar()->addPermanentWidget(networkButton_);
   statusBar()->addPermanentWidget(summary_);
 }
 

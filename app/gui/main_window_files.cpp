@@ -155,7 +155,8 @@ void MainWindow::exportImageDialog() {
   if (choice.header)
     describeExport(choice.options, tracePath, prediction ? prediction->applied : std::vector<Hypothesis>{},
                    prediction ? prediction->measuredTime : session_->trace()->endTime,
-                   prediction ? prediction->predictedTime : -1, session_->trace().get());
+                   prediction ? prediction->predictedTime : -1, session_->trace().get(),
+                   prediction ? prediction->network : QString());
   QString error;
   if (!exportTimelineImage(*timeline_, path, choice.options, true, &error))
     showError(tr("Cannot export image"), error);

@@ -30,6 +30,7 @@ struct PredictionResult {
   TimeNs measuredTime = 0;
   TimeNs predictedTime = 0;
   std::vector<Hypothesis> applied;   // the hypotheses this prediction is of (sorted)
+  QString network;                   // the network model and cost mode it used (describeNetwork)
   std::vector<Hypothesis> rejected;  // enabled hypotheses the engine refused
   QStringList errors;                // and why
   bool full = false;

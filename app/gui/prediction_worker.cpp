@@ -1,4 +1,5 @@
 #include "prediction_worker.h"
+#include "units.h"
 
 #include <chrono>
 
@@ -474,6 +475,7 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   r->measuredTime = e.replayer->measuredTime();
   r->predictedTime = e.replayer->predictedTime();
   r->applied = e.replayer->scenario().hypotheses;
+  r->network = describeNetwork(e.model.get(), e.costs);
   r->rejected = e.rejected;
   r->errors = e.errors;
   r->full = e.replayer->lastUpdate().full;

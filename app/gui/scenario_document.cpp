@@ -60,6 +60,19 @@ void ScenarioDocument::setCosts(CostMode costs) {
   emit changed();
 }
 
+void ScenarioDocument::setNetwork(std::shared_ptr<const NetworkModel> model, CostMode costs) {
+  model_ = model ? std::move(model) : std::shared_ptr<const NetworkModel>(defaultNetworkModel());
+  costs_ = costs;
+  emit changed();
+}
+
+bool ScenarioDocument::isDefaultNetwork() const {
+  if (costs_ != CostMode::Measured) return false;
+  if (!model_) return true;
+  const auto def = defaultNetworkModel();
+  return model_->kind() == def->kind() && model_->name() == def->name() && model_->toJson() == def->toJson();
+}
+
 std::vector<Hypothesis> ScenarioDocument::enabledHypotheses() const {
   std::vector<Hypothesis> out;
   for (const auto& e : entries_)

@@ -35,6 +35,10 @@ class ScenarioDocument : public QObject {
   CostMode costs() const { return costs_; }
   void setModel(std::shared_ptr<const NetworkModel> model);
   void setCosts(CostMode costs);
+  // Both at once, one changed() (null model: the default).
+  void setNetwork(std::shared_ptr<const NetworkModel> model, CostMode costs);
+  // The default model and measured local costs (a new trace starts from them).
+  bool isDefaultNetwork() const;
 
   std::vector<Hypothesis> enabledHypotheses() const;
   std::vector<Hypothesis> disabledHypotheses() const;

@@ -39,4 +39,15 @@ QString hypothesisText(const Hypothesis& h) {
   return QString::fromStdString(h.toString());
 }
 
+QString describeNetwork(const NetworkModel* model, CostMode costs) {
+  std::unique_ptr<NetworkModel> fallback;
+  if (!model) {
+    fallback = defaultNetworkModel();
+    model = fallback.get();
+  }
+  const QString name = QString::fromStdString(model->kind() + " " + model->name());
+  return costs == CostMode::Model ? QCoreApplication::translate("Network", "%1, model local costs").arg(name)
+                                  : QCoreApplication::translate("Network", "%1, measured local costs").arg(name);
+}
+
 }  // namespace perwiz::gui

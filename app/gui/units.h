@@ -17,5 +17,8 @@ QString predictionSummary(TimeNs measured, TimeNs predicted);
 // A hypothesis as the user reads it: Hypothesis::toString() in English ("zero-wait 1:5",
 // "balance-compute step 3"), translated in other languages.
 QString hypothesisText(const Hypothesis& h);
+// The network model and cost mode a prediction uses, as the window, the inspector and exported
+// images name them: "LogGPS myrinet-score, measured local costs" (null model: the default).
+QString describeNetwork(const NetworkModel* model, CostMode costs);
 
 }  // namespace perwiz::gui

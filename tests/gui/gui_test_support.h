@@ -14,6 +14,7 @@
 #include "region_picker_dialog.h"
 #include "test_traces.h"
 #include "export_image.h"
+#include "headless_export.h"
 #include "i18n.h"
 #include "inspector_dock.h"
 #include "main_window.h"
@@ -43,6 +44,7 @@
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QTimer>
+#include <QToolButton>
 #include <QImage>
 #include <QListWidget>
 #include <QMenu>

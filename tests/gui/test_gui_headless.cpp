@@ -51,6 +51,140 @@ class TestGuiHeadless : public QObject {
     QVERIFY(!QImage(QString::fromStdString(png)).isNull());
   }
 
+  // Issue #40 item 7: a scenario implies a predicted view, a session is a TRACE, --region names
+  // the parallel steps, --from/--to draw a range. Each checked against an export that spells the
+  // same out (byte-identical images) and against one that differs.
+  void headlessExportOptions() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    auto exportWith = [&](const QString& name, const QString& trace,
+                          std::function<void(gui::HeadlessExportArgs&)> set) {
+      gui::HeadlessExportArgs a;
+      a.out = dir.filePath(name);
+      a.trace = trace;
+      a.width = 800;
+      if (set) set(a);
+      const int status = gui::runHeadlessExport(a);
+      QFile f(a.out);
+      return std::pair{status, f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray()};
+    };
+    auto trace = std::make_shared<const Trace>(loadTrace(kSample.toStdString()));
+    const Call call = callWithLongestWait(*trace);
+    Scenario scenario;
+    scenario.hypotheses = {{HypothesisKind::ZeroWait, EventRef{call.rank, call.mpi, false}, 0}};
+    const QString scenarioFile = dir.filePath(QStringLiteral("s.json"));
+    auto writeScenario = [](const Scenario& sc, const QString& path) {
+      QFile f(path);
+      return f.open(QIODevice::WriteOnly) && f.write(QByteArray::fromStdString(sc.toJson())) > 0;
+    };
+    QVERIFY(writeScenario(scenario, scenarioFile));
+    // --scenario alone draws the prediction in lanes, as --view lanes does; not the measured view.
+    const auto implied =
+        exportWith(QStringLiteral("implied.png"), kSample, [&](auto& a) { a.scenario = scenarioFile; });
+    const auto lanes = exportWith(QStringLiteral("lanes.png"), kSample, [&](auto& a) {
+      a.scenario = scenarioFile;
+      a.view = QStringLiteral("lanes");
+    });
+    const auto measured = exportWith(QStringLiteral("measured.png"), kSample, [&](auto& a) {
+      a.scenario = scenarioFile;
+      a.view = QStringLiteral("measured");
+    });
+    QCOMPARE(implied.first, 0);
+    QVERIFY(!implied.second.isEmpty());
+    QCOMPARE(implied.second, lanes.second);
+    QVERIFY(implied.second != measured.second);
+
+    // A session: its trace, enabled hypotheses and view mode (a disabled one is left out).
+    gui::SessionData session;
+    session.trace = kSample;
+    session.scenario = scenario;
+    const Hypothesis disabled{HypothesisKind::ZeroEvent, EventRef{0, 0, false}, 0};
+    session.scenario.hypotheses.push_back(disabled);
+    session.scenario.normalize();
+    session.disabled << QString::fromStdString(disabled.toString());
+    session.view.mode = ui::TimelineMode::Overlay;
+    const QString sessionFile = dir.filePath(QStringLiteral("s.perwiz"));
+    QString error;
+    QVERIFY2(gui::saveSession(sessionFile, session, &error), qPrintable(error));
+    const auto fromSession = exportWith(QStringLiteral("session.png"), sessionFile, nullptr);
+    const auto overlay = exportWith(QStringLiteral("overlay.png"), kSample, [&](auto& a) {
+      a.scenario = scenarioFile;
+      a.view = QStringLiteral("overlay");
+    });
+    QCOMPARE(fromSession.first, 0);
+    QCOMPARE(fromSession.second, overlay.second);
+    // Through the binary too (--help lists sessions as a TRACE).
+    QString err;
+    QCOMPARE(
+        runHeadless({QStringLiteral("--export-image"), dir.filePath(QStringLiteral("bin.png")), sessionFile}, &err), 0);
+
+    // --from/--to: times and events; the range drawn differs from the whole trace.
+    QCOMPARE(gui::parseExportTime(QStringLiteral("1ms"), *trace, false, &error), std::optional<TimeNs>(1000000));
+    QCOMPARE(gui::parseExportTime(QStringLiteral("2.5us"), *trace, false, &error), std::optional<TimeNs>(2500));
+    QCOMPARE(gui::parseExportTime(QStringLiteral("750"), *trace, false, &error), std::optional<TimeNs>(750));
+    const RankTrace& rt = trace->ranks[call.rank];
+    const QString id = QStringLiteral("%1:%2").arg(call.rank).arg(call.mpi);
+    QCOMPARE(gui::parseExportTime(id, *trace, false, &error), std::optional<TimeNs>(rt.enter[call.event]));
+    QCOMPARE(gui::parseExportTime(id, *trace, true, &error), std::optional<TimeNs>(rt.leave[call.event]));
+    QVERIFY(!gui::parseExportTime(QStringLiteral("soon"), *trace, false, &error));
+    QVERIFY2(error.contains(QStringLiteral("RANK:INDEX")), qPrintable(error));
+    QVERIFY(!gui::parseExportTime(QStringLiteral("99:0"), *trace, false, &error));
+    QVERIFY2(error.contains(QStringLiteral("ranks")), qPrintable(error));
+    QVERIFY(!gui::parseExportTime(QStringLiteral("100s"), *trace, false, &error));
+    const auto whole = exportWith(QStringLiteral("whole.png"), kSample, nullptr);
+    const auto part = exportWith(QStringLiteral("part.png"), kSample, [&](auto& a) {
+      a.from = id;
+      a.to = QString::number(trace->endTime / 2);
+    });
+    QCOMPARE(part.first, 0);
+    QVERIFY(!part.second.isEmpty());
+    QVERIFY(part.second != whole.second);
+    QCOMPARE(exportWith(QStringLiteral("empty.png"), kSample,
+                        [&](auto& a) {
+                          a.from = QString::number(trace->endTime / 2);
+                          a.to = QString::number(trace->endTime / 4);
+                        })
+                 .first,
+             1);
+    QVERIFY(!QFile::exists(dir.filePath(QStringLiteral("empty.png"))));
+
+    // --region: a balance of a region's step, refused without it ("0 parallel steps").
+    test::Tb b(2);
+    for (int k = 0; k < 3; ++k) {
+      const TimeNs t0 = 1000 + k * 10000;
+      for (test::Rank r = 0; r < 2; ++r) {
+        b.open(r, t0, "iter");
+        if (r == 0)
+          b.send(r, t0 + 5000 + 2000 * k, t0 + 5100 + 2000 * k, 1, 64);
+        else
+          b.recv(r, t0 + 4500, t0 + 7200 + 2000 * k, 0, 64);
+        b.close(r, t0 + 9000, "iter");
+      }
+    }
+    const QString regionTrace = dir.filePath(QStringLiteral("iter.otf2"));
+    saveTrace(b.take(), regionTrace.toStdString());
+    Scenario balance;
+    balance.hypotheses = {{HypothesisKind::BalanceCompute, {}, 1}};
+    const QString balanceFile = dir.filePath(QStringLiteral("b.json"));
+    QVERIFY(writeScenario(balance, balanceFile));
+    QCOMPARE(exportWith(QStringLiteral("noregion.png"), regionTrace, [&](auto& a) { a.scenario = balanceFile; }).first,
+             1);
+    QCOMPARE(exportWith(QStringLiteral("region.png"), regionTrace,
+                        [&](auto& a) {
+                          a.scenario = balanceFile;
+                          a.region = QStringLiteral("iter");
+                        })
+                 .first,
+             0);
+    QCOMPARE(exportWith(QStringLiteral("badregion.png"), regionTrace,
+                        [&](auto& a) {
+                          a.scenario = balanceFile;
+                          a.region = QStringLiteral("nosuch");
+                        })
+                 .first,
+             1);
+  }
+
   void headlessExport() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
@@ -77,6 +211,13 @@ class TestGuiHeadless : public QObject {
     QCOMPARE(headed.title, QStringLiteral("ring4.alog"));
     QCOMPARE(headed.notes,
              QStringList{QStringLiteral("Measured run time %1").arg(gui::formatDuration(trace->endTime))});
+    // A predicted view names the network model and cost mode of the prediction (issue #40).
+    ui::TimelineExportOptions predicted;
+    predicted.mode = ui::TimelineMode::Lanes;
+    const QString network = gui::describeNetwork(nullptr, CostMode::Model);
+    gui::describeExport(predicted, kSample, {}, trace->endTime, trace->endTime - 10, trace.get(), network);
+    QVERIFY2(predicted.notes.contains(QStringLiteral("Network model: %1").arg(network)),
+             qPrintable(predicted.notes.join('|')));
     const QSize wanted = view.exportSize(headed);
     const QSize plain = view.exportSize(ui::TimelineExportOptions{});
     QVERIFY(wanted.height() > plain.height());

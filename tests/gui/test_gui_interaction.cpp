@@ -17,6 +17,42 @@ class TestGuiInteraction : public QObject {
     QVERIFY(w.session()->trace().get() == nullptr);
   }
 
+  // Issue #40 item 1: the model in use is in sight (the status bar's model button), a preset
+  // chosen from the menu is one undoable step, and the next trace opened starts from the default.
+  void networkModelIsShownAndNotInherited() {
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openTrace(kSample);
+    QVERIFY(waitReady(w));
+    auto* button = w.findChild<QToolButton*>(QStringLiteral("networkModel"));
+    QVERIFY(button);
+    const QString defaultText = gui::describeNetwork(nullptr, CostMode::Measured);
+    QCOMPARE(button->text(), QStringLiteral("Model: %1").arg(defaultText));
+    QAction* preset = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+      if (a->data().toString() == QStringLiteral("ethernet-table5")) preset = a;
+    QVERIFY(preset);
+    preset->trigger();
+    QVERIFY(waitReady(w));
+    QVERIFY2(button->text().contains(QStringLiteral("ethernet-table5")), qPrintable(button->text()));
+    QCOMPARE(w.session()->prediction()->network, w.session()->networkDescription());
+    QVERIFY(w.session()->undoStack()->canUndo());
+    w.session()->undoStack()->undo();
+    QVERIFY(waitReady(w));
+    QCOMPARE(button->text(), QStringLiteral("Model: %1").arg(defaultText));
+    w.session()->undoStack()->redo();
+    QVERIFY(waitReady(w));
+    QVERIFY(button->text().contains(QStringLiteral("ethernet-table5")));
+    // Another trace: the default again (the undone change is not a modification to save).
+    QSignalSpy loaded(&w, &MainWindow::traceLoaded);
+    w.openTrace(QStringLiteral(PERWIZ_SAMPLE_OTF2));
+    QVERIFY(loaded.wait(20000));
+    QVERIFY(waitReady(w));
+    QCOMPARE(button->text(), QStringLiteral("Model: %1").arg(defaultText));
+    QCOMPARE(w.session()->prediction()->network, defaultText);
+  }
+
   void clickSelectZeroWaitUndo() {
     MainWindow w;
     w.show();

@@ -2,6 +2,8 @@
 // reload, save and reopen, superseded predictions and refusals, checked against the core engine.
 #include "analysis_session.h"
 #include "prediction_worker.h"  // its test hook
+#include "scenario_document.h"
+#include "units.h"
 
 #include "perwiz/generator.h"
 #include "perwiz/replay.h"
@@ -420,6 +422,61 @@ TEST_F(SessionTest, SaveAndReopenRestoreScenarioAndView) {
   // A session file that does not exist: refused with the reason, nothing loads.
   EXPECT_FALSE(s.openSession(dir_.filePath(QStringLiteral("missing.perwiz")), &error));
   EXPECT_NE(error.indexOf(QStringLiteral("missing.perwiz")), -1) << error.toStdString();
+}
+
+// The network model is part of what the session shows and undoes (issue #40 item 1): a change is
+// one undoable step that the prediction follows, the prediction names the model it used, and a
+// newly opened trace starts from the default model with measured local costs, saying so,
+// instead of inheriting the last trace's model silently.
+TEST_F(SessionTest, TheNetworkModelIsUndoableNamedAndNotInheritedByTheNextTrace) {
+  ASSERT_TRUE(dir_.isValid());
+  const QString first = generatedTrace(dir_, QStringLiteral("m1"), 8, 21);
+  const QString second = generatedTrace(dir_, QStringLiteral("m2"), 8, 22);
+  AnalysisSession s;
+  ASSERT_TRUE(load(s, first));
+  const QString defaultText = describeNetwork(nullptr, CostMode::Measured);
+  EXPECT_EQ(s.prediction()->network, defaultText);
+  EXPECT_TRUE(defaultText.contains(QString::fromStdString(defaultNetworkModel()->name())));
+  const Hypothesis h = longestWait(*s.trace());
+  ASSERT_TRUE(s.requestHypothesis(h));
+  ASSERT_TRUE(waitFor([&] { return s.isPredictionCurrent(); }));
+  const TimeNs withDefault = s.prediction()->predictedTime;
+
+  // Another preset and model costs: one step, predicted as perwiz-cli would.
+  std::shared_ptr<const NetworkModel> other(networkPreset("ethernet-table5"));
+  ASSERT_TRUE(other);
+  const int steps = s.undoStack()->count();
+  s.setNetwork(other, CostMode::Model);
+  EXPECT_EQ(s.undoStack()->count(), steps + 1);
+  s.setNetwork(other, CostMode::Model);  // the same again: no step
+  EXPECT_EQ(s.undoStack()->count(), steps + 1);
+  ASSERT_TRUE(waitFor([&] { return s.isPredictionCurrent(); }));
+  Scenario core{other, CostMode::Model, {h}};
+  EXPECT_EQ(s.prediction()->predictedTime, Replayer(*s.trace(), core).predictedTime());
+  EXPECT_EQ(s.prediction()->network, describeNetwork(other.get(), CostMode::Model));
+  EXPECT_TRUE(s.prediction()->network.contains(QStringLiteral("ethernet-table5")));
+  EXPECT_TRUE(s.prediction()->network.contains(QStringLiteral("model local costs")));
+  EXPECT_EQ(s.networkDescription(), s.prediction()->network);
+
+  // Undo: the default model is back, and so is its prediction.
+  s.undoStack()->undo();
+  ASSERT_TRUE(waitFor([&] { return s.isPredictionCurrent(); }));
+  EXPECT_EQ(s.prediction()->network, defaultText);
+  EXPECT_EQ(s.prediction()->predictedTime, withDefault);
+  s.undoStack()->redo();
+  ASSERT_TRUE(waitFor([&] { return s.isPredictionCurrent(); }));
+  EXPECT_EQ(s.prediction()->network, describeNetwork(other.get(), CostMode::Model));
+
+  // The next trace starts from the default, and the user is told.
+  QSignalSpy said(&s, &AnalysisSession::message);
+  ASSERT_TRUE(load(s, second));
+  EXPECT_TRUE(s.document()->isDefaultNetwork());
+  EXPECT_EQ(s.document()->costs(), CostMode::Measured);
+  EXPECT_EQ(s.prediction()->network, defaultText);
+  EXPECT_EQ(s.prediction()->predictedTime, corePrediction(*s.trace(), {}));
+  bool told = false;
+  for (const auto& args : said) told = told || args.at(0).toString().contains(defaultText);
+  EXPECT_TRUE(told);
 }
 
 // The view's mode is one of the timeline's modes; a file naming another is refused with the
