@@ -121,6 +121,42 @@
         <source>compensate %1 ns/event</source>
         <translation>補正 %1 ns/イベント</translation>
     </message>
+    <message>
+        <source>%1 on rank %2 (call %3, at %4)</source>
+        <translation>ランク %2 の %1 (呼び出し %3、%4)</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>ステップ %1</translation>
+    </message>
+    <message>
+        <source>step %1 (%2, at %3)</source>
+        <translation>ステップ %1 (%2、%3)</translation>
+    </message>
+    <message>
+        <source>zero the wait of %1</source>
+        <translation>%1 の待ちをゼロに</translation>
+    </message>
+    <message>
+        <source>remove the computation before %1</source>
+        <translation>%1 の前の計算を除く</translation>
+    </message>
+    <message>
+        <source>remove the computation at the end of rank %1</source>
+        <translation>ランク %1 の最後の計算を除く</translation>
+    </message>
+    <message>
+        <source>remove %1</source>
+        <translation>%1 を除く</translation>
+    </message>
+    <message>
+        <source>balance the computation of %1</source>
+        <translation>%1 の計算を均等化</translation>
+    </message>
+    <message>
+        <source>balance the message volume of %1</source>
+        <translation>%1 のメッセージ量を均等化</translation>
+    </message>
 </context>
 <context>
     <name>HypothesisCommands</name>
@@ -161,6 +197,10 @@
     <message>
         <source>measured %1 → predicted %2 (%3)</source>
         <translation>実測 %1 → 予測 %2 (%3)</translation>
+    </message>
+    <message>
+        <source>no change</source>
+        <translation>変化なし</translation>
     </message>
 </context>
 <context>
@@ -844,14 +884,6 @@
         <translation>選択した仮説をシナリオから削除します</translation>
     </message>
     <message>
-        <source>Applied to the prediction</source>
-        <translation>予測に適用されています</translation>
-    </message>
-    <message>
-        <source>Disabled: kept but not applied</source>
-        <translation>無効: 一覧には残しますが予測には適用しません</translation>
-    </message>
-    <message>
         <source>Not applied: %1</source>
         <translation>適用されていません: %1</translation>
     </message>
@@ -866,6 +898,14 @@
     <message>
         <source>No hypotheses. Click a message arrow or an event and press Z (zero wait), an event and E (zero event), or a parallel step and B (balance computation) or V (balance volume).</source>
         <translation>仮説はありません。メッセージの矢印かイベントをクリックして Z（待ちをゼロ）、イベントで E（イベントをゼロ）、並列ステップで B（計算の均衡化）または V（通信量の均衡化）を押してください。</translation>
+    </message>
+    <message>
+        <source>%1: applied to the prediction</source>
+        <translation>%1: 予測に適用済み</translation>
+    </message>
+    <message>
+        <source>%1: disabled, kept but not applied</source>
+        <translation>%1: 無効 (残すが適用しない)</translation>
     </message>
 </context>
 <context>
@@ -1622,6 +1662,10 @@
     <message>
         <source>The network model and cost mode of the prediction (Ctrl+M to change)</source>
         <translation>予測のネットワークモデルとコストモード (Ctrl+M で変更)</translation>
+    </message>
+    <message>
+        <source>T unchanged: what the change removes is not on the critical path (another chain of calls and waits as long still ends the run)</source>
+        <translation>T は変わりません: 変更で除いたものはクリティカルパス上にありません (同じ長さの別の呼び出しと待ちの連鎖が実行の終わりを決めています)</translation>
     </message>
 </context>
 <context>

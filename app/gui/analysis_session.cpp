@@ -416,9 +416,9 @@ bool AnalysisSession::requestHypothesis(const Hypothesis& h, QString* why) {
     return false;
   }
   if (doc_->find(h))
-    undo_->push(new SetHypothesisEnabledCommand(doc_, h, true));
+    undo_->push(new SetHypothesisEnabledCommand(doc_, h, true, trace_.get()));
   else
-    undo_->push(new AddHypothesisCommand(doc_, h));
+    undo_->push(new AddHypothesisCommand(doc_, h, trace_.get()));
   emit hypothesisApplied();
   return true;
 }
@@ -449,11 +449,11 @@ bool AnalysisSession::requestCompensation(std::int64_t overheadNsPerEvent, QStri
   // would see two: the value was checked above, push the pair directly.
   const HypothesisEntry previous = *old;
   undo_->beginMacro(tr("Compensate"));
-  undo_->push(new RemoveHypothesisCommand(doc_, previous));
+  undo_->push(new RemoveHypothesisCommand(doc_, previous, trace_.get()));
   if (doc_->find(h))
-    undo_->push(new SetHypothesisEnabledCommand(doc_, h, true));
+    undo_->push(new SetHypothesisEnabledCommand(doc_, h, true, trace_.get()));
   else
-    undo_->push(new AddHypothesisCommand(doc_, h));
+    undo_->push(new AddHypothesisCommand(doc_, h, trace_.get()));
   undo_->endMacro();
   emit hypothesisApplied();
   return true;
@@ -479,11 +479,11 @@ int AnalysisSession::applyHypotheses(const std::vector<Hypothesis>& hs, QStringL
 
 void AnalysisSession::setHypothesisEnabled(const Hypothesis& h, bool enabled) {
   const HypothesisEntry* e = doc_->find(h);
-  if (e && e->enabled != enabled) undo_->push(new SetHypothesisEnabledCommand(doc_, h, enabled));
+  if (e && e->enabled != enabled) undo_->push(new SetHypothesisEnabledCommand(doc_, h, enabled, trace_.get()));
 }
 
 void AnalysisSession::removeHypothesis(const Hypothesis& h) {
-  if (const HypothesisEntry* e = doc_->find(h)) undo_->push(new RemoveHypothesisCommand(doc_, *e));
+  if (const HypothesisEntry* e = doc_->find(h)) undo_->push(new RemoveHypothesisCommand(doc_, *e, trace_.get()));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -50,7 +50,7 @@ void describeExport(ui::TimelineExportOptions& options, const QString& tracePath
     return;
   }
   QStringList names;
-  for (const Hypothesis& h : applied) names << hypothesisText(h);
+  for (const Hypothesis& h : applied) names << hypothesisText(h, trace);
   options.notes << (names.isEmpty() ? QCoreApplication::translate("ExportImage", "No hypothesis: the measured run replayed")
                                     : QCoreApplication::translate("ExportImage", "Hypotheses: %1").arg(names.join(QStringLiteral("; "))));
   if (!network.isEmpty()) options.notes << QCoreApplication::translate("ExportImage", "Network model: %1").arg(network);

@@ -1,8 +1,10 @@
 // Undoable changes of the scenario: hypotheses added, removed, enabled, disabled; the network
-// model and cost mode.
+// model and cost mode. With the trace, a hypothesis is named in words (the Edit menu's Undo).
 #pragma once
 
 #include "scenario_document.h"
+
+#include "perwiz/trace.h"
 
 #include <QUndoCommand>
 
@@ -10,7 +12,7 @@ namespace perwiz::gui {
 
 class AddHypothesisCommand : public QUndoCommand {
  public:
-  AddHypothesisCommand(ScenarioDocument* doc, const Hypothesis& h);
+  AddHypothesisCommand(ScenarioDocument* doc, const Hypothesis& h, const Trace* trace = nullptr);
   void redo() override;
   void undo() override;
 
@@ -21,7 +23,7 @@ class AddHypothesisCommand : public QUndoCommand {
 
 class RemoveHypothesisCommand : public QUndoCommand {
  public:
-  RemoveHypothesisCommand(ScenarioDocument* doc, const HypothesisEntry& entry);
+  RemoveHypothesisCommand(ScenarioDocument* doc, const HypothesisEntry& entry, const Trace* trace = nullptr);
   void redo() override;
   void undo() override;
 
@@ -32,7 +34,7 @@ class RemoveHypothesisCommand : public QUndoCommand {
 
 class SetHypothesisEnabledCommand : public QUndoCommand {
  public:
-  SetHypothesisEnabledCommand(ScenarioDocument* doc, const Hypothesis& h, bool enabled);
+  SetHypothesisEnabledCommand(ScenarioDocument* doc, const Hypothesis& h, bool enabled, const Trace* trace = nullptr);
   void redo() override;
   void undo() override;
 

@@ -24,6 +24,8 @@ HypothesisDock::HypothesisDock(QWidget* parent) : QDockWidget(tr("Hypotheses"), 
   empty_->setWordWrap(true);
   list_ = new QListWidget(w);
   list_->setObjectName(QStringLiteral("hypothesisList"));
+  list_->setWordWrap(true);  // the hypotheses are sentences: wrapped, never cut off
+  list_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   auto* buttons = new QHBoxLayout;
   remove_ = new QPushButton(tr("Remove"), w);
   remove_->setObjectName(QStringLiteral("removeHypothesis"));
@@ -48,16 +50,21 @@ HypothesisDock::HypothesisDock(QWidget* parent) : QDockWidget(tr("Hypotheses"), 
   updateButtons();
 }
 
-void HypothesisDock::showDocument(const ScenarioDocument& doc) {
+void HypothesisDock::showDocument(const ScenarioDocument& doc, std::shared_ptr<const Trace> trace) {
+  trace_ = std::move(trace);
   const QSignalBlocker block(list_);
   const int row = list_->currentRow();
   list_->clear();
   shown_.clear();
   for (const auto& e : doc.entries()) {
-    auto* item = new QListWidgetItem(hypothesisText(e.hypothesis), list_);
+    auto* item = new QListWidgetItem(hypothesisText(e.hypothesis, trace_.get()), list_);
     item->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable | Qt::ItemIsUserCheckable);
     item->setCheckState(e.enabled ? Qt::Checked : Qt::Unchecked);
-    item->setToolTip(e.enabled ? tr("Applied to the prediction") : tr("Disabled: kept but not applied"));
+    // The short form (as in scenario files and perwiz-cli) in the tooltip.
+    const QString id = QString::fromStdString(e.hypothesis.toString());
+    item->setToolTip(e.enabled ? tr("%1: applied to the prediction").arg(id)
+                               : tr("%1: disabled, kept but not applied").arg(id));
+    item->setData(Qt::UserRole, item->toolTip());  // the tooltip once its prediction is in
     shown_.push_back(e.hypothesis);
   }
   if (list_->count() > 0) list_->setCurrentRow(std::min(std::max(row, 0), list_->count() - 1));
@@ -84,13 +91,13 @@ void HypothesisDock::setPending(const std::vector<Hypothesis>& pending) {
   const QSignalBlocker block(list_);
   for (int row = 0; row < list_->count() && row < static_cast<int>(shown_.size()); ++row) {
     auto* item = list_->item(row);
-    const QString name = hypothesisText(shown_[row]);
+    const QString name = hypothesisText(shown_[row], trace_.get());
     const bool isPending = std::find(pending.begin(), pending.end(), shown_[row]) != pending.end();
     item->setText(isPending ? tr("%1 (pending)").arg(name) : name);
     QFont f = item->font();
     f.setItalic(isPending);
     item->setFont(f);
-    if (isPending) item->setToolTip(tr("Waiting for its prediction"));
+    item->setToolTip(isPending ? tr("Waiting for its prediction") : item->data(Qt::UserRole).toString());
   }
 }
 

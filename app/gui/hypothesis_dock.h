@@ -5,6 +5,10 @@
 
 #include "scenario_document.h"
 
+#include "perwiz/trace.h"
+
+#include <memory>
+
 #include <QDockWidget>
 
 class QListWidget;
@@ -20,7 +24,8 @@ class HypothesisDock : public QDockWidget {
  public:
   explicit HypothesisDock(QWidget* parent = nullptr);
 
-  void showDocument(const ScenarioDocument& doc);
+  // The document's hypotheses, named in words with what they refer to in `trace` (may be null).
+  void showDocument(const ScenarioDocument& doc, std::shared_ptr<const Trace> trace = nullptr);
   // Hypotheses the replayer refused (shown in red with the reason as tooltip).
   void setRejected(const std::vector<Hypothesis>& rejected, const QStringList& reasons);
   // Hypotheses whose change the shown prediction does not include yet: marked "pending".
@@ -40,6 +45,7 @@ class HypothesisDock : public QDockWidget {
   QPushButton* remove_;
   QLabel* empty_;
   std::vector<Hypothesis> shown_;
+  std::shared_ptr<const Trace> trace_;
 };
 
 }  // namespace perwiz::gui

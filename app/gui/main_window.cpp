@@ -290,6 +290,11 @@ void MainWindow::onTraceChanged(const std::shared_ptr<const Trace>& trace, bool 
   const TimeNs begin = timeline_->visibleBegin(), end = timeline_->visibleEnd();
   advisorDock_->clear();
   shownSigmas_.reset();
+  lastPredicted_ = -1;
+  lastApplied_.clear();
+  // A new trace starts in the measured view (a session then applies its own).
+  if (newFile && timeline_->mode() != ui::TimelineMode::Measured) setMode(ui::TimelineMode::Measured);
+  shownEntries_ = 0;
   timeline_->setPrediction(nullptr);
   timeline_->setMeasuredWaits(nullptr);
   timeline_->setTrace(trace, session_->takePreparedTimeline());
@@ -322,7 +327,11 @@ void MainWindow::onSessionView(const SessionView& view) {
 
 void MainWindow::onDocumentChanged() {
   const ScenarioDocument& doc = *session_->document();
-  hypotheses_->showDocument(doc);
+  hypotheses_->showDocument(doc, session_->trace());
+  // The last hypothesis gone (removed or undone): back to the measured view, as before the first.
+  if (shownEntries_ > 0 && doc.entries().empty() && timeline_->mode() != ui::TimelineMode::Measured)
+    setMode(ui::TimelineMode::Measured);
+  shownEntries_ = doc.entries().size();
   hypotheses_->setPending(session_->pendingHypotheses());
   const QString modelName = QString::fromStdString(doc.model()->name());
   for (auto* a : modelGroup_->actions()) a->setChecked(a->data().toString() == modelName);
@@ -354,6 +363,13 @@ void MainWindow::onPrediction(const std::shared_ptr<const PredictionResult>& res
                                            : tr("Updated %1 events in %2 (%3 from the change to the result)")
                                                  .arg(result->recomputed)
                                                  .arg(took, waited));
+    // A change that leaves T as it was: said why, not left to read as an error bar.
+    if (lastPredicted_ >= 0 && result->applied != lastApplied_ && result->predictedTime == lastPredicted_)
+      statusText_->setText(
+          tr("T unchanged: what the change removes is not on the critical path (another chain of "
+             "calls and waits as long still ends the run)"));
+    lastPredicted_ = result->predictedTime;
+    lastApplied_ = result->applied;
     chartsDock_->setRankEnds(result->measuredEnd, result->predictedEnd);
     if (result->stepSigmaNs && result->stepSigmaNs != shownSigmas_ &&
         !(advisorDock_->outcome() && advisorDock_->outcome()->hasSteps)) {

@@ -169,6 +169,10 @@ class MainWindow : public QMainWindow {
   // Status bar.
   QLabel* statusText_;
   QToolButton* networkButton_;
+  // The last current prediction shown: T and its hypotheses (a change that keeps T is explained).
+  TimeNs lastPredicted_ = -1;
+  std::vector<Hypothesis> lastApplied_;
+  std::size_t shownEntries_ = 0;  // hypotheses in the list the last time it was shown
   QProgressBar* progress_;
   QToolButton* cancelButton_;
   QToolButton* warningsButton_;

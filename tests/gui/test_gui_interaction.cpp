@@ -90,6 +90,17 @@ class TestGuiInteraction : public QObject {
     h.kind = HypothesisKind::ZeroWait;
     h.event = EventRef{call.rank, call.mpi, false};
     QCOMPARE(w.session()->document()->entries()[0].hypothesis, h);
+    // Named in words with the call it zeroes (issue #40 item 6), its short id in the tooltip.
+    const std::uint32_t ev = trace.ranks[call.rank].mpiCalls[call.mpi];
+    const QString words = QStringLiteral("zero the wait of %1 on rank %2 (call %3, at %4)")
+                              .arg(QString::fromStdString(trace.fn(call.rank, ev).name))
+                              .arg(call.rank)
+                              .arg(call.mpi)
+                              .arg(gui::formatDuration(trace.ranks[call.rank].enter[ev]));
+    QCOMPARE(list->item(0)->text(), words);
+    QVERIFY2(list->item(0)->toolTip().contains(QString::fromStdString(h.toString())),
+             qPrintable(list->item(0)->toolTip()));
+    QCOMPARE(w.session()->undoStack()->undoText(), QStringLiteral("Add %1").arg(words));
     const TimeNs expected = corePrediction(trace, {h});
     QVERIFY(expected < measured);
     QCOMPARE(w.predictedTimeShown(), expected);
@@ -205,11 +216,22 @@ class TestGuiInteraction : public QObject {
       QVERIFY(overlay);
       overlay->trigger();
       QCOMPARE(w.timeline()->mode(), ui::TimelineMode::Overlay);
+      // The last hypothesis undone: back to the measured view (issue #40 item 4).
+      w.session()->undoStack()->undo();
+      QVERIFY(waitReady(w));
+      QCOMPARE(w.session()->document()->entries().size(), std::size_t(0));
+      QCOMPARE(w.timeline()->mode(), ui::TimelineMode::Measured);
     }
     {
       MainWindow w;
       firstToggle(w);
       QCOMPARE(w.timeline()->mode(), ui::TimelineMode::Overlay);
+      // The next trace opens in the measured view, not in the last one's comparison.
+      QSignalSpy loaded(&w, &MainWindow::traceLoaded);
+      w.openTrace(QStringLiteral(PERWIZ_SAMPLE_OTF2));
+      QVERIFY(loaded.wait(20000));
+      QVERIFY(waitReady(w));
+      QCOMPARE(w.timeline()->mode(), ui::TimelineMode::Measured);
     }
     QSettings().remove(QStringLiteral("view/comparisonMode"));
   }

@@ -479,6 +479,48 @@ TEST_F(SessionTest, TheNetworkModelIsUndoableNamedAndNotInheritedByTheNextTrace)
   EXPECT_TRUE(told);
 }
 
+// Hypotheses in words (issue #40 item 6): the call with its rank, index and measured enter; the
+// step with its region and measured begin; without the trace, the short form.
+TEST(HypothesisText, InWordsWithWhatTheyNameInTheTrace) {
+  TraceBuilder b("words", "test");
+  b.begin({2, {}});
+  const auto send = b.defineFunction({"MPI_Send", EventKind::MpiCall, MpiOp::Send, ""});
+  const auto recv = b.defineFunction({"MPI_Recv", EventKind::MpiCall, MpiOp::Recv, ""});
+  const auto iter = b.defineFunction({"iter", EventKind::UserState, MpiOp::None, ""});
+  for (std::uint32_t r = 0; r < 2; ++r) b.enter(r, 500, iter);
+  b.enter(0, 1000, send);
+  b.send(0, 1000, 1, 0, 7, 64, 0);
+  b.leave(0, 1100, send);
+  b.enter(1, 1500, recv);
+  b.recv(1, 2300, 0, 0, 7, 64, 0);
+  b.leave(1, 2300, recv);
+  for (std::uint32_t r = 0; r < 2; ++r) b.leave(r, 3000, iter);
+  b.end();
+  Trace t = b.take();
+  ASSERT_TRUE(declareParallelRegion(t, "iter"));
+  ASSERT_EQ(t.steps.size(), 1u);
+  const Hypothesis wait{HypothesisKind::ZeroWait, EventRef{1, 0, false}, 0};
+  const Hypothesis call{HypothesisKind::ZeroEvent, EventRef{0, 0, false}, 0};
+  const Hypothesis before{HypothesisKind::ZeroEvent, EventRef{1, 0, true}, 0};
+  const Hypothesis balance{HypothesisKind::BalanceCompute, {}, 0};
+  const Hypothesis volume{HypothesisKind::BalanceVolume, {}, 0};
+  // formatDuration: 1500 ns is "1.500 µs", 500 ns is "500 ns".
+  EXPECT_EQ(hypothesisText(wait, &t).toStdString(), "zero the wait of MPI_Recv on rank 1 (call 0, at 1.500 µs)");
+  EXPECT_EQ(hypothesisText(call, &t).toStdString(), "remove MPI_Send on rank 0 (call 0, at 1.000 µs)");
+  EXPECT_EQ(hypothesisText(before, &t).toStdString(),
+            "remove the computation before MPI_Recv on rank 1 (call 0, at 1.500 µs)");
+  EXPECT_EQ(hypothesisText(balance, &t).toStdString(), "balance the computation of step 0 (iter, at 500 ns)");
+  EXPECT_EQ(hypothesisText(volume, &t).toStdString(), "balance the message volume of step 0 (iter, at 500 ns)");
+  EXPECT_EQ(hypothesisText(wait, nullptr), hypothesisText(wait));
+  EXPECT_EQ(hypothesisText(wait).toStdString(), "zero-wait 1:0");
+  // A call the trace does not have: the short form, not a wrong name.
+  const Hypothesis absent{HypothesisKind::ZeroWait, EventRef{1, 9, false}, 0};
+  EXPECT_EQ(hypothesisText(absent, &t), hypothesisText(absent));
+  // T unchanged is said in words, not as "±0.0 %".
+  EXPECT_EQ(formatChange(1000, 1000).toStdString(), "no change");
+  EXPECT_EQ(formatChange(1000000, 1000001).toStdString(), "+<0.05 %");
+}
+
 // The view's mode is one of the timeline's modes; a file naming another is refused with the
 // file, the mode and the ones there are (a session this program wrote always has one of them).
 TEST_F(SessionTest, AnUnknownViewModeIsRefusedByName) {

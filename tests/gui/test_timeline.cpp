@@ -637,6 +637,40 @@ TEST(Timeline, Screenshots) {
   v.grab().save(QString::fromStdString(std::string(dir) + "/dense-zoom.png"));
 }
 
+// Issue #40 item 3: a message's arrow joins the times of the lane it is drawn in. After zeroing
+// the receive's wait, the measured lane still shows the measured send -> receive (forward), the
+// predicted lane the predicted send -> the predicted receive, which now comes before the send.
+TEST(Timeline, ArrowsJoinTheTimesOfTheirLane) {
+  TraceBuilder b("late", "test");
+  b.begin({2, {}});
+  const auto send = b.defineFunction({"MPI_Send", EventKind::MpiCall, MpiOp::Send, ""});
+  const auto recv = b.defineFunction({"MPI_Recv", EventKind::MpiCall, MpiOp::Recv, ""});
+  b.enter(0, 5000 * us, send);  // a late sender: rank 1 waits from 1000 µs
+  b.send(0, 5000 * us, 1, 0, 7, 64, 0);
+  b.leave(0, 5100 * us, send);
+  b.enter(1, 1000 * us, recv);
+  b.recv(1, 6200 * us, 0, 0, 7, 64, 0);
+  b.leave(1, 6200 * us, recv);
+  b.end();
+  auto t = std::make_shared<const Trace>(b.take());
+  Replayer rp(*t, Scenario{nullptr, CostMode::Measured, {{HypothesisKind::ZeroWait, EventRef{1, 0, false}, 0}}});
+  ASSERT_LT(rp.predicted(1, 0).leave, rp.predicted(0, 0).enter);  // received before it is sent
+  Shown s(t, {1000, 300});
+  s.view.setPrediction(predictedTimes(rp));
+  s.view.setMode(TimelineMode::Lanes);
+  const QPointF mSend = s.view.messagePoint(0, 0, 0.0, false), mRecv = s.view.messagePoint(0, 0, 1.0, false);
+  const QPointF pSend = s.view.messagePoint(0, 0, 0.0, true), pRecv = s.view.messagePoint(0, 0, 1.0, true);
+  for (const QPointF& q : {mSend, mRecv, pSend, pRecv}) ASSERT_TRUE(s.view.rect().contains(q.toPoint()));
+  EXPECT_LT(mSend.x(), mRecv.x());         // measured: 5000 µs -> 6200 µs
+  EXPECT_NEAR(pSend.x(), mSend.x(), 1.0);  // rank 0 does not move
+  EXPECT_LT(pRecv.x(), pSend.x());         // predicted receive, before the send
+  EXPECT_NE(pSend.y(), mSend.y());         // each end in its own lane
+  EXPECT_NE(pRecv.y(), mRecv.y());
+  // The predicted receive end lies on the predicted receive box, not the measured one.
+  const QPointF pBox = s.view.eventCenter(1, 0, true), mBox = s.view.eventCenter(1, 0, false);
+  EXPECT_LT(std::abs(pRecv.x() - pBox.x()), std::abs(pRecv.x() - mBox.x()));
+}
+
 int main(int argc, char** argv) {
   if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
   QApplication app(argc, argv);

@@ -155,9 +155,13 @@ void Frame::selection() {
         if ((m.event != sel.event && m.postEvent != sel.event) || !m.matched()) continue;
         if (m.matchRank >= tr.rankCount() || m.matchIndex >= tr.ranks[m.matchRank].messages.size()) continue;
         const MessageEndpoint& o = tr.ranks[m.matchRank].messages[m.matchIndex];
-        QPointF here(L.x(data.endpointTime(pred, sel.rank, m)), laneY(sel.rank, pred));
-        QPointF there(L.x(data.endpointTime(pred, m.matchRank, o)), laneY(m.matchRank, pred));
+        const TimeNs t0 = data.endpointTime(pred, sel.rank, m), t1 = data.endpointTime(pred, m.matchRank, o);
+        QPointF here(L.x(t0), laneY(sel.rank, pred));
+        QPointF there(L.x(t1), laneY(m.matchRank, pred));
         clipToMargin(here, there, L);
+        // A message received before it is sent (a zeroed wait: the receive no longer waits for
+        // it) is drawn dashed: both ends are the lane's times, the dependency is gone.
+        p.setPen(QPen(colors::partner, 2, (m.isSend ? t1 < t0 : t0 < t1) ? Qt::DashLine : Qt::SolidLine));
         if (m.isSend) drawArrow(p, here, there);
         else drawArrow(p, there, here);
         ++stats.arrows;
@@ -171,8 +175,9 @@ void Frame::selection() {
     for (int k = 0; k < lanes; ++k) {
       QPointF a, b;
       if (!messageArrow(data, L, sel, specs[k].predicted, a, b)) break;
+      const bool backwards = b.x() < a.x();  // a zeroed wait: received before it was sent
       clipToMargin(a, b, L);
-      p.setPen(QPen(colors::selection, 2.5));
+      p.setPen(QPen(colors::selection, 2.5, backwards ? Qt::DashLine : Qt::SolidLine));
       drawArrow(p, a, b);
       ++stats.arrows;
     }
