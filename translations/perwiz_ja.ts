@@ -193,6 +193,17 @@
     </message>
 </context>
 <context>
+    <name>OverheadDock</name>
+    <message>
+        <source>Poisson</source>
+        <translation>ポアソン</translation>
+    </message>
+    <message>
+        <source>exponential</source>
+        <translation>指数</translation>
+    </message>
+</context>
+<context>
     <name>PredictionSummary</name>
     <message>
         <source>measured %1 → predicted %2 (%3)</source>

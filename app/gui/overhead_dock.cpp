@@ -56,6 +56,12 @@ QTableWidgetItem* number(double v, const QString& shown) {
 QTableWidgetItem* duration(TimeNs ns) {
   return number(double(ns), ns == kUnboundedNs ? QStringLiteral("∞") : formatDuration(ns));
 }
+// An error model's name for the user (translated; files and perwiz-cli keep errorModelName's).
+QString modelText(ErrorModel m) {
+  return m == ErrorModel::Poisson ? QCoreApplication::translate("OverheadDock", "Poisson")
+                                  : QCoreApplication::translate("OverheadDock", "exponential");
+}
+
 QString share(const OverheadTotals& t) {
   return t.timeNs > 0 ? QStringLiteral("%1 %").arg(100.0 * double(t.overheadNs) / double(t.timeNs), 0, 'f', 1)
                       : QStringLiteral("–");
@@ -256,8 +262,7 @@ void OverheadDock::fillTables() {
       classes_->setItem(i, 11, text(QStringLiteral("–")));
     } else if (c.fit) {
       const ModelFit& m = c.fit->chosenFit();
-      classes_->setItem(i, 9, text(QString::fromUtf8(errorModelName(c.fit->chosen).data(),
-                                                      qsizetype(errorModelName(c.fit->chosen).size()))));
+      classes_->setItem(i, 9, text(modelText(c.fit->chosen)));
       classes_->setItem(i, 10, text(m.verdict == FitVerdict::Untestable
                                         ? QStringLiteral("–")
                                         : QStringLiteral("%1 / %2").arg(m.chiSquare, 0, 'g', 3).arg(m.critical, 0, 'g', 3)));
@@ -375,9 +380,7 @@ void OverheadDock::showClass(int index) {
     if (!mf.fitted) continue;
     auto* g = plot_->addGraph();
     const bool chosen = m == fit.chosen;
-    const auto name = errorModelName(m);
-    g->setName(tr("%1 fit%2").arg(QString::fromUtf8(name.data(), qsizetype(name.size())),
-                                  chosen ? tr(" (chosen)") : QString()));
+    g->setName(tr("%1 fit%2").arg(modelText(m), chosen ? tr(" (chosen)") : QString()));
     g->setPen(QPen(chosen ? kChosen : kOther, chosen ? 2 : 1, chosen ? Qt::SolidLine : Qt::DashLine));
     g->setLineStyle(QCPGraph::lsLine);
     g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 4));

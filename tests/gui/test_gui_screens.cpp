@@ -125,9 +125,9 @@ class TestGuiScreens : public QObject {
     QVERIFY(loaded.wait(10000));
     QVERIFY(waitReady(w));
     const QRegularExpression word(QStringLiteral("[A-Za-z]{3,}"));
-    const QRegularExpression name(
-        QStringLiteral("^(PerWiz|MPI\\w*|ALOG|OTF2?|LogGPS|LogGPO|LogGP|PNG|SVG|PDF|JSON|ALLREDUCE|RECV|SEND|ring|alog|"
-                       "perwiz|Jumpshot|Vampir|Ctrl|Shift|Esc)$"));
+    const QRegularExpression name(QStringLiteral(
+        "^(PerWiz|SimGrid|SMPI|MPI\\w*|ALOG|OTF2?|LogGPS|LogGPO|LogGP|PNG|SVG|PDF|JSON|ALLREDUCE|RECV|SEND|ring|alog|"
+        "perwiz|Jumpshot|Vampir|Ctrl|Shift|Esc)$"));
     QStringList english;
     // Tokens with a digit, '_', '.' or '-' are identifiers (file, preset and symbol names).
     const QRegularExpression identifier(QStringLiteral("[0-9_.\\-]"));
@@ -163,6 +163,23 @@ class TestGuiScreens : public QObject {
     for (QTableWidget* t : w.findChildren<QTableWidget*>())
       for (int c = 0; c < t->columnCount(); ++c)
         if (auto* h = t->horizontalHeaderItem(c)) check(h->text(), QStringLiteral("column"));
+    // The dialogs too (issue #40): the Network Model dialog, for LogGPS and LogGPO, with every
+    // row, button and choice it shows.
+    for (const char* preset : {"myrinet-score", "loggpo-myrinet"}) {
+      gui::NetworkModelDialog dialog(std::shared_ptr<const NetworkModel>(networkPreset(preset)), CostMode::Measured,
+                                     &w);
+      dialog.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+      for (QLabel* l : dialog.findChildren<QLabel*>())
+        if (l->isVisibleTo(&dialog)) check(l->text(), QStringLiteral("dialog label"));
+      for (QAbstractButton* b : dialog.findChildren<QAbstractButton*>())
+        if (b->isVisibleTo(&dialog)) check(b->text(), QStringLiteral("dialog button"));
+      for (QComboBox* c : dialog.findChildren<QComboBox*>())
+        if (c->isVisibleTo(&dialog))
+          for (int i = 0; i < c->count(); ++i)
+            if (!c->itemText(i).contains(QLatin1Char('-'))) check(c->itemText(i), QStringLiteral("dialog choice"));
+      check(dialog.windowTitle(), QStringLiteral("dialog title"));
+    }
     QVERIFY2(english.isEmpty(), qPrintable(english.join(QLatin1Char('\n'))));
     grabWindow(QStringLiteral("perwiz-window-ja.png"));
     grabWindow(QStringLiteral("perwiz-advisor-ja.png"), true);
