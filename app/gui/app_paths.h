@@ -12,4 +12,11 @@ QString sampleTracePath();
 // Directory of installed .qm files (<prefix>/share/perwiz/translations), may not exist.
 QString installedTranslationsDir();
 
+// The folder a file dialog starts in: the last one a file was opened from or saved to (kept
+// across runs), if it still exists; else the folder of `near` (e.g. the trace's), if it exists
+// and, for a save, is writable; else the home folder. `save` asks for a folder to write into.
+QString dialogFolder(const QString& near, bool save);
+// `path` was chosen in a file dialog: its folder is the next dialog's (dialogFolder).
+void rememberDialogFolder(const QString& path);
+
 }  // namespace perwiz::gui

@@ -1,6 +1,8 @@
 // The main window's file dialogs, session files, exports, recent files and drops (main_window.h).
 #include "main_window.h"
 
+#include "app_paths.h"
+
 #include "analysis_session.h"
 
 #include "export_dialog.h"
@@ -58,12 +60,11 @@ bool MainWindow::mayDropChanges() {
 
 void MainWindow::openDialog() {
   if (!mayDropChanges()) return;
-  const QString tracePath = session_->tracePath();
-  const QString dir = tracePath.isEmpty() ? QString() : QFileInfo(tracePath).absolutePath();
-  const QString path = QFileDialog::getOpenFileName(
-      this, tr("Open Trace"), dir,
-      tr("Traces (*.alog *.log *.otf *.otf2);;PerWiz sessions (*.perwiz);;All files (*)"));
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Open Trace"), dialogFolder(session_->tracePath(), false),
+                                   tr("Traces (*.alog *.log *.otf *.otf2);;PerWiz sessions (*.perwiz);;All files (*)"));
   if (path.isEmpty()) return;
+  rememberDialogFolder(path);
   if (path.endsWith(QLatin1String(".perwiz"), Qt::CaseInsensitive))
     openSession(path);
   else
@@ -72,9 +73,12 @@ void MainWindow::openDialog() {
 
 void MainWindow::openSessionDialog() {
   if (!mayDropChanges()) return;
-  const QString path = QFileDialog::getOpenFileName(this, tr("Open Session"), QString(),
-                                                    tr("PerWiz sessions (*.perwiz);;All files (*)"));
-  if (!path.isEmpty()) openSession(path);
+  const QString path =
+      QFileDialog::getOpenFileName(this, tr("Open Session"), dialogFolder(session_->tracePath(), false),
+                                   tr("PerWiz sessions (*.perwiz);;All files (*)"));
+  if (path.isEmpty()) return;
+  rememberDialogFolder(path);
+  openSession(path);
 }
 
 void MainWindow::openSession(const QString& path) {
@@ -111,11 +115,13 @@ void MainWindow::saveSessionAs() {
   if (!session_->trace()) return;
   const QString tracePath = session_->tracePath();
   QString suggestion = session_->sessionPath();
-  if (suggestion.isEmpty()) suggestion = QFileInfo(tracePath).absoluteDir().absoluteFilePath(
-                                             QFileInfo(tracePath).completeBaseName() + QStringLiteral(".perwiz"));
+  if (suggestion.isEmpty())
+    suggestion = QDir(dialogFolder(tracePath, true))
+                     .absoluteFilePath(QFileInfo(tracePath).completeBaseName() + QStringLiteral(".perwiz"));
   QString path = QFileDialog::getSaveFileName(this, tr("Save Session"), suggestion,
                                               tr("PerWiz sessions (*.perwiz)"));
   if (path.isEmpty()) return;
+  rememberDialogFolder(path);
   if (QFileInfo(path).suffix().isEmpty()) {
     path += QStringLiteral(".perwiz");
     if (QFileInfo::exists(path) &&
@@ -139,10 +145,11 @@ void MainWindow::exportImageDialog() {
                 pdfFilter = tr("PDF document (*.pdf)");
   QString path = QFileDialog::getSaveFileName(
       this, tr("Export Image"),
-      QFileInfo(tracePath).absoluteDir().absoluteFilePath(QFileInfo(tracePath).completeBaseName() +
-                                                          QStringLiteral(".png")),
+      QDir(dialogFolder(tracePath, true))
+          .absoluteFilePath(QFileInfo(tracePath).completeBaseName() + QStringLiteral(".png")),
       pngFilter + QStringLiteral(";;") + svgFilter + QStringLiteral(";;") + pdfFilter, &selectedFilter);
   if (path.isEmpty()) return;
+  rememberDialogFolder(path);
   if (imageFormatFor(path) == ImageFormat::Unknown) {
     path += selectedFilter == svgFilter ? QStringLiteral(".svg")
             : selectedFilter == pdfFilter ? QStringLiteral(".pdf")
@@ -178,12 +185,14 @@ void MainWindow::exportPredictedTraceDialog() {
                 otf2Filter = tr("OTF2 archive (*.otf2)");
   QString filter = format == "otf2" ? otf2Filter : format == "otf" ? otfFilter : alogFilter;
   const QString ext = QStringLiteral(".") + QString::fromStdString(format == "otf2" || format == "otf" ? format : "alog");
-  const QString suggestion = QFileInfo(tracePath).absoluteDir().absoluteFilePath(
-      QFileInfo(tracePath).completeBaseName() + QStringLiteral("-predicted") + ext);
+  const QString suggestion =
+      QDir(dialogFolder(tracePath, true))
+          .absoluteFilePath(QFileInfo(tracePath).completeBaseName() + QStringLiteral("-predicted") + ext);
   const QString path = QFileDialog::getSaveFileName(this, tr("Export Predicted Trace"), suggestion,
                                                     alogFilter + QStringLiteral(";;") + otfFilter + QStringLiteral(";;") + otf2Filter,
                                                     &filter, QFileDialog::DontConfirmOverwrite);
   if (path.isEmpty()) return;
+  rememberDialogFolder(path);
   if (QFileInfo::exists(path)) {
     QMessageBox::warning(this, tr("Export Predicted Trace"),
                          tr("%1 already exists. PerWiz never overwrites a trace; choose another name.").arg(path));

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "advisor_dock.h"
+#include "app_paths.h"
 #include "analysis_session.h"
 #include "advisor_runner.h"
 #include "charts_dock.h"

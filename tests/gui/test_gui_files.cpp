@@ -8,6 +8,26 @@ class TestGuiFiles : public QObject {
   Q_OBJECT
 
  private slots:
+  // Issue #40 item 8: file dialogs start in the last folder a file was chosen in (kept across
+  // runs) while it exists, else in the trace's folder, else home.
+  void dialogsStartInTheLastFolderUsed() {
+    QSettings().remove(QStringLiteral("files/lastFolder"));
+    QTemporaryDir traces, reports;
+    QVERIFY(traces.isValid() && reports.isValid());
+    const QString trace = traces.filePath(QStringLiteral("t.alog"));
+    QCOMPARE(gui::dialogFolder(trace, false), QFileInfo(trace).absolutePath());
+    QCOMPARE(gui::dialogFolder(trace, true), QFileInfo(trace).absolutePath());
+    QCOMPARE(gui::dialogFolder(QStringLiteral("/nonexistent/dir/t.alog"), false), QDir::homePath());
+    const QString sub = reports.filePath(QStringLiteral("out"));
+    QVERIFY(QDir().mkpath(sub));
+    gui::rememberDialogFolder(QDir(sub).filePath(QStringLiteral("picture.png")));
+    QCOMPARE(gui::dialogFolder(trace, true), QFileInfo(QDir(sub).filePath(QStringLiteral("x"))).absolutePath());
+    QCOMPARE(gui::dialogFolder(trace, false), QFileInfo(QDir(sub).filePath(QStringLiteral("x"))).absolutePath());
+    QVERIFY(QDir(sub).removeRecursively());  // gone: the trace's folder again
+    QCOMPARE(gui::dialogFolder(trace, false), QFileInfo(trace).absolutePath());
+    QSettings().remove(QStringLiteral("files/lastFolder"));
+  }
+
   // Quit (close) and Open ask before unsaved hypotheses are dropped; the title shows the
   // session's name and the modified mark.
   void unsavedHypothesesAreNotDroppedSilently() {
