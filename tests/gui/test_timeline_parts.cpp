@@ -89,6 +89,20 @@ TEST(TimelinePalette, TraceColoursAndTicks) {
   EXPECT_FALSE(deep.baseLabel.isEmpty());
 }
 
+// Issue #40 item 8: labels relative to a base keep at most four digits before the point. 1 ms at
+// 1.5514 s over 1000 px, 100 px apart: step 100 µs (1 ms · 100 / 1000); the base is the step ·
+// 1000 = 100 ms multiple below, 1.5 s; the first tick, 1551.4 ms, is 51.4 ms after it, which
+// reads "51.4 ms" (51400 µs has five digits), the next one 100 µs later "51.5 ms".
+TEST(TimelineAxis, RelativeLabelsTakeAUnitThatKeepsThemShort) {
+  const auto t = ui::computeTicks(1551400000LL, 1552400000LL, 1000, 100);
+  EXPECT_EQ(t.step, 100000);
+  EXPECT_EQ(t.base, 1500000000LL);
+  EXPECT_TRUE(t.baseLabel.startsWith(QStringLiteral("1.5 s"))) << t.baseLabel.toStdString();
+  ASSERT_GE(t.major.size(), 2u);
+  EXPECT_EQ(t.major[0].label, QStringLiteral("51.4 ms"));
+  EXPECT_EQ(t.major[1].label, QStringLiteral("51.5 ms"));
+}
+
 // Issue #15: the axis near the ends of the int64 range. `t += step` used to wrap past 2^63 − 1
 // and the tick loop never ended (a trace spanning ~2^63 ns hung the GUI).
 TEST(TimelineAxis, TicksNearTheInt64LimitsEnd) {

@@ -72,21 +72,27 @@ AxisTicks computeTicks(TimeNs begin, TimeNs end, double pixels, double minSpacin
   }
   out.step = step;
   out.minorStep = minor;
-  const Unit& u = unitFor(step);
-  const int dec = decimalsFor(step, u.ns);
+  const Unit* unit = &unitFor(step);
   // Long absolute labels (a 1 µs tick at 12 s): label relative to a round base instead.
   // Times near the ends of the int64 range (a trace spanning ~2^63 ns): every step below is
   // checked, and a tick that would lie beyond the range ends the loop (a wrapped `t += step`
   // looped forever).
   const double absMax = std::max(double(magnitudeOf(begin)), double(magnitudeOf(end)));
   TimeNs b = 0;
-  if (absMax / double(u.ns) >= 1e5 && absMax > 50.0 * span && checkedMul(step, 1000, &b)) {
+  if (absMax / double(unit->ns) >= 1e5 && absMax > 50.0 * span && checkedMul(step, 1000, &b)) {
     TimeNs base = (begin / b) * b;
     if (!(begin < 0 && base > begin) || checkedSub(base, b, &base)) {  // else: absolute labels
       out.base = base;
       out.baseLabel = formatTime(base, b) + QStringLiteral(" +");
     }
   }
+  // Labels of at most four digits before the point: a larger value takes the next unit with
+  // the decimals the step needs ("1.4 s + 151.4 ms", not "1.4 s + 151400 µs").
+  const double largest =
+      std::max(std::fabs(double(begin) - double(out.base)), std::fabs(double(end) - double(out.base)));
+  while (unit != &kUnits[3] && largest / double(unit->ns) >= 1e4) ++unit;
+  const Unit& u = *unit;
+  const int dec = decimalsFor(step, u.ns);
   // The first multiple of `s` at or after begin, false if there is none in the range.
   auto firstAtOrAfter = [&](TimeNs s, TimeNs* t) {
     *t = (begin / s) * s;
