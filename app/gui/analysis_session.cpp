@@ -217,8 +217,7 @@ void AnalysisSession::applySession(const SessionData& session) {
   }
   doc_->setNetwork(session.scenario.model, session.scenario.costs);
   std::vector<HypothesisEntry> entries;
-  for (const auto& h : session.scenario.hypotheses)
-    entries.push_back({h, !session.disabled.contains(QString::fromStdString(h.toString()))});
+  for (const auto& h : session.scenario.hypotheses) entries.push_back({h, !session.isDisabled(h)});
   doc_->setEntries(std::move(entries));
   emit sessionViewRequested(session.view);
   sessionPath_ = pendingSessionPath_;
@@ -228,9 +227,7 @@ void AnalysisSession::applySession(const SessionData& session) {
 void AnalysisSession::setNetwork(std::shared_ptr<const NetworkModel> model, CostMode costs) {
   if (!model) model = defaultNetworkModel();
   const auto& current = doc_->model();
-  if (current && current->toJson() == model->toJson() && current->kind() == model->kind() &&
-      current->name() == model->name() && doc_->costs() == costs)
-    return;
+  if (current && sameNetworkModel(*current, *model) && doc_->costs() == costs) return;
   undo_->push(new SetNetworkCommand(doc_, std::move(model), costs));
 }
 

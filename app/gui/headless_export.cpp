@@ -30,12 +30,11 @@ struct ExportPlan {
   TimeNs sessionBegin = 0, sessionEnd = 0;  // a session's range (0, 0: fit)
 };
 
-// The plan, or an exit status (1 bad input) with the message written to err.
-std::optional<ExportPlan> planExport(const HeadlessExportArgs& args, QTextStream& err, int* status) {
+// The plan, or nullopt (bad input: exit status 1) with the message written to err.
+std::optional<ExportPlan> planExport(const HeadlessExportArgs& args, QTextStream& err) {
   ExportPlan plan;
   plan.tracePath = args.traceBytes.empty() ? args.trace.toStdString() : args.traceBytes;
   plan.traceName = args.trace;
-  *status = 1;
   if (args.trace.endsWith(QLatin1String(".perwiz"), Qt::CaseInsensitive)) {
     SessionData session;
     QString error;
@@ -46,8 +45,7 @@ std::optional<ExportPlan> planExport(const HeadlessExportArgs& args, QTextStream
     plan.tracePath = session.trace.toStdString();
     plan.traceName = session.trace;
     plan.scenario = session.scenario;
-    std::erase_if(plan.scenario.hypotheses,
-                  [&](const Hypothesis& h) { return session.disabled.contains(QString::fromStdString(h.toString())); });
+    std::erase_if(plan.scenario.hypotheses, [&](const Hypothesis& h) { return session.isDisabled(h); });
     plan.scenarioSource = args.trace;
     plan.region = session.region;
     plan.mode = session.view.mode;
@@ -68,7 +66,6 @@ std::optional<ExportPlan> planExport(const HeadlessExportArgs& args, QTextStream
   if (!plan.mode) plan.mode = plan.scenario.hypotheses.empty() ? ui::TimelineMode::Measured : ui::TimelineMode::Lanes;
   plan.from = args.from;
   plan.to = args.to;
-  *status = 0;
   return plan;
 }
 
@@ -107,8 +104,6 @@ bool chooseRange(const ExportPlan& plan, const Trace& trace, ui::TimelineView& v
     *whole = false;
   }
   if (*whole) return true;
-  if (plan.from.isEmpty() && !plan.to.isEmpty() && plan.sessionEnd <= plan.sessionBegin) begin = 0;
-  if (!plan.from.isEmpty() && plan.to.isEmpty() && plan.sessionEnd <= plan.sessionBegin) end = trace.endTime;
   if (end <= begin) {
     err << "perwiz: "
         << QCoreApplication::translate("HeadlessExport", "the range to draw is empty: %1 is not before %2")
@@ -174,9 +169,8 @@ int runHeadlessExport(const HeadlessExportArgs& args) {
     return 1;
   }
   try {
-    int status = 0;
-    const std::optional<ExportPlan> plan = planExport(args, err, &status);
-    if (!plan) return status;
+    const std::optional<ExportPlan> plan = planExport(args, err);
+    if (!plan) return 1;
     const ui::TimelineMode mode = *plan->mode;
     auto trace = loadPlanned(*plan, err);
     ui::TimelineView view;

@@ -66,11 +66,12 @@ void ScenarioDocument::setNetwork(std::shared_ptr<const NetworkModel> model, Cos
   emit changed();
 }
 
+bool sameNetworkModel(const NetworkModel& a, const NetworkModel& b) {
+  return a.kind() == b.kind() && a.name() == b.name() && a.toJson() == b.toJson();
+}
+
 bool ScenarioDocument::isDefaultNetwork() const {
-  if (costs_ != CostMode::Measured) return false;
-  if (!model_) return true;
-  const auto def = defaultNetworkModel();
-  return model_->kind() == def->kind() && model_->name() == def->name() && model_->toJson() == def->toJson();
+  return costs_ == CostMode::Measured && (!model_ || sameNetworkModel(*model_, *defaultNetworkModel()));
 }
 
 std::vector<Hypothesis> ScenarioDocument::enabledHypotheses() const {

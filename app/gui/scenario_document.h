@@ -18,6 +18,9 @@ struct HypothesisEntry {
   bool operator==(const HypothesisEntry&) const = default;
 };
 
+// Two network models are the same when kind, name and parameters (their JSON) are.
+bool sameNetworkModel(const NetworkModel& a, const NetworkModel& b);
+
 class ScenarioDocument : public QObject {
   Q_OBJECT
 

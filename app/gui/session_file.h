@@ -23,6 +23,7 @@ struct SessionData {
   QStringList disabled;  // Hypothesis::toString() of the disabled ones
   SessionView view;
   QString region;  // parallel region chosen for a trace without PRGN markers ("" = default)
+  bool isDisabled(const Hypothesis& h) const { return disabled.contains(QString::fromStdString(h.toString())); }
 };
 
 // Replaces an existing session only with a complete new one (output_file.h): if a write fails
