@@ -447,6 +447,10 @@
         <source>&lt;br&gt;&lt;span style=&apos;color:gray&apos;&gt;Threads are shown as measured: the prediction replays the MPI ranks.&lt;/span&gt;</source>
         <translation>&lt;br&gt;&lt;span style=&apos;color:gray&apos;&gt;スレッドは実測のまま表示します: 予測は MPI ランクを再生します。&lt;/span&gt;</translation>
     </message>
+    <message>
+        <source>Provisional drawing: the exact one follows</source>
+        <translation>暫定の描画: 正確な描画がこの後に続きます</translation>
+    </message>
 </context>
 <context>
     <name>RegionPicker</name>
@@ -1463,14 +1467,6 @@
         <translation>PerWiz</translation>
     </message>
     <message>
-        <source>Full replay in %1 (%2 from the change to the result)</source>
-        <translation>全体を再シミュレーションしました (%1、変更から結果まで %2)</translation>
-    </message>
-    <message>
-        <source>Updated %1 events in %2 (%3 from the change to the result)</source>
-        <translation>%1 イベントを更新しました (%2、変更から結果まで %3)</translation>
-    </message>
-    <message>
         <source>Run &amp;Advisor</source>
         <translation>アドバイザを実行(&amp;A)</translation>
     </message>
@@ -1667,16 +1663,32 @@
         <translation>モデル: %1</translation>
     </message>
     <message>
-        <source>Updated %1 events and shifted %2 in %3 (%4 from the change to the result)</source>
-        <translation>%3 で %1 イベントを更新し %2 をずらしました (変更から結果まで %4)</translation>
-    </message>
-    <message>
         <source>The network model and cost mode of the prediction (Ctrl+M to change)</source>
         <translation>予測のネットワークモデルとコストモード (Ctrl+M で変更)</translation>
     </message>
     <message>
         <source>T unchanged: what the change removes is not on the critical path (another chain of calls and waits as long still ends the run)</source>
         <translation>T は変わりません: 変更で除いたものはクリティカルパス上にありません (同じ長さの別の呼び出しと待ちの連鎖が実行の終わりを決めています)</translation>
+    </message>
+    <message>
+        <source>%1; drawing the exact prediction…</source>
+        <translation>%1; 正確な予測を描画中…</translation>
+    </message>
+    <message>
+        <source>%1 (%2 from the change to the final frame)</source>
+        <translation>%1 (変更から最終フレームまで %2)</translation>
+    </message>
+    <message>
+        <source>Full replay in %1</source>
+        <translation>全体の再生 %1</translation>
+    </message>
+    <message>
+        <source>Updated %1 events and shifted %2 in %3</source>
+        <translation>%1 イベントを更新し %2 をシフト (%3)</translation>
+    </message>
+    <message>
+        <source>Updated %1 events in %2</source>
+        <translation>%1 イベントを更新 (%2)</translation>
     </message>
 </context>
 <context>

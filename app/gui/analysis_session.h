@@ -78,6 +78,8 @@ class AnalysisSession : public QObject {
   // Wall time from the latest scenario change (a key press, an undo) to its prediction arriving
   // here, in seconds; -1 before the first.
   double lastLatencySeconds() const { return lastLatency_; }
+  // Since the latest change was sent to the worker (the clock of the "from the change" waits).
+  double secondsSinceChange() const { return static_cast<double>(requestClock_.nsecsElapsed()) / 1e9; }
   const ScenarioHistory& history() const { return history_; }
   AdvisorRunner* advisorRunner() const { return advisor_; }
   // The worker, for tests (its test hooks); views never use it.

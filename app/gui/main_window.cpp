@@ -178,13 +178,15 @@ void MainWindow::connectPrediction() {
   connect(s, &AnalysisSession::predictionReady, this, &MainWindow::onPrediction);
   connect(s, &AnalysisSession::predictionRefined, this, [this](const auto& r) { timeline_->setPrediction(r->times, r->drawing); });
   connect(timeline_, &ui::TimelineView::visibleRangeChanged, s, &AnalysisSession::noteViewActivity);
+  connect(timeline_, &ui::TimelineView::framePainted, this, &MainWindow::onFramePainted);
   connect(s, &AnalysisSession::predictionFailed, this,
           [this](const QString& message) { showError(tr("Prediction failed"), message); });
   connect(s, &AnalysisSession::historyChanged, this, &MainWindow::updateHistoryChart);
   connect(s, &AnalysisSession::hypothesisApplied, this, [this] {
     // The first hypothesis shows measured and predicted side by side (lanes, unless the user
-    // chose another comparison view before: remembered across runs).
-    if (timeline_->mode() == ui::TimelineMode::Measured) setMode(comparisonMode());
+    // chose another comparison view before: remembered across runs), with its result: one
+    // frame, not a frame of the stale prediction first (onPrediction).
+    if (timeline_->mode() == ui::TimelineMode::Measured) compareOnResult_ = true;
   });
 }
 
@@ -340,8 +342,24 @@ void MainWindow::onDocumentChanged() {
   if (const auto o = advisorDock_->outcome()) advisorDock_->setStale(o->generation != session_->generation());
 }
 
+void MainWindow::onFramePainted() {
+  if (!awaitingFinalFrame_ || !session_->isPredictionCurrent()) return;
+  if (timeline_->lastFrameStats().provisional) {
+    statusText_->setText(tr("%1; drawing the exact prediction…").arg(resultStatus_));
+    return;
+  }
+  awaitingFinalFrame_ = false;
+  const QString waited = formatDuration(static_cast<TimeNs>(session_->secondsSinceChange() * 1e9));
+  statusText_->setText(tr("%1 (%2 from the change to the final frame)").arg(resultStatus_, waited));
+}
+
 void MainWindow::onPrediction(const std::shared_ptr<const PredictionResult>& result) {
   const Trace& trace = *session_->trace();
+  if (compareOnResult_ && session_->isPredictionCurrent()) {
+    compareOnResult_ = false;
+    if (timeline_->mode() == ui::TimelineMode::Measured && !session_->document()->entries().empty())
+      setMode(comparisonMode());
+  }
   timeline_->setPrediction(result->times, result->drawing);
   timeline_->setMeasuredWaits(result->measuredWaits);
   hypotheses_->setPending(session_->pendingHypotheses());
@@ -352,22 +370,21 @@ void MainWindow::onPrediction(const std::shared_ptr<const PredictionResult>& res
   inspector_->inspect(&trace, inspector_->item(), result);
   if (!result->errors.isEmpty()) statusBar()->showMessage(result->errors.join(QStringLiteral("; ")), 8000);
   if (session_->isPredictionCurrent()) {
-    // The engine's time and the whole wait the user had: from the change to the result here.
+    // The engine's time now; the whole wait the user had, from the change to the final frame,
+    // once the timeline painted it (onFramePainted).
     const QString took = formatDuration(static_cast<TimeNs>(result->seconds * 1e9));
-    const QString waited = formatDuration(static_cast<TimeNs>(session_->lastLatencySeconds() * 1e9));
-    statusText_->setText(result->full      ? tr("Full replay in %1 (%2 from the change to the result)").arg(took, waited)
-                         : result->shifted ? tr("Updated %1 events and shifted %2 in %3 (%4 from the change to the result)")
-                                                 .arg(result->recomputed)
-                                                 .arg(result->shifted)
-                                                 .arg(took, waited)
-                                           : tr("Updated %1 events in %2 (%3 from the change to the result)")
-                                                 .arg(result->recomputed)
-                                                 .arg(took, waited));
+    resultStatus_ =
+        result->full ? tr("Full replay in %1").arg(took)
+        : result->shifted
+            ? tr("Updated %1 events and shifted %2 in %3").arg(result->recomputed).arg(result->shifted).arg(took)
+            : tr("Updated %1 events in %2").arg(result->recomputed).arg(took);
     // A change that leaves T as it was: said why, not left to read as an error bar.
     if (lastPredicted_ >= 0 && result->applied != lastApplied_ && result->predictedTime == lastPredicted_)
-      statusText_->setText(
+      resultStatus_ =
           tr("T unchanged: what the change removes is not on the critical path (another chain of "
-             "calls and waits as long still ends the run)"));
+             "calls and waits as long still ends the run)");
+    statusText_->setText(resultStatus_);
+    awaitingFinalFrame_ = true;
     lastPredicted_ = result->predictedTime;
     lastApplied_ = result->applied;
     chartsDock_->setRankEnds(result->measuredEnd, result->predictedEnd);

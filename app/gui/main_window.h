@@ -171,6 +171,12 @@ class MainWindow : public QMainWindow {
   QToolButton* networkButton_;
   // The last current prediction shown: T and its hypotheses (a change that keeps T is explained).
   TimeNs lastPredicted_ = -1;
+  // The status line of the latest result, completed with the wait from the change to its
+  // final frame once the timeline painted it (onFramePainted).
+  QString resultStatus_;
+  bool awaitingFinalFrame_ = false;
+  bool compareOnResult_ = false;  // a first hypothesis: the comparison view comes with its result
+  void onFramePainted();
   std::vector<Hypothesis> lastApplied_;
   std::size_t shownEntries_ = 0;  // hypotheses in the list the last time it was shown
   QProgressBar* progress_;

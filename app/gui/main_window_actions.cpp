@@ -259,6 +259,7 @@ void MainWindow::createMenus() {
 
 void MainWindow::createStatusBar() {
   statusText_ = new QLabel(this);
+  statusText_->setObjectName(QStringLiteral("statusText"));
   progress_ = new QProgressBar(this);
   progress_->setRange(0, 100);
   progress_->setMaximumWidth(200);
@@ -291,6 +292,10 @@ void MainWindow::createStatusBar() {
   bold.setBold(true);
   summary_->setFont(bold);
   statusBar()->addPermanentWidget(statusText_);
+  // A temporary message ("Loaded …", "Wrote …") has the line to itself while it shows: the
+  // status text would otherwise be written over its end.
+  connect(statusBar(), &QStatusBar::messageChanged, statusText_,
+          [this](const QString& message) { statusText_->setVisible(message.isEmpty()); });
   statusBar()->addPermanentWidget(progress_);
   statusBar()->addPermanentWidget(cancelButton_);
   statusBar()->addPermanentWidget(warningsButton_);

@@ -20,6 +20,12 @@ namespace perwiz::gui {
 namespace {
 // Thrown out of a snapshot's per-rank work when a newer request or a cancel came first.
 struct Interrupted {};
+// Events of the moved ranks above which a snapshot shows a provisional drawing first (the
+// earlier tables moved by the engine's shift, marked on screen) and the exact one after it:
+// an exact drawing costs about 11 ns per event (BM_SetPrediction, docs/performance.md), so up
+// to here the first frame of a change can be the final one within the toggle budget of
+// 200 ms at 10^7 events (issue #40).
+constexpr std::uint64_t kProvisionalDrawingEvents = 20'000'000;
 }  // namespace
 
 // The engine and what the worker keeps beside it (under replayerMutex_).
@@ -335,26 +341,25 @@ void PredictionWorker::process() {
 
 void PredictionWorker::refine(const std::shared_ptr<const PredictionResult>& provisional,
                               const std::shared_ptr<const ui::TimelineBase>& base) {
-  // In the view's idle time: 150 ms after the result and 300 ms after the last zoom or scroll
-  // (noteActivity), so that the frame showing the provisional result, the next key press and
-  // the frames of a zoom do not share the cores with it; a zoom during the build starts the
-  // wait again, a newer request ends it (it then draws from the provisional drawing).
+  // At once, on every core: the provisional frame is marked as such and the user waits for
+  // this one (issue #40). Only zooming or scrolling (noteActivity) comes first: the build
+  // waits for 300 ms without one and starts again after one, so that the frames of a zoom
+  // do not share the cores with it; a newer request ends it (it then draws from the
+  // provisional drawing).
   using Clock = std::chrono::steady_clock;
-  const auto shown = Clock::now();
   std::shared_ptr<const ui::Drawing> exact;
   while (!exact) {
     for (;;) {
       if (interrupted()) return;
-      const auto now = Clock::now();
-      if (now - shown >= std::chrono::milliseconds(150) && now - lastActivity() >= std::chrono::milliseconds(300)) break;
+      if (Clock::now() - lastActivity() >= std::chrono::milliseconds(300)) break;
       if (sleepUnlessInterrupted(std::chrono::milliseconds(10))) return;
     }
     std::lock_guard lock(replayerMutex_);
     Engine& e = *engine_;
     if (!base || e.lastTimes != provisional->times) return;  // not the engine's last snapshot
     const auto started = Clock::now();
-    exact = ui::buildDrawing(base, provisional->times, nullptr, nullptr,
-                             [&] { return interrupted() || lastActivity() > started; });
+    exact = ui::buildDrawing(
+        base, provisional->times, nullptr, nullptr, [&] { return interrupted() || lastActivity() > started; }, 0);
     if (exact) e.lastDrawing = exact;
   }
   auto r = std::make_shared<PredictionResult>(*provisional);
@@ -415,8 +420,13 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   // The drawing then moves the previous one's tables past the cut (ui::DrawingShift), which
   // keeps earlier drawings' tables alive until the exact drawing replaces it: one per piece at
   // most, so only while that many more fit in the memory left.
+  // Only where an exact drawing of the moved ranks would take long (kProvisionalDrawingEvents):
+  // below, the exact one is built at once and the first frame is the final one.
+  std::uint64_t movedEvents = 0;
+  for (std::uint32_t r : copy) movedEvents += t.ranks[r].size();
   ui::DrawingShift drawShift;
-  if (shifted && availableMemory() / ui::kMaxDrawingPieces > e.snapshotBytes()) {  // tables are smaller than times
+  if (shifted && movedEvents > kProvisionalDrawingEvents &&
+      availableMemory() / ui::kMaxDrawingPieces > e.snapshotBytes()) {  // tables are smaller than times
     drawShift.delta = e.replayer->lastUpdate().shift;
     drawShift.firstEvent.assign(R, 0);
   }

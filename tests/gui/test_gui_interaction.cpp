@@ -86,6 +86,12 @@ class TestGuiInteraction : public QObject {
     QVERIFY2(list->item(0)->text().contains(QStringLiteral("pending")), qPrintable(list->item(0)->text()));
     QVERIFY(waitReady(w));
     QVERIFY2(!list->item(0)->text().contains(QStringLiteral("pending")), qPrintable(list->item(0)->text()));
+    // The status line times what the user waited for: from the change to the final frame,
+    // once the timeline painted the result (issue #40 item 2), not to the result's arrival.
+    auto* status = w.findChild<QLabel*>(QStringLiteral("statusText"));
+    QVERIFY(status);
+    w.timeline()->repaint();
+    QVERIFY2(status->text().contains(QStringLiteral("from the change to the final frame")), qPrintable(status->text()));
     Hypothesis h;
     h.kind = HypothesisKind::ZeroWait;
     h.event = EventRef{call.rank, call.mpi, false};

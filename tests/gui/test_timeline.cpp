@@ -22,6 +22,9 @@
 #include <QPainter>
 #include <QPageSize>
 #include <QPdfWriter>
+#include <QRegularExpression>
+#include <QScrollBar>
+#include <QWheelEvent>
 #include <QSvgGenerator>
 #include <QSvgRenderer>
 #include <QTemporaryDir>
@@ -853,4 +856,125 @@ TEST(Timeline, ThreadOnlyTraceDrawsItsThreads) {
   s.view.grab();
   EXPECT_EQ(s.view.lastFrameStats().rows, 2);
   EXPECT_GE(s.view.lastFrameStats().boxes + s.view.lastFrameStats().marks, 2);
+}
+
+// Issue #40 item 5: a region's label goes into its own visible part, never over a nested box.
+// "main" [0, 1000 µs] holds "late_sender" [100, 900 µs], which holds MPI_Recv [150, 850 µs]:
+// on 900 px the plot's ~800 px give main ~80 px of its own on each side (10 % of the span)
+// and late_sender ~40 px (5 %), too narrow for its name; MPI_Recv is 70 % of the plot. So
+// MPI_Recv is named within its box, main left of late_sender (or right of it), late_sender
+// nowhere. Rank 1's two short "pad" states give the time -> x scale.
+TEST(Timeline, NestedBoxLabelsStayInTheirOwnPart) {
+  TraceBuilder b("nested", "test");
+  b.begin({2, {}});
+  const auto main = b.defineFunction({"main", EventKind::UserState, MpiOp::None, ""});
+  const auto late = b.defineFunction({"late_sender", EventKind::UserState, MpiOp::None, ""});
+  const auto recv = b.defineFunction({"MPI_Recv", EventKind::MpiCall, classifyMpiName("MPI_Recv"), ""});
+  const auto pad = b.defineFunction({"pad", EventKind::UserState, MpiOp::None, ""});
+  b.enter(0, 0, main);
+  b.enter(0, 100 * us, late);
+  b.enter(0, 150 * us, recv);
+  b.leave(0, 850 * us, recv);
+  b.leave(0, 900 * us, late);
+  b.leave(0, 1000 * us, main);
+  b.enter(1, 0, pad);
+  b.leave(1, 2 * us, pad);
+  b.enter(1, 500 * us, pad);
+  b.leave(1, 502 * us, pad);
+  b.end();
+  auto t = std::make_shared<const Trace>(b.take());
+  Shown s(t, {900, 300});
+  s.view.setVisibleRange(0, 1000 * us);
+  // x(t) from the pads' centres, x(1 µs) and x(501 µs).
+  const double x1 = s.view.eventCenter(1, 0).x(), x501 = s.view.eventCenter(1, 1).x();
+  auto x = [&](double microseconds) { return x1 + (microseconds - 1) * (x501 - x1) / 500; };
+  ASSERT_GT(x501 - x1, 300);
+
+  perwiz::ui::TimelineExportOptions o;
+  o.wholeTrace = false;
+  o.width = s.view.width();
+  o.rowHeight = 60;
+  o.legend = false;  // the legend names every function too
+  const QSize size = s.view.exportSize(o);
+  const QString svg = QString::fromUtf8(renderSvg(s.view, size, o));
+  // Each label's left x, from the SVG's text elements.
+  auto textX = [&](const QString& name) {
+    std::vector<double> xs;
+    const QRegularExpression re(QStringLiteral("<text[^>]*x=\"([-0-9.]+)\"[^>]*>\\s*") +
+                                QRegularExpression::escape(name) + QStringLiteral("\\s*</text>"));
+    for (auto it = re.globalMatch(svg); it.hasNext();) xs.push_back(it.next().captured(1).toDouble());
+    return xs;
+  };
+  const QFontMetricsF fm(s.view.font());
+  EXPECT_TRUE(textX(QStringLiteral("late_sender")).empty());
+  const auto mainX = textX(QStringLiteral("main"));
+  ASSERT_EQ(mainX.size(), 1u) << qPrintable(svg);
+  const double mainRight = mainX[0] + fm.horizontalAdvance(QStringLiteral("main"));
+  EXPECT_TRUE((mainX[0] >= x(0) - 1 && mainRight <= x(100) + 1) || (mainX[0] >= x(900) - 1 && mainRight <= x(1000) + 1))
+      << mainX[0] << " " << mainRight << " " << x(100) << " " << x(900);
+  const auto recvX = textX(QStringLiteral("MPI_Recv"));
+  ASSERT_EQ(recvX.size(), 1u);
+  EXPECT_GE(recvX[0], x(150));
+  EXPECT_LE(recvX[0] + fm.horizontalAdvance(QStringLiteral("MPI_Recv")), x(850));
+}
+
+// Issue #40 item 4: dense traces stay readable. 256 ranks in a 1200 x 700 view: rows keep the
+// height of a rank's label (font height + 1; a Lanes row 16 px at least), so every rank is
+// named, and those that do not fit scroll (Shift+wheel or the wheel over the names). The
+// selection has an amber halo (colors::halo at alpha 150 over white: 255, 222, 105) around it.
+TEST(Timeline, DenseTracesKeepLabelledRowsAndScroll) {
+  GeneratorSpec spec;
+  spec.ranks = 256;
+  spec.steps = 4;
+  spec.messagesPerStep = 2;
+  TraceBuilder b("dense", "generated");
+  generateTrace(spec, b);
+  auto t = std::make_shared<const Trace>(b.take());
+  Shown s(t, {1200, 700});
+  const int fontH = QFontMetrics(s.view.font()).height();
+  auto rowHeight = [&] { return s.view.eventCenter(1, 0).y() - s.view.eventCenter(0, 0).y(); };
+  EXPECT_GE(rowHeight(), fontH + 1);
+  auto* bar = s.view.findChild<QScrollBar*>();
+  ASSERT_TRUE(bar);
+  EXPECT_TRUE(bar->isVisible());
+  EXPECT_GT(bar->maximum(), 256 * (fontH + 1) - 700);  // the rows' height less the plot's at most
+  // Lanes (two lanes per row): 16 px at least.
+  Replayer r(*t, Scenario{});
+  s.view.setPrediction(predictedTimes(r));
+  s.view.setMode(TimelineMode::Lanes);
+  EXPECT_GE(rowHeight(), std::max(fontH + 1, 16));
+  // The wheel over the rank names scrolls the rows; over the plot it zooms.
+  const TimeNs span = s.view.visibleEnd() - s.view.visibleBegin();
+  const QPointF names(10, 300), plot(600, 300);
+  auto wheel = [&](QPointF at, int dy) {
+    QWheelEvent e(at, s.view.mapToGlobal(at), QPoint(), QPoint(0, dy), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase,
+                  false);
+    QCoreApplication::sendEvent(&s.view, &e);
+  };
+  wheel(names, -240);
+  EXPECT_GT(bar->value(), 0);
+  EXPECT_EQ(s.view.visibleEnd() - s.view.visibleBegin(), span);
+  wheel(plot, 240);
+  EXPECT_LT(s.view.visibleEnd() - s.view.visibleBegin(), span);  // zoomed in
+
+  // The selection's halo: amber around the selected event, none before.
+  s.view.setMode(TimelineMode::Measured);
+  bar->setValue(0);
+  const std::uint32_t ev = 1;
+  s.view.setVisibleRange(t->ranks[0].enter[ev] - 2000, t->ranks[0].leave[ev] + 2000);
+  auto amber = [&](const QImage& img) {
+    int n = 0;
+    for (int y = 0; y < img.height(); ++y)
+      for (int x = 0; x < img.width(); ++x) {
+        const QColor c = img.pixelColor(x, y);
+        n += c.red() > 240 && c.green() > 190 && c.green() < 240 && c.blue() < 150;
+      }
+    return n;
+  };
+  const int before = amber(s.view.grab().toImage());
+  s.view.setSelection(eventItem(0, ev));
+  const QImage selected = s.view.grab().toImage();
+  if (const char* dir = std::getenv("PERWIZ_TIMELINE_SCREENSHOTS")) selected.save(QString::fromUtf8(dir) + "/halo.png");
+  const int after = amber(selected);
+  EXPECT_GT(after, before + 50) << before << " " << after;
 }

@@ -406,7 +406,33 @@ TEST(Timeline, ShiftedPredictedDrawingIsWithinABucketOfAFreshOne) {
         v->setVisibleRange(end / 2, end / 2 + end / 5000);
       }
       EXPECT_TRUE(shifted.grab().toImage() == fresh.grab().toImage()) << what << ", mode " << int(mode);
+      // Read from the times, such a frame is final (issue #40: only frames drawn from moved
+      // tables are provisional).
+      EXPECT_FALSE(shifted.lastFrameStats().provisional) << what;
     }
+    // At full view the frame reads the moved tables: marked provisional (on screen, the badge),
+    // until the exact drawing of the same times replaces it; a Measured frame never is.
+    shifted.setVisibleRange(0, end);
+    shifted.setMode(TimelineMode::Lanes);
+    const QImage provisionalFrame = shifted.grab().toImage();
+    EXPECT_TRUE(shifted.lastFrameStats().provisional) << what;
+    shifted.setMode(TimelineMode::Measured);
+    shifted.grab();
+    EXPECT_FALSE(shifted.lastFrameStats().provisional) << what;
+    shifted.setMode(TimelineMode::Lanes);
+    shifted.setPrediction(times, exact);
+    const QImage exactFrame = shifted.grab().toImage();
+    EXPECT_FALSE(shifted.lastFrameStats().provisional) << what;
+    // The badge's pixels: the frames differ in its box at the plot's top right corner (it is
+    // the only amber there: 255, 244, 214, opaque).
+    auto amber = [](const QImage& img) {
+      int n = 0;
+      for (int y = 0; y < img.height() / 4; ++y)
+        for (int x = img.width() / 2; x < img.width(); ++x) n += img.pixel(x, y) == qRgb(255, 244, 214);
+      return n;
+    };
+    EXPECT_GT(amber(provisionalFrame), 100) << what;
+    EXPECT_EQ(amber(exactFrame), 0) << what;
   };
   ASSERT_TRUE(r.add(Hypothesis{HypothesisKind::BalanceCompute, {}, 0}));
   // Several level-0 buckets: a drawing that did not move the tables would be caught.
@@ -444,4 +470,57 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   ::testing::InitGoogleTest(&argc, argv);
   return RUN_ALL_TESTS();
+}
+
+// Issue #40 item 5: the functions of one trace get colours of their own. MPI families keep a
+// hue (MPI_Wait and MPI_Waitall both red to orange, hue within 40° of red) with shades far enough
+// apart to tell; other MPI calls (Comm_rank, Comm_split, Initialized) are tinted greys of
+// their own; a non-blocking collective is a lighter shade of its blocking one; user regions
+// are spread over the hues. "Apart" is the weighted RGB distance ("redmean") of at least 40:
+// about the smallest difference that reads as another colour next to each other.
+TEST(TimelinePalette, EveryFunctionOfATraceHasItsOwnColour) {
+  TraceBuilder b("palette", "test");
+  b.begin({1, {}});
+  std::vector<std::string> names;
+  TimeNs at = 0;
+  auto def = [&](const std::string& n, EventKind k) {  // each called once
+    names.push_back(n);
+    const auto f = b.defineFunction({n, k, k == EventKind::MpiCall ? classifyMpiName(n) : MpiOp::None, ""});
+    b.enter(0, at, f);
+    b.leave(0, at += 10, f);
+  };
+  for (const char* n :
+       {"MPI_Wait", "MPI_Waitall", "MPI_Comm_rank", "MPI_Comm_split", "MPI_Initialized", "MPI_Iallgather",
+        "MPI_Allgather", "MPI_Send", "MPI_Recv", "MPI_Allreduce", "MPI_Init", "MPI_Finalize"})
+    def(n, EventKind::MpiCall);
+  for (const char* n : {"main", "late_sender", "solve", "exchange", "compute", "io", "setup", "finish"})
+    def(n, EventKind::UserState);
+  b.end();
+  const Trace t = b.take();
+  const std::vector<QColor> c = ui::functionColors(t);
+  ASSERT_EQ(c.size(), names.size());
+  auto distance = [](const QColor& a, const QColor& b) {  // "redmean" weighted RGB distance
+    const double rm = (a.red() + b.red()) / 2.0, dr = a.red() - b.red(), dg = a.green() - b.green(),
+                 db = a.blue() - b.blue();
+    return std::sqrt((2 + rm / 256) * dr * dr + 4 * dg * dg + (2 + (255 - rm) / 256) * db * db);
+  };
+  for (std::size_t i = 0; i < c.size(); ++i)
+    for (std::size_t j = i + 1; j < c.size(); ++j)
+      EXPECT_GE(distance(c[i], c[j]), 40)
+          << names[i] << " " << c[i].name().toStdString() << " vs " << names[j] << " " << c[j].name().toStdString();
+  auto hueDeg = [](const QColor& q) { return q.hsvHueF() * 360; };
+  auto fromRed = [&](const QColor& q) { return std::min(hueDeg(q), 360 - hueDeg(q)); };
+  EXPECT_LT(fromRed(c[0]), 40);                                                          // MPI_Wait: red
+  EXPECT_LT(fromRed(c[1]), 40);                                                          // MPI_Waitall: red to orange
+  for (std::size_t i : {2u, 3u, 4u}) EXPECT_LT(c[i].hsvSaturationF(), 0.3) << names[i];  // tinted greys
+  EXPECT_GT(c[5].lightnessF(), c[6].lightnessF());  // Iallgather lighter than Allgather
+  EXPECT_NEAR(hueDeg(c[5]), hueDeg(c[6]), 5);       // of its hue
+  // A trace's own colour still wins.
+  TraceBuilder own("own", "test");
+  own.begin({1, {}});
+  const auto wait = own.defineFunction({"MPI_Wait", EventKind::MpiCall, MpiOp::Wait, "forest green"});
+  own.enter(0, 0, wait);
+  own.leave(0, 10, wait);
+  own.end();
+  EXPECT_EQ(ui::functionColors(own.take())[0], QColor("forestgreen"));
 }

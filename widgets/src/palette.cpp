@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <string>
+#include <string_view>
 
 namespace perwiz::ui {
 
@@ -39,31 +40,53 @@ QColor parseTraceColor(std::string_view token) {
 }
 
 QColor mpiOpColor(MpiOp op) {
+  // Families keep a hue (sends blue, receives green, completion red, tests pink, ...); the
+  // members of a family differ in shade, so that MPI_Wait and MPI_Waitall read apart.
   switch (op) {
-    case MpiOp::Send: case MpiOp::Bsend: case MpiOp::Ssend: case MpiOp::Rsend:
-      return {43, 95, 217};
-    case MpiOp::Isend: case MpiOp::Ibsend: case MpiOp::Issend: case MpiOp::Irsend:
-    case MpiOp::Start: case MpiOp::Startall:
-      return {110, 165, 250};
+    case MpiOp::Send: return {43, 95, 217};
+    case MpiOp::Bsend: return {20, 55, 150};
+    case MpiOp::Ssend: return {95, 80, 220};
+    case MpiOp::Rsend: return {30, 130, 200};
+    case MpiOp::Isend: return {110, 165, 250};
+    case MpiOp::Ibsend: return {75, 130, 205};
+    case MpiOp::Issend: return {150, 145, 250};
+    case MpiOp::Irsend: return {110, 195, 235};
+    case MpiOp::Start: return {170, 205, 255};
+    case MpiOp::Startall: return {140, 175, 230};
     case MpiOp::Recv: return {36, 150, 60};
     case MpiOp::Irecv: return {130, 205, 110};
-    case MpiOp::Sendrecv: case MpiOp::SendrecvReplace: return {20, 160, 160};
-    case MpiOp::Wait: case MpiOp::Waitall: case MpiOp::Waitany: case MpiOp::Waitsome:
-      return {214, 39, 40};
-    case MpiOp::Test: case MpiOp::Testall: case MpiOp::Testany: case MpiOp::Testsome:
-      return {250, 140, 135};
-    case MpiOp::Probe: case MpiOp::Iprobe: return {180, 140, 120};
+    case MpiOp::Sendrecv: return {20, 160, 160};
+    case MpiOp::SendrecvReplace: return {10, 115, 120};
+    case MpiOp::Wait: return {214, 39, 40};
+    case MpiOp::Waitall: return {240, 100, 30};
+    case MpiOp::Waitany: return {155, 20, 35};
+    case MpiOp::Waitsome: return {225, 55, 120};
+    case MpiOp::Test: return {250, 140, 135};
+    case MpiOp::Testall: return {250, 180, 120};
+    case MpiOp::Testany: return {205, 110, 110};
+    case MpiOp::Testsome: return {245, 160, 200};
+    case MpiOp::Probe: return {180, 140, 120};
+    case MpiOp::Iprobe: return {210, 180, 160};
     case MpiOp::Barrier: return {235, 190, 0};
     case MpiOp::Bcast: return {255, 127, 14};
     case MpiOp::Reduce: return {180, 140, 225};
     case MpiOp::Allreduce: return {125, 60, 185};
-    case MpiOp::Gather: case MpiOp::Gatherv: return {160, 100, 80};
-    case MpiOp::Allgather: case MpiOp::Allgatherv: return {120, 70, 50};
-    case MpiOp::Scatter: case MpiOp::Scatterv: return {227, 119, 194};
-    case MpiOp::Alltoall: case MpiOp::Alltoallv: case MpiOp::Alltoallw: return {200, 20, 90};
-    case MpiOp::ReduceScatter: case MpiOp::ReduceScatterBlock: return {100, 80, 160};
-    case MpiOp::Scan: case MpiOp::Exscan: return {175, 175, 30};
-    case MpiOp::Init: case MpiOp::InitThread: case MpiOp::Finalize: return {120, 120, 120};
+    case MpiOp::Gather: return {160, 100, 80};
+    case MpiOp::Gatherv: return {195, 135, 105};
+    case MpiOp::Allgather: return {115, 65, 45};
+    case MpiOp::Allgatherv: return {140, 95, 30};
+    case MpiOp::Scatter: return {227, 119, 194};
+    case MpiOp::Scatterv: return {200, 90, 215};
+    case MpiOp::Alltoall: return {190, 15, 85};
+    case MpiOp::Alltoallv: return {140, 10, 70};
+    case MpiOp::Alltoallw: return {215, 70, 150};
+    case MpiOp::ReduceScatter: return {100, 80, 160};
+    case MpiOp::ReduceScatterBlock: return {70, 55, 120};
+    case MpiOp::Scan: return {175, 175, 30};
+    case MpiOp::Exscan: return {135, 140, 15};
+    case MpiOp::Init: return {110, 110, 110};
+    case MpiOp::InitThread: return {85, 85, 85};
+    case MpiOp::Finalize: return {140, 140, 140};
     case MpiOp::OtherMpi: return {165, 165, 165};
     case MpiOp::None: break;
   }
@@ -71,24 +94,76 @@ QColor mpiOpColor(MpiOp op) {
 }
 
 namespace {
-QColor userStateColor(const std::string& name) {
-  // A stable muted colour from the name (FNV-1a hash -> golden-ratio hue).
-  std::uint32_t h = 2166136261u;
-  for (unsigned char c : name) h = (h ^ c) * 16777619u;
-  const double hue = std::fmod(double(h % 1000) * 0.618033988749895, 1.0);
-  return QColor::fromHsvF(float(hue), 0.35f, 0.88f);
+// The golden ratio's fraction: successive multiples spread hues as far apart as they can.
+constexpr double kGolden = 0.618033988749895;
+
+// A user state's colour: the `k`-th user function of the trace gets a hue k golden-ratio turns
+// on, in one of three muted shades (distinct from each other and from the saturated MPI calls).
+QColor userStateColor(std::uint32_t k) {
+  const double hue = std::fmod(0.11 + double(k) * kGolden, 1.0);
+  static constexpr float kSat[3] = {0.45f, 0.36f, 0.60f}, kVal[3] = {0.90f, 0.78f, 0.68f};
+  return QColor::fromHsvF(float(hue), kSat[(k / 3) % 3], kVal[k % 3]);
+}
+
+// Another MPI call (MPI_Comm_rank, MPI_Initialized, ...): the `k`-th of the trace, a tinted grey
+// of its own (the family: little colour).
+QColor otherMpiColor(std::uint32_t k) {
+  const double hue = std::fmod(0.55 + double(k) * kGolden, 1.0);
+  static constexpr float kVal[4] = {0.75f, 0.62f, 0.86f, 0.69f};
+  return QColor::fromHsvF(float(hue), 0.10f + 0.06f * float(k % 2), kVal[k % 4]);
+}
+
+// A non-blocking collective ("MPI_Iallgather", "MPI_Ibcast"): a lighter shade of its blocking
+// family's colour; None when the name is not one.
+MpiOp blockingCollectiveOf(const std::string& name) {
+  std::string_view n(name);
+  for (std::string_view prefix : {"PMPI_I", "pmpi_i", "MPI_I", "mpi_i"})
+    if (n.substr(0, prefix.size()) == prefix) {
+      const MpiOp op = classifyMpiName(std::string("MPI_") + std::string(n.substr(prefix.size())));
+      return isCollective(op) ? op : MpiOp::None;
+    }
+  return MpiOp::None;
+}
+
+QColor ownColor(const Function& f) {
+  QColor c = parseTraceColor(f.color);
+  if (c.isValid() && c.lightnessF() > 0.93f) c = c.darker(125);  // white-ish on a white background
+  return c;
 }
 }  // namespace
 
 QColor functionColor(const Function& f) {
-  QColor c = parseTraceColor(f.color);
-  if (c.isValid()) {
-    if (c.lightnessF() > 0.93f) c = c.darker(125);  // white-ish on a white background
-    return c;
+  if (const QColor c = ownColor(f); c.isValid()) return c;
+  if (f.kind == EventKind::MpiCall) {
+    if (f.op == MpiOp::OtherMpi)
+      if (const MpiOp blocking = blockingCollectiveOf(f.name); blocking != MpiOp::None)
+        return mpiOpColor(blocking).lighter(130);
+    return mpiOpColor(f.op);
   }
-  if (f.kind == EventKind::MpiCall) return mpiOpColor(f.op);
   if (f.kind == EventKind::Point) return colors::point;
-  return userStateColor(f.name);
+  // Alone, a stable colour from the name (FNV-1a); functionColors numbers a trace's own.
+  std::uint32_t h = 2166136261u;
+  for (unsigned char c : f.name) h = (h ^ c) * 16777619u;
+  return userStateColor(h % 1000);
+}
+
+std::vector<QColor> functionColors(const Trace& trace) {
+  std::vector<QColor> out;
+  out.reserve(trace.functions.size());
+  std::uint32_t users = 0, others = 0;
+  for (const Function& f : trace.functions) {
+    QColor c = ownColor(f);
+    if (!c.isValid()) {
+      if (f.kind == EventKind::MpiCall && f.op == MpiOp::OtherMpi && blockingCollectiveOf(f.name) == MpiOp::None)
+        c = otherMpiColor(others++);
+      else if (f.kind != EventKind::MpiCall && f.kind != EventKind::Point)
+        c = userStateColor(users++);
+      else
+        c = functionColor(f);
+    }
+    out.push_back(c);
+  }
+  return out;
 }
 
 }  // namespace perwiz::ui

@@ -306,7 +306,8 @@ bool shiftedChannel(const TimelineBase& base, const TimelineBase::ChannelRange& 
 
 std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> basePtr,
                                             std::shared_ptr<const PredictedTimes> prediction, const Drawing* reuse,
-                                            const DrawingShift* shift, const std::function<bool()>& stop) {
+                                            const DrawingShift* shift, const std::function<bool()>& stop,
+                                            unsigned maxThreads) {
   struct Stopped {};
   if (!basePtr) return nullptr;
   const TimelineBase& base = *basePtr;
@@ -368,9 +369,9 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
     return reuse && r < reuse->pieces.size() ? reuse->pieces[r].get() : nullptr;
   };
   if (shifted || (sameGrid && !reuse->pieces.empty())) d.pieces.resize(rows);
-  // A build that can be stopped runs in the background: one core, and it stops between ranks
-  // and between channels.
-  const unsigned threads = stop ? 1u : 0u;
+  // A build that can be stopped stops between ranks and between channels; in the background it
+  // takes one core (maxThreads), for the final frame after a provisional one every core.
+  const unsigned threads = stop ? maxThreads : 0u;
   try {
   forEachRank(rows, t.eventCount() + t.threadEventCount(), [&](std::uint32_t r) {
     if (stop && stop()) throw Stopped{};
@@ -449,6 +450,7 @@ PreparedTimeline prepareTimeline(std::shared_ptr<const Trace> trace) {
 void TimelineData::setTrace(std::shared_ptr<const Trace> trace, PreparedTimeline prepared) {
   ++version_;
   ++traceVersion_;
+  ++measuredVersion_;
   base_.reset();
   prediction_.reset();
   predicted_.reset();
@@ -463,8 +465,7 @@ void TimelineData::setTrace(std::shared_ptr<const Trace> trace, PreparedTimeline
   base_ = std::move(prepared.base);
   measured_ = std::move(prepared.measured);
   const Trace& t = *trace;
-  colors_.resize(t.functions.size());
-  for (std::size_t f = 0; f < t.functions.size(); ++f) colors_[f] = functionColor(t.functions[f]);
+  colors_ = functionColors(t);
 }
 
 void TimelineData::setPrediction(std::shared_ptr<const PredictedTimes> times, std::shared_ptr<const Drawing> drawing) {

@@ -267,9 +267,10 @@ struct Drawing {
 // queryLane over rank r of `d`, piece by piece where it is provisional.
 std::pair<int, int> queryDrawingLane(const Drawing& d, std::uint32_t r, const RankShape& shape, const std::vector<FnRole>& roles,
                                      const LaneQuery& q, ColumnMark* marks, std::vector<std::uint32_t>& boxes);
-std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> base, std::shared_ptr<const PredictedTimes> times,
+std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> base,
+                                            std::shared_ptr<const PredictedTimes> times,
                                             const Drawing* previous = nullptr, const DrawingShift* shift = nullptr,
-                                            const std::function<bool()>& stop = {});
+                                            const std::function<bool()>& stop = {}, unsigned maxThreads);
 
 class TimelineData {
  public:
@@ -280,6 +281,7 @@ class TimelineData {
   void setMeasuredWaits(std::shared_ptr<const std::vector<std::vector<TimeNs>>> waits) { waits_ = std::move(waits); }
   void setMarked(std::shared_ptr<const TimeShading> marked, QString label) {
     ++version_;
+    ++measuredVersion_;
     marked_ = std::move(marked);
     markedLabel_ = std::move(label);
   }
@@ -290,6 +292,9 @@ class TimelineData {
   const Trace* trace() const { return base_ ? &base_->trace() : nullptr; }
   // Changes whenever the trace or the prediction does (for caches of painted pixels).
   std::uint64_t version() const { return version_; }
+  // Changes whenever what a Measured frame shows does (the trace, the marked time): a new
+  // prediction leaves it, so that a Measured view keeps its painted pixels.
+  std::uint64_t measuredVersion() const { return measuredVersion_; }
   // Changes whenever the trace does (for what depends on it only, like colour tables).
   std::uint64_t traceVersion() const { return traceVersion_; }
   std::uint32_t rankCount() const { return base_ ? std::uint32_t(base_->trace().rankCount()) : 0; }
@@ -330,7 +335,7 @@ class TimelineData {
   std::shared_ptr<const TimeShading> marked_;
   QString markedLabel_;
   std::vector<QColor> colors_;
-  std::uint64_t version_ = 0, traceVersion_ = 0;
+  std::uint64_t version_ = 0, traceVersion_ = 0, measuredVersion_ = 0;
   std::shared_ptr<const Drawing> measured_ = std::make_shared<const Drawing>();
   std::shared_ptr<const Drawing> predicted_;
   mutable QString nameWidthFont_;

@@ -54,11 +54,15 @@ struct Frame {
                   QRgb* record, PaintScratch& w);
   void paintMarks(const LaneSpec& spec, const TimelineLayout::Span& lane, int laneIndex, int m0, int m1, QRgb* record,
                   PaintScratch& w);
+  // The lane's label candidates placed into their boxes' own visible parts (w.labels).
+  void placeLabels(PaintScratch& w);
   void markedStrip(std::uint32_t r, PaintScratch& w);
   void arrows(const LaneSpec& spec);
   void selection();
   void rankLabels();
   void viewLabel(TimelineMode mode);
+  // Whether this frame draws predicted boxes from a provisional drawing's moved tables.
+  bool provisionalShown(TimelineMode mode) const;
   void axis(const AxisTicks& ticks);
   void boxLabels();
   int laneY(std::uint32_t r, bool predicted) const {

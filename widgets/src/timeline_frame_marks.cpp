@@ -135,11 +135,18 @@ void Frame::selection() {
   p.save();
   p.setRenderHint(QPainter::Antialiasing, true);
   p.setBrush(Qt::NoBrush);
+  // The selection stands out among hundreds of boxes and arrows: a wide amber halo under its
+  // outline or arrow (issue #40 item 4).
+  const QPen halo(colors::halo, 7, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
   auto outline = [&](const TimelineItem& it, const QColor& c, qreal w) {
     if (it.kind != TimelineItem::Kind::Event) return;
     for (int k = 0; k < lanes; ++k) {
       const QRectF r = eventBox(data, L, it.rank, it.event, specs[k].predicted);
       if (r.isEmpty() || !r.intersects(QRectF(L.plot))) continue;
+      if (&it == &sel) {
+        p.setPen(halo);
+        p.drawRect(r.adjusted(-w, -w, w, w));
+      }
       p.setPen(QPen(c, w));
       p.drawRect(r.adjusted(-w / 2, -w / 2, w / 2, w / 2));
     }
@@ -177,6 +184,8 @@ void Frame::selection() {
       if (!messageArrow(data, L, sel, specs[k].predicted, a, b)) break;
       const bool backwards = b.x() < a.x();  // a zeroed wait: received before it was sent
       clipToMargin(a, b, L);
+      p.setPen(halo);
+      p.drawLine(a, b);
       p.setPen(QPen(colors::selection, 2.5, backwards ? Qt::DashLine : Qt::SolidLine));
       drawArrow(p, a, b);
       ++stats.arrows;
@@ -204,8 +213,31 @@ void Frame::selection() {
 
 // Which view the plot shows, in its top-right corner, once there is a prediction to compare:
 // measured and predicted look alike, so the canvas says which is which.
+bool Frame::provisionalShown(TimelineMode mode) const {
+  if (!data.hasPrediction() || mode == TimelineMode::Measured) return false;
+  const Drawing& d = data.drawing(true);
+  return isProvisional(d) && d.grid.levelFor(L.nsPerPx()) >= 0;  // finer frames read the times
+}
+
 void Frame::viewLabel(TimelineMode mode) {
   if (!data.hasPrediction()) return;
+  // A provisional drawing says so, under the view's name, until the exact one replaces it.
+  if (provisionalShown(mode)) {
+    const QString text = QObject::tr("Provisional drawing: the exact one follows");
+    const QFontMetrics fm(p.font());
+    const int w = fm.horizontalAdvance(text) + 12, h = fm.height() + 4;
+    const QRect r(L.plot.right() - w - 4, L.plot.top() + 8 + h, w, h);
+    if (r.left() > L.plot.left() && h * 3 <= L.plot.height()) {
+      p.save();
+      p.setPen(QColor(190, 120, 0));
+      p.setBrush(QColor(255, 244, 214));
+      p.drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
+      p.setPen(QColor(110, 60, 0));
+      p.drawText(r, Qt::AlignCenter, text);
+      p.restore();
+      ++stats.texts;
+    }
+  }
   QString text;
   switch (mode) {
     case TimelineMode::Measured: return;  // the plain trace needs no name
@@ -254,7 +286,8 @@ void Frame::rankLabels() {
     int y = every > 1 ? top + L.rowHeight / 2 - h / 2 : top;
     // A label taller than its row stays inside the label column (rank 0's at the top edge);
     // one that would then overlap the label above it is left out (the selected rank's is not).
-    y = std::clamp(y, L.labels.top(), std::max(L.labels.top(), L.labels.bottom() + 1 - h));
+    // A row's own label (as tall as the row) is clipped like the row where the plot cuts it.
+    if (h > L.rowHeight) y = std::clamp(y, L.labels.top(), std::max(L.labels.top(), L.labels.bottom() + 1 - h));
     if (every > 1 && y < freeFrom && r != selRank) continue;
     freeFrom = y + (every > 1 ? fm.height() : h);
     // A thread's name is indented under its rank's, in grey (drawn as measured).

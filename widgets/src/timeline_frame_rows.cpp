@@ -124,6 +124,29 @@ void Frame::content(std::uint32_t r, int laneIndex, PaintScratch& w) {
   QRgb* record = lanes == 2 && laneIndex == 0 && specs[1].style == LaneStyle::Outline ? w.band[0].data() : nullptr;
   paintBoxes(spec, t, shape, lane, record, w);
   paintMarks(spec, lane, laneIndex, m0, m1, record, w);
+  placeLabels(w);
+}
+
+void Frame::placeLabels(PaintScratch& w) {
+  if (!w.coverUsed) return;
+  auto& cover = w.cover;
+  for (const PaintScratch::LabelCandidate& c : w.candidates) {
+    if (int(w.labels.size()) >= kBoxLabels) break;
+    // The widest run of the box's columns with nothing deeper drawn over them.
+    const std::uint8_t own = std::uint8_t(std::min(c.depth, 63) + 1);
+    int best0 = 0, best1 = 0;
+    for (int x = c.c0; x < c.c1;) {
+      while (x < c.c1 && cover[x] > own) ++x;
+      const int run0 = x;
+      while (x < c.c1 && cover[x] <= own) ++x;
+      if (x - run0 > best1 - best0) best0 = run0, best1 = x;
+    }
+    if (best1 - best0 >= cache.nameWidth[c.fn] + 8)
+      w.labels.push_back({QRect(L.plot.left() + best0, c.top, best1 - best0, c.bottom - c.top), c.fn});
+  }
+  w.candidates.clear();
+  std::fill(cover.begin(), cover.end(), std::uint8_t(0));
+  w.coverUsed = false;
 }
 
 // The boxes of the events wide enough to draw (w.boxes), shallow first so nested ones end on
@@ -131,6 +154,8 @@ void Frame::content(std::uint32_t r, int laneIndex, PaintScratch& w) {
 void Frame::paintBoxes(const LaneSpec& spec, const RankTimes& t, const RankShape& shape,
                        const TimelineLayout::Span& lane, QRgb* record, PaintScratch& w) {
   auto& boxes = w.boxes;
+  // Labels only where a row is tall enough for text, and not in a faded (measured overlay) lane.
+  const bool labelled = spec.style != LaneStyle::Faded && lane.height() >= fontHeight - 2;
   std::sort(boxes.begin(), boxes.end(), [&](std::uint32_t a, std::uint32_t b) {
     return shape.depth[a] != shape.depth[b] ? shape.depth[a] < shape.depth[b] : a < b;
   });
@@ -163,10 +188,15 @@ void Frame::paintBoxes(const LaneSpec& spec, const RankTimes& t, const RankShape
     }
     ++w.stats.boxes;
     w.visibleFns[fn] = 1;
-    if (spec.style != LaneStyle::Faded && int(w.labels.size()) < kBoxLabels && b.height() >= fontHeight - 2) {
-      const int vx0 = std::max(x0, L.plot.left()), vx1 = std::min(x1, L.plot.right());
-      if (vx1 - vx0 >= cache.nameWidth[fn] + 8) w.labels.push_back({QRect(vx0, b.top, vx1 - vx0, b.height()), fn});
+    const int c0 = std::clamp(x0 - L.plot.left(), 0, W), c1 = std::clamp(x1 - L.plot.left(), 0, W);
+    if (labelled) {
+      w.coverUsed = true;
+      const std::uint8_t own = std::uint8_t(std::min<int>(shape.depth[i], 63) + 1);
+      for (int c = c0; c < c1; ++c) w.cover[c] = std::max(w.cover[c], own);
     }
+    if (labelled && int(w.candidates.size()) < kBoxLabels && b.height() >= fontHeight - 2 &&
+        c1 - c0 >= cache.nameWidth[fn] + 8)
+      w.candidates.push_back({c0, c1, b.top, b.bottom, int(shape.depth[i]), fn});
   }
 }
 
@@ -224,6 +254,7 @@ void Frame::paintMarks(const LaneSpec& spec, const TimelineLayout::Span& lane, i
       lastGroup = groupOf[dep];
     }
     group[c] = std::uint8_t(lastGroup);
+    if (!w.candidates.empty()) w.cover[c] = std::max<std::uint8_t>(w.cover[c], std::uint8_t(dep + 1));
     m = ColumnMark{};  // marks are kept zeroed between lanes
   }
   points = !pointCols.empty();

@@ -116,7 +116,9 @@ TimelineLayout computeLayout(const TimelineData& data, const LayoutInput& in) {
   }
   const int top = in.area.top() + 4;
   const int plotH = std::max(1, in.area.bottom() + 1 - top - axisH - legendH);
-  const int minRow = L.lanes ? 6 : 3;
+  // On screen a row is never lower than its rank's label (a Lanes row holds two lanes of 8 px
+  // at least): every rank is named, and rows that do not fit scroll (issue #40 item 4).
+  const int minRow = L.lanes ? std::max(fm.height() + 1, 16) : fm.height() + 1;
   if (in.rowHeight > 0) {
     L.rowHeight = in.rowHeight;
   } else {

@@ -102,6 +102,7 @@ void prepareScratch(PaintCache& cache, const TimelineData& data, std::size_t W) 
       w.band[1].resize(W);
       w.group.resize(W);
       w.fractions.resize(W);
+      w.cover.assign(W, 0);
     }
     w.visibleFns.assign(data.functionCount(), 0);
     w.labels.clear();
@@ -190,7 +191,8 @@ void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& 
   const AxisTicks ticks =
       computeTicks(L.begin, L.end, f.W, fontMetrics.horizontalAdvance(QStringLiteral("888.888 ms")) + 24);
   f.gridTicks = ticks.major;
-  PaintCache::Key key{&data, data.version(), L.begin, L.end, L.plot, L.rowHeight, L.scrollY, int(state.mode), L.lanes};
+  const std::uint64_t version = state.mode == TimelineMode::Measured ? data.measuredVersion() : data.version();
+  PaintCache::Key key{&data, version, L.begin, L.end, L.plot, L.rowHeight, L.scrollY, int(state.mode), L.lanes};
   std::unique_ptr<Canvas> canvas;
   if (raster && cache.reuse && cache.valid && cache.key == key && cache.image.size() == L.plot.size()) {
     stats.cached = true;
@@ -216,6 +218,7 @@ void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& 
   stats.rows = cache.rowStats.rows;
   stats.boxes = cache.rowStats.boxes;
   stats.marks = cache.rowStats.marks;
+  stats.provisional = f.provisionalShown(state.mode);
   f.labels = cache.labels;
   const std::vector<char>& visible = cache.visibleFns;
   if (canvas) canvas->finish(p);

@@ -50,6 +50,16 @@ struct PaintScratch {
   std::vector<std::uint32_t> boxes;
   std::vector<char> visibleFns;
   std::vector<BoxLabel> labels;
+  // A lane's labels before they are placed: each box wide enough to name, its depth and its
+  // visible columns; and per column the deepest depth drawn + 1 (0: nothing), so that a label
+  // goes into its box's own visible part only, never over a nested box (placeLabels).
+  struct LabelCandidate {
+    int c0, c1, top, bottom, depth;
+    std::uint32_t fn;
+  };
+  std::vector<LabelCandidate> candidates;
+  std::vector<std::uint8_t> cover;
+  bool coverUsed = false;  // cover holds a lane's depths (cleared by placeLabels)
   TimelineFrameStats stats;
 };
 

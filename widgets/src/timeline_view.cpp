@@ -258,6 +258,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
     p.setPen(QPen(QColor(40, 110, 220, 120), 1));
     p.drawRect(rect().adjusted(0, 0, -1, -1));
   }
+  p.end();
+  emit framePainted();
 }
 
 void TimelineView::resizeEvent(QResizeEvent* event) {
@@ -362,7 +364,9 @@ void TimelineView::selectPreviousEvent() {
 
 void TimelineView::wheelEvent(QWheelEvent* event) {
   const QPoint delta = event->angleDelta();
-  const bool vertical = event->modifiers() & (Qt::ShiftModifier | Qt::AltModifier);
+  // Shift or Alt, or the wheel over the rank names, scrolls the rows.
+  const bool vertical = (event->modifiers() & (Qt::ShiftModifier | Qt::AltModifier)) ||
+                        event->position().x() < d->layout(this).plot.left();
   if (vertical || (delta.y() == 0 && delta.x() == 0)) {
     const int dy = delta.y() != 0 ? delta.y() : delta.x();
     if (d->vbar->isVisible()) d->vbar->setValue(d->vbar->value() - dy / 2);

@@ -35,6 +35,9 @@ struct TimelineFrameStats {
   int texts = 0;     // labels
   double milliseconds = 0;
   bool cached = false;  // the plot pixels were reused (only the selection or hover changed)
+  // The predicted boxes came from a provisional drawing (earlier tables moved by the engine's
+  // shift; the exact drawing follows and the frame says so).
+  bool provisional = false;
   int primitives() const { return boxes + marks + arrows + texts; }
 };
 
@@ -133,6 +136,8 @@ class TimelineView : public QWidget {
  signals:
   void selectionChanged(const perwiz::ui::TimelineItem& item);
   void visibleRangeChanged(perwiz::TimeNs begin, perwiz::TimeNs end);
+  // After every frame painted on screen (lastFrameStats() describes it).
+  void framePainted();
   // Keys Z (zero wait), E (zero event), B (balance computation), V (balance volume) on the
   // selection; the window turns them into hypotheses.
   void hypothesisRequested(perwiz::HypothesisKind kind, const perwiz::ui::TimelineItem& item);
