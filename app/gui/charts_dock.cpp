@@ -1,4 +1,5 @@
 #include "charts_dock.h"
+#include "units.h"
 
 #include <qcustomplot.h>
 
@@ -147,12 +148,23 @@ void ChartsDock::setHistory(const QVector<HistoryPoint>& points, int current, do
     if (n <= 16 || i % ((n + 15) / 16) == 0) ticker->addTick(i, label);
     if (points[i].predictedNs < 0) continue;
     (i == current ? now : bars)->addData(i, points[i].predictedNs / u.divisor);
+    // Each bar says its T and its change from the measured one: bars from zero cannot show
+    // 11.626 against 11.614 ms (issue #40 item 8).
+    if (n <= 16) {
+      auto* value = new QCPItemText(history_);
+      value->position->setCoords(i, points[i].predictedNs / u.divisor);
+      value->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+      value->setText(formatDuration(static_cast<TimeNs>(std::llround(points[i].predictedNs))) + QLatin1Char('\n') +
+                     formatChange(static_cast<TimeNs>(std::llround(measuredNs)),
+                                  static_cast<TimeNs>(std::llround(points[i].predictedNs))));
+      value->setColor(QColor(40, 40, 40));
+    }
   }
   history_->xAxis->setTicker(ticker);
   history_->xAxis->setTickLabelRotation(n > 4 ? 30 : 0);
   history_->xAxis->setRange(-0.6, n - 0.4);
   history_->yAxis->setLabel(tr("T (%1)").arg(u.suffix));
-  history_->yAxis->setRange(0, maxNs / u.divisor * 1.12);
+  history_->yAxis->setRange(0, maxNs / u.divisor * 1.3);  // room for the values over the bars
   auto* line = new QCPItemStraightLine(history_);
   line->point1->setCoords(-1, measuredNs / u.divisor);
   line->point2->setCoords(n, measuredNs / u.divisor);

@@ -76,13 +76,22 @@ InspectorDock::InspectorDock(QWidget* parent) : QDockWidget(tr("Inspector"), par
   grid->addWidget(zeroComputation_, 1, 0, 1, 2);
   grid->addWidget(balanceCompute_, 2, 0);
   grid->addWidget(balanceVolume_, 2, 1);
-  v->addLayout(grid);
   v->addStretch();
 
-  auto* scroll = new QScrollArea(this);
+  // The rows scroll; the hypothesis buttons stay at the dock's bottom, in view however many
+  // rows a call has (issue #40 item 8).
+  auto* scroll = new QScrollArea;
   scroll->setWidgetResizable(true);
+  scroll->setFrameShape(QFrame::NoFrame);
   scroll->setWidget(w);
-  setWidget(scroll);
+  auto* outer = new QWidget(this);
+  auto* o = new QVBoxLayout(outer);
+  o->setContentsMargins(0, 0, 0, 0);
+  o->setSpacing(2);
+  o->addWidget(scroll, 1);
+  grid->setContentsMargins(6, 0, 6, 6);
+  o->addLayout(grid);
+  setWidget(outer);
 
   connect(zeroWait_, &QPushButton::clicked, this, [this] { emit hypothesisRequested(HypothesisKind::ZeroWait, item_); });
   connect(zeroEvent_, &QPushButton::clicked, this, [this] { emit hypothesisRequested(HypothesisKind::ZeroEvent, item_); });
@@ -102,6 +111,8 @@ void InspectorDock::addRow(const QString& label, const QString& value) {
   auto* l = new QLabel(value, form_);
   l->setTextInteractionFlags(Qt::TextSelectableByMouse);
   l->setWordWrap(true);
+  // A wrapped value takes the lines it needs (a form row otherwise keeps one line's height).
+  l->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Minimum);
   layout_->addRow(label, l);
 }
 

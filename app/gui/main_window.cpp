@@ -24,6 +24,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QStatusBar>
+#include <QTimer>
 #include <QToolButton>
 #include <QUndoStack>
 
@@ -60,6 +61,19 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   overheadDock_->hide();
   resizeDocks({inspector_, hypotheses_}, {520, 240}, Qt::Vertical);
   resizeDocks({inspector_}, {340}, Qt::Horizontal);
+  // A bottom dock shown for the first time takes 40 % of the window's height, so that the
+  // advisor's paths, the charts and the overhead table are readable at the default 1400 x 860
+  // (issue #40 item 8); later the user's size stays.
+  for (QDockWidget* dock : {static_cast<QDockWidget*>(advisorDock_), static_cast<QDockWidget*>(chartsDock_),
+                            static_cast<QDockWidget*>(overheadDock_)})
+    connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
+      if (!visible || dock->property("sized").toBool()) return;
+      dock->setProperty("sized", true);
+      QTimer::singleShot(0, this, [this, dock] {
+        if (dock->isVisible() && dock->height() < height() * 2 / 5)
+          resizeDocks({dock}, {height() * 2 / 5}, Qt::Vertical);
+      });
+    });
 
   createActions();
   createMenus();
@@ -323,6 +337,7 @@ void MainWindow::onTraceChanged(const std::shared_ptr<const Trace>& trace, bool 
 }
 
 void MainWindow::onSessionView(const SessionView& view) {
+  if (!view.docks.isEmpty()) restoreState(view.docks);  // a state it cannot read changes nothing
   setMode(view.mode);
   if (view.endNs > view.beginNs) timeline_->setVisibleRange(view.beginNs, view.endNs);
 }

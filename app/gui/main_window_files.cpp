@@ -91,6 +91,7 @@ bool MainWindow::saveSessionTo(const QString& path, QString* error) {
   view.mode = timeline_->mode();
   view.beginNs = timeline_->visibleBegin();
   view.endNs = timeline_->visibleEnd();
+  view.docks = saveState();
   return session_->saveSessionTo(path, view, error);
 }
 
@@ -288,6 +289,8 @@ void MainWindow::compensationDialog() {
   }
   QDialog d(this);
   d.setWindowTitle(tr("Compensate Measurement Overhead"));
+  // Wide enough for its title in the title bar (a word-wrapped text would make it narrower).
+  d.setMinimumWidth(std::max(480, d.fontMetrics().horizontalAdvance(d.windowTitle()) * 3 / 2 + 120));
   auto* layout = new QVBoxLayout(&d);
   auto* text = new QLabel(tr("Every traced event cost the program some time for its measurement. Compensation "
                              "removes it from every rank and propagates the delays along messages and "

@@ -132,6 +132,15 @@ OverheadDock::OverheadDock(QWidget* parent) : QDockWidget(tr("Communication Over
   QFont small = plot_->font();
   small.setPointSizeF(std::max(6.0, small.pointSizeF() - 1));
   plot_->legend->setFont(small);
+  // The legend in a row of its own above the plot, one line: inside the plot it covered the
+  // t_max label (issue #40 item 8).
+  plot_->axisRect()->insetLayout()->take(plot_->legend);
+  plot_->plotLayout()->insertRow(0);
+  plot_->plotLayout()->addElement(0, 0, plot_->legend);
+  plot_->plotLayout()->setRowStretchFactor(0, 0.001);
+  plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
+  plot_->legend->setBorderPen(Qt::NoPen);
+  plot_->legend->setMargins(QMargins(4, 2, 4, 0));
   split->addWidget(tabs_);
   split->addWidget(plot_);
   split->setStretchFactor(0, 1);
@@ -411,7 +420,6 @@ void OverheadDock::showClass(int index) {
   plot_->xAxis->setRange(double(h.minNs) / u.divisor - w, maxNs / u.divisor + w);
   plot_->yAxis->setRange(0, top * 1.18);
   plot_->legend->setVisible(true);
-  plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
   plot_->replot(QCustomPlot::rpQueuedReplot);
 }
 

@@ -20,12 +20,6 @@ namespace perwiz::gui {
 namespace {
 // Thrown out of a snapshot's per-rank work when a newer request or a cancel came first.
 struct Interrupted {};
-// Events of the moved ranks above which a snapshot shows a provisional drawing first (the
-// earlier tables moved by the engine's shift, marked on screen) and the exact one after it:
-// an exact drawing costs about 11 ns per event (BM_SetPrediction, docs/performance.md), so up
-// to here the first frame of a change can be the final one within the toggle budget of
-// 200 ms at 10^7 events (issue #40).
-constexpr std::uint64_t kProvisionalDrawingEvents = 20'000'000;
 }  // namespace
 
 // The engine and what the worker keeps beside it (under replayerMutex_).
@@ -420,12 +414,14 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   // The drawing then moves the previous one's tables past the cut (ui::DrawingShift), which
   // keeps earlier drawings' tables alive until the exact drawing replaces it: one per piece at
   // most, so only while that many more fit in the memory left.
-  // Only where an exact drawing of the moved ranks would take long (kProvisionalDrawingEvents):
-  // below, the exact one is built at once and the first frame is the final one.
+  // Only where an exact drawing of the moved ranks would take long (provisionalEvents_): an
+  // exact drawing costs about 11 ns per event on two cores (BM_SetPrediction), so below 2 * 10^7
+  // events the exact one is built at once and the first frame of a change is its final one
+  // within the toggle budget of 200 ms at 10^7 events (issue #40).
   std::uint64_t movedEvents = 0;
   for (std::uint32_t r : copy) movedEvents += t.ranks[r].size();
   ui::DrawingShift drawShift;
-  if (shifted && movedEvents > kProvisionalDrawingEvents &&
+  if (shifted && movedEvents > provisionalEvents_ &&
       availableMemory() / ui::kMaxDrawingPieces > e.snapshotBytes()) {  // tables are smaller than times
     drawShift.delta = e.replayer->lastUpdate().shift;
     drawShift.firstEvent.assign(R, 0);

@@ -56,6 +56,11 @@ class PredictionWorker : public QObject {
   // another trace, model or cost mode cancels an engine still being built for the old one.
   void request(PredictionRequest r);
   // The user zoomed or scrolled (any thread): background work (refine) waits for a quiet view.
+  // Events of the moved ranks above which a change is drawn provisionally first (the earlier
+  // drawing's tables moved by the engine's shift, marked on screen) and exactly after it;
+  // below, the exact drawing comes at once. Default kProvisionalDrawingEvents (2 * 10^7).
+  void setProvisionalDrawingEvents(std::uint64_t events) { provisionalEvents_ = events; }
+  static constexpr std::uint64_t kProvisionalDrawingEvents = 20'000'000;
   void noteActivity() { activity_.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed); }
   // Thread-safe: stops the prediction of every request up to `generation` within about 0.1 s
   // (the engine's construction or a snapshot; an engine update itself is not interrupted) and
@@ -113,6 +118,7 @@ class PredictionWorker : public QObject {
     return std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(activity_.load(std::memory_order_relaxed)));
   }
   std::atomic<std::chrono::steady_clock::rep> activity_{0};
+  std::atomic<std::uint64_t> provisionalEvents_{kProvisionalDrawingEvents};
   // After a provisional result: the exact drawing of the same times, published as a refined
   // result unless a newer request comes first.
   void refine(const std::shared_ptr<const PredictionResult>& provisional, const std::shared_ptr<const ui::TimelineBase>& base);

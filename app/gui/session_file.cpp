@@ -26,6 +26,7 @@ bool saveSession(const QString& path, const SessionData& data, QString* error) {
   view[QStringLiteral("mode")] = ui::timelineModeName(data.view.mode);
   view[QStringLiteral("begin_ns")] = data.view.beginNs;
   view[QStringLiteral("end_ns")] = data.view.endNs;
+  if (!data.view.docks.isEmpty()) view[QStringLiteral("docks")] = QString::fromLatin1(data.view.docks.toBase64());
   root[QStringLiteral("view")] = view;
   if (!data.region.isEmpty()) root[QStringLiteral("region")] = data.region;
   // writeOutputFile checks every write and the flush, and replaces the old session only with a
@@ -91,6 +92,7 @@ bool loadSession(const QString& path, SessionData& data, QString* error) {
   out.view.mode = *parsed;
   out.view.beginNs = view.value(QStringLiteral("begin_ns")).toInteger();
   out.view.endNs = view.value(QStringLiteral("end_ns")).toInteger();
+  out.view.docks = QByteArray::fromBase64(view.value(QStringLiteral("docks")).toString().toLatin1());
   out.region = root.value(QStringLiteral("region")).toString();
   data = std::move(out);
   return true;

@@ -1,19 +1,22 @@
 // .perwiz session files: {"perwiz_session":1, "trace": path, "scenario": <Scenario::toJson()>,
-// "disabled": [hypothesis strings], "view": {"mode", "begin_ns", "end_ns"}}, written atomically.
+// "disabled": [hypothesis strings], "view": {"mode", "begin_ns", "end_ns", "docks" (base64 of
+// QMainWindow::saveState, optional)}}, written atomically.
 #pragma once
 
 #include "perwiz/scenario.h"
 #include "perwiz/widgets/timeline_mode.h"
 
+#include <QByteArray>
 #include <QString>
 #include <QStringList>
 
 namespace perwiz::gui {
 
-// What the timeline showed: its mode and visible range.
+// What the window showed: the timeline's mode and visible range, and where its docks were.
 struct SessionView {
   ui::TimelineMode mode = ui::TimelineMode::Measured;
   qint64 beginNs = 0, endNs = 0;  // 0, 0 = fit
+  QByteArray docks;               // QMainWindow::saveState(); empty: the window's own layout
   bool operator==(const SessionView&) const = default;
 };
 

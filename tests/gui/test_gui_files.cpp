@@ -121,6 +121,10 @@ class TestGuiFiles : public QObject {
       w.session()->undoStack()->push(new gui::SetHypothesisEnabledCommand(w.session()->document(), b, false));
       QVERIFY(waitReady(w));
       w.timeline()->setMode(ui::TimelineMode::Lanes);
+      // The docks' layout goes with the session (issue #40 item 8): the Charts dock shown,
+      // the Hypotheses dock closed.
+      w.findChild<QDockWidget*>(QStringLiteral("chartsDock"))->show();
+      w.findChild<QDockWidget*>(QStringLiteral("hypothesisDock"))->hide();
       QString error;
       QVERIFY2(w.saveSessionTo(path, &error), qPrintable(error));
       expected = w.session()->document()->entries();
@@ -133,9 +137,15 @@ class TestGuiFiles : public QObject {
     QCOMPARE(data.disabled, QStringList{QStringLiteral("balance-compute step 1")});
     QCOMPARE(data.view.mode, ui::TimelineMode::Lanes);
 
+    QVERIFY(!data.view.docks.isEmpty());
+
     MainWindow w2;
+    QVERIFY(w2.findChild<QDockWidget*>(QStringLiteral("chartsDock"))->isHidden());
+    QVERIFY(!w2.findChild<QDockWidget*>(QStringLiteral("hypothesisDock"))->isHidden());
     w2.openSession(path);
     QVERIFY(waitReady(w2));
+    QVERIFY(!w2.findChild<QDockWidget*>(QStringLiteral("chartsDock"))->isHidden());
+    QVERIFY(w2.findChild<QDockWidget*>(QStringLiteral("hypothesisDock"))->isHidden());
     QVERIFY(w2.session()->document()->entries() == expected);
     QCOMPARE(w2.predictedTimeShown(), shown);
     QCOMPARE(w2.timeline()->mode(), ui::TimelineMode::Lanes);

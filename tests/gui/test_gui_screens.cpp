@@ -13,6 +13,7 @@ class TestGuiScreens : public QObject {
     grabWindow(QStringLiteral("perwiz-advisor.png"), true);
     grabCharts();
     grabDialogs();
+    acceptanceShots(QStringLiteral("en"));
   }
 
   void grabDialogs() {
@@ -183,9 +184,82 @@ class TestGuiScreens : public QObject {
     QVERIFY2(english.isEmpty(), qPrintable(english.join(QLatin1Char('\n'))));
     grabWindow(QStringLiteral("perwiz-window-ja.png"));
     grabWindow(QStringLiteral("perwiz-advisor-ja.png"), true);
+    acceptanceShots(QStringLiteral("ja"));
   }
 
  private:
+  // Issue #40's screenshots at the default 1400 x 860 window, in `lang`'s translation: the
+  // shared casita-4 trace after Z on its longest wait and the shared CloverLeaf trace (when
+  // ../shared/traces is there), a generated 256-rank trace after B on its second step.
+  void acceptanceShots(const QString& lang) {
+    const QString dir = qEnvironmentVariable("PERWIZ_SCREENSHOT_DIR");
+    if (dir.isEmpty()) return;
+    auto save = [&](QWidget& w, const QString& name) {
+      QTest::qWait(300);
+      QVERIFY(w.grab().save(QDir(dir).filePath(name + QLatin1Char('-') + lang + QStringLiteral(".png"))));
+    };
+    // `docks`: the bottom docks too, each in front in turn (Charts, Advisor after a run,
+    // Overhead after an analysis).
+    auto shoot = [&](const QString& trace, const QString& name, const std::function<void(MainWindow&)>& act,
+                     bool docks = false) {
+      MainWindow w;
+      w.resize(1400, 860);
+      w.show();
+      QVERIFY(QTest::qWaitForWindowExposed(&w));
+      w.openTrace(trace);
+      QVERIFY(waitReady(w));
+      act(w);
+      QVERIFY(waitReady(w));
+      save(w, name);
+      if (!docks) return;
+      w.chartsDock()->show();
+      w.chartsDock()->raise();
+      for (int i = 0; i < w.chartsDock()->tabs()->count(); ++i) {
+        w.chartsDock()->tabs()->setCurrentIndex(i);
+        save(w, name + QStringLiteral("-charts-%1").arg(i));
+      }
+      w.runAdvisor();
+      QVERIFY(
+          QTest::qWaitFor([&] { return w.advisorDock()->outcome() && w.advisorDock()->outcome()->finished; }, 120000));
+      w.advisorDock()->raise();
+      save(w, name + QStringLiteral("-advisor"));
+      w.overheadDock()->show();
+      w.overheadDock()->raise();
+      w.overheadDock()->analyse();
+      QVERIFY(QTest::qWaitFor([&] { return !w.overheadDock()->isRunning(); }, 60000));
+      save(w, name + QStringLiteral("-overhead"));
+    };
+    auto zeroLongestWait = [](MainWindow& w) {
+      const Call call = callWithLongestWait(*w.session()->trace().get());
+      w.timeline()->setSelection(TimelineItem{TimelineItem::Kind::Event, call.rank, call.event, 0, false});
+      QVERIFY(w.requestHypothesis(HypothesisKind::ZeroWait, w.timeline()->selection()));
+    };
+    const QString shared = QStringLiteral(PERWIZ_SHARED_TRACES);
+    const QString casita = shared + QStringLiteral("/otf2/casita-4_mpi_ls_barr/traces.otf2");
+    if (QFileInfo::exists(casita)) shoot(casita, QStringLiteral("casita-4-after-z"), zeroLongestWait);
+    const QString clover = shared + QStringLiteral("/otf2/casita-2_cloverleaf_mpi_cuda/traces.otf2");
+    if (QFileInfo::exists(clover)) shoot(clover, QStringLiteral("cloverleaf"), [](MainWindow&) {});
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    GeneratorSpec spec;
+    spec.ranks = 256;
+    spec.steps = 12;
+    spec.imbalance = 0.3;
+    TraceBuilder b("generated-256", "generated");
+    generateTrace(spec, b);
+    const QString generated = tmp.filePath(QStringLiteral("generated-256.otf2"));
+    saveTrace(b.take(), generated.toStdString());
+    shoot(
+        generated, QStringLiteral("generated-256-after-b"),
+        [](MainWindow& w) {
+          TimelineItem step;
+          step.kind = TimelineItem::Kind::Step;
+          step.step = 1;
+          w.timeline()->setSelection(step);
+          QVERIFY(w.requestHypothesis(HypothesisKind::BalanceCompute, step));
+        },
+        true);
+  }
 };
 
 namespace {

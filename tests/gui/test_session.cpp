@@ -563,8 +563,10 @@ namespace perwiz::gui {
 namespace {
 
 // A toggle that moves every rank alike past a collective is shown at once with a provisional
-// drawing (the previous tables moved by the shift) and then with the exact one, built in the
-// background for the same times; the times are the engine's in both.
+// drawing (the previous tables moved by the shift) and then with the exact one, built right
+// after it for the same times, where the moved ranks hold more events than the worker's
+// threshold (2 * 10^7 by default; 0 here); the times are the engine's in both. Below the
+// threshold the first drawing is the exact one (issue #40 item 2).
 TEST_F(SessionTest, AShiftIsDrawnAtOnceThenExactly) {
   ASSERT_TRUE(dir_.isValid());
   GeneratorSpec spec;
@@ -587,6 +589,20 @@ TEST_F(SessionTest, AShiftIsDrawnAtOnceThenExactly) {
   QSignalSpy refined(&s, &AnalysisSession::predictionRefined);
   ASSERT_TRUE(load(s, path));
   ASSERT_TRUE(waitFor([&] { return s.prediction() && s.prediction()->drawing; }));
+  {  // the default threshold: exact at once, no refinement
+    const Hypothesis h{HypothesisKind::BalanceCompute, {}, 0};
+    const int readyBefore = ready.count();
+    ASSERT_TRUE(s.requestHypothesis(h));
+    ASSERT_TRUE(waitFor([&] { return s.isPredictionCurrent() && ready.count() > readyBefore; }));
+    EXPECT_GT(s.prediction()->shifted, 0u);
+    EXPECT_FALSE(s.prediction()->provisional);
+    ASSERT_TRUE(s.prediction()->drawing);
+    EXPECT_FALSE(ui::isProvisional(*s.prediction()->drawing));
+    s.undoStack()->undo();
+    ASSERT_TRUE(waitFor([&] { return s.isPredictionCurrent() && ready.count() > readyBefore + 1; }));
+    EXPECT_EQ(refined.count(), 0);
+  }
+  s.worker()->setProvisionalDrawingEvents(0);
   for (int round = 0; round < 3; ++round) {
     const Hypothesis h{HypothesisKind::BalanceCompute, {}, 0};
     const int readyBefore = ready.count(), refinedBefore = refined.count();

@@ -239,6 +239,9 @@ QSize TimelineView::exportSize(const TimelineExportOptions& options) const {
 void TimelineView::paintEvent(QPaintEvent*) {
   QPainter p(this);
   const TimelineLayout L = d->layout(this);
+  // Beside the plot's scroll bar, under it (the axis and legend rows): the frame's background.
+  if (L.area.right() + 1 < width())
+    p.fillRect(QRect(L.area.right() + 1, 0, width() - L.area.right() - 1, height()), Qt::white);
   PaintState st;
   st.mode = d->mode;
   st.selection = d->selection;
