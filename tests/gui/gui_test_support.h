@@ -101,20 +101,28 @@ inline TimeNs corePrediction(const Trace& trace, std::vector<Hypothesis> hs) {
   return r.predictedTime();
 }
 
-// An 8-rank generated trace with imbalanced computation before each Allreduce (so the
-// Allreduce durations vary and some count as overhead), saved as OTF2 under `dir`.
-inline QString imbalancedTrace(const QTemporaryDir& dir) {
+// A generated trace with imbalanced computation before each Allreduce, saved as OTF2 named
+// `name`.otf2 under `dir`.
+inline QString generatedTrace(const QTemporaryDir& dir, const QString& name, std::uint32_t ranks, std::uint32_t steps,
+                              double imbalance, std::uint64_t seed) {
   GeneratorSpec spec;
-  spec.ranks = 8;
-  spec.steps = 120;
-  spec.imbalance = 0.3;
-  spec.seed = 11;
-  TraceBuilder b("imbalanced", "generated");
+  spec.ranks = ranks;
+  spec.steps = steps;
+  spec.imbalance = imbalance;
+  spec.seed = seed;
+  TraceBuilder b(name.toStdString(), "generated");
   generateTrace(spec, b);
-  const QString path = dir.filePath(QStringLiteral("imbalanced.otf2"));
+  const QString path = dir.filePath(name + QStringLiteral(".otf2"));
   saveTrace(b.take(), path.toStdString());
   return path;
 }
+
+// An 8-rank generated trace with imbalanced computation before each Allreduce (so the
+// Allreduce durations vary and some count as overhead), saved as OTF2 under `dir`.
+inline QString imbalancedTrace(const QTemporaryDir& dir) {
+  return generatedTrace(dir, QStringLiteral("imbalanced"), 8, 120, 0.3, 11);
+}
+
 
 // `perwiz ARGS` offscreen: its exit code (-100 timed out, -101 crashed) and stderr.
 inline int runHeadless(const QStringList& args, QString* err = nullptr) {
@@ -132,6 +140,15 @@ inline bool waitReady(MainWindow& w) {
   return QTest::qWaitFor(
       [&] { return w.session()->trace().get() && !w.session()->isLoading() && w.session()->isPredictionCurrent(); },
       20000);
+}
+
+// A window of `size`, shown, with `trace` loaded and its first prediction in.
+inline bool openShown(MainWindow& w, const QString& trace, QSize size) {
+  w.resize(size);
+  w.show();
+  if (!QTest::qWaitForWindowExposed(&w)) return false;
+  w.openTrace(trace);
+  return waitReady(w);
 }
 
 // The MPI call with the longest measured wait whose zeroing changes T.

@@ -203,11 +203,7 @@ class TestGuiScreens : public QObject {
     auto shoot = [&](const QString& trace, const QString& name, const std::function<void(MainWindow&)>& act,
                      bool docks = false) {
       MainWindow w;
-      w.resize(1400, 860);
-      w.show();
-      QVERIFY(QTest::qWaitForWindowExposed(&w));
-      w.openTrace(trace);
-      QVERIFY(waitReady(w));
+      QVERIFY(openShown(w, trace, {1400, 860}));
       act(w);
       QVERIFY(waitReady(w));
       save(w, name);
@@ -241,14 +237,7 @@ class TestGuiScreens : public QObject {
     if (QFileInfo::exists(clover)) shoot(clover, QStringLiteral("cloverleaf"), [](MainWindow&) {});
     QTemporaryDir tmp;
     QVERIFY(tmp.isValid());
-    GeneratorSpec spec;
-    spec.ranks = 256;
-    spec.steps = 12;
-    spec.imbalance = 0.3;
-    TraceBuilder b("generated-256", "generated");
-    generateTrace(spec, b);
-    const QString generated = tmp.filePath(QStringLiteral("generated-256.otf2"));
-    saveTrace(b.take(), generated.toStdString());
+    const QString generated = generatedTrace(tmp, QStringLiteral("generated-256"), 256, 12, 0.3, 1);
     shoot(
         generated, QStringLiteral("generated-256-after-b"),
         [](MainWindow& w) {
