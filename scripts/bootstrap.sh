@@ -17,7 +17,7 @@ packages=(
   nlohmann-json3-dev libcli11-dev libboost-graph-dev
   libgtest-dev libbenchmark-dev
   qt6-base-dev qt6-svg-dev qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qt6-translations-l10n libqcustomplot-dev
-  libgl-dev xvfb xauth
+  libgl-dev xvfb xauth fonts-ipafont-gothic
   libopenmpi-dev openmpi-bin gfortran libsimgrid-dev
   clang libclang-rt-14-dev clang-format
   python3
