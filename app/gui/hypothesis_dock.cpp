@@ -2,7 +2,11 @@
 
 #include "units.h"
 
+#include <QAbstractItemView>
 #include <QHBoxLayout>
+#include <QStyle>
+#include <QStyledItemDelegate>
+#include <QTextLayout>
 #include <QLabel>
 #include <QListWidget>
 #include <QPushButton>
@@ -10,8 +14,44 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 
 namespace perwiz::gui {
+
+namespace {
+// Rows as tall as their wrapped text needs, measured line by line with the fonts the text is
+// drawn in: the default hint counts lines of the list's own font, so a Japanese sentence
+// (drawn in a fallback font with taller lines) was cut after a line and a half.
+class WrappedRows : public QStyledItemDelegate {
+ public:
+  using QStyledItemDelegate::QStyledItemDelegate;
+  QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override {
+    QSize hint = QStyledItemDelegate::sizeHint(option, index);
+    const auto* view = qobject_cast<const QAbstractItemView*>(parent());
+    if (!view) return hint;
+    QStyleOptionViewItem opt = option;
+    initStyleOption(&opt, index);
+    const QStyle* style = view->style();
+    // The text's width: the viewport's less the check box and the margins around the text.
+    const int check = style->pixelMetric(QStyle::PM_IndicatorWidth, &opt, view) +
+                      2 * style->pixelMetric(QStyle::PM_FocusFrameHMargin, &opt, view) + 4;
+    const int width = std::max(40, view->viewport()->width() - check - 8);
+    QTextLayout layout(opt.text, opt.font);
+    QTextOption wrap;
+    wrap.setWrapMode(QTextOption::WrapAtWordBoundaryOrAnywhere);
+    layout.setTextOption(wrap);
+    qreal height = 0;
+    layout.beginLayout();
+    for (QTextLine line = layout.createLine(); line.isValid(); line = layout.createLine()) {
+      line.setLineWidth(width);
+      height += line.height();
+    }
+    layout.endLayout();
+    hint.setHeight(std::max(hint.height(), int(std::ceil(height)) + 6));
+    return hint;
+  }
+};
+}  // namespace
 
 HypothesisDock::HypothesisDock(QWidget* parent) : QDockWidget(tr("Hypotheses"), parent) {
   setObjectName(QStringLiteral("hypothesisDock"));
@@ -25,6 +65,9 @@ HypothesisDock::HypothesisDock(QWidget* parent) : QDockWidget(tr("Hypotheses"), 
   list_ = new QListWidget(w);
   list_->setObjectName(QStringLiteral("hypothesisList"));
   list_->setWordWrap(true);  // the hypotheses are sentences: wrapped, never cut off
+  list_->setTextElideMode(Qt::ElideNone);
+  list_->setItemDelegate(new WrappedRows(list_));
+  list_->setResizeMode(QListView::Adjust);  // rows measured again when the dock's width changes
   list_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
   auto* buttons = new QHBoxLayout;
   remove_ = new QPushButton(tr("Remove"), w);

@@ -48,6 +48,7 @@
 #include <QToolButton>
 #include <QImage>
 #include <QListWidget>
+#include <QTextLayout>
 #include <QMenu>
 #include <QComboBox>
 #include <QDoubleSpinBox>

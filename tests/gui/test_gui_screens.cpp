@@ -182,6 +182,30 @@ class TestGuiScreens : public QObject {
       check(dialog.windowTitle(), QStringLiteral("dialog title"));
     }
     QVERIFY2(english.isEmpty(), qPrintable(english.join(QLatin1Char('\n'))));
+    // A hypothesis too long for one line of the list gets the lines it needs, measured in the
+    // fonts it is drawn in (a Japanese sentence was cut after a line and a half).
+    {
+      const Call call = callWithLongestWait(*w.session()->trace().get());
+      QVERIFY(w.requestHypothesis(HypothesisKind::ZeroWait,
+                                  TimelineItem{TimelineItem::Kind::Event, call.rank, call.event, 0, false}));
+      QVERIFY(waitReady(w));
+      auto* list = w.findChild<QListWidget*>(QStringLiteral("hypothesisList"));
+      QVERIFY(list && list->count() == 1);
+      // The width where it went wrong: the text a little narrower than the row, wider than
+      // the row less its check box, so that it needs two lines.
+      QTextLayout layout(list->item(0)->text(), list->font());
+      layout.beginLayout();
+      QTextLine line = layout.createLine();
+      line.setLineWidth(1e6);
+      layout.endLayout();
+      const qreal oneLine = line.height();
+      list->setFixedWidth(int(line.naturalTextWidth()) + 10 + (list->width() - list->viewport()->width()));
+      QTest::qWait(50);
+      QVERIFY2(list->visualItemRect(list->item(0)).height() >= 2 * oneLine,
+               qPrintable(QStringLiteral("%1 px for lines of %2 px")
+                              .arg(list->visualItemRect(list->item(0)).height())
+                              .arg(oneLine)));
+    }
     grabWindow(QStringLiteral("perwiz-window-ja.png"));
     grabWindow(QStringLiteral("perwiz-advisor-ja.png"), true);
     acceptanceShots(QStringLiteral("ja"));
