@@ -13,17 +13,23 @@ resolve() {  # an include name -> its file, if it is one of ours
   for d in "${dirs[@]}"; do [ -f "$d/$name" ] && { echo "$d/$name"; return; }; done
 }
 declare -A seen
-reaches_engine() {  # prints the include chain that reaches the engine header, if any
+# Headers explored to the end without reaching the engine, for every file after (each was
+# explored once per including file before: 30 s of forks for one check).
+declare -A clean
+found=""  # the include chain that reached the engine header (set by reaches_engine)
+reaches_engine() {  # run in this shell (not in $(...)) so that `clean` outlives each file
   local file=$1 chain=$2 inc target
   while read -r inc; do
     case "$inc" in
-      perwiz/replay.h|perwiz/critical_path.h) echo "$chain -> $inc"; return 0 ;;
+      perwiz/replay.h|perwiz/critical_path.h) found="$chain -> $inc"; return 0 ;;
     esac
     target=$(resolve "$inc" "$file")
     [ -n "$target" ] || continue
     [ -n "${seen[$target]:-}" ] && continue
+    [ -n "${clean[$target]:-}" ] && continue
     seen[$target]=1
     reaches_engine "$target" "$chain -> $inc" && return 0
+    clean[$target]=1
   done < <(sed -n 's/^#include "\(.*\)".*/\1/p' "$file")
   return 1
 }
@@ -33,8 +39,9 @@ for f in app/gui/*.h app/gui/*.cpp widgets/src/*.h widgets/src/*.cpp widgets/inc
     app/gui/prediction_worker.cpp|app/gui/advisor_runner.cpp) continue ;;
   esac
   seen=()
-  if chain=$(reaches_engine "$f" "$f"); then
-    echo "includes the engine: $chain"
+  found=""
+  if reaches_engine "$f" "$f"; then
+    echo "includes the engine: $found"
     bad=1
   fi
 done
