@@ -62,9 +62,12 @@ namespace {
 using namespace perwiz;
 using perwiz::gui::MainWindow;
 
+std::string guiTracePath(std::uint32_t ranks, std::uint64_t events) {
+  return std::string(PERWIZ_BENCH_DATA) + "/gui-" + std::to_string(ranks) + "x" + std::to_string(events) + ".otf2";
+}
+
 std::string guiTrace(std::uint32_t ranks, std::uint64_t events) {
-  const std::string path = std::string(PERWIZ_BENCH_DATA) + "/gui-" + std::to_string(ranks) + "x" +
-                           std::to_string(events) + ".otf2";
+  const std::string path = guiTracePath(ranks, events);
   if (std::filesystem::exists(path)) return path;
   std::filesystem::create_directories(PERWIZ_BENCH_DATA);
   GeneratorSpec s = bench::benchSpec(events);
@@ -120,8 +123,7 @@ void BM_GuiSession(benchmark::State& state) {
   // Balance only (range 2 = 1): the B toggles, without the Z ones, the zooms and the cancel
   // (which opens the file a second time), for 10^8 events.
   const bool balanceOnly = state.range(2) != 0;
-  const bool generated = !std::filesystem::exists(std::string(PERWIZ_BENCH_DATA) + "/gui-" + std::to_string(ranks) +
-                                                  "x" + std::to_string(events) + ".otf2");
+  const bool generated = !std::filesystem::exists(guiTracePath(ranks, events));
   const std::string path = guiTrace(ranks, events);
   if (generated && events >= 100000000) {  // the generator's peak would be this run's peak RSS
     for (auto _ : state) state.SkipWithError("the trace was generated in this run: run again to measure");

@@ -96,6 +96,7 @@ class MainWindow : public QMainWindow {
 
   void onTraceChanged(const std::shared_ptr<const Trace>& trace, bool newFile);
   void onPrediction(const std::shared_ptr<const PredictionResult>& result);
+  void onFramePainted();  // completes the status line with the wait to the final frame
   void onSelection(const ui::TimelineItem& item);
   void onDocumentChanged();
   void onSessionView(const SessionView& view);
@@ -176,7 +177,6 @@ class MainWindow : public QMainWindow {
   QString resultStatus_;
   bool awaitingFinalFrame_ = false;
   bool compareOnResult_ = false;  // a first hypothesis: the comparison view comes with its result
-  void onFramePainted();
   std::vector<Hypothesis> lastApplied_;
   std::size_t shownEntries_ = 0;  // hypotheses in the list the last time it was shown
   QProgressBar* progress_;

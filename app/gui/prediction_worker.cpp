@@ -352,8 +352,8 @@ void PredictionWorker::refine(const std::shared_ptr<const PredictionResult>& pro
     Engine& e = *engine_;
     if (!base || e.lastTimes != provisional->times) return;  // not the engine's last snapshot
     const auto started = Clock::now();
-    exact = ui::buildDrawing(
-        base, provisional->times, nullptr, nullptr, [&] { return interrupted() || lastActivity() > started; }, 0);
+    exact = ui::buildDrawing(base, provisional->times, nullptr, nullptr,
+                             [&] { return interrupted() || lastActivity() > started; });
     if (exact) e.lastDrawing = exact;
   }
   auto r = std::make_shared<PredictionResult>(*provisional);
@@ -413,11 +413,10 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   const bool shifted = e.lastTimes && e.updatesSinceSnapshot == 1 && !e.replayer->lastUpdate().shiftAfterCall.empty();
   // The drawing then moves the previous one's tables past the cut (ui::DrawingShift), which
   // keeps earlier drawings' tables alive until the exact drawing replaces it: one per piece at
-  // most, so only while that many more fit in the memory left.
-  // Only where an exact drawing of the moved ranks would take long (provisionalEvents_): an
-  // exact drawing costs about 11 ns per event on two cores (BM_SetPrediction), so below 2 * 10^7
-  // events the exact one is built at once and the first frame of a change is its final one
-  // within the toggle budget of 200 ms at 10^7 events (issue #40).
+  // most, so only while that many more fit in the memory left; and only where an exact drawing
+  // of the moved ranks would take long (provisionalEvents_). An exact drawing costs about 11 ns
+  // per event on two cores (BM_SetPrediction), so below 2 * 10^7 events it is built at once and
+  // the first frame of a change is its final one (issue #40).
   std::uint64_t movedEvents = 0;
   for (std::uint32_t r : copy) movedEvents += t.ranks[r].size();
   ui::DrawingShift drawShift;

@@ -55,12 +55,12 @@ class PredictionWorker : public QObject {
   // Thread-safe: replaces any request still waiting and schedules processing. A request for
   // another trace, model or cost mode cancels an engine still being built for the old one.
   void request(PredictionRequest r);
-  // The user zoomed or scrolled (any thread): background work (refine) waits for a quiet view.
   // Events of the moved ranks above which a change is drawn provisionally first (the earlier
   // drawing's tables moved by the engine's shift, marked on screen) and exactly after it;
   // below, the exact drawing comes at once. Default kProvisionalDrawingEvents (2 * 10^7).
   void setProvisionalDrawingEvents(std::uint64_t events) { provisionalEvents_ = events; }
   static constexpr std::uint64_t kProvisionalDrawingEvents = 20'000'000;
+  // The user zoomed or scrolled (any thread): background work (refine) waits for a quiet view.
   void noteActivity() { activity_.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed); }
   // Thread-safe: stops the prediction of every request up to `generation` within about 0.1 s
   // (the engine's construction or a snapshot; an engine update itself is not interrupted) and

@@ -16,7 +16,7 @@ namespace perwiz::gui {
 struct SessionView {
   ui::TimelineMode mode = ui::TimelineMode::Measured;
   qint64 beginNs = 0, endNs = 0;  // 0, 0 = fit
-  QByteArray docks;               // QMainWindow::saveState(); empty: the window's own layout
+  QByteArray docks = {};          // QMainWindow::saveState(); empty: the window's own layout
   bool operator==(const SessionView&) const = default;
 };
 

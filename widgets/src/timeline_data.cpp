@@ -306,8 +306,7 @@ bool shiftedChannel(const TimelineBase& base, const TimelineBase::ChannelRange& 
 
 std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> basePtr,
                                             std::shared_ptr<const PredictedTimes> prediction, const Drawing* reuse,
-                                            const DrawingShift* shift, const std::function<bool()>& stop,
-                                            unsigned maxThreads) {
+                                            const DrawingShift* shift, const std::function<bool()>& stop) {
   struct Stopped {};
   if (!basePtr) return nullptr;
   const TimelineBase& base = *basePtr;
@@ -369,52 +368,49 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
     return reuse && r < reuse->pieces.size() ? reuse->pieces[r].get() : nullptr;
   };
   if (shifted || (sameGrid && !reuse->pieces.empty())) d.pieces.resize(rows);
-  // A build that can be stopped stops between ranks and between channels; in the background it
-  // takes one core (maxThreads), for the final frame after a provisional one every core.
-  const unsigned threads = stop ? maxThreads : 0u;
   try {
-  forEachRank(rows, t.eventCount() + t.threadEventCount(), [&](std::uint32_t r) {
-    if (stop && stop()) throw Stopped{};
-    const std::vector<LodPiece>* before = sameGrid ? piecesOf(r) : nullptr;
-    if (sameGrid && kept(r)) {
-      d.lod[r] = reuse->lod[r];  // same arrays, same tables
-      if (before) d.pieces[r] = reuse->pieces[r];
-    } else if (shifted && r < ranks && (before ? before->size() : 1) < kMaxDrawingPieces) {
-      std::tie(d.lod[r], d.pieces[r]) =
-          shiftedRank(base, d.grid, r, d.times[r], *reuse, before, *shift);
-    } else {
-      d.lod[r] = std::make_shared<const RankLod>(buildLod(d.grid, d.times[r], base.shape(r), base.roles()));
-    }
-    d.steps[r] = RankSteps(base.stepsOf(r), d.times[r]);
-  }, threads);
+    forEachRank(rows, t.eventCount() + t.threadEventCount(), [&](std::uint32_t r) {
+      if (stop && stop()) throw Stopped{};
+      const std::vector<LodPiece>* before = sameGrid ? piecesOf(r) : nullptr;
+      if (sameGrid && kept(r)) {
+        d.lod[r] = reuse->lod[r];  // same arrays, same tables
+        if (before) d.pieces[r] = reuse->pieces[r];
+      } else if (shifted && r < ranks && (before ? before->size() : 1) < kMaxDrawingPieces) {
+        std::tie(d.lod[r], d.pieces[r]) = shiftedRank(base, d.grid, r, d.times[r], *reuse, before, *shift);
+      } else {
+        d.lod[r] = std::make_shared<const RankLod>(buildLod(d.grid, d.times[r], base.shape(r), base.roles()));
+      }
+      d.steps[r] = RankSteps(base.stepsOf(r), d.times[r]);
+    });
 
-  // Arrows: the base's channels with this drawing's times; a channel whose two ranks did not
-  // move is the previous drawing's.
-  const auto& sources = base.arrowSources();
-  const auto& channels = base.channels();
-  const bool sameChannels = sameBase && reuse->arrows.channels.size() == channels.size();
-  // With a shift, a channel whose two ranks moved takes the previous drawing's arrows past the
-  // cut, moved (shiftedChannel), where that is exact.
-  const bool arrowShift = sameChannels && shift && shift->firstEvent.size() == ranks;
-  d.arrows.channels.resize(channels.size());
-  forEachRank(std::uint32_t(channels.size()), sources.size(), [&](std::uint32_t c) {
-    if (stop && (c & 63) == 0 && stop()) throw Stopped{};
-    const TimelineBase::ChannelRange& cr = channels[c];
-    if (sameChannels && kept(cr.src) && kept(cr.dst)) {
-      d.arrows.channels[c] = reuse->arrows.channels[c];
-      return;
-    }
-    auto ch = std::make_shared<ArrowChannel>();
-    ch->src = cr.src;
-    ch->dst = cr.dst;
-    if (!(arrowShift && cr.monotone && !kept(cr.src) && !kept(cr.dst) &&
-          shiftedChannel(base, cr, *reuse->arrows.channels[c], *shift, *prediction, *ch))) {
-      ch->pieces.assign(1, {channelArrays(base, cr, 0, cr.last - cr.first, prediction.get()), 0, 0, cr.last - cr.first});
-      ch->lag = ch->pieces[0].arrays->lag;
-      ch->lead = ch->pieces[0].arrays->lead;
-    }
-    d.arrows.channels[c] = std::move(ch);
-  }, threads);
+    // Arrows: the base's channels with this drawing's times; a channel whose two ranks did not
+    // move is the previous drawing's.
+    const auto& sources = base.arrowSources();
+    const auto& channels = base.channels();
+    const bool sameChannels = sameBase && reuse->arrows.channels.size() == channels.size();
+    // With a shift, a channel whose two ranks moved takes the previous drawing's arrows past the
+    // cut, moved (shiftedChannel), where that is exact.
+    const bool arrowShift = sameChannels && shift && shift->firstEvent.size() == ranks;
+    d.arrows.channels.resize(channels.size());
+    forEachRank(std::uint32_t(channels.size()), sources.size(), [&](std::uint32_t c) {
+      if (stop && (c & 63) == 0 && stop()) throw Stopped{};
+      const TimelineBase::ChannelRange& cr = channels[c];
+      if (sameChannels && kept(cr.src) && kept(cr.dst)) {
+        d.arrows.channels[c] = reuse->arrows.channels[c];
+        return;
+      }
+      auto ch = std::make_shared<ArrowChannel>();
+      ch->src = cr.src;
+      ch->dst = cr.dst;
+      if (!(arrowShift && cr.monotone && !kept(cr.src) && !kept(cr.dst) &&
+            shiftedChannel(base, cr, *reuse->arrows.channels[c], *shift, *prediction, *ch))) {
+        ch->pieces.assign(1,
+                          {channelArrays(base, cr, 0, cr.last - cr.first, prediction.get()), 0, 0, cr.last - cr.first});
+        ch->lag = ch->pieces[0].arrays->lag;
+        ch->lead = ch->pieces[0].arrays->lead;
+      }
+      d.arrows.channels[c] = std::move(ch);
+    });
   } catch (const Stopped&) {
     return nullptr;
   }

@@ -270,7 +270,7 @@ std::pair<int, int> queryDrawingLane(const Drawing& d, std::uint32_t r, const Ra
 std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> base,
                                             std::shared_ptr<const PredictedTimes> times,
                                             const Drawing* previous = nullptr, const DrawingShift* shift = nullptr,
-                                            const std::function<bool()>& stop = {}, unsigned maxThreads);
+                                            const std::function<bool()>& stop = {});
 
 class TimelineData {
  public:

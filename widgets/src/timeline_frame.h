@@ -61,6 +61,7 @@ struct Frame {
   void selection();
   void rankLabels();
   void viewLabel(TimelineMode mode);
+  void cornerLabel(const QString& text, int row, const QColor& edge, const QColor& fill, const QColor& ink);
   // Whether this frame draws predicted boxes from a provisional drawing's moved tables.
   bool provisionalShown(TimelineMode mode) const;
   void axis(const AxisTicks& ticks);

@@ -138,12 +138,12 @@ void Frame::selection() {
   // The selection stands out among hundreds of boxes and arrows: a wide amber halo under its
   // outline or arrow (issue #40 item 4).
   const QPen halo(colors::halo, 7, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin);
-  auto outline = [&](const TimelineItem& it, const QColor& c, qreal w) {
+  auto outline = [&](const TimelineItem& it, const QColor& c, qreal w, bool withHalo = false) {
     if (it.kind != TimelineItem::Kind::Event) return;
     for (int k = 0; k < lanes; ++k) {
       const QRectF r = eventBox(data, L, it.rank, it.event, specs[k].predicted);
       if (r.isEmpty() || !r.intersects(QRectF(L.plot))) continue;
-      if (&it == &sel) {
+      if (withHalo) {
         p.setPen(halo);
         p.drawRect(r.adjusted(-w, -w, w, w));
       }
@@ -175,7 +175,7 @@ void Frame::selection() {
       }
     }
     for (const TimelineItem& pt : state.partners) outline(pt, colors::partner, 2);
-    outline(sel, colors::selection, 2.5);
+    outline(sel, colors::selection, 2.5, true);
   }
   if (sel.kind == TimelineItem::Kind::Message) {
     // The selected message's arrow, bold, in every lane shown; its two calls outlined.
@@ -211,33 +211,37 @@ void Frame::selection() {
   p.restore();
 }
 
-// Which view the plot shows, in its top-right corner, once there is a prediction to compare:
-// measured and predicted look alike, so the canvas says which is which.
 bool Frame::provisionalShown(TimelineMode mode) const {
   if (!data.hasPrediction() || mode == TimelineMode::Measured) return false;
   const Drawing& d = data.drawing(true);
   return isProvisional(d) && d.grid.levelFor(L.nsPerPx()) >= 0;  // finer frames read the times
 }
 
+// A rounded label in the plot's top-right corner, `row` labels down; left out where it does not
+// fit.
+void Frame::cornerLabel(const QString& text, int row, const QColor& edge, const QColor& fill, const QColor& ink) {
+  const QFontMetrics fm(p.font());
+  const int w = fm.horizontalAdvance(text) + 12, h = fm.height() + 4;
+  const QRect r(L.plot.right() - w - 4, L.plot.top() + 4 + row * (h + 4), w, h);
+  if (r.left() <= L.plot.left() || h * (row + 2) > L.plot.height()) return;  // no room: the legend says it
+  p.save();
+  p.setPen(edge);
+  p.setBrush(fill);
+  p.drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
+  p.setPen(ink);
+  p.drawText(r, Qt::AlignCenter, text);
+  p.restore();
+  ++stats.texts;
+}
+
+// Which view the plot shows, in its top-right corner, once there is a prediction to compare:
+// measured and predicted look alike, so the canvas says which is which. A provisional drawing
+// says so under it, until the exact one replaces it.
 void Frame::viewLabel(TimelineMode mode) {
   if (!data.hasPrediction()) return;
-  // A provisional drawing says so, under the view's name, until the exact one replaces it.
-  if (provisionalShown(mode)) {
-    const QString text = QObject::tr("Provisional drawing: the exact one follows");
-    const QFontMetrics fm(p.font());
-    const int w = fm.horizontalAdvance(text) + 12, h = fm.height() + 4;
-    const QRect r(L.plot.right() - w - 4, L.plot.top() + 8 + h, w, h);
-    if (r.left() > L.plot.left() && h * 3 <= L.plot.height()) {
-      p.save();
-      p.setPen(QColor(190, 120, 0));
-      p.setBrush(QColor(255, 244, 214));
-      p.drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
-      p.setPen(QColor(110, 60, 0));
-      p.drawText(r, Qt::AlignCenter, text);
-      p.restore();
-      ++stats.texts;
-    }
-  }
+  if (provisionalShown(mode))
+    cornerLabel(QObject::tr("Provisional drawing: the exact one follows"), 1, QColor(190, 120, 0),
+                QColor(255, 244, 214), QColor(110, 60, 0));
   QString text;
   switch (mode) {
     case TimelineMode::Measured: return;  // the plain trace needs no name
@@ -245,18 +249,7 @@ void Frame::viewLabel(TimelineMode mode) {
     case TimelineMode::Overlay: text = QObject::tr("Overlay: measured faded, predicted outlined"); break;
     case TimelineMode::Lanes: text = QObject::tr("Lanes: m measured, p predicted"); break;
   }
-  const QFontMetrics fm(p.font());
-  const int w = fm.horizontalAdvance(text) + 12, h = fm.height() + 4;
-  const QRect r(L.plot.right() - w - 4, L.plot.top() + 4, w, h);
-  if (r.left() <= L.plot.left() || h * 2 > L.plot.height()) return;  // no room: the legend says it
-  p.save();
-  p.setPen(QColor(120, 120, 120));
-  p.setBrush(QColor(255, 255, 255, 215));
-  p.drawRoundedRect(QRectF(r).adjusted(0.5, 0.5, -0.5, -0.5), 3, 3);
-  p.setPen(QColor(40, 40, 40));
-  p.drawText(r, Qt::AlignCenter, text);
-  p.restore();
-  ++stats.texts;
+  cornerLabel(text, 0, QColor(120, 120, 120), QColor(255, 255, 255, 215), QColor(40, 40, 40));
 }
 
 void Frame::rankLabels() {

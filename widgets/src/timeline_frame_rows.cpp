@@ -128,7 +128,7 @@ void Frame::content(std::uint32_t r, int laneIndex, PaintScratch& w) {
 }
 
 void Frame::placeLabels(PaintScratch& w) {
-  if (!w.coverUsed) return;
+  if (w.candidates.empty()) return;
   auto& cover = w.cover;
   for (const PaintScratch::LabelCandidate& c : w.candidates) {
     if (int(w.labels.size()) >= kBoxLabels) break;
@@ -146,7 +146,6 @@ void Frame::placeLabels(PaintScratch& w) {
   }
   w.candidates.clear();
   std::fill(cover.begin(), cover.end(), std::uint8_t(0));
-  w.coverUsed = false;
 }
 
 // The boxes of the events wide enough to draw (w.boxes), shallow first so nested ones end on
@@ -189,14 +188,15 @@ void Frame::paintBoxes(const LaneSpec& spec, const RankTimes& t, const RankShape
     ++w.stats.boxes;
     w.visibleFns[fn] = 1;
     const int c0 = std::clamp(x0 - L.plot.left(), 0, W), c1 = std::clamp(x1 - L.plot.left(), 0, W);
-    if (labelled) {
-      w.coverUsed = true;
-      const std::uint8_t own = std::uint8_t(std::min<int>(shape.depth[i], 63) + 1);
-      for (int c = c0; c < c1; ++c) w.cover[c] = std::max(w.cover[c], own);
-    }
     if (labelled && int(w.candidates.size()) < kBoxLabels && b.height() >= fontHeight - 2 &&
         c1 - c0 >= cache.nameWidth[fn] + 8)
       w.candidates.push_back({c0, c1, b.top, b.bottom, int(shape.depth[i]), fn});
+    // The columns each box covers, from the first candidate on: boxes come shallow first, so
+    // the ones before it cannot lie over a candidate's own part.
+    if (!w.candidates.empty()) {
+      const std::uint8_t own = std::uint8_t(std::min<int>(shape.depth[i], 63) + 1);
+      for (int c = c0; c < c1; ++c) w.cover[c] = std::max(w.cover[c], own);
+    }
   }
 }
 

@@ -58,8 +58,7 @@ struct PaintScratch {
     std::uint32_t fn;
   };
   std::vector<LabelCandidate> candidates;
-  std::vector<std::uint8_t> cover;
-  bool coverUsed = false;  // cover holds a lane's depths (cleared by placeLabels)
+  std::vector<std::uint8_t> cover;  // written once the lane has a candidate (cleared by placeLabels)
   TimelineFrameStats stats;
 };
 

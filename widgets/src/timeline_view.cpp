@@ -367,16 +367,16 @@ void TimelineView::selectPreviousEvent() {
 
 void TimelineView::wheelEvent(QWheelEvent* event) {
   const QPoint delta = event->angleDelta();
+  const TimelineLayout L = d->layout(this);
   // Shift or Alt, or the wheel over the rank names, scrolls the rows.
-  const bool vertical = (event->modifiers() & (Qt::ShiftModifier | Qt::AltModifier)) ||
-                        event->position().x() < d->layout(this).plot.left();
+  const bool vertical =
+      (event->modifiers() & (Qt::ShiftModifier | Qt::AltModifier)) || event->position().x() < L.plot.left();
   if (vertical || (delta.y() == 0 && delta.x() == 0)) {
     const int dy = delta.y() != 0 ? delta.y() : delta.x();
     if (d->vbar->isVisible()) d->vbar->setValue(d->vbar->value() - dy / 2);
     event->accept();
     return;
   }
-  const TimelineLayout L = d->layout(this);
   if (delta.x() != 0 && std::abs(delta.x()) > std::abs(delta.y())) {  // horizontal wheel: pan
     const TimeNs shift = TimeNs(-delta.x() / 120.0 * 0.1 * double(d->end - d->begin));
     setVisibleRange(d->begin + shift, d->end + shift);

@@ -60,12 +60,11 @@ struct DrawingShift {
 inline constexpr std::size_t kMaxDrawingPieces = 4;
 // Whether `d` moved earlier tables past a shift (drawn within a bucket of an exact build).
 bool isProvisional(const Drawing& d);
-// `stop` (if set) is asked between ranks: true gives up and returns nullptr. `maxThreads` caps
-// the threads (0: every core; 1 for background work that leaves the others to the GUI).
+// `stop` (if set) is asked between ranks and between channels: true gives up and returns
+// nullptr.
 std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> base,
                                             std::shared_ptr<const PredictedTimes> times, const Drawing* previous,
-                                            const DrawingShift* shift, const std::function<bool()>& stop,
-                                            unsigned maxThreads = 1);
+                                            const DrawingShift* shift, const std::function<bool()>& stop);
 
 // A trace's base and measured drawing, prepared where the trace is read (a loader thread:
 // O(events), ranks in parallel) so that TimelineView::setTrace only swaps them in. Empty
