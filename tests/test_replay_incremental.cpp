@@ -335,6 +335,10 @@ TEST(ReplayIncremental, ConstructionReportsProgressAndCanBeCancelled) {
     // Preparing the updates stops the same way; the replayer stays valid and prepares again.
     Replayer r(t, Scenario{});
     EXPECT_THROW(r.prepareUpdates(&c), ReplayCancelled);
+    EXPECT_THROW(r.prepareIndex(&c), ReplayCancelled);  // the index part alone, the same
+    ReplayControl progress;
+    r.prepareIndex(&progress);  // on a const replayer's index: reports its end
+    EXPECT_EQ(progress.permille.load(), 1000u);
     r.prepareUpdates();
     ASSERT_TRUE(r.add(Hypothesis{HypothesisKind::BalanceCompute, {}, 3}));
     Scenario balanced;

@@ -808,6 +808,10 @@
         <source>New trace: the network model is back to the default, %1</source>
         <translation>新しいトレース: ネットワークモデルを既定に戻しました (%1)</translation>
     </message>
+    <message>
+        <source>Preparing for changes</source>
+        <translation>変更の準備中</translation>
+    </message>
 </context>
 <context>
     <name>perwiz::gui::ChartsDock</name>

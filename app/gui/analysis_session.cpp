@@ -320,9 +320,10 @@ void AnalysisSession::pollProgress() {
   const bool waiting = trace_ && requestedGeneration_ > 0 && !isPredictionCurrent();
   const bool running = waiting && stage != PredictionWorker::Stage::Idle;
   if (running && requestClock_.elapsed() >= 200) {
-    const QString what = stage == PredictionWorker::Stage::Building ? tr("Building the replay model")
-                         : stage == PredictionWorker::Stage::Updating ? tr("Re-simulating")
-                                                                      : tr("Preparing the predicted timeline");
+    const QString what = stage == PredictionWorker::Stage::Building    ? tr("Building the replay model")
+                         : stage == PredictionWorker::Stage::Updating  ? tr("Re-simulating")
+                         : stage == PredictionWorker::Stage::Preparing ? tr("Preparing for changes")
+                                                                       : tr("Preparing the predicted timeline");
     progressShown_ = true;
     emit predictionProgress(worker_->progressPermille(), what);
     return;

@@ -45,6 +45,7 @@ struct PredictionWorker::Engine {
   // 10^7-event snapshot costs about 1 s of page faults, a reused one a tenth of that). Kept
   // only while two more snapshots would fit in the memory left.
   std::vector<std::shared_ptr<const PredictedRank>> older;
+  bool prepared = false;  // prepareUpdates() done (its index is also built at the first update)
 
   std::uint64_t snapshotBytes() const {
     // 16 B per event (predicted enter and leave), 8 B per MPI call (its wait).
@@ -61,7 +62,7 @@ struct PredictionWorker::Engine {
     ++updatesSinceSnapshot;
   }
 
-  static std::unique_ptr<Engine> build(const PredictionRequest& req, ReplayControl* control, bool prepare) {
+  static std::unique_ptr<Engine> build(const PredictionRequest& req, ReplayControl* control) {
     auto e = std::make_unique<Engine>();
     Scenario s;
     s.model = req.model;
@@ -72,9 +73,6 @@ struct PredictionWorker::Engine {
     requireMemory(req.trace->source, estimateReplayMemory(*req.trace) + 40 * req.trace->eventCount(),
                   "predict its timeline");
     e->replayer = std::make_unique<Replayer>(*req.trace, s, control);
-    // Every toggle is an incremental update: its index is built before the first result is
-    // shown (about 0.1 s at 10^7 events), so that a key pressed at once is not kept waiting.
-    if (prepare) e->replayer->prepareUpdates(control);
     e->trace = req.trace;
     e->model = req.model;
     e->costs = req.costs;
@@ -140,7 +138,8 @@ void PredictionWorker::cancel(quint64 generation) {
 
 int PredictionWorker::progressPermille() const {
   switch (stage_.load()) {
-    case Stage::Building: return static_cast<int>(control_->permille.load());
+    case Stage::Building:
+    case Stage::Preparing: return static_cast<int>(control_->permille.load());
     case Stage::Snapshot: return snapshotPermille_.load();
     default: return 0;
   }
@@ -154,6 +153,11 @@ bool PredictionWorker::interrupted() {
 bool PredictionWorker::sleepUnlessInterrupted(std::chrono::milliseconds d) {
   std::unique_lock lock(pendingMutex_);
   return wake_.wait_for(lock, d, [&] { return pending_.has_value() || cancelRunning_; });
+}
+
+bool PredictionWorker::idle() const {
+  std::lock_guard lock(pendingMutex_);
+  return !running_ && !pending_;
 }
 
 bool PredictionWorker::hasReplayer() const {
@@ -229,7 +233,7 @@ bool PredictionWorker::ensureEngine(const PredictionRequest& req) {
   std::unique_ptr<Engine> fresh;
   std::exception_ptr error;
   try {
-    fresh = Engine::build(req, control_.get(), !oneShot_);
+    fresh = Engine::build(req, control_.get());
   } catch (...) {
     error = std::current_exception();
   }
@@ -321,7 +325,7 @@ void PredictionWorker::process() {
       const bool provisional = result->provisional;
       emit resultReady(result);
       if (provisional && !oneShot_) refine(result, req.base);
-      if (!oneShot_) prepareSpares();
+      if (!oneShot_ && prepareUpdates()) prepareSpares();
     } catch (const ReplayCancelled&) {
       stage_ = Stage::Idle;
       std::lock_guard lock(pendingMutex_);
@@ -361,6 +365,44 @@ void PredictionWorker::refine(const std::shared_ptr<const PredictionResult>& pro
   r->provisional = false;
   r->refined = true;
   emit resultReady(std::move(r));
+}
+
+bool PredictionWorker::prepareUpdates() {
+  // Every toggle is an incremental update. Its index (who reads whose time: 0.9 s at 10^7
+  // events, 26 s at 10^8) is built after the first result is shown rather than before (issue
+  // #40): a key pressed meanwhile waits for it as it waited for the first result. The index is
+  // shared with forks and built without the engine's lock, so that an export or the advisor can
+  // fork the engine meanwhile; another trace, model or cost mode requested stops it.
+  if (engine_->prepared) return true;
+  {
+    std::lock_guard lock(pendingMutex_);
+    if (cancelRunning_) return false;
+    control_->cancel = false;
+    control_->permille = 0;
+    building_ = true;  // request() cancels it for another engine
+    buildingTrace_ = engine_->trace;
+    buildingModel_ = engine_->model;
+    buildingCosts_ = engine_->costs;
+  }
+  stage_ = Stage::Preparing;
+  if (beforePrepare_) beforePrepare_();
+  bool done = true;
+  try {
+    engine_->replayer->prepareIndex(control_.get());  // engine_ is replaced on this thread only
+    std::lock_guard lock(replayerMutex_);
+    engine_->replayer->prepareUpdates(control_.get());  // the own copies, under the lock
+    engine_->prepared = true;
+  } catch (const ReplayCancelled&) {
+    done = false;  // prepared at the next toggle or for the next engine
+  }
+  {
+    std::lock_guard lock(pendingMutex_);
+    building_ = false;
+    buildingTrace_.reset();
+    buildingModel_.reset();
+  }
+  stage_ = Stage::Idle;
+  return done;
 }
 
 void PredictionWorker::prepareSpares() {

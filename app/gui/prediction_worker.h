@@ -68,10 +68,14 @@ class PredictionWorker : public QObject {
   // request builds one. Emits cancelled() once the running one has stopped.
   void cancel(quint64 generation);
   // Thread-safe: what the worker is doing (Stage) and the progress of that, 0..1000.
-  enum class Stage { Idle, Building, Updating, Snapshot };
+  // Preparing: the index of incremental updates, built after the first result.
+  enum class Stage { Idle, Building, Updating, Snapshot, Preparing };
   Stage stage() const { return stage_.load(); }
   int progressPermille() const;
   bool hasReplayer() const;
+  // Thread-safe: no request waits or runs and the work after a result (preparing for changes,
+  // spare arrays) is done or stopped.
+  bool idle() const;
   // Thread-safe: a job that writes the predicted trace of request `generation`'s prediction
   // (the snapshot on screen) to `path` (saveTrace: its format from the name; throws naming the
   // problem). It works on a fork of the engine taken here, under the engine's lock for that
@@ -87,6 +91,9 @@ class PredictionWorker : public QObject {
   // `scenario` on `trace`, with the drawing over `base` when given.
   // Test hook: called on the worker's thread just before an engine's construction starts.
   void setBeforeBuild(std::function<void()> fn) { beforeBuild_ = std::move(fn); }
+  // Test hook: called on the worker's thread when it starts preparing for changes (after a
+  // first result, Stage::Preparing).
+  void setBeforePrepare(std::function<void()> fn) { beforePrepare_ = std::move(fn); }
 
   static std::shared_ptr<const PredictionResult> predictOnce(std::shared_ptr<const Trace> trace, const Scenario& scenario,
                                                              std::shared_ptr<const ui::TimelineBase> base);
@@ -113,6 +120,7 @@ class PredictionWorker : public QObject {
   // Sleeps up to `d` in the worker's idle work; true, at once, when a request or a cancel comes
   // meanwhile (a key pressed while it waits is not delayed by the sleep).
   bool sleepUnlessInterrupted(std::chrono::milliseconds d);
+  bool prepareUpdates();  // false: stopped by a request for another engine, or a cancel
   void prepareSpares();
   std::chrono::steady_clock::time_point lastActivity() const {
     return std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(activity_.load(std::memory_order_relaxed)));
@@ -126,7 +134,7 @@ class PredictionWorker : public QObject {
   mutable std::mutex replayerMutex_;  // guards engine_ and what it refers to
   std::unique_ptr<Engine> engine_;
 
-  std::mutex pendingMutex_;
+  mutable std::mutex pendingMutex_;
   std::condition_variable wake_;  // request() and cancel(), for sleepUnlessInterrupted
   std::optional<PredictionRequest> pending_;
   bool scheduled_ = false;
@@ -143,7 +151,7 @@ class PredictionWorker : public QObject {
   CostMode buildingCosts_ = CostMode::Measured;
   std::atomic<Stage> stage_{Stage::Idle};
   bool oneShot_ = false;
-  std::function<void()> beforeBuild_;  // predictOnce: no second prediction follows
+  std::function<void()> beforeBuild_, beforePrepare_;  // predictOnce: no second prediction follows
   std::atomic<int> snapshotPermille_{0};
 };
 

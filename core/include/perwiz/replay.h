@@ -58,7 +58,7 @@ struct UpdateStats {
 // of each phase and every few thousand schedule steps, and then throws ReplayCancelled.
 struct ReplayControl {
   std::atomic<bool> cancel{false};
-  std::atomic<std::uint32_t> permille{0};  // progress of the construction, 0..1000
+  std::atomic<std::uint32_t> permille{0};  // progress of the construction (or prepareUpdates), 0..1000
 };
 // Sets `a` to `v` if that raises it (progress only grows, whichever thread reports).
 inline void raiseProgress(std::atomic<std::uint32_t>& a, std::uint32_t v) {
@@ -110,6 +110,10 @@ class Replayer {
   // `control` (may be null) can stop it as it stops a construction (ReplayCancelled; the
   // replayer stays valid and prepares again at the next call).
   void prepareUpdates(ReplayControl* control = nullptr);
+  // The index part of prepareUpdates alone: const and thread-safe, so it may run while other
+  // threads read this replayer (fork() it, query it); prepareUpdates then only makes the own
+  // copies. `control` as for prepareUpdates.
+  void prepareIndex(ReplayControl* control = nullptr) const;
   const UpdateStats& lastUpdate() const;
 
   // Measured computation of each rank inside parallel step `step` (the quantity that

@@ -5,6 +5,7 @@
 #include "clean_cuts.h"
 #include "perwiz/release.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -76,14 +77,18 @@ void ProgramBuilder::giveTimes(std::vector<TimeNs>* leave) {
 
 void ReplayProgram::prepareIncremental(ReplayControl* control) const {
   // A cancel (ReplayControl) throws out of call_once, which then runs again at the next call.
-  auto check = [control](std::uint32_t i) {
-    if (control && (i & 0xFFFF) == 0 && control->cancel.load(std::memory_order_relaxed)) throw ReplayCancelled();
+  // Progress (ReplayControl::permille): the three passes over the units and the schedule take
+  // 300 each, the clean cuts the rest.
+  auto check = [control](std::uint32_t i, std::uint32_t n, unsigned from) {
+    if (!control || (i & 0xFFFF) != 0) return;
+    if (control->cancel.load(std::memory_order_relaxed)) throw ReplayCancelled();
+    control->permille.store(from + unsigned(300.0 * i / std::max<std::uint32_t>(n, 1)), std::memory_order_relaxed);
   };
   std::call_once(incrementalOnce_, [&] {
     const std::uint32_t n = items();
     std::vector<std::uint32_t> begin(std::size_t{n} + 1, 0);
     for (std::uint32_t u = 0; u < units; ++u) {
-      check(u);
+      check(u, units, 0);
       for (std::uint32_t d = depBegin[u]; d < depBegin[u + 1]; ++d) ++begin[depSrc[d] + 1];
     }
     for (std::uint32_t m : nodeMembers) ++begin[m + 1];
@@ -91,20 +96,21 @@ void ReplayProgram::prepareIncremental(ReplayControl* control) const {
     std::vector<std::uint32_t> list(begin.back());
     std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
     for (std::uint32_t u = 0; u < units; ++u) {
-      check(u);
+      check(u, units, 300);
       for (std::uint32_t d = depBegin[u]; d < depBegin[u + 1]; ++d) list[fill[depSrc[d]]++] = u;
     }
     for (std::uint32_t k = 0; k < nodes(); ++k)
       for (std::uint32_t i = nodeBegin[k]; i < nodeBegin[k + 1]; ++i) list[fill[nodeMembers[i]]++] = units + k;
     std::vector<std::uint32_t> pos(n, kNone32);
     for (std::uint32_t i = 0; i < schedule.size(); ++i) {
-      check(i);
+      check(i, std::uint32_t(schedule.size()), 600);
       pos[schedule[i]] = i;
     }
     consumerBegin = std::move(begin);
     consumers = std::move(list);
     position = std::move(pos);
     cleanCuts = std::make_shared<const CleanCuts>(findCleanCuts(*this));
+    if (control) control->permille.store(1000, std::memory_order_relaxed);
   });
 }
 

@@ -130,8 +130,9 @@ bool Replayer::setHypotheses(std::vector<Hypothesis> hs, std::string* error) {
 }
 
 void Replayer::replayFull() { d->full(); }
+void Replayer::prepareIndex(ReplayControl* control) const { d->p.prepareIncremental(control); }
 void Replayer::prepareUpdates(ReplayControl* control) {
-  d->p.prepareIncremental(control);
+  prepareIndex(control);
   // Own copies of the values most hypotheses change, made now rather than at the first toggle.
   d->gap.materialize();
   d->local.materialize();
