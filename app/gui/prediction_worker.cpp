@@ -40,6 +40,10 @@ struct PredictionWorker::Engine {
   // The last snapshot's times and drawing: a new snapshot shares every rank it did not move.
   std::shared_ptr<const PredictedTimes> lastTimes;
   std::shared_ptr<const ui::Drawing> lastDrawing;
+  // The drawing lastDrawing replaced (harvested into drawingSpares once the view lets it go),
+  // and the arrays the next drawing writes into (ui::DrawingSpares).
+  std::shared_ptr<const ui::Drawing> olderDrawing;
+  ui::DrawingSpares drawingSpares;
   // Per rank, the array the last snapshot replaced: written over by the next change of the
   // rank when nobody holds it any more (pages it already has instead of fresh ones: a fresh
   // 10^7-event snapshot costs about 1 s of page faults, a reused one a tenth of that). Kept
@@ -325,7 +329,10 @@ void PredictionWorker::process() {
       const bool provisional = result->provisional;
       emit resultReady(result);
       if (provisional && !oneShot_) refine(result, req.base);
-      if (!oneShot_ && prepareUpdates()) prepareSpares();
+      if (!oneShot_ && prepareUpdates()) {
+        prepareSpares();
+        prepareDrawingSpares();
+      }
     } catch (const ReplayCancelled&) {
       stage_ = Stage::Idle;
       std::lock_guard lock(pendingMutex_);
@@ -356,9 +363,13 @@ void PredictionWorker::refine(const std::shared_ptr<const PredictionResult>& pro
     Engine& e = *engine_;
     if (!base || e.lastTimes != provisional->times) return;  // not the engine's last snapshot
     const auto started = Clock::now();
-    exact = ui::buildDrawing(base, provisional->times, nullptr, nullptr,
-                             [&] { return interrupted() || lastActivity() > started; });
-    if (exact) e.lastDrawing = exact;
+    exact = ui::buildDrawing(
+        base, provisional->times, nullptr, nullptr, [&] { return interrupted() || lastActivity() > started; },
+        &e.drawingSpares);
+    if (exact) {
+      e.olderDrawing = std::move(e.lastDrawing);
+      e.lastDrawing = exact;
+    }
   }
   auto r = std::make_shared<PredictionResult>(*provisional);
   r->drawing = std::move(exact);
@@ -431,6 +442,36 @@ void PredictionWorker::prepareSpares() {
   }
 }
 
+void PredictionWorker::prepareDrawingSpares() {
+  // The same for the predicted drawing's arrays (ui::DrawingSpares): the replaced drawing's
+  // once the view let it go, then fresh ones the size of the last drawing's, their pages
+  // touched, for the next drawing to write into (a drawing into fresh memory took two to three
+  // times one into memory it had: the first toggle that moved every rank, issue #40). On this
+  // thread only (drawingSpares is the worker's), without the engine's lock.
+  using Clock = std::chrono::steady_clock;
+  std::shared_ptr<const ui::Drawing> like;
+  ui::DrawingSpares* spares = nullptr;
+  {
+    std::lock_guard lock(replayerMutex_);
+    if (!engine_ || availableMemory() / 2 <= engine_->snapshotBytes()) return;
+    like = engine_->lastDrawing;
+    spares = &engine_->drawingSpares;
+  }
+  if (!like) return;
+  for (;;) {
+    while (Clock::now() - lastActivity() < std::chrono::milliseconds(300))
+      if (sleepUnlessInterrupted(std::chrono::milliseconds(10))) return;
+    {
+      // By now the view shows the last drawing and has let the one before go.
+      std::lock_guard lock(replayerMutex_);
+      engine_->drawingSpares.harvest(engine_->olderDrawing);
+    }
+    const auto started = Clock::now();
+    if (spares->fill(*like, [&] { return interrupted() || lastActivity() > started; })) return;
+    if (interrupted()) return;
+  }
+}
+
 std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 generation, double seconds,
                                                                    const std::shared_ptr<const ui::TimelineBase>& base) {
   std::lock_guard lock(replayerMutex_);
@@ -446,6 +487,11 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
     ~StageReset() { s = Stage::Idle; }
   } reset{stage_};
 
+  // The drawing before the last one, if the view let it go, gives its arrays to the next
+  // drawing; it is dropped either way before the copy: it holds its times (Drawing::source),
+  // whose arrays the copy below reuses when nothing else holds them.
+  e.drawingSpares.harvest(e.olderDrawing);
+  e.olderDrawing.reset();
   std::vector<std::uint32_t> copy;
   for (std::uint32_t r = 0; r < R; ++r)
     if (e.moved[r] || !e.lastTimes) copy.push_back(r);
@@ -500,7 +546,10 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   if (base && interrupted()) return nullptr;
   QElapsedTimer drawTimer;
   drawTimer.start();
-  if (base) drawing = ui::buildDrawing(base, times, e.lastDrawing.get(), drawShift.firstEvent.empty() ? nullptr : &drawShift, {});
+  if (base)
+    drawing = ui::buildDrawing(base, times, e.lastDrawing.get(), drawShift.firstEvent.empty() ? nullptr : &drawShift,
+                               {}, keepOlder ? &e.drawingSpares : nullptr);
+  if (!keepOlder) e.drawingSpares.clear();
   const double drawingSeconds = double(drawTimer.nsecsElapsed()) / 1e9;
   snapshotPermille_ = 1000;
 
@@ -511,6 +560,7 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   }
   e.updatesSinceSnapshot = 0;
   e.lastTimes = times;
+  e.olderDrawing = std::move(e.lastDrawing);
   e.lastDrawing = drawing;
 
   auto r = std::make_shared<PredictionResult>();

@@ -122,6 +122,7 @@ class PredictionWorker : public QObject {
   bool sleepUnlessInterrupted(std::chrono::milliseconds d);
   bool prepareUpdates();  // false: stopped by a request for another engine, or a cancel
   void prepareSpares();
+  void prepareDrawingSpares();
   std::chrono::steady_clock::time_point lastActivity() const {
     return std::chrono::steady_clock::time_point(std::chrono::steady_clock::duration(activity_.load(std::memory_order_relaxed)));
   }

@@ -291,6 +291,96 @@ TEST(TimelineSteps, EachColumnTakesTheStepUnderItsCentre) {
   }
 }
 
+// A drawing built into spares (ui::DrawingSpares: arrays whose pages were touched in idle
+// time, or a replaced drawing's) is the drawing built into fresh memory, and writes into the
+// spares' memory; a drawing is harvested only when nothing else holds it.
+TEST(Timeline, ADrawingBuiltIntoSparesIsTheSameAndUsesTheirMemory) {
+  GeneratorSpec spec;
+  spec.ranks = 8;
+  spec.steps = 30;
+  spec.imbalance = 0.6;
+  spec.nonBlocking = true;
+  TraceBuilder b("spares", "generated");
+  generateTrace(spec, b);
+  auto t = std::make_shared<const Trace>(b.take());
+  TimelineView view;
+  view.setTrace(t);
+  const auto base = view.base();
+  Replayer r(*t, Scenario{});
+  auto first = ui::buildDrawing(base, predictedTimes(r), nullptr, nullptr);
+  ui::DrawingSpares spares;
+  ASSERT_TRUE(spares.fill(*first, {}));
+  EXPECT_GT(spares.bytes(), 0u);
+  auto& sp = spares.impl();
+  std::vector<const ui::LodBucket*> lodMemory(t->rankCount());
+  std::vector<const TimeNs*> arrowMemory(sp.arrows.size());
+  for (std::uint32_t k = 0; k < t->rankCount(); ++k) {
+    ASSERT_NE(sp.lodOf(k), nullptr);
+    lodMemory[k] = sp.lod[k].levels[0].data();
+  }
+  for (std::uint32_t c = 0; c < sp.arrows.size(); ++c)
+    arrowMemory[c] = sp.arrowsOf(c) ? sp.arrows[c].send.data() : nullptr;
+
+  // Balancing step 1 moves every rank: both builds rebuild every table and channel.
+  ASSERT_TRUE(r.add(Hypothesis{HypothesisKind::BalanceCompute, {}, 1}));
+  const auto times = predictedTimes(r);
+  auto fresh = ui::buildDrawing(base, times, first.get(), nullptr);
+  auto reused = ui::buildDrawing(base, times, first.get(), nullptr, {}, &spares);
+  ASSERT_TRUE(fresh && reused);
+  for (std::uint32_t k = 0; k < t->rankCount(); ++k) {
+    const ui::RankLod &f = *fresh->lod[k], &u = *reused->lod[k];
+    EXPECT_EQ(u.levels[0].data(), lodMemory[k]) << "rank " << k;  // the spare's memory
+    ASSERT_EQ(f.levels.size(), u.levels.size());
+    for (std::size_t l = 0; l < f.levels.size(); ++l) {
+      ASSERT_EQ(f.levels[l].size(), u.levels[l].size());
+      for (std::size_t i = 0; i < f.levels[l].size(); ++i) {
+        const ui::LodBucket &x = f.levels[l][i], &y = u.levels[l][i];
+        ASSERT_TRUE(x.packed == y.packed && x.busy == y.busy && x.top == y.top)
+            << "rank " << k << " level " << l << " bucket " << i;
+      }
+    }
+    EXPECT_EQ(f.classes, u.classes);
+    EXPECT_EQ(f.classMaxDuration, u.classMaxDuration);
+    EXPECT_EQ(f.firstEnter, u.firstEnter);
+    EXPECT_EQ(f.lastLeave, u.lastLeave);
+  }
+  ASSERT_EQ(fresh->arrows.channels.size(), reused->arrows.channels.size());
+  for (std::size_t c = 0; c < fresh->arrows.channels.size(); ++c) {
+    const ui::ArrowArrays &f = *fresh->arrows.channels[c]->pieces[0].arrays,
+                          &u = *reused->arrows.channels[c]->pieces[0].arrays;
+    EXPECT_EQ(f.send, u.send);
+    EXPECT_EQ(f.recv, u.recv);
+    EXPECT_EQ(f.order, u.order);
+    EXPECT_EQ(f.first, u.first);
+    EXPECT_EQ(f.lag, u.lag);
+    EXPECT_EQ(f.lead, u.lead);
+    if (arrowMemory[c]) {
+      EXPECT_EQ(u.send.data(), arrowMemory[c]) << "channel " << c;
+    }
+  }
+  EXPECT_EQ(spares.bytes(), 0u);  // all taken
+
+  // Harvest: not while another holds the drawing; then its arrays, and the drawing goes.
+  auto held = reused;
+  spares.harvest(reused);
+  EXPECT_NE(reused, nullptr);
+  EXPECT_EQ(spares.bytes(), 0u);
+  held.reset();
+  std::size_t arrays = 0;  // its tables and arrow arrays
+  for (const auto& l : reused->lod) arrays += l->bytes();
+  for (const auto& c : reused->arrows.channels)
+    arrays += (c->pieces[0].arrays->send.capacity() + c->pieces[0].arrays->recv.capacity()) * sizeof(TimeNs);
+  spares.harvest(reused);
+  EXPECT_EQ(reused, nullptr);
+  EXPECT_EQ(spares.bytes(), arrays);
+  // A rank whose table a later drawing shares is not taken from the earlier one.
+  auto later = ui::buildDrawing(base, times, fresh.get(), nullptr);  // same times: every table shared
+  spares.clear();
+  spares.harvest(fresh);
+  EXPECT_EQ(fresh, nullptr);
+  EXPECT_EQ(spares.bytes(), 0u);
+}
+
 // A predicted drawing built after a uniform shift (the GUI's worker after a toggle that moved
 // every rank alike: Drawing::pieces) summarises the same events within a bucket of one built
 // from scratch: per lane the same boxes, the same busy time in all and in every window of

@@ -7,8 +7,10 @@
 #include <QFontMetrics>
 
 #include <algorithm>
+#include <atomic>
 #include <numeric>
 #include <tuple>
+#include <utility>
 
 namespace perwiz::ui {
 
@@ -228,11 +230,16 @@ std::pair<std::shared_ptr<const RankLod>, std::shared_ptr<const std::vector<LodP
 // The arrows [lo, hi) of channel `cr` (indices along the channel) with the times of
 // `prediction` (the measured ones without), by send time. Written in place: no temporary per
 // message (a shift moves every rank, and fresh memory costs a page fault per 4 KiB).
+// `recycle` (if set and not empty): arrays written over instead of fresh ones.
 std::shared_ptr<const ArrowArrays> channelArrays(const TimelineBase& base, const TimelineBase::ChannelRange& cr,
-                                                 std::uint32_t lo, std::uint32_t hi, const PredictedTimes* prediction) {
+                                                 std::uint32_t lo, std::uint32_t hi, const PredictedTimes* prediction,
+                                                 ArrowArrays* recycle = nullptr) {
   const auto& sources = base.arrowSources();
   const std::uint32_t n = hi - lo;
-  auto a = std::make_shared<ArrowArrays>();
+  auto a =
+      recycle ? std::make_shared<ArrowArrays>(std::exchange(*recycle, ArrowArrays{})) : std::make_shared<ArrowArrays>();
+  a->order.clear();
+  a->lag = a->lead = 0;
   a->first = cr.first + lo;
   a->send.resize(n);
   a->recv.resize(n);
@@ -304,9 +311,81 @@ bool shiftedChannel(const TimelineBase& base, const TimelineBase::ChannelRange& 
 
 }  // namespace
 
+// ---- spares ----
+
+DrawingSpares::DrawingSpares() : d_(std::make_unique<Impl>()) {}
+DrawingSpares::~DrawingSpares() = default;
+
+void DrawingSpares::clear() { *d_ = Impl{}; }
+
+std::size_t DrawingSpares::bytes() const {
+  std::size_t b = 0;
+  for (const RankLod& l : d_->lod) b += l.bytes();
+  for (const ArrowArrays& a : d_->arrows) b += (a.send.capacity() + a.recv.capacity()) * sizeof(TimeNs);
+  return b;
+}
+
+bool DrawingSpares::fill(const Drawing& like, const std::function<bool()>& stop) {
+  Impl& s = *d_;
+  if (s.lod.size() != like.lod.size()) s.lod.resize(like.lod.size());
+  if (s.arrows.size() != like.arrows.channels.size()) s.arrows.resize(like.arrows.channels.size());
+  // Value-initialised, then cleared where only the capacity counts: every page is touched.
+  for (std::uint32_t r = 0; r < like.lod.size(); ++r) {
+    if (!like.lod[r] || s.lodOf(r)) continue;
+    if (stop && stop()) return false;
+    const RankLod& l = *like.lod[r];
+    RankLod x;
+    x.levels.resize(l.levels.size());
+    for (std::size_t k = 0; k < l.levels.size(); ++k) x.levels[k].resize(l.levels[k].size());
+    x.classes.resize(l.classes.size());
+    for (std::size_t k = 0; k < l.classes.size(); ++k) {
+      x.classes[k].resize(l.classes[k].size());
+      x.classes[k].clear();
+    }
+    if (x.levels.empty()) continue;
+    s.lod[r] = std::move(x);
+  }
+  for (std::uint32_t c = 0; c < like.arrows.channels.size(); ++c) {
+    if (!like.arrows.channels[c] || s.arrowsOf(c)) continue;
+    if (stop && (c & 63) == 0 && stop()) return false;
+    std::size_t n = 0;
+    for (const ArrowPiece& p : like.arrows.channels[c]->pieces) n += p.hi - p.lo;
+    if (n == 0) continue;
+    s.arrows[c].send.resize(n);
+    s.arrows[c].recv.resize(n);
+  }
+  return true;
+}
+
+void DrawingSpares::harvest(std::shared_ptr<const Drawing>& old) {
+  if (!old || old.use_count() != 1) return;
+  // Nobody else reads it (use_count() is a relaxed load: the fence orders our writes after
+  // the other threads' last reads, which their release of it published).
+  std::atomic_thread_fence(std::memory_order_acquire);
+  Impl& s = *d_;
+  Drawing& d = const_cast<Drawing&>(*old);
+  if (s.lod.size() < d.lod.size()) s.lod.resize(d.lod.size());
+  if (s.arrows.size() < d.arrows.channels.size()) s.arrows.resize(d.arrows.channels.size());
+  for (std::uint32_t r = 0; r < d.lod.size(); ++r)
+    if (d.lod[r] && d.lod[r].use_count() == 1 && !s.lodOf(r) && (d.pieces.empty() || !d.pieces[r])) {
+      std::atomic_thread_fence(std::memory_order_acquire);
+      s.lod[r] = std::move(const_cast<RankLod&>(*d.lod[r]));
+    }
+  for (std::uint32_t c = 0; c < d.arrows.channels.size(); ++c) {
+    const auto& ch = d.arrows.channels[c];
+    if (!ch || ch.use_count() != 1 || ch->pieces.size() != 1 || s.arrowsOf(c)) continue;
+    const auto& arrays = ch->pieces[0].arrays;
+    if (arrays.use_count() != 1) continue;
+    std::atomic_thread_fence(std::memory_order_acquire);
+    s.arrows[c] = std::move(const_cast<ArrowArrays&>(*arrays));
+  }
+  old.reset();
+}
+
 std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> basePtr,
                                             std::shared_ptr<const PredictedTimes> prediction, const Drawing* reuse,
-                                            const DrawingShift* shift, const std::function<bool()>& stop) {
+                                            const DrawingShift* shift, const std::function<bool()>& stop,
+                                            DrawingSpares* spares) {
   struct Stopped {};
   if (!basePtr) return nullptr;
   const TimelineBase& base = *basePtr;
@@ -378,7 +457,9 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
       } else if (shifted && r < ranks && (before ? before->size() : 1) < kMaxDrawingPieces) {
         std::tie(d.lod[r], d.pieces[r]) = shiftedRank(base, d.grid, r, d.times[r], *reuse, before, *shift);
       } else {
-        d.lod[r] = std::make_shared<const RankLod>(buildLod(d.grid, d.times[r], base.shape(r), base.roles()));
+        RankLod* recycle = spares && r < ranks ? spares->impl().lodOf(r) : nullptr;
+        d.lod[r] =
+            std::make_shared<const RankLod>(buildLod(d.grid, d.times[r], base.shape(r), base.roles(), false, recycle));
       }
       d.steps[r] = RankSteps(base.stepsOf(r), d.times[r]);
     });
@@ -404,8 +485,9 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
       ch->dst = cr.dst;
       if (!(arrowShift && cr.monotone && !kept(cr.src) && !kept(cr.dst) &&
             shiftedChannel(base, cr, *reuse->arrows.channels[c], *shift, *prediction, *ch))) {
-        ch->pieces.assign(1,
-                          {channelArrays(base, cr, 0, cr.last - cr.first, prediction.get()), 0, 0, cr.last - cr.first});
+        ArrowArrays* recycle = spares && predicted ? spares->impl().arrowsOf(c) : nullptr;
+        ch->pieces.assign(
+            1, {channelArrays(base, cr, 0, cr.last - cr.first, prediction.get(), recycle), 0, 0, cr.last - cr.first});
         ch->lag = ch->pieces[0].arrays->lag;
         ch->lead = ch->pieces[0].arrays->lead;
       }

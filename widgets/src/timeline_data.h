@@ -270,7 +270,17 @@ std::pair<int, int> queryDrawingLane(const Drawing& d, std::uint32_t r, const Ra
 std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> base,
                                             std::shared_ptr<const PredictedTimes> times,
                                             const Drawing* previous = nullptr, const DrawingShift* shift = nullptr,
-                                            const std::function<bool()>& stop = {});
+                                            const std::function<bool()>& stop = {}, DrawingSpares* spares);
+
+// What DrawingSpares holds: per rank a table and per channel arrow arrays to write over.
+struct DrawingSpares::Impl {
+  std::vector<RankLod> lod;         // per row; no levels: none
+  std::vector<ArrowArrays> arrows;  // per channel; no capacity: none
+  RankLod* lodOf(std::uint32_t r) { return r < lod.size() && !lod[r].levels.empty() ? &lod[r] : nullptr; }
+  ArrowArrays* arrowsOf(std::uint32_t c) {
+    return c < arrows.size() && arrows[c].send.capacity() > 0 ? &arrows[c] : nullptr;
+  }
+};
 
 class TimelineData {
  public:

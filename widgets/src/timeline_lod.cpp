@@ -186,7 +186,10 @@ std::vector<std::uint8_t> classify(const LodGrid& grid, const RankTimes& t, cons
   }
   // Class 0 (narrow at level 0: almost every event) is never drawn from its list: a frame at
   // level L draws the classes above L as boxes, and a frame below level 0 sweeps the events.
-  for (int k = 1; k <= grid.levels; ++k) lod.classes[k].reserve(count[k]);
+  for (int k = 0; k <= grid.levels; ++k) {
+    lod.classes[k].clear();  // (a recycled table's)
+    if (k > 0) lod.classes[k].reserve(count[k]);
+  }
   for (std::uint32_t i = 0; i < t.size; ++i)
     if (cls[i] != kNotDrawn && cls[i] != 0) lod.classes[cls[i]].push_back(i);
   if (lod.firstEnter > lod.lastLeave) lod.firstEnter = lod.lastLeave = 0;
@@ -222,8 +225,9 @@ void emitLevel(const LodGrid& grid, const std::vector<Acc>& cur, int l, std::siz
 }  // namespace
 
 RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape, const std::vector<FnRole>& roles,
-                 bool trim) {
+                 bool trim, RankLod* recycle) {
   RankLod lod;
+  if (recycle) lod = std::exchange(*recycle, RankLod{});  // its arrays keep their capacity below
   const std::vector<std::uint8_t> cls = classify(grid, t, roles, lod);
 
   // Segments of narrow events into the level where they become narrow: level 0 (almost every

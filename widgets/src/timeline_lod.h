@@ -111,8 +111,10 @@ struct RankLod {
 };
 // `trim`: the level arrays end at the last bucket the events reach (a piece of a rank's
 // events, e.g. the part before a shift; buildDrawing), instead of covering the whole grid.
-RankLod buildLod(const LodGrid& grid, const RankTimes& times, const RankShape& shape,
-                 const std::vector<FnRole>& roles, bool trim = false);
+// `recycle` (if set): a table whose arrays are written over (their memory reused) instead of
+// fresh ones; it is left empty.
+RankLod buildLod(const LodGrid& grid, const RankTimes& times, const RankShape& shape, const std::vector<FnRole>& roles,
+                 bool trim = false, RankLod* recycle = nullptr);
 
 // One pixel column of a summary: busy ns of narrow events, the dominant function, the
 // shallowest depth, whether it holds a point event.

@@ -60,11 +60,39 @@ struct DrawingShift {
 inline constexpr std::size_t kMaxDrawingPieces = 4;
 // Whether `d` moved earlier tables past a shift (drawn within a bucket of an exact build).
 bool isProvisional(const Drawing& d);
+// Arrays for the next predicted drawings to write into, their pages touched beforehand (idle
+// time) rather than during a change: a build into fresh memory took two to three times one
+// into memory it had (256 x 10^7 events: 290-350 ms against 105-135; touching fresh memory
+// costs about 3.5 s per GB on the project's test machines; issue #40). Not thread-safe: one
+// owner (the prediction worker), one build or fill at a time.
+class DrawingSpares {
+ public:
+  DrawingSpares();
+  ~DrawingSpares();
+  DrawingSpares(const DrawingSpares&) = delete;
+  DrawingSpares& operator=(const DrawingSpares&) = delete;
+  // Gives every rank and channel of `like` (a predicted drawing) that has no spare arrays of
+  // like's sizes, their pages touched. False (what was filled stays) when `stop` said so; it
+  // is asked between ranks and channels.
+  bool fill(const Drawing& like, const std::function<bool()>& stop);
+  // Takes the arrays of `old` when nothing else holds it (`old` is then reset; else left as
+  // it is, to try again later).
+  void harvest(std::shared_ptr<const Drawing>& old);
+  std::size_t bytes() const;
+  void clear();
+  struct Impl;
+  Impl& impl() { return *d_; }
+
+ private:
+  std::unique_ptr<Impl> d_;
+};
+
 // `stop` (if set) is asked between ranks and between channels: true gives up and returns
-// nullptr.
+// nullptr. `spares` (if set): the rebuilt ranks and channels take their arrays from it.
 std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> base,
                                             std::shared_ptr<const PredictedTimes> times, const Drawing* previous,
-                                            const DrawingShift* shift, const std::function<bool()>& stop);
+                                            const DrawingShift* shift, const std::function<bool()>& stop,
+                                            DrawingSpares* spares = nullptr);
 
 // A trace's base and measured drawing, prepared where the trace is read (a loader thread:
 // O(events), ranks in parallel) so that TimelineView::setTrace only swaps them in. Empty
