@@ -291,6 +291,56 @@ TEST(TimelineSteps, EachColumnTakesTheStepUnderItsCentre) {
   }
 }
 
+// Arrow ends (TimelineBase::ArrowEnd): every matched endpoint's measured time comes back
+// exactly, and a predicted end keeps its distance to the nearer end of its moved event: one
+// recorded at a call's leave (a receive completed as the call returns, the common case) stays at
+// the predicted leave, one at the enter at the predicted enter.
+TEST(Timeline, ArrowEndsKeepTheirPlaceInTheirEvent) {
+  TraceBuilder b("ends", "test");
+  b.begin({2, {}});
+  const auto send = b.defineFunction({"MPI_Send", EventKind::MpiCall, MpiOp::Send, ""});
+  const auto recv = b.defineFunction({"MPI_Recv", EventKind::MpiCall, MpiOp::Recv, ""});
+  b.enter(0, 100, send);
+  b.send(0, 100, 1, 0, 7, 64, 0);  // at the enter
+  b.leave(0, 150, send);
+  b.enter(1, 50, recv);
+  b.recv(1, 400, 0, 0, 7, 64, 0);  // at the leave
+  b.leave(1, 400, recv);
+  b.enter(1, 500, recv);
+  b.recv(1, 530, 0, 0, 8, 64, 0);  // inside, nearer the enter (30 ns after it)
+  b.leave(1, 600, recv);
+  b.enter(0, 700, send);
+  b.send(0, 790, 1, 0, 8, 64, 0);  // inside, nearer the leave (10 ns before it)
+  b.leave(0, 800, send);
+  b.end();
+  auto t = std::make_shared<const Trace>(b.take());
+  ui::TimelineBase base(t);
+  ASSERT_EQ(base.arrowSources().size(), 2u);
+  for (std::uint32_t r = 0; r < 2; ++r)
+    for (const MessageEndpoint& m : t->ranks[r].messages)
+      EXPECT_EQ(base.measuredEnd(r, base.arrowEnd(r, m)), m.time) << "rank " << r << " at " << m.time;
+  // A prediction that moves and stretches every event: [enter, leave] -> [enter + 1000,
+  // enter + 1000 + 3 * (leave - enter)].
+  PredictedTimes p;
+  for (std::uint32_t r = 0; r < 2; ++r) {
+    auto pr = std::make_shared<PredictedRank>();
+    for (std::uint32_t i = 0; i < t->ranks[r].size(); ++i) {
+      const TimeNs e = t->ranks[r].enter[i], x = t->ranks[r].leave[i];
+      pr->enter.push_back(e + 1000);
+      pr->leave.push_back(e + 1000 + 3 * (x - e));
+    }
+    pr->wait.assign(t->ranks[r].mpiCalls.size(), 0);
+    p.ranks.push_back(pr);
+  }
+  auto at = [&](std::uint32_t r, std::size_t k) {
+    return base.predictedEnd(r, base.arrowEnd(r, t->ranks[r].messages[k]), p);
+  };
+  EXPECT_EQ(at(0, 0), 100 + 1000);                 // at the enter: the predicted enter
+  EXPECT_EQ(at(1, 0), 50 + 1000 + 3 * 350);        // at the leave: the predicted leave (2100)
+  EXPECT_EQ(at(1, 1), 500 + 1000 + 30);            // 30 ns after the predicted enter
+  EXPECT_EQ(at(0, 1), 700 + 1000 + 3 * 100 - 10);  // 10 ns before the predicted leave
+}
+
 // A drawing built into spares (ui::DrawingSpares: arrays whose pages were touched in idle
 // time, or a replaced drawing's) is the drawing built into fresh memory, and writes into the
 // spares' memory; a drawing is harvested only when nothing else holds it.

@@ -69,43 +69,54 @@ TimelineBase::TimelineBase(std::shared_ptr<const Trace> trace) : trace_(std::mov
   // fill their own slice of the table, counted first, and are sorted there: ranks in parallel
   // (one sort of all the sends was a third of the time before the first paint at 10^7 events).
   const std::uint32_t ranks = std::uint32_t(t.rankCount());
-  auto arrowOf = [&](std::uint32_t r, std::uint32_t m, ArrowSource* out) {
-    const MessageEndpoint& ep = t.ranks[r].messages[m];
-    if (!ep.isSend || !ep.matched() || ep.matchRank >= ranks) return false;
-    const auto& other = t.ranks[ep.matchRank].messages;
-    if (ep.matchIndex >= other.size()) return false;
-    if (out) *out = {arrowEnd(r, ep), arrowEnd(ep.matchRank, other[ep.matchIndex]), m};
-    return true;
+  auto matchedSend = [&](const MessageEndpoint& ep) {
+    return ep.isSend && ep.matched() && ep.matchRank < ranks && ep.matchIndex < t.ranks[ep.matchRank].messages.size();
   };
   std::vector<std::size_t> from(ranks + 1, 0);
   forEachRank(ranks, t.eventCount(), [&](std::uint32_t r) {
     std::size_t n = 0;
-    for (std::uint32_t m = 0; m < t.ranks[r].messages.size(); ++m) n += arrowOf(r, m, nullptr);
+    for (const MessageEndpoint& ep : t.ranks[r].messages) n += matchedSend(ep);
     from[r + 1] = n;
   });
   for (std::uint32_t r = 0; r < ranks; ++r) from[r + 1] += from[r];
   arrowCount_ = from[ranks];
   arrowSources_ = std::make_unique_for_overwrite<ArrowSource[]>(arrowCount_);
   ArrowSource* const all = arrowSources_.get();
+  std::vector<std::vector<ChannelRange>> channelsOf(ranks);
   forEachRank(ranks, t.eventCount(), [&](std::uint32_t r) {
-    ArrowSource* out = all + from[r];
-    for (std::uint32_t m = 0; m < t.ranks[r].messages.size(); ++m) out += arrowOf(r, m, out);
-    // One sender's sends: by receiver, then by send time.
-    std::stable_sort(all + from[r], all + from[r + 1], [](const ArrowSource& a, const ArrowSource& b) {
-      return a.recv.rank != b.recv.rank ? a.recv.rank < b.recv.rank : a.send.time < b.send.time;
+    // One sender's sends: by receiver, then by send time (the sort keys beside each source,
+    // which keeps neither).
+    struct Keyed {
+      std::uint32_t dst;
+      TimeNs sendTime;
+      ArrowSource source;
+    };
+    std::vector<Keyed> keyed;
+    keyed.reserve(from[r + 1] - from[r]);
+    const auto& messages = t.ranks[r].messages;
+    for (std::uint32_t m = 0; m < messages.size(); ++m) {
+      const MessageEndpoint ep = messages[m];
+      if (!matchedSend(ep)) continue;
+      const ArrowEnd s = arrowEnd(r, ep), d = arrowEnd(ep.matchRank, t.ranks[ep.matchRank].messages[ep.matchIndex]);
+      keyed.push_back({ep.matchRank, ep.time, {s.value, d.value, s.event, d.event, m}});
+    }
+    std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
+      return a.dst != b.dst ? a.dst < b.dst : a.sendTime < b.sendTime;
     });
+    const std::uint32_t first = std::uint32_t(from[r]);
+    for (std::uint32_t i = 0; i < keyed.size(); ++i) {
+      all[first + i] = keyed[i].source;
+      if (i == 0 || keyed[i].dst != keyed[i - 1].dst) channelsOf[r].push_back({r, keyed[i].dst, first + i, first + i});
+      channelsOf[r].back().last = first + i + 1;
+    }
   });
-  for (std::uint32_t i = 0; i < arrowCount_; ++i) {
-    if (i == 0 || all[i].send.rank != all[i - 1].send.rank || all[i].recv.rank != all[i - 1].recv.rank)
-      channels_.push_back({all[i].send.rank, all[i].recv.rank, i, i});
-    channels_.back().last = i + 1;
-  }
+  for (auto& list : channelsOf) channels_.insert(channels_.end(), list.begin(), list.end());
   for (ChannelRange& c : channels_) {
     c.monotone = true;
     for (std::uint32_t i = c.first; i < c.last && c.monotone; ++i) {
       const ArrowSource& a = all[i];
-      c.monotone = a.send.event != kNone32 && a.recv.event != kNone32 &&
-                   (i == c.first || (a.send.event >= all[i - 1].send.event && a.recv.event >= all[i - 1].recv.event));
+      c.monotone = a.sendEvent != kNone32 && a.recvEvent != kNone32 &&
+                   (i == c.first || (a.sendEvent >= all[i - 1].sendEvent && a.recvEvent >= all[i - 1].recvEvent));
     }
   }
 
@@ -121,22 +132,25 @@ TimelineBase::ArrowEnd TimelineBase::arrowEnd(std::uint32_t rank, const MessageE
   std::uint32_t ev = m.isSend ? m.postEvent : m.event;
   if (ev == kNone32) ev = m.isSend ? m.event : m.postEvent;
   if (ev != kNone32 && ev >= trace_->ranks[rank].size()) ev = kNone32;
-  ArrowEnd end{rank, ev, m.time, 0};
-  if (ev != kNone32) {
-    const TimeNs e = trace_->ranks[rank].enter[ev], x = trace_->ranks[rank].leave[ev];
-    end.offset = m.time - e <= x - m.time ? m.time - e : -(x - m.time);
-  }
-  return end;
+  if (ev == kNone32) return {kNone32, m.time};
+  const TimeNs e = trace_->ranks[rank].enter[ev], x = trace_->ranks[rank].leave[ev];
+  return {ev, m.time - e <= x - m.time ? m.time - e : -(x - m.time) - 1};
 }
 
-TimeNs TimelineBase::predictedEnd(const ArrowEnd& e, const PredictedTimes& p) const {
+TimeNs TimelineBase::measuredEnd(std::uint32_t rank, const ArrowEnd& e) const {
+  if (e.event == kNone32) return e.value;
+  const RankTrace& rt = trace_->ranks[rank];
+  return e.value >= 0 ? rt.enter[e.event] + e.value : rt.leave[e.event] + e.value + 1;
+}
+
+TimeNs TimelineBase::predictedEnd(std::uint32_t rank, const ArrowEnd& e, const PredictedTimes& p) const {
   // A measured instant inside [e, x] maps into the predicted [pe, px] keeping its distance to
-  // the nearer end (taken once from the measured times: ArrowEnd::offset).
-  if (e.event == kNone32) return e.time;
-  const PredictedRank& pr = *p.ranks[e.rank];
+  // the nearer end (ArrowEnd::value), clamped to the predicted event.
+  if (e.event == kNone32) return e.value;
+  const PredictedRank& pr = *p.ranks[rank];
   const TimeNs pe = pr.enter[e.event], px = pr.leave[e.event];
-  if (e.offset >= 0) return std::min(pe + e.offset, std::max(px, pe));
-  return std::max(px + e.offset, pe);
+  if (e.value >= 0) return std::min(pe + e.value, std::max(px, pe));
+  return std::max(px + e.value + 1, pe);
 }
 
 std::size_t TimelineBase::bytes() const {
@@ -246,8 +260,8 @@ std::shared_ptr<const ArrowArrays> channelArrays(const TimelineBase& base, const
   bool sorted = true;
   for (std::uint32_t i = 0; i < n; ++i) {
     const TimelineBase::ArrowSource& m = sources[a->first + i];
-    const TimeNs s = prediction ? base.predictedEnd(m.send, *prediction) : m.send.time;
-    const TimeNs r = prediction ? base.predictedEnd(m.recv, *prediction) : m.recv.time;
+    const TimeNs s = prediction ? base.predictedEnd(cr.src, m.send(), *prediction) : base.measuredEnd(cr.src, m.send());
+    const TimeNs r = prediction ? base.predictedEnd(cr.dst, m.recv(), *prediction) : base.measuredEnd(cr.dst, m.recv());
     a->send[i] = s;
     a->recv[i] = r;
     a->lag = std::max(a->lag, r - s);
@@ -283,7 +297,10 @@ bool shiftedChannel(const TimelineBase& base, const TimelineBase::ChannelRange& 
   while (lo < hi) {
     const std::uint32_t mid = lo + (hi - lo) / 2;
     const TimelineBase::ArrowSource& m = sources[cr.first + mid];
-    if (m.send.event >= fs && m.recv.event >= fd) hi = mid; else lo = mid + 1;
+    if (m.sendEvent >= fs && m.recvEvent >= fd)
+      hi = mid;
+    else
+      lo = mid + 1;
   }
   const std::uint32_t k = lo;
   std::vector<ArrowPiece> pieces;
@@ -593,7 +610,7 @@ std::uint32_t TimelineData::mpiIndexOf(std::uint32_t rank, std::uint32_t event) 
 
 TimeNs TimelineData::endpointTime(bool predicted, std::uint32_t rank, const MessageEndpoint& m) const {
   if (!predicted || !prediction_) return m.time;
-  return base_->predictedEnd(base_->arrowEnd(rank, m), *prediction_);
+  return base_->predictedEnd(rank, base_->arrowEnd(rank, m), *prediction_);
 }
 
 bool TimelineData::stepSpan(bool predicted, std::uint32_t step, std::uint32_t rank, TimeNs& b,

@@ -174,23 +174,27 @@ class TimelineBase {
   int maxDepth() const { return maxDepth_; }
   std::size_t bytes() const;
 
-  // The matched messages as arrows, decoded once per trace: each end's rank, the event whose
-  // times it moves with (kNone32: none) and its measured time; grouped by channel (sender,
-  // receiver) and by measured send time. A predicted drawing only maps the two times.
-  // Plain data without initialisers: the table (56 B a message) is allocated uninitialised and
-  // each sender fills its own slice, ranks in parallel (zeroing 10^8 bytes first, on one
-  // thread, was a tenth of the time before the first paint at 10^7 events).
+  // The matched messages as arrows, decoded once per trace, grouped by channel (sender,
+  // receiver: channels()) and by measured send time. Each end is the event whose times it
+  // moves with and where it lies in it (ArrowEnd); a drawing maps the two ends with its times.
+  // 32 B a message (it was 56 with each end's rank and time, which the channel and the trace
+  // give: 0.5 GB less at 2 x 10^7 messages). Plain data without initialisers: the table is
+  // allocated uninitialised and each sender fills its own slice, ranks in parallel.
   struct ArrowEnd {
-    std::uint32_t rank, event;  // event: kNone32 when the end does not move with one
-    TimeNs time;
-    // Where `time` lies in its event, kept when the event moves: its distance to the nearer
-    // end, from the enter (>= 0) or back from the leave (< 0).
-    TimeNs offset;
+    std::uint32_t event;  // kNone32 when the end does not move with an event
+    // With an event: the measured instant's distance from its enter (>= 0) or, when it lies
+    // nearer the leave, -(distance from the leave) - 1 (< 0: an instant at the leave stays at
+    // the leave of a moved event; -0 would read as the enter). Without one: the instant itself.
+    TimeNs value;
   };
   struct ArrowSource {
-    ArrowEnd send, recv;
+    TimeNs sendValue, recvValue;  // ArrowEnd::value of each end
+    std::uint32_t sendEvent, recvEvent;
     std::uint32_t endpoint;  // the send's endpoint index
+    ArrowEnd send() const { return {sendEvent, sendValue}; }
+    ArrowEnd recv() const { return {recvEvent, recvValue}; }
   };
+  static_assert(sizeof(ArrowSource) == 32);
   std::span<const ArrowSource> arrowSources() const { return {arrowSources_.get(), arrowCount_}; }
   // Channels of arrowSources(): [first, last) ranges of one (sender, receiver) each.
   struct ChannelRange {
@@ -205,8 +209,10 @@ class TimelineBase {
   // Steps present on a rank, in step order, with their markers.
   const std::vector<StepOnRank>& stepsOf(std::uint32_t rank) const { return stepsOf_[rank]; }
   ArrowEnd arrowEnd(std::uint32_t rank, const MessageEndpoint& m) const;
-  // An arrow end's time in a prediction: moved with its event.
-  TimeNs predictedEnd(const ArrowEnd& e, const PredictedTimes& p) const;
+  // An arrow end of `rank` at its measured time (exactly the endpoint's), and in a prediction:
+  // moved with its event, keeping its distance to the nearer end (within the event).
+  TimeNs measuredEnd(std::uint32_t rank, const ArrowEnd& e) const;
+  TimeNs predictedEnd(std::uint32_t rank, const ArrowEnd& e, const PredictedTimes& p) const;
 
  private:
   std::shared_ptr<const Trace> trace_;
