@@ -347,7 +347,10 @@ bool DrawingSpares::fill(const Drawing& like, const std::function<bool()>& stop)
   if (s.lod.size() != like.lod.size()) s.lod.resize(like.lod.size());
   if (s.arrows.size() != like.arrows.channels.size()) s.arrows.resize(like.arrows.channels.size());
   // Value-initialised, then cleared where only the capacity counts: every page is touched.
-  for (std::uint32_t r = 0; r < like.lod.size(); ++r) {
+  // Ranks only: threads are drawn as measured, their tables shared by every drawing.
+  const std::size_t ranks =
+      like.base ? std::min<std::size_t>(like.base->rankCount(), like.lod.size()) : like.lod.size();
+  for (std::uint32_t r = 0; r < ranks; ++r) {
     if (!like.lod[r] || s.lodOf(r)) continue;
     if (stop && stop()) return false;
     const RankLod& l = *like.lod[r];
@@ -383,7 +386,8 @@ void DrawingSpares::harvest(std::shared_ptr<const Drawing>& old) {
   Drawing& d = const_cast<Drawing&>(*old);
   if (s.lod.size() < d.lod.size()) s.lod.resize(d.lod.size());
   if (s.arrows.size() < d.arrows.channels.size()) s.arrows.resize(d.arrows.channels.size());
-  for (std::uint32_t r = 0; r < d.lod.size(); ++r)
+  const std::size_t ranks = d.base ? std::min<std::size_t>(d.base->rankCount(), d.lod.size()) : d.lod.size();
+  for (std::uint32_t r = 0; r < ranks; ++r)  // (threads: as in fill)
     if (d.lod[r] && d.lod[r].use_count() == 1 && !s.lodOf(r) && (d.pieces.empty() || !d.pieces[r])) {
       std::atomic_thread_fence(std::memory_order_acquire);
       s.lod[r] = std::move(const_cast<RankLod&>(*d.lod[r]));
