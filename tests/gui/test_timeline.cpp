@@ -690,9 +690,7 @@ TEST(Timeline, IncrementalPredictedDrawingEqualsAFreshOne) {
   spec.steps = 60;
   spec.imbalance = 0.3;
   spec.nonBlocking = true;
-  TraceBuilder b("inc", "generated");
-  generateTrace(spec, b);
-  auto t = std::make_shared<const Trace>(b.take());
+  auto t = generated(spec, "inc");
   // Two scenarios: zero the computation before rank 5's last call (moves little), then also
   // balance step 10 (moves much).
   Scenario s1;
@@ -927,9 +925,7 @@ TEST(Timeline, DenseTracesKeepLabelledRowsAndScroll) {
   spec.ranks = 256;
   spec.steps = 4;
   spec.messagesPerStep = 2;
-  TraceBuilder b("dense", "generated");
-  generateTrace(spec, b);
-  auto t = std::make_shared<const Trace>(b.take());
+  auto t = generated(spec, "dense");
   Shown s(t, {1200, 700});
   const int fontH = QFontMetrics(s.view.font()).height();
   auto rowHeight = [&] { return s.view.eventCenter(1, 0).y() - s.view.eventCenter(0, 0).y(); };

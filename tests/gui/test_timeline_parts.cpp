@@ -350,9 +350,7 @@ TEST(Timeline, ADrawingBuiltIntoSparesIsTheSameAndUsesTheirMemory) {
   spec.steps = 30;
   spec.imbalance = 0.6;
   spec.nonBlocking = true;
-  TraceBuilder b("spares", "generated");
-  generateTrace(spec, b);
-  auto t = std::make_shared<const Trace>(b.take());
+  auto t = generated(spec, "spares");
   TimelineView view;
   view.setTrace(t);
   const auto base = view.base();
@@ -445,9 +443,7 @@ TEST(Timeline, ShiftedPredictedDrawingIsWithinABucketOfAFreshOne) {
   spec.messagesPerStep = 15;
   spec.imbalance = 0.9;
   spec.nonBlocking = true;
-  TraceBuilder b("shift", "generated");
-  generateTrace(spec, b);
-  auto t = std::make_shared<const Trace>(b.take());
+  auto t = generated(spec, "shift");
 
   TimelineView shifted, fresh;
   for (TimelineView* v : {&shifted, &fresh}) {

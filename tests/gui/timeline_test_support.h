@@ -40,6 +40,13 @@ inline constexpr TimeNs us = 1000;
 //   step 0 [0, 1000 µs]:  rank 0 Send -> rank 1 Recv; ranks 0-2 Barrier [800, 900]
 //   step 1 [1000, 2000]:  rank 0 Compute state [1100, 1500] with a nested Isend/Wait;
 //                         rank 1 Irecv + Wait; rank 2 nothing inside the step.
+// A generated trace (perwiz/generator.h) named `name`.
+inline std::shared_ptr<const Trace> generated(const GeneratorSpec& spec, const std::string& name) {
+  TraceBuilder b(name, "generated");
+  generateTrace(spec, b);
+  return std::make_shared<const Trace>(b.take());
+}
+
 inline std::shared_ptr<const Trace> smallTrace() {
   TraceBuilder b("hand", "test");
   b.begin({4, {}});
