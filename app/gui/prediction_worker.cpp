@@ -51,6 +51,9 @@ struct PredictionWorker::Engine {
   std::vector<std::shared_ptr<const PredictedRank>> older;
   bool prepared = false;  // prepareUpdates() done (its index is also built at the first update)
 
+  // Spare arrays (times and drawings) are kept only while two more snapshots fit in `available`.
+  bool roomForSpares(std::uint64_t available) const { return available / 2 > snapshotBytes(); }
+
   std::uint64_t snapshotBytes() const {
     // 16 B per event (predicted enter and leave), 8 B per MPI call (its wait).
     return 16 * trace->eventCount() + 8 * trace->mpiCallCount() + 4096 * trace->rankCount();
@@ -212,6 +215,35 @@ bool PredictionWorker::takeRequest(PredictionRequest& req) {
   return true;
 }
 
+bool PredictionWorker::startControlled(std::shared_ptr<const Trace> trace, std::shared_ptr<const NetworkModel> model,
+                                       CostMode costs) {
+  std::lock_guard lock(pendingMutex_);
+  if (cancelRunning_) return false;
+  control_->cancel = false;
+  control_->permille = 0;
+  building_ = true;
+  buildingTrace_ = std::move(trace);
+  buildingModel_ = std::move(model);
+  buildingCosts_ = costs;
+  return true;
+}
+
+void PredictionWorker::endControlled() {
+  std::lock_guard lock(pendingMutex_);
+  building_ = false;
+  buildingTrace_.reset();
+  buildingModel_.reset();
+}
+
+bool PredictionWorker::waitForQuietView() {
+  using Clock = std::chrono::steady_clock;
+  for (;;) {
+    if (interrupted()) return false;
+    if (Clock::now() - lastActivity() >= std::chrono::milliseconds(300)) return true;
+    if (sleepUnlessInterrupted(std::chrono::milliseconds(10))) return false;
+  }
+}
+
 // The engine for the request's trace, network model and cost mode: the one there, or one built
 // afresh. False: the request was cancelled before the build started.
 bool PredictionWorker::ensureEngine(const PredictionRequest& req) {
@@ -222,16 +254,7 @@ bool PredictionWorker::ensureEngine(const PredictionRequest& req) {
     if (!rebuild) return true;
     engine_.reset();  // its memory first: the new engine may need it
   }
-  {
-    std::lock_guard lock(pendingMutex_);
-    if (cancelRunning_) return false;
-    control_->cancel = false;
-    control_->permille = 0;
-    building_ = true;
-    buildingTrace_ = req.trace;
-    buildingModel_ = req.model;
-    buildingCosts_ = req.costs;
-  }
+  if (!startControlled(req.trace, req.model, req.costs)) return false;
   stage_ = Stage::Building;
   if (beforeBuild_) beforeBuild_();
   std::unique_ptr<Engine> fresh;
@@ -241,12 +264,7 @@ bool PredictionWorker::ensureEngine(const PredictionRequest& req) {
   } catch (...) {
     error = std::current_exception();
   }
-  {
-    std::lock_guard lock(pendingMutex_);
-    building_ = false;
-    buildingTrace_.reset();
-    buildingModel_.reset();
-  }
+  endControlled();
   stage_ = Stage::Idle;
   if (error) std::rethrow_exception(error);
   std::lock_guard lock(replayerMutex_);
@@ -354,11 +372,7 @@ void PredictionWorker::refine(const std::shared_ptr<const PredictionResult>& pro
   using Clock = std::chrono::steady_clock;
   std::shared_ptr<const ui::Drawing> exact;
   while (!exact) {
-    for (;;) {
-      if (interrupted()) return;
-      if (Clock::now() - lastActivity() >= std::chrono::milliseconds(300)) break;
-      if (sleepUnlessInterrupted(std::chrono::milliseconds(10))) return;
-    }
+    if (!waitForQuietView()) return;
     std::lock_guard lock(replayerMutex_);
     Engine& e = *engine_;
     if (!base || e.lastTimes != provisional->times) return;  // not the engine's last snapshot
@@ -385,16 +399,8 @@ bool PredictionWorker::prepareUpdates() {
   // shared with forks and built without the engine's lock, so that an export or the advisor can
   // fork the engine meanwhile; another trace, model or cost mode requested stops it.
   if (engine_->prepared) return true;
-  {
-    std::lock_guard lock(pendingMutex_);
-    if (cancelRunning_) return false;
-    control_->cancel = false;
-    control_->permille = 0;
-    building_ = true;  // request() cancels it for another engine
-    buildingTrace_ = engine_->trace;
-    buildingModel_ = engine_->model;
-    buildingCosts_ = engine_->costs;
-  }
+  if (!startControlled(engine_->trace, engine_->model, engine_->costs))
+    return false;  // request() stops it for another engine
   stage_ = Stage::Preparing;
   if (beforePrepare_) beforePrepare_();
   bool done = true;
@@ -406,12 +412,7 @@ bool PredictionWorker::prepareUpdates() {
   } catch (const ReplayCancelled&) {
     done = false;  // prepared at the next toggle or for the next engine
   }
-  {
-    std::lock_guard lock(pendingMutex_);
-    building_ = false;
-    buildingTrace_.reset();
-    buildingModel_.reset();
-  }
+  endControlled();
   stage_ = Stage::Idle;
   return done;
 }
@@ -422,17 +423,14 @@ void PredictionWorker::prepareSpares() {
   // while two more snapshots fit in the memory left. Background work: it waits while the view
   // zooms or scrolls (noteActivity; its page faults would take a core from the frames), without
   // holding the engine's lock, and a new request stops it at the next rank.
-  using Clock = std::chrono::steady_clock;
   const std::uint64_t available = availableMemory();
   for (std::uint32_t r = 0;; ++r) {
-    while (Clock::now() - lastActivity() < std::chrono::milliseconds(300))
-      if (sleepUnlessInterrupted(std::chrono::milliseconds(10))) return;
-    if (interrupted()) return;
+    if (!waitForQuietView()) return;
     std::lock_guard lock(replayerMutex_);
     if (!engine_) return;
     Engine& e = *engine_;
     const Trace& t = *e.trace;
-    if (r >= t.rankCount() || available / 2 <= e.snapshotBytes()) return;
+    if (r >= t.rankCount() || !e.roomForSpares(available)) return;
     if (e.older[r]) continue;
     auto spare = std::make_shared<PredictedRank>();
     spare->enter.resize(t.ranks[r].size());
@@ -453,14 +451,13 @@ void PredictionWorker::prepareDrawingSpares() {
   ui::DrawingSpares* spares = nullptr;
   {
     std::lock_guard lock(replayerMutex_);
-    if (!engine_ || availableMemory() / 2 <= engine_->snapshotBytes()) return;
+    if (!engine_ || !engine_->roomForSpares(availableMemory())) return;
     like = engine_->lastDrawing;
     spares = &engine_->drawingSpares;
   }
   if (!like) return;
   for (;;) {
-    while (Clock::now() - lastActivity() < std::chrono::milliseconds(300))
-      if (sleepUnlessInterrupted(std::chrono::milliseconds(10))) return;
+    if (!waitForQuietView()) return;
     {
       // By now the view shows the last drawing and has let the one before go.
       std::lock_guard lock(replayerMutex_);
@@ -468,7 +465,6 @@ void PredictionWorker::prepareDrawingSpares() {
     }
     const auto started = Clock::now();
     if (spares->fill(*like, [&] { return interrupted() || lastActivity() > started; })) return;
-    if (interrupted()) return;
   }
 }
 
@@ -497,7 +493,7 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
     if (e.moved[r] || !e.lastTimes) copy.push_back(r);
   auto times = std::make_shared<PredictedTimes>();
   times->ranks = e.lastTimes ? e.lastTimes->ranks : std::vector<std::shared_ptr<const PredictedRank>>(R);
-  const bool keepOlder = availableMemory() / 2 > e.snapshotBytes();
+  const bool keepOlder = e.roomForSpares(availableMemory());
   const bool shifted = e.lastTimes && e.updatesSinceSnapshot == 1 && !e.replayer->lastUpdate().shiftAfterCall.empty();
   // The drawing then moves the previous one's tables past the cut (ui::DrawingShift), which
   // keeps earlier drawings' tables alive until the exact drawing replaces it: one per piece at

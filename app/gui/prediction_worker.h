@@ -121,6 +121,13 @@ class PredictionWorker : public QObject {
   // meanwhile (a key pressed while it waits is not delayed by the sleep).
   bool sleepUnlessInterrupted(std::chrono::milliseconds d);
   bool prepareUpdates();  // false: stopped by a request for another engine, or a cancel
+  // The engine's construction or preparation, followed and stopped through control_: false
+  // when a cancel came first; request() stops it when it asks for another engine.
+  bool startControlled(std::shared_ptr<const Trace> trace, std::shared_ptr<const NetworkModel> model, CostMode costs);
+  void endControlled();
+  // Idle work waits for the view to be quiet for 300 ms (noteActivity); false, at once, when a
+  // request or a cancel comes first.
+  bool waitForQuietView();
   void prepareSpares();
   void prepareDrawingSpares();
   std::chrono::steady_clock::time_point lastActivity() const {

@@ -335,6 +335,17 @@ DrawingSpares::~DrawingSpares() = default;
 
 void DrawingSpares::clear() { *d_ = Impl{}; }
 
+void DrawingSpares::Impl::fit(const Drawing& d) {
+  if (lod.size() < d.lod.size()) lod.resize(d.lod.size());
+  if (arrows.size() < d.arrows.channels.size()) arrows.resize(d.arrows.channels.size());
+}
+
+// Ranks only: threads are drawn as measured, their tables shared by every drawing and never
+// rebuilt into a spare.
+std::size_t DrawingSpares::Impl::ranksOf(const Drawing& d) {
+  return d.base ? std::min<std::size_t>(d.base->rankCount(), d.lod.size()) : d.lod.size();
+}
+
 std::size_t DrawingSpares::bytes() const {
   std::size_t b = 0;
   for (const RankLod& l : d_->lod) b += l.bytes();
@@ -344,14 +355,10 @@ std::size_t DrawingSpares::bytes() const {
 
 bool DrawingSpares::fill(const Drawing& like, const std::function<bool()>& stop) {
   Impl& s = *d_;
-  if (s.lod.size() != like.lod.size()) s.lod.resize(like.lod.size());
-  if (s.arrows.size() != like.arrows.channels.size()) s.arrows.resize(like.arrows.channels.size());
+  s.fit(like);
   // Value-initialised, then cleared where only the capacity counts: every page is touched.
-  // Ranks only: threads are drawn as measured, their tables shared by every drawing.
-  const std::size_t ranks =
-      like.base ? std::min<std::size_t>(like.base->rankCount(), like.lod.size()) : like.lod.size();
-  for (std::uint32_t r = 0; r < ranks; ++r) {
-    if (!like.lod[r] || s.lodOf(r)) continue;
+  for (std::uint32_t r = 0; r < Impl::ranksOf(like); ++r) {
+    if (!like.lod[r] || like.lod[r]->levels.empty() || s.lodOf(r)) continue;
     if (stop && stop()) return false;
     const RankLod& l = *like.lod[r];
     RankLod x;
@@ -362,7 +369,6 @@ bool DrawingSpares::fill(const Drawing& like, const std::function<bool()>& stop)
       x.classes[k].resize(l.classes[k].size());
       x.classes[k].clear();
     }
-    if (x.levels.empty()) continue;
     s.lod[r] = std::move(x);
   }
   std::size_t sinceAsked = 0;  // arrows filled since `stop` was asked
@@ -391,10 +397,8 @@ void DrawingSpares::harvest(std::shared_ptr<const Drawing>& old) {
   std::atomic_thread_fence(std::memory_order_acquire);
   Impl& s = *d_;
   Drawing& d = const_cast<Drawing&>(*old);
-  if (s.lod.size() < d.lod.size()) s.lod.resize(d.lod.size());
-  if (s.arrows.size() < d.arrows.channels.size()) s.arrows.resize(d.arrows.channels.size());
-  const std::size_t ranks = d.base ? std::min<std::size_t>(d.base->rankCount(), d.lod.size()) : d.lod.size();
-  for (std::uint32_t r = 0; r < ranks; ++r)  // (threads: as in fill)
+  s.fit(d);
+  for (std::uint32_t r = 0; r < Impl::ranksOf(d); ++r)
     if (d.lod[r] && d.lod[r].use_count() == 1 && !s.lodOf(r) && (d.pieces.empty() || !d.pieces[r])) {
       std::atomic_thread_fence(std::memory_order_acquire);
       s.lod[r] = std::move(const_cast<RankLod&>(*d.lod[r]));

@@ -286,6 +286,8 @@ struct DrawingSpares::Impl {
   ArrowArrays* arrowsOf(std::uint32_t c) {
     return c < arrows.size() && arrows[c].send.capacity() > 0 ? &arrows[c] : nullptr;
   }
+  void fit(const Drawing& d);                    // a slot per row and channel of d
+  static std::size_t ranksOf(const Drawing& d);  // the rows that take spares
 };
 
 class TimelineData {
