@@ -272,13 +272,16 @@ void sweep(const fs::path& archive, const fs::path& anchorRel, Counts& counts) {
   };
   std::size_t streams = 0;
   for (const fs::path& rel : filesOf(archive, isDir)) {
-    const std::string bytes = readFile(isDir ? archive / rel : archive);
     const bool reduced = !full && isStream(rel) && ++streams > 3;
     std::size_t cuts = reduced ? 10 : 40, flips = reduced ? 4 : 8;
     if (kUnderAsan && !full) {
+      // Under ASan the sweep looks for memory errors, not for the readers' answers (the plain
+      // build checks those on every stream): one stream in three beyond the first three.
+      if (reduced && streams % 3 != 0) continue;
       cuts = reduced ? 3 : 8;
       flips = reduced ? 1 : 2;
     }
+    const std::string bytes = readFile(isDir ? archive / rel : archive);
     for (std::size_t at : offsets(bytes.size(), cuts)) submit(rel, bytes.substr(0, at), "cut at " + std::to_string(at), true);
     for (std::size_t k = 1; k <= flips && !bytes.empty(); ++k) {
       const std::size_t at = bytes.size() * k / (flips + 1);

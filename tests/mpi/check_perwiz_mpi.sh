@@ -12,8 +12,9 @@
 # OTF2 archives of ../shared/traces when present (skipped, with a line saying so, when absent).
 # P: with PERWIZ_MPI_FULL=1 every scenario for P = 1..4 and critical-path for P = 2..4; by default
 # (sized for CI: the whole matrix takes about 14 minutes on 2 cores) the scenario without
-# hypotheses for P = 1..4, the hypotheses for P = 2..4 and every other scenario for one P (2, 3
-# or 4 in turn), critical-path for P = 3.
+# hypotheses for P = 1..4 and the hypotheses for P = 2..4 on the generated traces (P = 2, 4 and
+# P = 3 on the others), every other scenario for one P (2, 3 or 4 in turn), critical-path for
+# P = 3.
 # `smpi`: perwiz-mpi-smpi (the SimGrid SMPI build) with P = 64 simulated processes on 256-rank
 # traces gives the serial JSON's results too (acceptance 2).
 # `errors`: a missing location file, a bad hypothesis and a process that fails are reported by
@@ -126,9 +127,13 @@ equal)
       fi
       counts=(1 2 3 4)
       if [ "${PERWIZ_MPI_FULL:-0}" != 1 ]; then
+        # Every P for the generated traces (rank counts not divisible by P); for the samples
+        # and the shared archives two P without hypotheses and one with.
+        generated=0
+        case $t in "$work"/*) generated=1 ;; esac
         case $scen in
-          none) ;;
-          hyp) counts=(2 3 4) ;;
+          none) [ $generated = 1 ] || counts=(2 4) ;;
+          hyp) if [ $generated = 1 ]; then counts=(2 3 4); else counts=(3); fi ;;
           model|compensate) counts=(3) ;;
           balance|recorded) counts=(4) ;;
           volume) counts=(2) ;;
