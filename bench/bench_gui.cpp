@@ -144,6 +144,10 @@ void BM_GuiSession(benchmark::State& state) {
     MainWindow w;
     w.resize(1600, 1000);
     w.show();
+    // PERWIZ_BENCH_PROVISIONAL_EVENTS: the worker's threshold for provisional drawings
+    // (PredictionWorker::setProvisionalDrawingEvents), to time both ways of drawing a change.
+    if (const char* v = std::getenv("PERWIZ_BENCH_PROVISIONAL_EVENTS"))
+      w.session()->worker()->setProvisionalDrawingEvents(std::strtoull(v, nullptr, 10));
     QElapsedTimer clock;
     clock.start();
     w.openTrace(QString::fromStdString(path));

@@ -441,3 +441,56 @@ TEST(ReplayIncremental, AMessageAcrossACollectiveIsRecomputedNotShifted) {
   EXPECT_EQ(r.predictedTime(), 1610);
   expectSameAsFull(r, t, test::simpleScenario(), "zero rank 1's computation before the Barrier");
 }
+
+// The effective gaps, local costs and offsets are copied from the program chunk by chunk at the
+// first change in each (Replayer::changedValueBytes: chunks of 16 Ki units): a change to one call
+// or one step holds a few chunks, not a copy of every unit, and reads across chunk borders, in
+// forks and after removing give what a full replay gives.
+TEST(ReplayIncremental, AChangeHoldsTheChunksItTouchesAndEqualsAFullReplay) {
+  GeneratorSpec spec;
+  spec.ranks = 4;
+  spec.steps = 40000;  // 4 calls per step and rank: 160,000 units per rank, ten chunks
+  spec.imbalance = 0.5;
+  spec.nonBlocking = true;
+  TraceBuilder b("chunks", "generated");
+  generateTrace(spec, b);
+  const Trace t = b.take();
+  ASSERT_GT(t.ranks[0].mpiCalls.size(), 4u * 16384u);
+  const std::uint64_t copyOfAll = 8 * (t.mpiCallCount() + t.rankCount());  // one array of every unit
+
+  Replayer inc(t, Scenario{});
+  inc.prepareUpdates();
+  EXPECT_EQ(inc.changedValueBytes(), 0u) << "preparing copies nothing";
+  // The last call of the first chunk and the first of the second (rank 0's units begin at 0).
+  const Hypothesis lastOfChunk{HypothesisKind::ZeroEvent, {0, 16383, false}};
+  const Hypothesis firstOfNext{HypothesisKind::ZeroEvent, {0, 16384, false}};
+  ASSERT_TRUE(inc.add(lastOfChunk));
+  const std::uint64_t one = inc.changedValueBytes();
+  EXPECT_GT(one, 0u);
+  EXPECT_LT(one, copyOfAll / 8) << "one call holds a chunk per array, not a copy";
+  ASSERT_TRUE(inc.add(firstOfNext));
+  expectSameAsFull(inc, t, Scenario{}, "both sides of a chunk border zeroed");
+  EXPECT_GT(inc.changedValueBytes(), one) << "the second call is in the next chunk";
+
+  const Hypothesis balance{HypothesisKind::BalanceCompute, {}, 20000};
+  ASSERT_TRUE(inc.add(balance));
+  expectSameAsFull(inc, t, Scenario{}, "and a step balanced");
+  EXPECT_LT(inc.changedValueBytes(), copyOfAll / 2) << "a step holds a chunk or two per rank";
+
+  // A fork copies the chunks it has: its changes leave the original alone.
+  const auto fork = inc.fork();
+  ASSERT_TRUE(fork->add(Hypothesis{HypothesisKind::ZeroEvent, {3, 150000, false}}));
+  expectSameAsFull(*fork, t, Scenario{}, "the fork, one more call zeroed");
+  expectSameAsFull(inc, t, Scenario{}, "the original after the fork changed");
+
+  // Compensation changes every unit: every chunk of the gaps and of the local costs.
+  ASSERT_TRUE(inc.add(Hypothesis::compensate(137)));
+  expectSameAsFull(inc, t, Scenario{}, "compensated");
+  EXPECT_GE(inc.changedValueBytes(), 2 * copyOfAll);
+
+  for (const Hypothesis& h : {lastOfChunk, firstOfNext, balance, Hypothesis::compensate(137)})
+    ASSERT_TRUE(inc.remove(h));
+  const Replayer base(t, Scenario{});
+  EXPECT_EQ(inc.predictedEnters(), base.predictedEnters());
+  EXPECT_EQ(inc.predictedLeaves(), base.predictedLeaves());
+}

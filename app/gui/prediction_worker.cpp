@@ -407,7 +407,7 @@ bool PredictionWorker::prepareUpdates() {
   try {
     engine_->replayer->prepareIndex(control_.get());  // engine_ is replaced on this thread only
     std::lock_guard lock(replayerMutex_);
-    engine_->replayer->prepareUpdates(control_.get());  // the own copies, under the lock
+    engine_->replayer->prepareUpdates(control_.get());  // the rest of it (today nothing more), under the lock
     engine_->prepared = true;
   } catch (const ReplayCancelled&) {
     done = false;  // prepared at the next toggle or for the next engine

@@ -104,9 +104,8 @@ class Replayer {
   void replayFull();
   // Prepares for interactive use: builds the index that incremental add() and remove() use
   // (who reads whose time, schedule positions: about 12 bytes per call; shared with forks,
-  // thread-safe) and this replayer's own copies of the computation gaps and local costs (16
-  // bytes per call) that a hypothesis would otherwise copy at its first toggle. Done on first
-  // need otherwise; a prediction that never changes its scenario (the CLI) never needs it.
+  // thread-safe). Done on first need otherwise; a prediction that never changes its scenario
+  // (the CLI) never needs it.
   // `control` (may be null) can stop it as it stops a construction (ReplayCancelled; the
   // replayer stays valid and prepares again at the next call).
   void prepareUpdates(ReplayControl* control = nullptr);
@@ -115,6 +114,11 @@ class Replayer {
   // copies. `control` as for prepareUpdates.
   void prepareIndex(ReplayControl* control = nullptr) const;
   const UpdateStats& lastUpdate() const;
+  // Bytes this replayer holds for the computation gaps, local costs and offsets its scenario
+  // changed: copied from the program in chunks of 16 Ki items (128 KiB) at the first change in
+  // each, so a hypothesis on a few calls or one step holds a few chunks per rank, and only
+  // scenarios that change every unit (compensation) hold a copy of all (8 bytes per unit each).
+  std::uint64_t changedValueBytes() const;
 
   // Measured computation of each rank inside parallel step `step` (the quantity that
   // balance-compute equalises); -1 for ranks without the step. Empty if no such step.

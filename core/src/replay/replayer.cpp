@@ -132,10 +132,13 @@ bool Replayer::setHypotheses(std::vector<Hypothesis> hs, std::string* error) {
 void Replayer::replayFull() { d->full(); }
 void Replayer::prepareIndex(ReplayControl* control) const { d->p.prepareIncremental(control); }
 void Replayer::prepareUpdates(ReplayControl* control) {
+  // The gaps and local costs a hypothesis changes are copied chunk by chunk at its first write
+  // (ChunkedOverlay): a few MB for a toggle, so no copy of every unit is made ahead of it.
   prepareIndex(control);
-  // Own copies of the values most hypotheses change, made now rather than at the first toggle.
-  d->gap.materialize();
-  d->local.materialize();
+}
+
+std::uint64_t Replayer::changedValueBytes() const {
+  return d->gap.ownBytes() + d->local.ownBytes() + d->depOff.ownBytes();
 }
 
 std::vector<TimeNs> Replayer::stepComputation(std::uint32_t step) const {

@@ -36,7 +36,7 @@ struct Replayer::Impl {
 
   // Effective (scenario-applied) program values: the program's own until a hypothesis
   // changes one (overlay.h). noWait is read by every sweep and kept whole (1 byte per unit).
-  Overlay<TimeNs, SmallTimes> gap, local, depOff;
+  ChunkedOverlay<TimeNs, SmallTimes> gap, local, depOff;
   Overlay<std::uint8_t> depFlags, zeroGap, zeroLocal;
   std::vector<std::uint8_t> noWait;
   // From balance-compute hypotheses: a map of the units of the balanced steps while they are
@@ -140,7 +140,7 @@ struct Replayer::Impl {
   }
   // The effective values for the sweeps (readers of the overlays, taken once per sweep).
   struct Values {
-    Overlay<TimeNs, SmallTimes>::Reader gap, local, depOff;
+    ChunkedOverlay<TimeNs, SmallTimes>::Reader gap, local, depOff;
     const std::uint8_t* depFlags;
   };
   Values values() const { return {gap.reader(), local.reader(), depOff.reader(), depFlags.data()}; }

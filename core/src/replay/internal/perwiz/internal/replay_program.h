@@ -217,9 +217,9 @@ struct ReplayProgram {
 };
 
 struct EffectiveProgram {
-  Overlay<TimeNs, SmallTimes>::Reader gap;
-  Overlay<TimeNs, SmallTimes>::Reader local;
-  Overlay<TimeNs, SmallTimes>::Reader depOff;
+  ChunkedOverlay<TimeNs, SmallTimes>::Reader gap;
+  ChunkedOverlay<TimeNs, SmallTimes>::Reader local;
+  ChunkedOverlay<TimeNs, SmallTimes>::Reader depOff;
   std::span<const std::uint8_t> depFlags;
   std::span<const std::uint8_t> noWait;
 };
