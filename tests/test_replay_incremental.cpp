@@ -443,27 +443,27 @@ TEST(ReplayIncremental, AMessageAcrossACollectiveIsRecomputedNotShifted) {
 }
 
 // The effective gaps, local costs and offsets are copied from the program chunk by chunk at the
-// first change in each (Replayer::changedValueBytes: chunks of 16 Ki units): a change to one call
+// first change in each (Replayer::changedValueBytes: chunks of 2 Ki units): a change to one call
 // or one step holds a few chunks, not a copy of every unit, and reads across chunk borders, in
 // forks and after removing give what a full replay gives.
 TEST(ReplayIncremental, AChangeHoldsTheChunksItTouchesAndEqualsAFullReplay) {
   GeneratorSpec spec;
   spec.ranks = 4;
-  spec.steps = 40000;  // 4 calls per step and rank: 160,000 units per rank, ten chunks
+  spec.steps = 40000;  // 4 calls per step and rank: 160,000 units per rank, 79 chunks
   spec.imbalance = 0.5;
   spec.nonBlocking = true;
   TraceBuilder b("chunks", "generated");
   generateTrace(spec, b);
   const Trace t = b.take();
-  ASSERT_GT(t.ranks[0].mpiCalls.size(), 4u * 16384u);
+  ASSERT_GT(t.ranks[0].mpiCalls.size(), 64u * 2048u);
   const std::uint64_t copyOfAll = 8 * (t.mpiCallCount() + t.rankCount());  // one array of every unit
 
   Replayer inc(t, Scenario{});
   inc.prepareUpdates();
   EXPECT_EQ(inc.changedValueBytes(), 0u) << "preparing copies nothing";
   // The last call of the first chunk and the first of the second (rank 0's units begin at 0).
-  const Hypothesis lastOfChunk{HypothesisKind::ZeroEvent, {0, 16383, false}};
-  const Hypothesis firstOfNext{HypothesisKind::ZeroEvent, {0, 16384, false}};
+  const Hypothesis lastOfChunk{HypothesisKind::ZeroEvent, {0, 2047, false}};
+  const Hypothesis firstOfNext{HypothesisKind::ZeroEvent, {0, 2048, false}};
   ASSERT_TRUE(inc.add(lastOfChunk));
   const std::uint64_t one = inc.changedValueBytes();
   EXPECT_GT(one, 0u);
@@ -475,7 +475,7 @@ TEST(ReplayIncremental, AChangeHoldsTheChunksItTouchesAndEqualsAFullReplay) {
   const Hypothesis balance{HypothesisKind::BalanceCompute, {}, 20000};
   ASSERT_TRUE(inc.add(balance));
   expectSameAsFull(inc, t, Scenario{}, "and a step balanced");
-  EXPECT_LT(inc.changedValueBytes(), copyOfAll / 2) << "a step holds a chunk or two per rank";
+  EXPECT_LT(inc.changedValueBytes(), copyOfAll / 8) << "a step holds a chunk or two per rank";
 
   // A fork copies the chunks it has: its changes leave the original alone.
   const auto fork = inc.fork();

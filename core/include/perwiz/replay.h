@@ -115,7 +115,7 @@ class Replayer {
   void prepareIndex(ReplayControl* control = nullptr) const;
   const UpdateStats& lastUpdate() const;
   // Bytes this replayer holds for the computation gaps, local costs and offsets its scenario
-  // changed: copied from the program in chunks of 16 Ki items (128 KiB) at the first change in
+  // changed: copied from the program in chunks of 2 Ki items (16 KiB) at the first change in
   // each, so a hypothesis on a few calls or one step holds a few chunks per rank, and only
   // scenarios that change every unit (compensation) hold a copy of all (8 bytes per unit each).
   std::uint64_t changedValueBytes() const;

@@ -86,7 +86,7 @@ class Overlay {
   std::vector<T> own_;
 };
 
-// An Overlay that copies the base chunk by chunk (2^14 items) at the first write into each: a
+// An Overlay that copies the base chunk by chunk (2^11 items) at the first write into each: a
 // hypothesis that changes a few units (zero-event, balancing one step) holds a chunk per unit
 // range it touches, not a copy of every unit (8 bytes per unit: 0.6 GB at 10^8 events, and its
 // first touch seconds on a machine where fresh memory is slow; docs/performance.md). For the
@@ -94,7 +94,7 @@ class Overlay {
 template <class T, class Base>
 class ChunkedOverlay {
  public:
-  static constexpr unsigned kShift = 14;
+  static constexpr unsigned kShift = 11;
   static constexpr std::size_t kChunk = std::size_t{1} << kShift;
 
   ChunkedOverlay() = default;
