@@ -187,8 +187,10 @@ void BM_GuiSession(benchmark::State& state) {
     w.timeline()->setFocus();
     spin([] { return false; }, 100);
 
-    // The first hypothesis switches the view to the overlay (MainWindow::hypothesisApplied);
-    // its first frame is timed apart so that the toggles measure toggling.
+    // The overlay's first frame is timed apart so that the toggles measure toggling. The first
+    // toggle is drawn in it; an undo of the last hypothesis takes the view back to Measured and
+    // the next hypothesis to the comparison view the user chose (MainWindow::comparisonMode:
+    // Lanes unless set otherwise), so the later toggles are drawn in that one.
     QElapsedTimer o;
     o.start();
     w.timeline()->setMode(ui::TimelineMode::Overlay);
