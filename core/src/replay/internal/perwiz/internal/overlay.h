@@ -57,12 +57,6 @@ class Overlay {
     return data() ? std::span<const T>(data(), size_) : std::span<const T>();
   }
 
-  // Makes the own copy now (a later first write then costs no copy).
-  void materialize() {
-    if (!own_.empty() || size_ == 0) return;
-    copyBase();
-  }
-
   void set(std::size_t i, T v) {
     if (own_.empty()) {
       if ((*this)[i] == v) return;  // unchanged: stay on the base
@@ -98,13 +92,12 @@ class ChunkedOverlay {
   static constexpr std::size_t kChunk = std::size_t{1} << kShift;
 
   ChunkedOverlay() = default;
-  ChunkedOverlay(const ChunkedOverlay& o) : base_(o.base_), size_(o.size_) { copyChunksOf(o); }
+  ChunkedOverlay(const ChunkedOverlay& o) { *this = o; }
   ChunkedOverlay& operator=(const ChunkedOverlay& o) {
-    if (this != &o) {
-      base_ = o.base_;
-      size_ = o.size_;
-      copyChunksOf(o);
-    }
+    if (this == &o) return *this;
+    init(o.base_, o.size_);
+    for (std::size_t c = 0; c < o.chunks_.size(); ++c)
+      if (o.chunks_[c]) std::copy_n(o.chunks_[c].get(), valuesIn(c), fresh(c));
     return *this;
   }
 
@@ -116,7 +109,6 @@ class ChunkedOverlay {
   }
   void reset() {  // back to the base
     releaseMemory(chunks_);
-    releaseMemory(ptrs_);
     owned_ = 0;
   }
   bool copied() const { return owned_ > 0; }
@@ -129,66 +121,41 @@ class ChunkedOverlay {
   // A cheap copyable view for the sweeps (an overlay read through a Reader has a base or has
   // been written where it is read).
   struct Reader {
-    const T* const* chunks = nullptr;  // per chunk: its own values, or null (the base's)
+    const std::unique_ptr<T[]>* chunks = nullptr;  // per chunk: its own values, or null (the base's)
     const Base* base = nullptr;
     T operator[](std::size_t i) const {
       if (chunks) {
-        if (const T* c = chunks[i >> kShift]) return c[i & (kChunk - 1)];
+        if (const T* c = chunks[i >> kShift].get()) return c[i & (kChunk - 1)];
       }
       return base ? static_cast<T>((*base)[i]) : T{};
     }
   };
-  Reader reader() const { return {owned_ > 0 ? ptrs_.data() : nullptr, base_}; }
-
-  // Copies every chunk now (a later first write then costs no copy).
-  void materialize() {
-    for (std::size_t c = 0; c < chunkCount(); ++c) own(c);
-  }
+  Reader reader() const { return {owned_ > 0 ? chunks_.data() : nullptr, base_}; }
 
   void set(std::size_t i, T v) {
     const std::size_t c = i >> kShift;
-    if (owned_ == 0 || !ptrs_[c]) {
+    if (owned_ == 0 || !chunks_[c]) {
       if ((*this)[i] == v) return;  // unchanged: stay on the base
-      own(c);
+      T* out = fresh(c);
+      const std::size_t begin = c << kShift;
+      for (std::size_t k = 0; k < valuesIn(c); ++k) out[k] = base_ ? static_cast<T>((*base_)[begin + k]) : T{};
     }
     chunks_[c][i & (kChunk - 1)] = v;
   }
 
  private:
-  std::size_t chunkCount() const { return (size_ + kChunk - 1) >> kShift; }
-  T* own(std::size_t c) {
-    if (chunks_.empty()) {
-      chunks_.resize(chunkCount());
-      ptrs_.assign(chunkCount(), nullptr);
-    }
-    if (!chunks_[c]) {
-      const std::size_t begin = c << kShift, n = std::min(kChunk, size_ - begin);
-      chunks_[c] = std::make_unique_for_overwrite<T[]>(kChunk);
-      T* out = chunks_[c].get();
-      for (std::size_t k = 0; k < n; ++k) out[k] = base_ ? static_cast<T>((*base_)[begin + k]) : T{};
-      ptrs_[c] = out;
-      ++owned_;
-    }
+  std::size_t valuesIn(std::size_t c) const { return std::min(kChunk, size_ - (c << kShift)); }
+  // Chunk c's storage, allocated and not yet written (it must be a chunk not owned so far).
+  T* fresh(std::size_t c) {
+    if (chunks_.empty()) chunks_.resize((size_ + kChunk - 1) >> kShift);
+    chunks_[c] = std::make_unique_for_overwrite<T[]>(kChunk);
+    ++owned_;
     return chunks_[c].get();
-  }
-  void copyChunksOf(const ChunkedOverlay& o) {
-    reset();
-    if (o.owned_ == 0) return;
-    chunks_.resize(o.chunks_.size());
-    ptrs_.assign(o.ptrs_.size(), nullptr);
-    for (std::size_t c = 0; c < o.chunks_.size(); ++c) {
-      if (!o.chunks_[c]) continue;
-      chunks_[c] = std::make_unique_for_overwrite<T[]>(kChunk);
-      std::copy_n(o.chunks_[c].get(), std::min(kChunk, size_ - (c << kShift)), chunks_[c].get());
-      ptrs_[c] = chunks_[c].get();
-    }
-    owned_ = o.owned_;
   }
 
   const Base* base_ = nullptr;
   std::size_t size_ = 0;
-  std::vector<std::unique_ptr<T[]>> chunks_;
-  std::vector<const T*> ptrs_;  // chunks_' pointers, for the Reader
+  std::vector<std::unique_ptr<T[]>> chunks_;  // empty until the first copy
   std::size_t owned_ = 0;
 };
 
