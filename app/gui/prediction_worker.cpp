@@ -377,9 +377,11 @@ void PredictionWorker::refine(const std::shared_ptr<const PredictionResult>& pro
     Engine& e = *engine_;
     if (!base || e.lastTimes != provisional->times) return;  // not the engine's last snapshot
     const auto started = Clock::now();
+    // Over the provisional drawing: only its ranks drawn from pieces are built again; the other
+    // ranks and the arrows (exact already) are its own.
     exact = ui::buildDrawing(
-        base, provisional->times, nullptr, nullptr, [&] { return interrupted() || lastActivity() > started; },
-        &e.drawingSpares);
+        base, provisional->times, provisional->drawing.get(), nullptr,
+        [&] { return interrupted() || lastActivity() > started; }, &e.drawingSpares);
     if (exact) {
       e.olderDrawing = std::move(e.lastDrawing);
       e.lastDrawing = exact;

@@ -569,6 +569,33 @@ TEST(Timeline, ShiftedPredictedDrawingIsWithinABucketOfAFreshOne) {
     };
     EXPECT_GT(amber(provisionalFrame), 100) << what;
     EXPECT_EQ(amber(exactFrame), 0) << what;
+
+    // The refinement (the worker's exact drawing of the same times, built over the provisional
+    // one): the tables of every rank drawn from pieces are built afresh and equal a fresh
+    // build's; the arrows (exact already) are the provisional drawing's own channels.
+    const auto refined = ui::buildDrawing(base, times, d.get(), nullptr);
+    ASSERT_TRUE(refined);
+    EXPECT_FALSE(ui::isProvisional(*refined)) << what;
+    for (std::uint32_t rank = 0; rank < t->rankCount(); ++rank) {
+      const ui::RankLod &a = *refined->lod[rank], &b = *exact->lod[rank];
+      EXPECT_NE(refined->lod[rank], d->lod[rank]) << what << ", rank " << rank;  // moved: built afresh
+      EXPECT_EQ(a.classes, b.classes) << what << ", rank " << rank;
+      EXPECT_EQ(a.firstEnter, b.firstEnter) << what << ", rank " << rank;
+      EXPECT_EQ(a.lastLeave, b.lastLeave) << what << ", rank " << rank;
+      ASSERT_EQ(a.levels.size(), b.levels.size()) << what;
+      for (std::size_t l = 0; l < a.levels.size(); ++l) {
+        ASSERT_EQ(a.levels[l].size(), b.levels[l].size()) << what << ", level " << l;
+        for (std::size_t k = 0; k < a.levels[l].size(); ++k) {
+          const ui::LodBucket &x = a.levels[l][k], &y = b.levels[l][k];
+          ASSERT_TRUE(x.packed == y.packed && x.busy == y.busy && x.top == y.top)
+              << what << ", rank " << rank << ", level " << l << ", bucket " << k;
+        }
+      }
+    }
+    for (std::size_t c = 0; c < refined->arrows.channels.size(); ++c) {
+      EXPECT_EQ(refined->arrows.channels[c], d->arrows.channels[c]) << what << ", channel " << c;
+      EXPECT_EQ(arrowsOf(*refined->arrows.channels[c]), arrowsOf(*exact->arrows.channels[c])) << what;
+    }
   };
   ASSERT_TRUE(r.add(Hypothesis{HypothesisKind::BalanceCompute, {}, 0}));
   // Several level-0 buckets: a drawing that did not move the tables would be caught.

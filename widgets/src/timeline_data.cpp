@@ -469,16 +469,22 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
   d.steps.resize(rows);
   const bool sameBase = reuse && predicted && reuse->source && reuse->base == d.base && reuse->lod.size() == rows;
   const bool sameGrid = sameBase && reuse->grid.w0 == d.grid.w0 && reuse->grid.levels == d.grid.levels;
+  // The exact drawing of a provisional one's own times (its refinement): only the ranks drawn
+  // from pieces are built; every other rank and every channel (a shifted channel is exact,
+  // shiftedChannel) is the provisional drawing's.
+  const bool refining = sameGrid && reuse->source == prediction && !shift;
+  auto hasPieces = [&](std::uint32_t r) { return r < reuse->pieces.size() && reuse->pieces[r] != nullptr; };
   // A rank did not move when the prediction shares its arrays with the previous one (a
   // thread never moves).
   auto kept = [&](std::uint32_t r) {
+    if (refining) return !hasPieces(r);
     return sameBase && (r >= ranks || reuse->source->ranks[r] == prediction->ranks[r]);
   };
   const bool shifted = sameGrid && shift && shift->firstEvent.size() == ranks;
   auto piecesOf = [&](std::uint32_t r) -> const std::vector<LodPiece>* {
     return reuse && r < reuse->pieces.size() ? reuse->pieces[r].get() : nullptr;
   };
-  if (shifted || (sameGrid && !reuse->pieces.empty())) d.pieces.resize(rows);
+  if (shifted || (sameGrid && !refining && !reuse->pieces.empty())) d.pieces.resize(rows);
   try {
     forEachRank(rows, t.eventCount() + t.threadEventCount(), [&](std::uint32_t r) {
       if (stop && stop()) throw Stopped{};
@@ -508,7 +514,7 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
     forEachRank(std::uint32_t(channels.size()), sources.size(), [&](std::uint32_t c) {
       if (stop && (c & 63) == 0 && stop()) throw Stopped{};
       const TimelineBase::ChannelRange& cr = channels[c];
-      if (sameChannels && kept(cr.src) && kept(cr.dst)) {
+      if (sameChannels && (refining || (kept(cr.src) && kept(cr.dst)))) {
         d.arrows.channels[c] = reuse->arrows.channels[c];
         return;
       }
