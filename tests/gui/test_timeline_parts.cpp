@@ -288,6 +288,16 @@ TEST(TimelineSteps, EachColumnTakesTheStepUnderItsCentre) {
         }
       ASSERT_EQ(got[std::size_t(c)], want) << "round " << round << ", column " << c;
     }
+    // By time, from any start (RankSteps::firstEndingAfter reads every 16th end from its
+    // samples): the first step at or after `from` ending after q, by a walk of the ends.
+    const RankSteps view = rs.view();
+    for (int k = 0; k < 100; ++k) {
+      const TimeNs q = TimeNs(rng() % std::uint64_t(t + 60)) - 10;
+      const std::size_t from = k % 2 ? 0 : std::size_t(rng() % (rs.list.size() + 3));
+      std::size_t want = from;
+      while (want < rs.list.size() && rs.end[want] <= q) ++want;
+      ASSERT_EQ(view.firstEndingAfter(q, from), want) << "round " << round << ", t " << q << ", from " << from;
+    }
   }
 }
 
