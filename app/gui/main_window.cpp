@@ -170,7 +170,8 @@ void MainWindow::connectPrediction() {
     // shown as pending, never queued silently.
     const auto pending = session_->pendingHypotheses();
     hypotheses_->setPending(pending);
-    statusText_->setText(pending.empty() ? tr("Predicting…") : tr("Predicting… (%n change(s) pending)", nullptr, int(pending.size())));
+    setStatusText(pending.empty() ? tr("Predicting…")
+                                  : tr("Predicting… (%n change(s) pending)", nullptr, int(pending.size())));
   });
   connect(s, &AnalysisSession::predictionProgress, this, [this](int permille, const QString& stage) {
     const bool show = permille >= 0;
@@ -180,14 +181,14 @@ void MainWindow::connectPrediction() {
     if (!show) return;
     progress_->setValue(permille / 10);
     const auto pending = session_->pendingHypotheses();
-    statusText_->setText(pending.empty() ? tr("%1…").arg(stage)
-                                         : tr("%1… (%n change(s) pending)", nullptr, int(pending.size())).arg(stage));
+    setStatusText(pending.empty() ? tr("%1…").arg(stage)
+                                  : tr("%1… (%n change(s) pending)", nullptr, int(pending.size())).arg(stage));
   });
   connect(s, &AnalysisSession::predictionCancelled, this, [this] {
     progress_->setVisible(false);
     cancelButton_->setVisible(false);
     hypotheses_->setPending(session_->pendingHypotheses());
-    statusText_->setText(tr("Prediction cancelled: the timeline shows the last prediction (F5 predicts again)"));
+    setStatusText(tr("Prediction cancelled: the timeline shows the last prediction (F5 predicts again)"));
   });
   connect(s, &AnalysisSession::predictionReady, this, &MainWindow::onPrediction);
   connect(s, &AnalysisSession::predictionRefined, this, [this](const auto& r) { timeline_->setPrediction(r->times, r->drawing); });
@@ -213,7 +214,7 @@ void MainWindow::connectJobs() {
   connect(s, &AnalysisSession::advisorStopped, this, [this] { advisorDock_->setRunning(false); });
   connect(s, &AnalysisSession::advisorUpdated, this, &MainWindow::onAdvisorOutcome);
   connect(s, &AnalysisSession::exportFinished, this, [this](const QString& path, const QString& error) {
-    statusText_->clear();
+    setStatusText({});
     if (!error.isEmpty())
       showError(tr("Cannot export the predicted trace"), error);
     else
@@ -357,15 +358,20 @@ void MainWindow::onDocumentChanged() {
   if (const auto o = advisorDock_->outcome()) advisorDock_->setStale(o->generation != session_->generation());
 }
 
+void MainWindow::setStatusText(const QString& text) {
+  statusText_->setText(text);
+  statusText_->setToolTip(text);
+}
+
 void MainWindow::onFramePainted() {
   if (!awaitingFinalFrame_ || !session_->isPredictionCurrent()) return;
   if (timeline_->lastFrameStats().provisional) {
-    statusText_->setText(tr("%1; drawing the exact prediction…").arg(resultStatus_));
+    setStatusText(tr("%1; drawing the exact prediction…").arg(resultStatus_));
     return;
   }
   awaitingFinalFrame_ = false;
   const QString waited = formatDuration(static_cast<TimeNs>(session_->secondsSinceChange() * 1e9));
-  statusText_->setText(tr("%1 (%2 from the change to the final frame)").arg(resultStatus_, waited));
+  setStatusText(tr("%1 (%2 from the change to the final frame)").arg(resultStatus_, waited));
 }
 
 void MainWindow::onPrediction(const std::shared_ptr<const PredictionResult>& result) {
@@ -398,7 +404,7 @@ void MainWindow::onPrediction(const std::shared_ptr<const PredictionResult>& res
       resultStatus_ =
           tr("T unchanged: what the change removes is not on the critical path (another chain of "
              "calls and waits as long still ends the run)");
-    statusText_->setText(resultStatus_);
+    setStatusText(resultStatus_);
     awaitingFinalFrame_ = true;
     lastPredicted_ = result->predictedTime;
     lastApplied_ = result->applied;

@@ -167,8 +167,10 @@ class MainWindow : public QMainWindow {
   QMenu* predictionMenu_;
   QMenu* helpMenu_;
 
-  // Status bar.
+  // Status bar. The line's text is also its tooltip: at the default window size the permanent
+  // widgets beside it leave too little room for the longer lines (a toggle's timing).
   QLabel* statusText_;
+  void setStatusText(const QString& text);
   QToolButton* networkButton_;
   // The last current prediction shown: T and its hypotheses (a change that keeps T is explained).
   TimeNs lastPredicted_ = -1;

@@ -204,7 +204,7 @@ void MainWindow::exportPredictedTraceDialog() {
     showError(tr("Cannot export the predicted trace"), why);
     return;
   }
-  statusText_->setText(tr("Writing the predicted trace…"));
+  setStatusText(tr("Writing the predicted trace…"));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -92,6 +92,7 @@ class TestGuiInteraction : public QObject {
     QVERIFY(status);
     w.timeline()->repaint();
     QVERIFY2(status->text().contains(QStringLiteral("from the change to the final frame")), qPrintable(status->text()));
+    QCOMPARE(status->toolTip(), status->text());  // the whole line, where the bar cuts it
     Hypothesis h;
     h.kind = HypothesisKind::ZeroWait;
     h.event = EventRef{call.rank, call.mpi, false};
