@@ -473,17 +473,16 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
   // from pieces are built; every other rank and every channel (a shifted channel is exact,
   // shiftedChannel) is the provisional drawing's.
   const bool refining = sameGrid && reuse->source == prediction && !shift;
-  auto hasPieces = [&](std::uint32_t r) { return r < reuse->pieces.size() && reuse->pieces[r] != nullptr; };
-  // A rank did not move when the prediction shares its arrays with the previous one (a
-  // thread never moves).
-  auto kept = [&](std::uint32_t r) {
-    if (refining) return !hasPieces(r);
-    return sameBase && (r >= ranks || reuse->source->ranks[r] == prediction->ranks[r]);
-  };
-  const bool shifted = sameGrid && shift && shift->firstEvent.size() == ranks;
   auto piecesOf = [&](std::uint32_t r) -> const std::vector<LodPiece>* {
     return reuse && r < reuse->pieces.size() ? reuse->pieces[r].get() : nullptr;
   };
+  // A rank did not move when the prediction shares its arrays with the previous one (a
+  // thread never moves).
+  auto kept = [&](std::uint32_t r) {
+    if (refining) return piecesOf(r) == nullptr;
+    return sameBase && (r >= ranks || reuse->source->ranks[r] == prediction->ranks[r]);
+  };
+  const bool shifted = sameGrid && shift && shift->firstEvent.size() == ranks;
   if (shifted || (sameGrid && !refining && !reuse->pieces.empty())) d.pieces.resize(rows);
   try {
     forEachRank(rows, t.eventCount() + t.threadEventCount(), [&](std::uint32_t r) {
@@ -499,7 +498,8 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
         d.lod[r] =
             std::make_shared<const RankLod>(buildLod(d.grid, d.times[r], base.shape(r), base.roles(), false, recycle));
       }
-      d.steps[r] = RankSteps(base.stepsOf(r), d.times[r]);
+      // A rank that did not move: the previous drawing's steps (the same times, samples kept).
+      d.steps[r] = sameBase && kept(r) ? reuse->steps[r] : RankSteps(base.stepsOf(r), d.times[r]);
     });
 
     // Arrows: the base's channels with this drawing's times; a channel whose two ranks did not

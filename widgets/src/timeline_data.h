@@ -68,11 +68,11 @@ struct StepOnRank {
 
 // The steps present on one rank, in step order, as one drawing places them: each spans its
 // marker's enter to leave in the drawing's times, read through them. A drawing so stores
-// nothing per step but the end of every kSample-th one (0.5 B per step): a prediction's steps cost almost
-// nothing to build and are exact at once (also in a provisional drawing, whose times are
-// exact). The samples keep a search for a time in cache: each probe of the times themselves
-// costs up to three cache misses (the list, the marker's enter and leave), and a frame at full
-// view of 10^8 events searched once per pixel column of every lane.
+// nothing per step but the end of every kSample-th one (0.5 B per step): a prediction's steps
+// cost almost nothing to build and are exact at once (also in a provisional drawing, whose
+// times are exact). The samples keep a search for a time in cache: each probe of the times
+// themselves costs up to three cache misses (the list, the marker's enter and leave), and a
+// frame at full view of 10^8 events searched once per pixel column of every lane.
 class RankSteps {
  public:
   static constexpr std::size_t kSample = 16;
