@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <random>
 #include <thread>
 
@@ -42,6 +43,24 @@ Hypothesis randomHypothesis(const Trace& t, std::mt19937_64& rng) {
   return h;
 }
 
+// Every time, wait and the end of two predictions of a rank, whether they own their arrays or
+// share a tail; and maxLeaveFrom against a walk over the leaves.
+void expectSameRank(const PredictedRank& a, const PredictedRank& b, const std::string& what) {
+  ASSERT_EQ(a.events(), b.events()) << what;
+  ASSERT_EQ(a.calls(), b.calls()) << what;
+  for (std::size_t e = 0; e < a.events(); ++e) {
+    ASSERT_EQ(a.enter(e), b.enter(e)) << what << " event " << e;
+    ASSERT_EQ(a.leave(e), b.leave(e)) << what << " event " << e;
+  }
+  for (std::size_t c = 0; c < a.calls(); ++c) ASSERT_EQ(a.wait(c), b.wait(c)) << what << " call " << c;
+  ASSERT_EQ(a.end, b.end) << what;
+  TimeNs m = std::numeric_limits<TimeNs>::min();
+  for (std::size_t e = a.events(); e-- > 0;) {
+    m = std::max(m, b.leave(e));
+    if (e % 7 == 0 || e + 1 == a.events()) ASSERT_EQ(a.maxLeaveFrom(e), m) << what << " from " << e;
+  }
+}
+
 void expectSameAsFull(const Replayer& inc, const Trace& t, const Scenario& base, const std::string& what) {
   Scenario s = base;
   s.hypotheses = inc.scenario().hypotheses;
@@ -69,8 +88,14 @@ TEST(ReplayIncremental, RandomHypothesisSequencesEqualFullReplay) {
     if (trial % 2 == 1) inc.prepareUpdates();
     std::vector<Hypothesis> active;
     Replayer::EventTimes before = inc.predictedEventTimes();
-    std::vector<PredictedRank> beforeRanks(t.rankCount());
-    for (std::uint32_t r = 0; r < t.rankCount(); ++r) inc.predictedRank(r, beforeRanks[r]);
+    // Each rank's previous prediction as the GUI keeps it: a rank of its own, or (after a shift)
+    // one that shares an earlier one's arrays (PredictedRank::tail), so that shifts chain.
+    std::vector<std::shared_ptr<const PredictedRank>> beforeRanks(t.rankCount());
+    for (std::uint32_t r = 0; r < t.rankCount(); ++r) {
+      auto p = std::make_shared<PredictedRank>();
+      inc.predictedRank(r, *p);
+      beforeRanks[r] = std::move(p);
+    }
     for (int step = 0; step < 25; ++step) {
       const bool removing = !active.empty() && rng() % 3 == 0;
       std::string what = "trial " + std::to_string(trial) + " step " + std::to_string(step) + ": ";
@@ -95,15 +120,22 @@ TEST(ReplayIncremental, RandomHypothesisSequencesEqualFullReplay) {
       // measured leave moved by exactly `shift` (the GUI copies those times shifted).
       const auto& st = inc.lastUpdate();
       for (std::uint32_t r = 0; r < t.rankCount(); ++r) {
-        // predictedRankShifted from the rank's previous prediction equals predictedRank.
-        PredictedRank shiftedRank, fresh;
-        inc.predictedRankShifted(r, beforeRanks[r], shiftedRank);
+        // predictedRankShifted from the rank's previous prediction equals predictedRank, with
+        // the arrays shared or copied.
+        auto shared = std::make_shared<PredictedRank>();
+        PredictedRank copied, fresh;
+        inc.predictedRankShifted(r, beforeRanks[r], *shared, true);
+        inc.predictedRankShifted(r, beforeRanks[r], copied, false);
         inc.predictedRank(r, fresh);
-        ASSERT_EQ(shiftedRank.enter, fresh.enter) << what << ": rank " << r;
-        ASSERT_EQ(shiftedRank.leave, fresh.leave) << what << ": rank " << r;
-        ASSERT_EQ(shiftedRank.wait, fresh.wait) << what << ": rank " << r;
-        ASSERT_EQ(shiftedRank.end, fresh.end) << what << ": rank " << r;
-        beforeRanks[r] = std::move(fresh);
+        ASSERT_FALSE(copied.tail) << what;
+        expectSameRank(*shared, fresh, what + "shared, rank " + std::to_string(r));
+        expectSameRank(copied, fresh, what + "copied, rank " + std::to_string(r));
+        if (HasFatalFailure()) return;
+        if (st.shiftAfterCall.size() > r) {
+          beforeRanks[r] = std::move(shared);
+        } else {
+          beforeRanks[r] = std::make_shared<PredictedRank>(std::move(fresh));
+        }
       }
       if (!st.shiftAfterCall.empty()) {
         const Replayer::EventTimes now = inc.predictedEventTimes();
@@ -252,13 +284,14 @@ TEST(ReplayIncremental, PredictedRankEqualsTheWholePrediction) {
     PredictedRank one;
     for (std::uint32_t rank = 0; rank < t.rankCount(); ++rank) {
       r.predictedRank(rank, one);
-      EXPECT_EQ(one.enter, all.enter[rank]);
-      EXPECT_EQ(one.leave, all.leave[rank]);
+      EXPECT_FALSE(one.tail);
+      EXPECT_EQ(one.ownEnter, all.enter[rank]);
+      EXPECT_EQ(one.ownLeave, all.leave[rank]);
       TimeNs end = 0;
       for (TimeNs l : all.leave[rank]) end = std::max(end, l);
       EXPECT_EQ(one.end, end);
-      ASSERT_EQ(one.wait.size(), t.ranks[rank].mpiCalls.size());
-      for (std::uint32_t c = 0; c < one.wait.size(); ++c) {
+      ASSERT_EQ(one.calls(), t.ranks[rank].mpiCalls.size());
+      for (std::uint32_t c = 0; c < one.calls(); ++c) {
         const PredictedCall p = r.predicted(rank, c);
         const PredictedCall q = one.call(c, t.ranks[rank].mpiCalls[c]);
         EXPECT_EQ(q.enter, p.enter);
@@ -493,4 +526,41 @@ TEST(ReplayIncremental, AChangeHoldsTheChunksItTouchesAndEqualsAFullReplay) {
   const Replayer base(t, Scenario{});
   EXPECT_EQ(inc.predictedEnters(), base.predictedEnters());
   EXPECT_EQ(inc.predictedLeaves(), base.predictedLeaves());
+}
+
+TEST(PredictedRank, SharedTailAndBlockMaximaReadAsOwnValues) {
+  // A rank of 10,000 events (three blocks of kMaxBlock and a short one) with random leaves, and
+  // a second one that owns its first 5,000 values and reads the rest from the first plus a
+  // shift: every read and every maxLeaveFrom equals the same arrays owned whole.
+  std::mt19937_64 rng(20261129);
+  const std::size_t n = 10000;
+  auto root = std::make_shared<PredictedRank>();
+  for (std::size_t e = 0; e < n; ++e) {
+    root->ownEnter.push_back(TimeNs(e * 10));
+    root->ownLeave.push_back(TimeNs(e * 10 + rng() % 100000));
+  }
+  root->ownWait.assign(3, 7);
+  root->indexLeaves();
+  ASSERT_EQ(root->blockMaxLeave.size(), (n + PredictedRank::kMaxBlock - 1) / PredictedRank::kMaxBlock);
+  PredictedRank view, whole;
+  view.tail = root;
+  view.tailShift = -25;
+  for (std::size_t e = 0; e < n; ++e) {
+    const TimeNs en = e < 5000 ? TimeNs(rng() % 1000) : root->ownEnter[e] - 25;
+    const TimeNs le = e < 5000 ? TimeNs(rng() % 200000) : root->ownLeave[e] - 25;
+    if (e < 5000) {
+      view.ownEnter.push_back(en);
+      view.ownLeave.push_back(le);
+    }
+    whole.ownEnter.push_back(en);
+    whole.ownLeave.push_back(le);
+  }
+  view.ownWait = {1};
+  whole.ownWait = {1, 7, 7};
+  whole.indexLeaves();
+  view.end = whole.end = whole.maxLeaveFrom(0);
+  expectSameRank(view, whole, "view");
+  expectSameRank(whole, view, "whole");
+  expectSameRank(*root, *root, "root");
+  EXPECT_EQ(view.maxLeaveFrom(n), std::numeric_limits<TimeNs>::min());
 }

@@ -194,8 +194,8 @@ void InspectorDock::showCall(const Trace& trace, const ui::TimelineItem& item, i
       addRow(tr("Predicted leave:"), formatDuration(p.leave));
       addRow(tr("Predicted wait:"), formatDuration(p.wait));
     } else {
-      addRow(tr("Predicted enter:"), formatDuration(prediction->times->ranks[item.rank]->enter[item.event]));
-      addRow(tr("Predicted leave:"), formatDuration(prediction->times->ranks[item.rank]->leave[item.event]));
+      addRow(tr("Predicted enter:"), formatDuration(prediction->times->ranks[item.rank]->enter(item.event)));
+      addRow(tr("Predicted leave:"), formatDuration(prediction->times->ranks[item.rank]->leave(item.event)));
     }
     if (!prediction->network.isEmpty()) addRow(tr("Network model:"), prediction->network);
   }
@@ -230,8 +230,8 @@ void InspectorDock::showStepSpans(const Trace& trace, std::uint32_t step,
     bool first = true;
     for (std::uint32_t r = 0; r < s.ranks.size() && r < trace.rankCount(); ++r) {
       if (!s.ranks[r].present()) continue;
-      const TimeNs b = prediction->times->ranks[r]->enter[s.ranks[r].marker];
-      const TimeNs e = prediction->times->ranks[r]->leave[s.ranks[r].marker];
+      const TimeNs b = prediction->times->ranks[r]->enter(s.ranks[r].marker);
+      const TimeNs e = prediction->times->ranks[r]->leave(s.ranks[r].marker);
       pb = first ? b : std::min(pb, b);
       pe = first ? e : std::max(pe, e);
       first = false;

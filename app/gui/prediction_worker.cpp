@@ -47,12 +47,16 @@ struct PredictionWorker::Engine {
   // Per rank, the array the last snapshot replaced: written over by the next change of the
   // rank when nobody holds it any more (pages it already has instead of fresh ones: a fresh
   // 10^7-event snapshot costs about 1 s of page faults, a reused one a tenth of that). Kept
-  // only while two more snapshots would fit in the memory left.
+  // only while they take an eighth of the memory left (roomForTimeSpares).
   std::vector<std::shared_ptr<const PredictedRank>> older;
   bool prepared = false;  // prepareUpdates() done (its index is also built at the first update)
 
-  // Spare arrays (times and drawings) are kept only while two more snapshots fit in `available`.
+  // Spare drawings are kept only while two more snapshots fit in `available`.
   bool roomForSpares(std::uint64_t available) const { return available / 2 > snapshotBytes(); }
+  // Spare times serve the changes that recompute whole ranks (a shift shares the arrays it
+  // moves, PredictedRank::tail): they are kept only while they take at most an eighth of the
+  // memory left (at 64 ranks × 10^8 events they would be 2.2 GB; issue #40's 8 GB).
+  bool roomForTimeSpares(std::uint64_t available) const { return available / 8 > snapshotBytes(); }
 
   std::uint64_t snapshotBytes() const {
     // 16 B per event (predicted enter and leave), 8 B per MPI call (its wait).
@@ -432,12 +436,12 @@ void PredictionWorker::prepareSpares() {
     if (!engine_) return;
     Engine& e = *engine_;
     const Trace& t = *e.trace;
-    if (r >= t.rankCount() || !e.roomForSpares(available)) return;
+    if (r >= t.rankCount() || !timeSpares_ || !e.roomForTimeSpares(available)) return;
     if (e.older[r]) continue;
     auto spare = std::make_shared<PredictedRank>();
-    spare->enter.resize(t.ranks[r].size());
-    spare->leave.resize(t.ranks[r].size());
-    spare->wait.resize(t.ranks[r].mpiCalls.size());
+    spare->ownEnter.resize(t.ranks[r].size());
+    spare->ownLeave.resize(t.ranks[r].size());
+    spare->ownWait.resize(t.ranks[r].mpiCalls.size());
     e.older[r] = std::move(spare);
   }
 }
@@ -495,7 +499,8 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
     if (e.moved[r] || !e.lastTimes) copy.push_back(r);
   auto times = std::make_shared<PredictedTimes>();
   times->ranks = e.lastTimes ? e.lastTimes->ranks : std::vector<std::shared_ptr<const PredictedRank>>(R);
-  const bool keepOlder = e.roomForSpares(availableMemory());
+  const std::uint64_t available = availableMemory();
+  const bool keepOlder = e.roomForSpares(available), keepOlderTimes = timeSpares_ && e.roomForTimeSpares(available);
   const bool shifted = e.lastTimes && e.updatesSinceSnapshot == 1 && !e.replayer->lastUpdate().shiftAfterCall.empty();
   // The drawing then moves the previous one's tables past the cut (ui::DrawingShift), which
   // keeps earlier drawings' tables alive until the exact drawing replaces it: one per piece at
@@ -507,7 +512,7 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   for (std::uint32_t r : copy) movedEvents += t.ranks[r].size();
   ui::DrawingShift drawShift;
   if (shifted && movedEvents > provisionalEvents_ &&
-      availableMemory() / ui::kMaxDrawingPieces > e.snapshotBytes()) {  // tables are smaller than times
+      available / ui::kMaxDrawingPieces > e.snapshotBytes()) {  // tables are smaller than times
     drawShift.delta = e.replayer->lastUpdate().shift;
     drawShift.firstEvent.assign(R, 0);
   }
@@ -516,18 +521,16 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
     forEachRank(std::uint32_t(copy.size()), t.eventCount(), [&](std::uint32_t i) {
         if (interrupted()) throw Interrupted{};
         const std::uint32_t r = copy[i];
-        std::shared_ptr<PredictedRank> out;
-        if (e.older[r] && e.older[r].use_count() == 1) {
-          // Nobody reads it any more (use_count() is a relaxed load: the fence orders our
-          // writes after the other threads' last reads, which their release published).
-          std::atomic_thread_fence(std::memory_order_acquire);
-          out = std::const_pointer_cast<PredictedRank>(std::move(e.older[r]));
-        } else {
-          out = std::make_shared<PredictedRank>();
-        }
+        // Into the rank's spare when nobody reads it any more (use_count() is a relaxed load:
+        // the fence orders our writes after the other threads' last reads, which their release
+        // published); a shift without one shares the previous arrays instead of copying them.
+        const bool spare = e.older[r] && e.older[r].use_count() == 1;
+        if (spare) std::atomic_thread_fence(std::memory_order_acquire);
+        std::shared_ptr<PredictedRank> out =
+            spare ? std::const_pointer_cast<PredictedRank>(std::move(e.older[r])) : std::make_shared<PredictedRank>();
         e.older[r].reset();
         if (shifted) {
-          const std::uint32_t first = e.replayer->predictedRankShifted(r, *e.lastTimes->ranks[r], *out);
+          const std::uint32_t first = e.replayer->predictedRankShifted(r, e.lastTimes->ranks[r], *out, !spare);
           if (!drawShift.firstEvent.empty()) drawShift.firstEvent[r] = first;
         } else {
           e.replayer->predictedRank(r, *out);
@@ -553,7 +556,7 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
 
   // Published: the replaced arrays become the spares of their ranks.
   for (std::uint32_t r : copy) {
-    if (keepOlder && e.lastTimes) e.older[r] = e.lastTimes->ranks[r];
+    if (keepOlderTimes && e.lastTimes) e.older[r] = e.lastTimes->ranks[r];
     e.moved[r] = 0;
   }
   e.updatesSinceSnapshot = 0;

@@ -60,6 +60,10 @@ class PredictionWorker : public QObject {
   // below, the exact drawing comes at once. Default kProvisionalDrawingEvents (2 * 10^7).
   void setProvisionalDrawingEvents(std::uint64_t events) { provisionalEvents_ = events; }
   static constexpr std::uint64_t kProvisionalDrawingEvents = 20'000'000;
+  // Whether spare time arrays may be kept for the next change of each rank (default: while
+  // they take at most an eighth of the memory left). Without them a shift shares the previous
+  // prediction's arrays (PredictedRank::tail); for tests and benchmarks.
+  void setTimeSpares(bool allowed) { timeSpares_ = allowed; }
   // The user zoomed or scrolled (any thread): background work (refine) waits for a quiet view.
   void noteActivity() { activity_.store(std::chrono::steady_clock::now().time_since_epoch().count(), std::memory_order_relaxed); }
   // Thread-safe: stops the prediction of every request up to `generation` within about 0.1 s
@@ -135,6 +139,7 @@ class PredictionWorker : public QObject {
   }
   std::atomic<std::chrono::steady_clock::rep> activity_{0};
   std::atomic<std::uint64_t> provisionalEvents_{kProvisionalDrawingEvents};
+  std::atomic<bool> timeSpares_{true};
   // After a provisional result: the exact drawing of the same times, published as a refined
   // result unless a newer request comes first.
   void refine(const std::shared_ptr<const PredictionResult>& provisional, const std::shared_ptr<const ui::TimelineBase>& base);

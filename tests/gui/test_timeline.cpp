@@ -703,8 +703,8 @@ TEST(Timeline, IncrementalPredictedDrawingEqualsAFreshOne) {
     auto out = std::make_shared<PredictedTimes>(*next);
     int shared = 0;
     for (std::size_t r = 0; r < out->ranks.size(); ++r)
-      if (prev->ranks[r]->enter == out->ranks[r]->enter && prev->ranks[r]->leave == out->ranks[r]->leave &&
-          prev->ranks[r]->wait == out->ranks[r]->wait) {
+      if (prev->ranks[r]->enters() == out->ranks[r]->enters() && prev->ranks[r]->leaves() == out->ranks[r]->leaves() &&
+          prev->ranks[r]->waits() == out->ranks[r]->waits()) {
         out->ranks[r] = prev->ranks[r];
         ++shared;
       }

@@ -336,10 +336,10 @@ TEST(Timeline, ArrowEndsKeepTheirPlaceInTheirEvent) {
     auto pr = std::make_shared<PredictedRank>();
     for (std::uint32_t i = 0; i < t->ranks[r].size(); ++i) {
       const TimeNs e = t->ranks[r].enter[i], x = t->ranks[r].leave[i];
-      pr->enter.push_back(e + 1000);
-      pr->leave.push_back(e + 1000 + 3 * (x - e));
+      pr->ownEnter.push_back(e + 1000);
+      pr->ownLeave.push_back(e + 1000 + 3 * (x - e));
     }
-    pr->wait.assign(t->ranks[r].mpiCalls.size(), 0);
+    pr->ownWait.assign(t->ranks[r].mpiCalls.size(), 0);
     p.ranks.push_back(pr);
   }
   auto at = [&](std::uint32_t r, std::size_t k) {
@@ -477,7 +477,7 @@ TEST(Timeline, ShiftedPredictedDrawingIsWithinABucketOfAFreshOne) {
     times->ranks = prev->ranks;
     for (std::uint32_t rank = 0; rank < t->rankCount(); ++rank) {
       auto out = std::make_shared<PredictedRank>();
-      sh.firstEvent[rank] = r.predictedRankShifted(rank, *prev->ranks[rank], *out);
+      sh.firstEvent[rank] = r.predictedRankShifted(rank, prev->ranks[rank], *out);  // sharing prev's arrays
       times->end = std::max(times->end, out->end);
       times->ranks[rank] = std::move(out);
     }
@@ -523,6 +523,19 @@ TEST(Timeline, ShiftedPredictedDrawingIsWithinABucketOfAFreshOne) {
     }
     // Arrows: the same arrows in the same order as the exact drawing's, each with its own
     // message; the moved part taken from the earlier drawing (a piece with a shift).
+    // Step bands: the moved samples find the same step as the exact drawing's at every step's
+    // end and just before it (the samples decide which block of steps is searched).
+    std::size_t sampled = 0;
+    for (std::uint32_t rank = 0; rank < t->rankCount(); ++rank) {
+      const ui::RankSteps& sp = d->steps[rank];
+      const ui::RankSteps& sf = exact->steps[rank];
+      ASSERT_EQ(sp.size(), sf.size()) << what;
+      if (sf.size() >= 2 * ui::RankSteps::kSample) ++sampled;
+      for (std::size_t i = 0; i < sf.size(); ++i)
+        for (TimeNs at : {sf.end(i) - 1, sf.end(i)})
+          ASSERT_EQ(sp.firstEndingAfter(at), sf.firstEndingAfter(at)) << what << ", rank " << rank << ", step " << i;
+    }
+    EXPECT_GT(sampled, 0u) << what;
     ASSERT_EQ(d->arrows.channels.size(), exact->arrows.channels.size());
     auto arrowsOf = [](const ui::ArrowChannel& ch) {
       std::vector<std::tuple<TimeNs, TimeNs, std::uint32_t>> out;

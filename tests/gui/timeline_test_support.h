@@ -117,11 +117,11 @@ inline std::shared_ptr<PredictedTimes> shifted(const Trace& t, std::uint32_t ran
   auto p = std::make_shared<PredictedTimes>();
   for (const RankTrace& r : t.ranks) {
     auto pr = std::make_shared<PredictedRank>();
-    pr->enter = r.enter.toVector();
-    pr->leave = r.leave.toVector();
+    pr->ownEnter = r.enter.toVector();
+    pr->ownLeave = r.leave.toVector();
     if (p->ranks.size() == rank) {
-      pr->enter[event] += shift;
-      pr->leave[event] += shift;
+      pr->ownEnter[event] += shift;
+      pr->ownLeave[event] += shift;
     }
     p->ranks.push_back(std::move(pr));
   }

@@ -148,7 +148,7 @@ TimeNs TimelineBase::predictedEnd(std::uint32_t rank, const ArrowEnd& e, const P
   // the nearer end (ArrowEnd::value), clamped to the predicted event.
   if (e.event == kNone32) return e.value;
   const PredictedRank& pr = *p.ranks[rank];
-  const TimeNs pe = pr.enter[e.event], px = pr.leave[e.event];
+  const TimeNs pe = pr.enter(e.event), px = pr.leave(e.event);
   if (e.value >= 0) return std::min(pe + e.value, std::max(px, pe));
   return std::max(px + e.value + 1, pe);
 }
@@ -414,6 +414,23 @@ void DrawingSpares::harvest(std::shared_ptr<const Drawing>& old) {
   old.reset();
 }
 
+namespace {
+// Whether a prediction has the trace's ranks and event indices (a drawing of it is possible).
+bool sameEvents(const PredictedTimes& p, const Trace& t) {
+  if (p.ranks.size() != t.rankCount()) return false;
+  for (std::uint32_t r = 0; r < t.rankCount(); ++r)
+    if (!p.ranks[r] || p.ranks[r]->events() != t.ranks[r].size()) return false;
+  return true;
+}
+
+// A prediction's times of one rank as a drawing reads them.
+TimeView predictedView(const PredictedRank& p, bool enter) {
+  const std::vector<TimeNs>& own = enter ? p.ownEnter : p.ownLeave;
+  if (!p.tail) return TimeView(own.data());
+  return TimeView(own.data(), own.size(), (enter ? p.tail->ownEnter : p.tail->ownLeave).data(), p.tailShift);
+}
+}  // namespace
+
 std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> basePtr,
                                             std::shared_ptr<const PredictedTimes> prediction, const Drawing* reuse,
                                             const DrawingShift* shift, const std::function<bool()>& stop,
@@ -424,13 +441,7 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
   const Trace& t = base.trace();
   const bool predicted = prediction != nullptr;
   const std::uint32_t ranks = std::uint32_t(t.rankCount());
-  if (predicted) {  // the same event indices as the trace, or no drawing
-    if (prediction->ranks.size() != ranks) return nullptr;
-    for (std::uint32_t r = 0; r < ranks; ++r)
-      if (!prediction->ranks[r] || prediction->ranks[r]->enter.size() != t.ranks[r].size() ||
-          prediction->ranks[r]->leave.size() != t.ranks[r].size())
-        return nullptr;
-  }
+  if (predicted && !sameEvents(*prediction, t)) return nullptr;
   auto out = std::make_shared<Drawing>();
   Drawing& d = *out;
   d.base = std::move(basePtr);
@@ -445,8 +456,8 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
     const RankTrace& rt = base.rowEvents(r);
     RankTimes& rtimes = d.times[r];
     const bool moved = predicted && r < ranks;
-    rtimes.enter = moved ? TimeView(prediction->ranks[r]->enter.data()) : TimeView(rt.enter);
-    rtimes.leave = moved ? TimeView(prediction->ranks[r]->leave.data()) : TimeView(rt.leave);
+    rtimes.enter = moved ? predictedView(*prediction->ranks[r], true) : TimeView(rt.enter);
+    rtimes.leave = moved ? predictedView(*prediction->ranks[r], false) : TimeView(rt.leave);
     rtimes.function = rt.function.data();
     rtimes.size = std::uint32_t(rt.size());
     maxEvents = std::max<std::uint64_t>(maxEvents, rt.size());
@@ -498,8 +509,14 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
         d.lod[r] =
             std::make_shared<const RankLod>(buildLod(d.grid, d.times[r], base.shape(r), base.roles(), false, recycle));
       }
-      // A rank that did not move: the previous drawing's steps (the same times, samples kept).
-      d.steps[r] = sameBase && kept(r) ? reuse->steps[r] : RankSteps(base.stepsOf(r), d.times[r]);
+      // A rank that did not move, and any rank of a refinement: the previous drawing's steps
+      // (the same times, samples kept); a shifted rank: its samples past the cut moved.
+      if (sameBase && (refining || kept(r)))
+        d.steps[r] = reuse->steps[r];
+      else if (shift && sameBase && r < ranks && shift->firstEvent.size() == ranks)
+        d.steps[r] = RankSteps(base.stepsOf(r), d.times[r], reuse->steps[r], shift->firstEvent[r], shift->delta);
+      else
+        d.steps[r] = RankSteps(base.stepsOf(r), d.times[r]);
     });
 
     // Arrows: the base's channels with this drawing's times; a channel whose two ranks did not
@@ -605,9 +622,8 @@ const TimeNs* TimelineData::measuredWait(std::uint32_t rank, std::uint32_t call)
 }
 
 const TimeNs* TimelineData::predictedWait(std::uint32_t rank, std::uint32_t call) const {
-  if (!prediction_ || rank >= prediction_->ranks.size() || call >= prediction_->ranks[rank]->wait.size())
-    return nullptr;
-  return &prediction_->ranks[rank]->wait[call];
+  if (!prediction_ || rank >= prediction_->ranks.size() || call >= prediction_->ranks[rank]->calls()) return nullptr;
+  return prediction_->ranks[rank]->waitAt(call);
 }
 
 TimeNs TimelineData::end() const {

@@ -81,6 +81,16 @@ class RankSteps {
     sampled_.reserve(list.size() / kSample + 1);
     for (std::size_t i = kSample - 1; i < list.size(); i += kSample) sampled_.push_back(end(i));
   }
+  // The same list over times whose events from `firstEvent` on are those of `before` (over
+  // the same list) moved by `delta`: their samples are before's moved, no read of the times.
+  RankSteps(const std::vector<StepOnRank>& list, const RankTimes& times, const RankSteps& before,
+            std::uint32_t firstEvent, TimeNs delta)
+      : list_(&list), times_(times) {
+    sampled_.reserve(list.size() / kSample + 1);
+    const bool same = before.list_ == &list && before.sampled_.size() == list.size() / kSample;
+    for (std::size_t i = kSample - 1, j = 0; i < list.size(); i += kSample, ++j)
+      sampled_.push_back(same && list[i].marker >= firstEvent ? before.sampled_[j] + delta : end(i));
+  }
   std::size_t size() const { return list_ ? list_->size() : 0; }
   std::uint32_t step(std::size_t i) const { return (*list_)[i].step; }
   TimeNs begin(std::size_t i) const { return times_.enter[(*list_)[i].marker]; }

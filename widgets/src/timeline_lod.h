@@ -26,22 +26,33 @@ namespace perwiz::ui {
 // How a function is drawn.
 enum class FnRole : std::uint8_t { Mpi, State, Point, Marker };
 
-// Times of one rank's events: a plain array (a prediction) or the model's compact column,
-// optionally read with an offset (shifted()).
+// Times of one rank's events: a plain array or the model's compact column, optionally read
+// with an offset (shifted()); a prediction's array may have a head of its own for its first
+// events (PredictedRank's own values before a shared tail).
 class TimeView {
  public:
   TimeView() = default;
   TimeView(const TimeNs* raw) : raw_(raw) {}
   TimeView(const TimeColumn& column) : col_(&column) {}
-  TimeNs operator[](std::size_t i) const { return (raw_ ? raw_[i] : (*col_)[i]) + offset_; }
+  // Times [0, split) from `head`, the others from `raw` plus `rawOffset`.
+  TimeView(const TimeNs* head, std::size_t split, const TimeNs* raw, TimeNs rawOffset)
+      : raw_(raw), head_(head), split_(split), offset_(rawOffset) {}
+  TimeNs operator[](std::size_t i) const {
+    if (i < split_) return head_[i] + headOffset_;
+    return (raw_ ? raw_[i] : (*col_)[i]) + offset_;
+  }
   // A hint that time i is read soon (plain arrays only).
   void prefetch(std::size_t i) const {
-    if (raw_) __builtin_prefetch(raw_ + i);
+    if (i < split_)
+      __builtin_prefetch(head_ + i);
+    else if (raw_)
+      __builtin_prefetch(raw_ + i);
   }
   // The same times read `by` later (or earlier, when negative).
   TimeView shifted(TimeNs by) const {
     TimeView v = *this;
     v.offset_ += by;
+    v.headOffset_ += by;
     return v;
   }
   // The first index in [0, n) whose time fails `pred` (the times partitioned by it).
@@ -58,7 +69,9 @@ class TimeView {
  private:
   const TimeNs* raw_ = nullptr;
   const TimeColumn* col_ = nullptr;
-  TimeNs offset_ = 0;
+  const TimeNs* head_ = nullptr;
+  std::size_t split_ = 0;
+  TimeNs offset_ = 0, headOffset_ = 0;
 };
 
 // Times of one rank's events in one drawing (measured or predicted).

@@ -314,7 +314,7 @@ QString toolTipText(const TimelineData& data, const TimelineItem& item) {
       s += QObject::tr("<br>measured: %1 – %2, duration %3")
                .arg(formatTime(e, 1), formatTime(x, 1), formatDuration(x - e));
       if (const auto* pr = data.prediction()) {
-        const TimeNs pe = pr->ranks[item.rank]->enter[item.event], px = pr->ranks[item.rank]->leave[item.event];
+        const TimeNs pe = pr->ranks[item.rank]->enter(item.event), px = pr->ranks[item.rank]->leave(item.event);
         s += QObject::tr("<br>predicted: %1 – %2, duration %3")
                  .arg(formatTime(pe, 1), formatTime(px, 1), formatDuration(px - pe));
       }

@@ -21,12 +21,45 @@ struct PredictedCall {
 // One rank's prediction: predicted enter and leave of every event (the measured trace's
 // indices) and the predicted wait of every MPI call ("RANK:INDEX"; its enter and leave are its
 // event's: call()).
+//
+// A prediction that moved the rank by a uniform shift past a cut (Replayer::predictedRankShifted)
+// shares the earlier prediction's arrays instead of copying them: it owns the values of its
+// first events and calls, and reads the others from `tail` plus `tailShift` (waits unshifted).
+// A tail owns all its values (no tail of its own), so a read is one comparison away from an
+// array. A rank without a tail owns every value.
 struct PredictedRank {
-  std::vector<TimeNs> enter, leave;  // [event]
-  std::vector<TimeNs> wait;          // [mpiIndex]
-  TimeNs end = 0;                    // latest predicted leave of the rank
+  std::vector<TimeNs> ownEnter, ownLeave;  // events [0, ownEnter.size())
+  std::vector<TimeNs> ownWait;             // calls [0, ownWait.size())
+  std::shared_ptr<const PredictedRank> tail;
+  TimeNs tailShift = 0;
+  TimeNs end = 0;  // latest predicted leave of the rank
+  // Of a rank without a tail: the latest leave of each block of kMaxBlock events
+  // (maxLeaveFrom), filled by Replayer::predictedRank.
+  static constexpr std::uint32_t kMaxBlock = 4096;
+  std::vector<TimeNs> blockMaxLeave;
+
+  std::size_t events() const { return tail ? tail->ownEnter.size() : ownEnter.size(); }
+  std::size_t calls() const { return tail ? tail->ownWait.size() : ownWait.size(); }
+  TimeNs enter(std::size_t e) const { return e < ownEnter.size() ? ownEnter[e] : tail->ownEnter[e] + tailShift; }
+  TimeNs leave(std::size_t e) const { return e < ownLeave.size() ? ownLeave[e] : tail->ownLeave[e] + tailShift; }
+  TimeNs wait(std::size_t call) const { return *waitAt(call); }
+  const TimeNs* waitAt(std::size_t call) const { return call < ownWait.size() ? &ownWait[call] : &tail->ownWait[call]; }
   // MPI call `index`, whose event is `event` (RankTrace::mpiCalls[index]).
-  PredictedCall call(std::uint32_t index, std::uint32_t event) const { return {enter[event], leave[event], wait[index]}; }
+  PredictedCall call(std::uint32_t index, std::uint32_t event) const {
+    return {enter(event), leave(event), wait(index)};
+  }
+  // The latest leave of events [from, events()); numeric_limits::min() if none.
+  TimeNs maxLeaveFrom(std::size_t from) const;
+  // Bytes of the arrays this rank owns (a tail's are counted with the tail).
+  std::size_t ownBytes() const {
+    return (ownEnter.capacity() + ownLeave.capacity() + ownWait.capacity() + blockMaxLeave.capacity()) * sizeof(TimeNs);
+  }
+  // Copies of every value (for tests and tools).
+  std::vector<TimeNs> enters() const;
+  std::vector<TimeNs> leaves() const;
+  std::vector<TimeNs> waits() const;
+  // Fills blockMaxLeave from ownLeave (a rank without a tail).
+  void indexLeaves();
 };
 
 struct PredictedTimes {

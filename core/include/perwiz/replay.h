@@ -160,10 +160,13 @@ class Replayer {
   void predictedRank(std::uint32_t rank, PredictedRank& out) const;
   // The same after an update that shifted (lastUpdate().shiftAfterCall not empty), from
   // `before`, the rank's prediction just before that update: the events the shift moved are
-  // `before`'s times plus the shift (a copy instead of a mapping), the others are computed.
+  // `before`'s times plus the shift. With `share`, `out` owns only the values before the cut
+  // (and those `before` owned past it) and reads the others from before's arrays
+  // (PredictedRank::tail: no copy of the moved events); else it owns a copy of every value.
   // Without a shift, predictedRank(). `out` must not be `before`. Returns the first event the
   // shift moved (the rank's event count without a shift).
-  std::uint32_t predictedRankShifted(std::uint32_t rank, const PredictedRank& before, PredictedRank& out) const;
+  std::uint32_t predictedRankShifted(std::uint32_t rank, const std::shared_ptr<const PredictedRank>& before,
+                                     PredictedRank& out, bool share = true) const;
   // The predicted trace L': the measured trace with every time replaced by its prediction
   // and a "PerWiz scenario" point event at time 0 on rank 0 carrying the scenario JSON.
   Trace predictedTrace() const;

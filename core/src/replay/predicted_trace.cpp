@@ -72,8 +72,8 @@ Replayer::EventTimes Replayer::predictedEventTimes() const {
   forEachRank(R, trace().eventCount(), [&](std::uint32_t r) {
     PredictedRank rank;
     predictedRank(r, rank);
-    out.enter[r] = std::move(rank.enter);
-    out.leave[r] = std::move(rank.leave);
+    out.enter[r] = std::move(rank.ownEnter);
+    out.leave[r] = std::move(rank.ownLeave);
     ends[r] = rank.end;
   });
   for (TimeNs e : ends) out.end = std::max(out.end, e);
@@ -99,8 +99,8 @@ void Replayer::predictedRankTrace(std::uint32_t r, RankTrace& out) const {
   out = trace().ranks[r];
   PredictedRank rank;
   predictedRank(r, rank);
-  out.enter = std::move(rank.enter);
-  out.leave = std::move(rank.leave);
+  out.enter = std::move(rank.ownEnter);
+  out.leave = std::move(rank.ownLeave);
   std::uint32_t hint = 0;
   for (std::size_t i = 0; i < out.messages.size(); ++i)
     out.messages.setTime(i, mapTimeFrom(r, out.messages.row(i).time, hint));

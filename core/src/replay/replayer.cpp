@@ -324,10 +324,13 @@ TimeNs Replayer::predictedEnter(std::uint32_t unit) const { return d->enterOf(un
 
 void Replayer::predictedRank(std::uint32_t r, PredictedRank& out) const {
   const RankTrace& mt = d->trace.ranks[r];
-  out.enter.resize(mt.size());
-  out.leave.resize(mt.size());
-  out.wait.resize(mt.mpiCalls.size());
+  out.tail.reset();
+  out.tailShift = 0;
+  out.ownEnter.resize(mt.size());
+  out.ownLeave.resize(mt.size());
+  out.ownWait.resize(mt.mpiCalls.size());
   out.end = predictedRankPrefix(r, static_cast<std::uint32_t>(mt.size()), out);
+  out.indexLeaves();
 }
 
 TimeNs Replayer::predictedRankPrefix(std::uint32_t r, std::uint32_t events, PredictedRank& out) const {
@@ -347,22 +350,23 @@ TimeNs Replayer::predictedRankPrefix(std::uint32_t r, std::uint32_t events, Pred
       const std::uint32_t u = p.unitOfCall(r, static_cast<std::uint32_t>(call));
       en = d->enterWith(u, v);
       le = d->leave[u];
-      out.wait[call] = std::max<TimeNs>(0, satSub(satSub(le, en), v.local[u]));
+      out.ownWait[call] = std::max<TimeNs>(0, satSub(satSub(le, en), v.local[u]));
     } else {
       en = mapTimeFrom(r, mt.enter[e], hint);
       std::uint32_t leaveHint = hint;
       le = mapTimeFrom(r, mt.leave[e], leaveHint);
-      if (isCall) out.wait[call] = 0;
+      if (isCall) out.ownWait[call] = 0;
     }
-    out.enter[e] = en;
-    out.leave[e] = le;
+    out.ownEnter[e] = en;
+    out.ownLeave[e] = le;
     if (isCall) ++call;
     end = std::max(end, le);
   }
   return end;
 }
 
-std::uint32_t Replayer::predictedRankShifted(std::uint32_t r, const PredictedRank& before, PredictedRank& out) const {
+std::uint32_t Replayer::predictedRankShifted(std::uint32_t r, const std::shared_ptr<const PredictedRank>& before,
+                                             PredictedRank& out, bool share) const {
   const UpdateStats& st = d->stats;
   const RankTrace& mt = d->trace.ranks[r];
   if (st.shiftAfterCall.size() <= r) {
@@ -370,9 +374,6 @@ std::uint32_t Replayer::predictedRankShifted(std::uint32_t r, const PredictedRan
     return static_cast<std::uint32_t>(mt.size());
   }
   const std::uint32_t n = static_cast<std::uint32_t>(mt.size());
-  out.enter.resize(n);
-  out.leave.resize(n);
-  out.wait.resize(mt.mpiCalls.size());
   // Events are in enter order: those entered at or after the collective call's measured leave
   // form a suffix, and so do the MPI calls among them.
   const TimeNs from = mt.leave[mt.mpiCalls[st.shiftAfterCall[r]]];
@@ -387,16 +388,33 @@ std::uint32_t Replayer::predictedRankShifted(std::uint32_t r, const PredictedRan
   const std::uint32_t e0 = lo;
   const std::size_t c0 =
       static_cast<std::size_t>(std::lower_bound(mt.mpiCalls.begin(), mt.mpiCalls.end(), e0) - mt.mpiCalls.begin());
-  TimeNs end = predictedRankPrefix(r, e0, out);
+  const PredictedRank& b = *before;
   const TimeNs shift = st.shift;
-  for (std::uint32_t e = e0; e < n; ++e) {
-    out.enter[e] = satAdd(before.enter[e], shift);
-    out.leave[e] = satAdd(before.leave[e], shift);
-    end = std::max(end, out.leave[e]);
+  // The values `out` owns: its own prefix, and `before`'s own values past the cut moved by the
+  // shift; the rest is before's tail (or before itself) read with the shift added. Without
+  // `share`, every value (a copy of before's past the cut).
+  const std::size_t split = std::max<std::size_t>(e0, b.tail ? b.ownEnter.size() : 0);
+  const std::size_t splitCall = std::max<std::size_t>(c0, b.tail ? b.ownWait.size() : 0);
+  const bool whole = !share;
+  out.tail.reset();
+  out.tailShift = 0;
+  out.blockMaxLeave.clear();
+  out.ownEnter.resize(whole ? n : split);
+  out.ownLeave.resize(whole ? n : split);
+  out.ownWait.resize(whole ? mt.mpiCalls.size() : splitCall);
+  TimeNs end = predictedRankPrefix(r, e0, out);
+  for (std::size_t e = e0; e < out.ownEnter.size(); ++e) {
+    out.ownEnter[e] = satAdd(b.enter(e), shift);
+    out.ownLeave[e] = satAdd(b.leave(e), shift);
   }
-  std::copy(before.wait.begin() + static_cast<std::ptrdiff_t>(c0), before.wait.end(),
-            out.wait.begin() + static_cast<std::ptrdiff_t>(c0));
-  out.end = end;
+  for (std::size_t c = c0; c < out.ownWait.size(); ++c) out.ownWait[c] = b.wait(c);
+  if (whole) {
+    out.indexLeaves();
+  } else {
+    out.tail = b.tail ? b.tail : before;
+    out.tailShift = satAdd(b.tail ? b.tailShift : 0, shift);
+  }
+  out.end = std::max(end, out.maxLeaveFrom(e0));
   return e0;
 }
 
