@@ -148,6 +148,10 @@ void BM_GuiSession(benchmark::State& state) {
     // (PredictionWorker::setProvisionalDrawingEvents), to time both ways of drawing a change.
     if (const char* v = std::getenv("PERWIZ_BENCH_PROVISIONAL_EVENTS"))
       w.session()->worker()->setProvisionalDrawingEvents(std::strtoull(v, nullptr, 10));
+    // PERWIZ_BENCH_TIME_SPARES=0: no spare time arrays (PredictionWorker::setTimeSpares), so that
+    // every shift shares the arrays it moves, at any size.
+    if (const char* v = std::getenv("PERWIZ_BENCH_TIME_SPARES"))
+      w.session()->worker()->setTimeSpares(std::atoi(v) != 0);
     QElapsedTimer clock;
     clock.start();
     w.openTrace(QString::fromStdString(path));

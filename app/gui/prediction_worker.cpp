@@ -521,16 +521,18 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
     forEachRank(std::uint32_t(copy.size()), t.eventCount(), [&](std::uint32_t i) {
         if (interrupted()) throw Interrupted{};
         const std::uint32_t r = copy[i];
-        // Into the rank's spare when nobody reads it any more (use_count() is a relaxed load:
-        // the fence orders our writes after the other threads' last reads, which their release
-        // published); a shift without one shares the previous arrays instead of copying them.
-        const bool spare = e.older[r] && e.older[r].use_count() == 1;
+        // A shifted rank shares the previous arrays past the cut (PredictedRank::tail: no copy);
+        // another moved rank is written into its spare when nobody reads it any more
+        // (use_count() is a relaxed load: the fence orders our writes after the other threads'
+        // last reads, which their release published), else into fresh memory.
+        const bool shares = shifted && r < e.replayer->lastUpdate().shiftAfterCall.size();
+        const bool spare = !shares && e.older[r] && e.older[r].use_count() == 1;
         if (spare) std::atomic_thread_fence(std::memory_order_acquire);
         std::shared_ptr<PredictedRank> out =
             spare ? std::const_pointer_cast<PredictedRank>(std::move(e.older[r])) : std::make_shared<PredictedRank>();
-        e.older[r].reset();
+        if (spare) e.older[r].reset();
         if (shifted) {
-          const std::uint32_t first = e.replayer->predictedRankShifted(r, e.lastTimes->ranks[r], *out, !spare);
+          const std::uint32_t first = e.replayer->predictedRankShifted(r, e.lastTimes->ranks[r], *out);
           if (!drawShift.firstEvent.empty()) drawShift.firstEvent[r] = first;
         } else {
           e.replayer->predictedRank(r, *out);
@@ -556,7 +558,10 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
 
   // Published: the replaced arrays become the spares of their ranks.
   for (std::uint32_t r : copy) {
-    if (keepOlderTimes && e.lastTimes) e.older[r] = e.lastTimes->ranks[r];
+    if (!keepOlderTimes)
+      e.older[r].reset();
+    else if (e.lastTimes && !e.older[r])
+      e.older[r] = e.lastTimes->ranks[r];  // a rank that used its spare
     e.moved[r] = 0;
   }
   e.updatesSinceSnapshot = 0;
