@@ -37,7 +37,8 @@ class OpenStack {
 
 // Walks the drawn events [from, times.size) in enter order with `stack` holding the events
 // open before `from` (outermost first). seg(owner, t0, t1) gets every stretch of [clipBegin,
-// clipEnd) owned by the deepest open event; ev(i) every event entered before clipEnd.
+// clipEnd) owned by the deepest open event; ev(i, enter, leave) every event entered before
+// clipEnd, with its own times (read once here).
 template <class Seg, class Ev>
 void sweep(const RankTimes& t, const std::vector<FnRole>& roles, std::uint32_t from,
            OpenStack& stack, TimeNs clipBegin, TimeNs clipEnd, Seg&& seg, Ev&& ev) {
@@ -62,10 +63,10 @@ void sweep(const RankTimes& t, const std::vector<FnRole>& roles, std::uint32_t f
     }
     if (!stack.empty()) emit(stack.back().event, cur, e);
     cur = std::max(cur, e);
-    TimeNs l = t.leave[i];
-    if (!stack.empty()) l = std::min(l, stack.back().leave);
+    const TimeNs x = t.leave[i];
+    const TimeNs l = stack.empty() ? x : std::min(x, stack.back().leave);
     stack.push_back({i, std::max(l, e)});
-    ev(i);
+    ev(i, e, x);
   }
   while (!stack.empty()) {
     emit(stack.back().event, cur, stack.back().leave);
@@ -278,7 +279,7 @@ RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape
           x = y;
         }
       },
-      [&](std::uint32_t i) { cls[i] = std::uint8_t(classes.add(i, t.enter[i], t.leave[i])); });
+      [&](std::uint32_t i, TimeNs e, TimeNs x) { cls[i] = std::uint8_t(classes.add(i, e, x)); });
   classes.finish(t);
   for (auto it = shape.points.begin(); it != pointsEnd; ++it) {
     const std::uint32_t p = *it;
@@ -413,16 +414,17 @@ std::pair<int, int> queryLane(const LodGrid& grid, const RankLod& lod, const Ran
       if (t.leave[*it] - t.enter[*it] >= thr) boxes.push_back(*it);
     }
   }
-  sweep(t, roles, first, stack, q.begin, q.end,
-        [&](std::uint32_t owner, TimeNs a, TimeNs b) {
-          if (t.leave[owner] - t.enter[owner] >= thr) return;
-          const double ns = double(b - a);
-          addSpan(double(a - q.begin) * invPx, double(b - q.begin) * invPx, t.function[owner], ns, ns,
-                  shape.depth[owner]);
-        },
-        [&](std::uint32_t i) {
-          if (t.leave[i] - t.enter[i] >= thr) boxes.push_back(i);
-        });
+  sweep(
+      t, roles, first, stack, q.begin, q.end,
+      [&](std::uint32_t owner, TimeNs a, TimeNs b) {
+        if (t.leave[owner] - t.enter[owner] >= thr) return;
+        const double ns = double(b - a);
+        addSpan(double(a - q.begin) * invPx, double(b - q.begin) * invPx, t.function[owner], ns, ns,
+                shape.depth[owner]);
+      },
+      [&](std::uint32_t i, TimeNs e, TimeNs x) {
+        if (x - e >= thr) boxes.push_back(i);
+      });
   auto pIt = std::partition_point(shape.points.begin(), shape.points.end(),
                                   [&](std::uint32_t i) { return en[i] < q.begin; });
   for (; pIt != shape.points.end() && en[*pIt] < q.end; ++pIt)
