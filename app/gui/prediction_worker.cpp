@@ -68,6 +68,25 @@ struct PredictionWorker::Engine {
   // snapshot's shifted past the cut (Replayer::predictedRankShifted), a copy instead of a mapping.
   std::uint32_t updatesSinceSnapshot = 0;
 
+  // Rank r's prediction for the next snapshot (ranks in parallel, one thread each). A shifted
+  // rank shares the previous arrays past the cut (PredictedRank::tail: no copy); another moved
+  // rank is written into its spare when nobody reads it any more (use_count() is a relaxed
+  // load: the fence orders our writes after the other threads' last reads, which their
+  // release published), else into fresh memory. `first`: the first event the shift moved.
+  std::shared_ptr<PredictedRank> predictRank(std::uint32_t r, bool shifted, std::uint32_t& first) {
+    const bool shares = shifted && r < replayer->lastUpdate().shiftAfterCall.size();
+    const bool spare = !shares && older[r] && older[r].use_count() == 1;
+    if (spare) std::atomic_thread_fence(std::memory_order_acquire);
+    std::shared_ptr<PredictedRank> out =
+        spare ? std::const_pointer_cast<PredictedRank>(std::move(older[r])) : std::make_shared<PredictedRank>();
+    if (spare) older[r].reset();
+    if (shifted)
+      first = replayer->predictedRankShifted(r, lastTimes->ranks[r], *out);
+    else
+      replayer->predictedRank(r, *out);
+    return out;
+  }
+
   void noteUpdate() {
     for (std::uint32_t r : replayer->lastUpdate().ranks) moved[r] = 1;
     ++updatesSinceSnapshot;
@@ -521,22 +540,9 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
     forEachRank(std::uint32_t(copy.size()), t.eventCount(), [&](std::uint32_t i) {
         if (interrupted()) throw Interrupted{};
         const std::uint32_t r = copy[i];
-        // A shifted rank shares the previous arrays past the cut (PredictedRank::tail: no copy);
-        // another moved rank is written into its spare when nobody reads it any more
-        // (use_count() is a relaxed load: the fence orders our writes after the other threads'
-        // last reads, which their release published), else into fresh memory.
-        const bool shares = shifted && r < e.replayer->lastUpdate().shiftAfterCall.size();
-        const bool spare = !shares && e.older[r] && e.older[r].use_count() == 1;
-        if (spare) std::atomic_thread_fence(std::memory_order_acquire);
-        std::shared_ptr<PredictedRank> out =
-            spare ? std::const_pointer_cast<PredictedRank>(std::move(e.older[r])) : std::make_shared<PredictedRank>();
-        if (spare) e.older[r].reset();
-        if (shifted) {
-          const std::uint32_t first = e.replayer->predictedRankShifted(r, e.lastTimes->ranks[r], *out);
-          if (!drawShift.firstEvent.empty()) drawShift.firstEvent[r] = first;
-        } else {
-          e.replayer->predictedRank(r, *out);
-        }
+        std::uint32_t first = 0;
+        std::shared_ptr<PredictedRank> out = e.predictRank(r, shifted, first);
+        if (!drawShift.firstEvent.empty()) drawShift.firstEvent[r] = first;
         times->ranks[r] = std::move(out);
         snapshotPermille_ = static_cast<int>(++done * 800 / std::max<std::size_t>(1, copy.size()));
     });
