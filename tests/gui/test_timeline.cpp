@@ -179,6 +179,30 @@ TEST(Timeline, PredictedStepFollowsItsMarker) {
   EXPECT_EQ(s.view.itemAt(at(2150)).kind, TimelineItem::Kind::None);
 }
 
+// The step bands a view keeps between frames (PaintCache::Bands) are those of the drawing
+// shown: after a prediction with other times over the same range, and after the refinement of
+// the same times, every pixel equals a fresh view's.
+TEST(Timeline, KeptStepBandsFollowThePrediction) {
+  auto t = smallTrace();
+  const std::uint32_t marker = eventNamed(*t, 2, "PRGN_step", 1);
+  auto p1 = shifted(*t, 2, marker, 200 * us), p2 = shifted(*t, 2, marker, 500 * us);
+  p1->end = p2->end = t->endTime + 500 * us;  // the same range: only the times differ
+  auto show = [&](Shown& v, const std::shared_ptr<PredictedTimes>& p) {
+    v.view.setPrediction(p);
+    v.view.setMode(TimelineMode::Lanes);
+    v.view.fitAll();
+    return v.view.grab().toImage();
+  };
+  Shown kept(t), fresh(t);
+  const QImage first = show(kept, p1);
+  const QImage second = show(kept, p2);
+  EXPECT_NE(first, second);  // the step moved on the screen
+  EXPECT_EQ(second, show(fresh, p2));
+  // The same times drawn again (as a refinement is): the kept bands, the same pixels.
+  kept.view.setPrediction(std::shared_ptr<const PredictedTimes>(p2));
+  EXPECT_EQ(kept.view.grab().toImage(), second);
+}
+
 // A prediction that reorders a channel's sends (the first send now after the second) keeps
 // each arrow's message: clicking an arrow selects the message drawn there.
 TEST(Timeline, ReorderedPredictedArrowsSelectTheirOwnMessage) {

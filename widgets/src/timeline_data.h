@@ -348,6 +348,13 @@ class TimelineData {
   const TimeNs* measuredWait(std::uint32_t rank, std::uint32_t call) const;
   const TimeNs* predictedWait(std::uint32_t rank, std::uint32_t call) const;
   const Drawing& drawing(bool predicted) const { return predicted && predicted_ ? *predicted_ : *measured_; }
+  // What the step bands of drawing(predicted) are read from: the prediction's times (shared by
+  // a provisional drawing and its refinement) or the measured drawing. Only its identity matters.
+  std::shared_ptr<const void> stepTimes(bool predicted) const {
+    if (predicted && predicted_)
+      return predicted_->source ? std::shared_ptr<const void>(predicted_->source) : predicted_;
+    return measured_;
+  }
   TimeNs end() const;  // latest leave of both drawings
 
   FnRole role(std::uint32_t fn) const { return base_->roles()[fn]; }

@@ -84,9 +84,18 @@ void Frame::bands(std::uint32_t r, int k, PaintScratch& w) {
     if (lane.height() < 12) return;
     lane.top = lane.bottom - 3;
   }
-  forStepColumns(rs, L.begin, L.nsPerPx(), W, [&](int c0, int c1, std::size_t i) {
-    std::fill(band.begin() + c0, band.begin() + c1, i < rs.size() ? pal[1 + (rs.step(i) & 1u)] : pal[0]);
-  });
+  // The colour index of each column: from the frames before when they read the same steps
+  // (PaintCache::Bands), else found now and kept.
+  PaintCache::Bands& kept = cache.bands[spec.predicted ? 1 : 0];
+  std::vector<std::uint8_t>& cls = kept.rows[r];
+  if (!kept.valid[r]) {
+    cls.resize(std::size_t(W));
+    forStepColumns(rs, L.begin, L.nsPerPx(), W, [&](int c0, int c1, std::size_t i) {
+      std::fill(cls.begin() + c0, cls.begin() + c1, std::uint8_t(i < rs.size() ? 1 + (rs.step(i) & 1u) : 0));
+    });
+    kept.valid[r] = 1;
+  }
+  for (int c = 0; c < W; ++c) band[std::size_t(c)] = pal[cls[std::size_t(c)]];
   canvas->row(L.plot.left(), lane.top, lane.bottom, band.data(), W);
 }
 

@@ -110,6 +110,26 @@ void prepareScratch(PaintCache& cache, const TimelineData& data, std::size_t W) 
   }
 }
 
+// The step bands kept from the frames before: dropped where the steps' times, the range or the
+// width changed, and always without reuse (before the rows pass: its threads then write rows
+// of their own only).
+void prepareBands(PaintCache& cache, const TimelineData& data, const TimelineLayout& L, int W) {
+  for (int k = 0; k < 2; ++k) {
+    PaintCache::Bands& b = cache.bands[k];
+    const std::shared_ptr<const void> times = data.stepTimes(k == 1);
+    const bool same = cache.reuse && !b.times.owner_before(times) && !times.owner_before(b.times) &&
+                      !b.times.expired() && b.begin == L.begin && b.nsPerPx == L.nsPerPx() && b.columns == W &&
+                      b.valid.size() == data.rowCount();
+    if (same) continue;
+    b.times = times;
+    b.begin = L.begin;
+    b.nsPerPx = L.nsPerPx();
+    b.columns = W;
+    b.rows.resize(data.rowCount());
+    b.valid.assign(data.rowCount(), 0);
+  }
+}
+
 // The rows: step bands, separators, grid, computation, boxes, summary marks, ticks, into the
 // frame's canvas; their statistics, labels and visible functions into the cache. Raster
 // canvases paint the upper half of the rows on a second thread (disjoint pixel rows).
@@ -173,6 +193,7 @@ void paintTimeline(QPainter& p, const TimelineData& data, const TimelineLayout& 
   stats.columns = f.W;
   const std::size_t W = std::size_t(f.W);
   prepareScratch(cache, data, W);
+  prepareBands(cache, data, L, f.W);
   const QFontMetrics fontMetrics(p.font());
   f.fontHeight = fontMetrics.height();
   cache.text.begin(p.font());
