@@ -50,10 +50,6 @@ struct PredictedRank {
   }
   // The latest leave of events [from, events()); numeric_limits::min() if none.
   TimeNs maxLeaveFrom(std::size_t from) const;
-  // Bytes of the arrays this rank owns (a tail's are counted with the tail).
-  std::size_t ownBytes() const {
-    return (ownEnter.capacity() + ownLeave.capacity() + ownWait.capacity() + blockMaxLeave.capacity()) * sizeof(TimeNs);
-  }
   // Copies of every value (for tests and tools).
   std::vector<TimeNs> enters() const;
   std::vector<TimeNs> leaves() const;

@@ -395,24 +395,23 @@ std::uint32_t Replayer::predictedRankShifted(std::uint32_t r, const std::shared_
   // `share`, every value (a copy of before's past the cut).
   const std::size_t split = std::max<std::size_t>(e0, b.tail ? b.ownEnter.size() : 0);
   const std::size_t splitCall = std::max<std::size_t>(c0, b.tail ? b.ownWait.size() : 0);
-  const bool whole = !share;
   out.tail.reset();
   out.tailShift = 0;
   out.blockMaxLeave.clear();
-  out.ownEnter.resize(whole ? n : split);
-  out.ownLeave.resize(whole ? n : split);
-  out.ownWait.resize(whole ? mt.mpiCalls.size() : splitCall);
+  out.ownEnter.resize(share ? split : n);
+  out.ownLeave.resize(share ? split : n);
+  out.ownWait.resize(share ? splitCall : mt.mpiCalls.size());
   TimeNs end = predictedRankPrefix(r, e0, out);
   for (std::size_t e = e0; e < out.ownEnter.size(); ++e) {
     out.ownEnter[e] = satAdd(b.enter(e), shift);
     out.ownLeave[e] = satAdd(b.leave(e), shift);
   }
   for (std::size_t c = c0; c < out.ownWait.size(); ++c) out.ownWait[c] = b.wait(c);
-  if (whole) {
-    out.indexLeaves();
-  } else {
+  if (share) {
     out.tail = b.tail ? b.tail : before;
     out.tailShift = satAdd(b.tail ? b.tailShift : 0, shift);
+  } else {
+    out.indexLeaves();
   }
   out.end = std::max(end, out.maxLeaveFrom(e0));
   return e0;
