@@ -26,7 +26,7 @@ struct PredictionResult {
   std::shared_ptr<const Trace> trace;
   std::shared_ptr<const PredictedTimes> times;                            // per rank: every event, every MPI call
   std::shared_ptr<const ui::Drawing> drawing;                             // the timeline's predicted drawing, or null
-  std::shared_ptr<const std::vector<std::vector<TimeNs>>> measuredWaits;  // [rank][mpiIndex]
+  std::shared_ptr<const std::vector<TimeColumn>> measuredWaits;           // [rank][mpiIndex]
   TimeNs measuredTime = 0;
   TimeNs predictedTime = 0;
   std::vector<Hypothesis> applied;   // the hypotheses this prediction is of (sorted)

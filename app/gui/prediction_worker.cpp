@@ -29,7 +29,7 @@ struct PredictionWorker::Engine {
   std::shared_ptr<const NetworkModel> model;
   CostMode costs = CostMode::Measured;
   quint64 generation = 0;  // of the request whose hypotheses the engine holds
-  std::shared_ptr<const std::vector<std::vector<TimeNs>>> measuredWaits;
+  std::shared_ptr<const std::vector<TimeColumn>> measuredWaits;  // [rank][mpiIndex]
   std::shared_ptr<const std::vector<double>> stepSigma;
   std::shared_ptr<const std::vector<std::vector<std::uint32_t>>> nested;
   std::vector<double> measuredEnd;
@@ -98,8 +98,8 @@ struct PredictionWorker::Engine {
     s.model = req.model;
     s.costs = req.costs;
     // Refused with the estimate rather than killed by the kernel part-way: beside the engine,
-    // a snapshot copies the per-event times (16 bytes per event, 8 per call) and its drawing
-    // indexes them (about 5 per event), and the next one is written while it is shown.
+    // a snapshot holds the per-event times (about 8 bytes per event, 4 per call) and its
+    // drawing indexes them (about 5 per event), and the next one is written while it is shown.
     requireMemory(req.trace->source, estimateReplayMemory(*req.trace) + 40 * req.trace->eventCount(),
                   "predict its timeline");
     e->replayer = std::make_unique<Replayer>(*req.trace, s, control);
@@ -108,11 +108,11 @@ struct PredictionWorker::Engine {
     e->costs = req.costs;
     const Trace& t = *req.trace;
     const std::uint32_t R = std::uint32_t(t.rankCount());
-    auto waits = std::make_shared<std::vector<std::vector<TimeNs>>>(R);
+    auto waits = std::make_shared<std::vector<TimeColumn>>(R);
     forEachRank(R, t.eventCount(), [&](std::uint32_t r) {
       const auto n = t.ranks[r].mpiCalls.size();
-      (*waits)[r].resize(n);
-      for (std::uint32_t i = 0; i < n; ++i) (*waits)[r][i] = e->replayer->measuredWait(r, i);
+      (*waits)[r].reserve(n);
+      for (std::uint32_t i = 0; i < n; ++i) (*waits)[r].push_back(e->replayer->measuredWait(r, i));
     });
     e->measuredWaits = std::move(waits);
     // σ of each step's per-rank computation (the charts), from the measured trace: a step's
@@ -458,9 +458,7 @@ void PredictionWorker::prepareSpares() {
     if (r >= t.rankCount() || !timeSpares_ || !e.roomForTimeSpares(available)) return;
     if (e.older[r]) continue;
     auto spare = std::make_shared<PredictedRank>();
-    spare->ownEnter.resize(t.ranks[r].size());
-    spare->ownLeave.resize(t.ranks[r].size());
-    spare->ownWait.resize(t.ranks[r].mpiCalls.size());
+    spare->prepare(t.ranks[r].size(), t.ranks[r].mpiCalls.size());
     e.older[r] = std::move(spare);
   }
 }

@@ -339,7 +339,7 @@ TEST(Timeline, ArrowEndsKeepTheirPlaceInTheirEvent) {
       pr->ownEnter.push_back(e + 1000);
       pr->ownLeave.push_back(e + 1000 + 3 * (x - e));
     }
-    pr->ownWait.assign(t->ranks[r].mpiCalls.size(), 0);
+    pr->ownWait = std::vector<TimeNs>(t->ranks[r].mpiCalls.size(), 0);
     p.ranks.push_back(pr);
   }
   auto at = [&](std::uint32_t r, std::size_t k) {

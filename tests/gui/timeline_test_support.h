@@ -117,12 +117,13 @@ inline std::shared_ptr<PredictedTimes> shifted(const Trace& t, std::uint32_t ran
   auto p = std::make_shared<PredictedTimes>();
   for (const RankTrace& r : t.ranks) {
     auto pr = std::make_shared<PredictedRank>();
-    pr->ownEnter = r.enter.toVector();
-    pr->ownLeave = r.leave.toVector();
+    std::vector<TimeNs> enter = r.enter.toVector(), leave = r.leave.toVector();
     if (p->ranks.size() == rank) {
-      pr->ownEnter[event] += shift;
-      pr->ownLeave[event] += shift;
+      enter[event] += shift;
+      leave[event] += shift;
     }
+    pr->ownEnter = enter;
+    pr->ownLeave = leave;
     p->ranks.push_back(std::move(pr));
   }
   p->end = t.endTime;

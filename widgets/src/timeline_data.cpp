@@ -425,9 +425,9 @@ bool sameEvents(const PredictedTimes& p, const Trace& t) {
 
 // A prediction's times of one rank as a drawing reads them.
 TimeView predictedView(const PredictedRank& p, bool enter) {
-  const std::vector<TimeNs>& own = enter ? p.ownEnter : p.ownLeave;
-  if (!p.tail) return TimeView(own.data());
-  return TimeView(own.data(), own.size(), (enter ? p.tail->ownEnter : p.tail->ownLeave).data(), p.tailShift);
+  const TimeColumn& own = enter ? p.ownEnter : p.ownLeave;
+  if (!p.tail) return TimeView(own);
+  return TimeView(own, own.size(), enter ? p.tail->ownEnter : p.tail->ownLeave, p.tailShift);
 }
 }  // namespace
 
@@ -616,14 +616,15 @@ void TimelineData::setPrediction(std::shared_ptr<const PredictedTimes> times, st
   if (predicted_) prediction_ = std::move(times);
 }
 
-const TimeNs* TimelineData::measuredWait(std::uint32_t rank, std::uint32_t call) const {
-  if (!waits_ || rank >= waits_->size() || call >= (*waits_)[rank].size()) return nullptr;
-  return &(*waits_)[rank][call];
+std::optional<TimeNs> TimelineData::measuredWait(std::uint32_t rank, std::uint32_t call) const {
+  if (!waits_ || rank >= waits_->size() || call >= (*waits_)[rank].size()) return std::nullopt;
+  return (*waits_)[rank][call];
 }
 
-const TimeNs* TimelineData::predictedWait(std::uint32_t rank, std::uint32_t call) const {
-  if (!prediction_ || rank >= prediction_->ranks.size() || call >= prediction_->ranks[rank]->calls()) return nullptr;
-  return prediction_->ranks[rank]->waitAt(call);
+std::optional<TimeNs> TimelineData::predictedWait(std::uint32_t rank, std::uint32_t call) const {
+  if (!prediction_ || rank >= prediction_->ranks.size() || call >= prediction_->ranks[rank]->calls())
+    return std::nullopt;
+  return prediction_->ranks[rank]->wait(call);
 }
 
 TimeNs TimelineData::end() const {

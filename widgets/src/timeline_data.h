@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -321,7 +322,7 @@ class TimelineData {
   // A predicted drawing made elsewhere (the worker) is used as is when it was built for these
   // times over this data's base; otherwise it is built here.
   void setPrediction(std::shared_ptr<const PredictedTimes> times, std::shared_ptr<const Drawing> drawing = nullptr);
-  void setMeasuredWaits(std::shared_ptr<const std::vector<std::vector<TimeNs>>> waits) { waits_ = std::move(waits); }
+  void setMeasuredWaits(std::shared_ptr<const std::vector<TimeColumn>> waits) { waits_ = std::move(waits); }
   void setMarked(std::shared_ptr<const TimeShading> marked, QString label) {
     ++version_;
     ++measuredVersion_;
@@ -345,8 +346,8 @@ class TimelineData {
   bool hasPrediction() const { return predicted_ != nullptr; }
   const PredictedTimes* prediction() const { return prediction_.get(); }
   // Measured wait of MPI call `call` of `rank` (nullptr when unknown) and its predicted wait.
-  const TimeNs* measuredWait(std::uint32_t rank, std::uint32_t call) const;
-  const TimeNs* predictedWait(std::uint32_t rank, std::uint32_t call) const;
+  std::optional<TimeNs> measuredWait(std::uint32_t rank, std::uint32_t call) const;
+  std::optional<TimeNs> predictedWait(std::uint32_t rank, std::uint32_t call) const;
   const Drawing& drawing(bool predicted) const { return predicted && predicted_ ? *predicted_ : *measured_; }
   // What the step bands of drawing(predicted) are read from: the prediction's times (shared by
   // a provisional drawing and its refinement) or the measured drawing. Only its identity matters.
@@ -381,7 +382,7 @@ class TimelineData {
  private:
   std::shared_ptr<const TimelineBase> base_;
   std::shared_ptr<const PredictedTimes> prediction_;
-  std::shared_ptr<const std::vector<std::vector<TimeNs>>> waits_;
+  std::shared_ptr<const std::vector<TimeColumn>> waits_;
   std::shared_ptr<const TimeShading> marked_;
   QString markedLabel_;
   std::vector<QColor> colors_;

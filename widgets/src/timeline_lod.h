@@ -26,33 +26,34 @@ namespace perwiz::ui {
 // How a function is drawn.
 enum class FnRole : std::uint8_t { Mpi, State, Point, Marker };
 
-// Times of one rank's events: a plain array or the model's compact column, optionally read
-// with an offset (shifted()); a prediction's array may have a head of its own for its first
-// events (PredictedRank's own values before a shared tail).
+// Times of one rank's events: a plain array or a compact column (the model's, a prediction's),
+// optionally read with an offset (shifted()); a prediction's times may have a head of their
+// own for the first events (PredictedRank's own values before a shared tail).
 class TimeView {
  public:
   TimeView() = default;
-  TimeView(const TimeNs* raw) : raw_(raw) {}
-  TimeView(const TimeColumn& column) : col_(&column) {}
-  // Times [0, split) from `head`, the others from `raw` plus `rawOffset`.
-  TimeView(const TimeNs* head, std::size_t split, const TimeNs* raw, TimeNs rawOffset)
-      : raw_(raw), head_(head), split_(split), offset_(rawOffset) {}
+  TimeView(const TimeNs* raw) { rest_.raw = raw; }
+  TimeView(const TimeColumn& column) { rest_.col = &column; }
+  // Times [0, split) from `head`, the others from `rest` plus `restOffset`.
+  TimeView(const TimeColumn& head, std::size_t split, const TimeColumn& rest, TimeNs restOffset) : split_(split) {
+    head_.col = &head;
+    rest_.col = &rest;
+    rest_.offset = restOffset;
+  }
   TimeNs operator[](std::size_t i) const {
-    if (i < split_) return head_[i] + headOffset_;
-    return (raw_ ? raw_[i] : (*col_)[i]) + offset_;
+    const Part& p = i < split_ ? head_ : rest_;
+    return (p.raw ? p.raw[i] : (*p.col)[i]) + p.offset;
   }
   // A hint that time i is read soon (plain arrays only).
   void prefetch(std::size_t i) const {
-    if (i < split_)
-      __builtin_prefetch(head_ + i);
-    else if (raw_)
-      __builtin_prefetch(raw_ + i);
+    const Part& p = i < split_ ? head_ : rest_;
+    if (p.raw) __builtin_prefetch(p.raw + i);
   }
   // The same times read `by` later (or earlier, when negative).
   TimeView shifted(TimeNs by) const {
     TimeView v = *this;
-    v.offset_ += by;
-    v.headOffset_ += by;
+    v.head_.offset += by;
+    v.rest_.offset += by;
     return v;
   }
   // The first index in [0, n) whose time fails `pred` (the times partitioned by it).
@@ -67,11 +68,13 @@ class TimeView {
   }
 
  private:
-  const TimeNs* raw_ = nullptr;
-  const TimeColumn* col_ = nullptr;
-  const TimeNs* head_ = nullptr;
+  struct Part {
+    const TimeNs* raw = nullptr;
+    const TimeColumn* col = nullptr;
+    TimeNs offset = 0;
+  };
+  Part head_, rest_;
   std::size_t split_ = 0;
-  TimeNs offset_ = 0, headOffset_ = 0;
 };
 
 // Times of one rank's events in one drawing (measured or predicted).

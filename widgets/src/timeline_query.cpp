@@ -320,8 +320,8 @@ QString toolTipText(const TimelineData& data, const TimelineItem& item) {
       }
     }
     if (call != kNone32) {
-      const TimeNs* mw = data.measuredWait(item.rank, call);
-      const TimeNs* pw = data.predictedWait(item.rank, call);
+      const std::optional<TimeNs> mw = data.measuredWait(item.rank, call);
+      const std::optional<TimeNs> pw = data.predictedWait(item.rank, call);
       if (mw || pw) {
         s += QObject::tr("<br>wait:");
         if (mw) s += QObject::tr(" %1 measured").arg(formatDuration(*mw));
@@ -366,8 +366,8 @@ QString toolTipText(const TimelineData& data, const TimelineItem& item) {
       s += QObject::tr("<br>received by %1 at %2").arg(call(rr, recv->event), formatTime(recv->time, 1));
       const std::uint32_t c = recv->event == kNone32 ? kNone32 : data.mpiIndexOf(rr, recv->event);
       if (c != kNone32) {
-        const TimeNs* mw = data.measuredWait(rr, c);
-        const TimeNs* pw = data.predictedWait(rr, c);
+        const std::optional<TimeNs> mw = data.measuredWait(rr, c);
+        const std::optional<TimeNs> pw = data.predictedWait(rr, c);
         if (mw || pw) {
           s += QObject::tr("<br>receiver's wait:");
           if (mw) s += QObject::tr(" %1 measured").arg(formatDuration(*mw));

@@ -107,7 +107,7 @@ void TimelineView::setPrediction(std::shared_ptr<const PredictedTimes> times, st
   update();
 }
 
-void TimelineView::setMeasuredWaits(std::shared_ptr<const std::vector<std::vector<TimeNs>>> waits) {
+void TimelineView::setMeasuredWaits(std::shared_ptr<const std::vector<TimeColumn>> waits) {
   d->data.setMeasuredWaits(std::move(waits));
 }
 

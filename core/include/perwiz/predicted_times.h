@@ -4,6 +4,7 @@
 #pragma once
 
 #include "perwiz/scenario.h"
+#include "perwiz/time_column.h"
 #include "perwiz/trace.h"
 
 #include <memory>
@@ -25,11 +26,15 @@ struct PredictedCall {
 // A prediction that moved the rank by a uniform shift past a cut (Replayer::predictedRankShifted)
 // shares the earlier prediction's arrays instead of copying them: it owns the values of its
 // first events and calls, and reads the others from `tail` plus `tailShift` (waits unshifted).
-// A tail owns all its values (no tail of its own), so a read is one comparison away from an
-// array. A rank without a tail owns every value.
+// A tail owns all its values (no tail of its own), so a read is one comparison away from a
+// column. A rank without a tail owns every value.
+//
+// Values are kept in compact columns (TimeColumn: about 4 B per value instead of 8; at 10^8
+// events a prediction's times take 1.2 GB instead of 2.2 GB). They are written in index order
+// (push_back), so a column reused after clear() keeps its capacity and its touched pages.
 struct PredictedRank {
-  std::vector<TimeNs> ownEnter, ownLeave;  // events [0, ownEnter.size())
-  std::vector<TimeNs> ownWait;             // calls [0, ownWait.size())
+  TimeColumn ownEnter, ownLeave;  // events [0, ownEnter.size())
+  TimeColumn ownWait;             // calls [0, ownWait.size())
   std::shared_ptr<const PredictedRank> tail;
   TimeNs tailShift = 0;
   TimeNs end = 0;  // latest predicted leave of the rank
@@ -42,8 +47,7 @@ struct PredictedRank {
   std::size_t calls() const { return tail ? tail->ownWait.size() : ownWait.size(); }
   TimeNs enter(std::size_t e) const { return e < ownEnter.size() ? ownEnter[e] : tail->ownEnter[e] + tailShift; }
   TimeNs leave(std::size_t e) const { return e < ownLeave.size() ? ownLeave[e] : tail->ownLeave[e] + tailShift; }
-  TimeNs wait(std::size_t call) const { return *waitAt(call); }
-  const TimeNs* waitAt(std::size_t call) const { return call < ownWait.size() ? &ownWait[call] : &tail->ownWait[call]; }
+  TimeNs wait(std::size_t call) const { return call < ownWait.size() ? ownWait[call] : tail->ownWait[call]; }
   // MPI call `index`, whose event is `event` (RankTrace::mpiCalls[index]).
   PredictedCall call(std::uint32_t index, std::uint32_t event) const {
     return {enter(event), leave(event), wait(index)};
@@ -56,6 +60,9 @@ struct PredictedRank {
   std::vector<TimeNs> waits() const;
   // Fills blockMaxLeave from ownLeave (a rank without a tail).
   void indexLeaves();
+  // Empties the columns and gives them room for `events` events and `calls` calls, the pages
+  // touched (a spare whose next fill runs without page faults).
+  void prepare(std::size_t events, std::size_t calls);
 };
 
 struct PredictedTimes {

@@ -15,6 +15,20 @@ void PredictedRank::indexLeaves() {
   }
 }
 
+void PredictedRank::prepare(std::size_t events, std::size_t calls) {
+  tail.reset();
+  tailShift = 0;
+  end = 0;
+  blockMaxLeave.clear();
+  for (TimeColumn* c : {&ownEnter, &ownLeave, &ownWait}) {
+    const std::size_t n = c == &ownWait ? calls : events;
+    c->clear();
+    c->reserve(n);
+    for (std::size_t i = 0; i < n; ++i) c->push_back(0);  // touches the pages
+    c->clear();                                           // keeps the capacity
+  }
+}
+
 std::vector<TimeNs> PredictedRank::enters() const {
   std::vector<TimeNs> v(events());
   for (std::size_t e = 0; e < v.size(); ++e) v[e] = enter(e);

@@ -63,7 +63,7 @@ class ScenarioInjector final : public TraceSink {
 }  // namespace
 
 Replayer::EventTimes Replayer::predictedEventTimes() const {
-  // Each rank as the views get it (predictedRank), its enter and leave arrays moved out.
+  // Each rank as the views get it (predictedRank), its enter and leave columns as arrays.
   const std::uint32_t R = static_cast<std::uint32_t>(trace().rankCount());
   EventTimes out;
   out.enter.resize(R);
@@ -72,8 +72,8 @@ Replayer::EventTimes Replayer::predictedEventTimes() const {
   forEachRank(R, trace().eventCount(), [&](std::uint32_t r) {
     PredictedRank rank;
     predictedRank(r, rank);
-    out.enter[r] = std::move(rank.ownEnter);
-    out.leave[r] = std::move(rank.ownLeave);
+    out.enter[r] = rank.ownEnter.toVector();
+    out.leave[r] = rank.ownLeave.toVector();
     ends[r] = rank.end;
   });
   for (TimeNs e : ends) out.end = std::max(out.end, e);

@@ -326,9 +326,10 @@ void Replayer::predictedRank(std::uint32_t r, PredictedRank& out) const {
   const RankTrace& mt = d->trace.ranks[r];
   out.tail.reset();
   out.tailShift = 0;
-  out.ownEnter.resize(mt.size());
-  out.ownLeave.resize(mt.size());
-  out.ownWait.resize(mt.mpiCalls.size());
+  for (TimeColumn* c : {&out.ownEnter, &out.ownLeave, &out.ownWait}) c->clear();
+  out.ownEnter.reserve(mt.size());
+  out.ownLeave.reserve(mt.size());
+  out.ownWait.reserve(mt.mpiCalls.size());
   out.end = predictedRankPrefix(r, static_cast<std::uint32_t>(mt.size()), out);
   out.indexLeaves();
 }
@@ -337,6 +338,7 @@ TimeNs Replayer::predictedRankPrefix(std::uint32_t r, std::uint32_t events, Pred
   // One pass in event order: a top-level MPI call takes its unit's enter (the previous leave
   // plus the effective gap), leave and wait (as predicted()); any other instant, and a nested
   // call, is mapped with a search that starts where the previous one ended (as mapTime()).
+  // Appends to out's columns (empty on entry).
   const auto& p = d->p;
   const RankTrace& mt = d->trace.ranks[r];
   const Impl::Values v = d->values();
@@ -350,15 +352,15 @@ TimeNs Replayer::predictedRankPrefix(std::uint32_t r, std::uint32_t events, Pred
       const std::uint32_t u = p.unitOfCall(r, static_cast<std::uint32_t>(call));
       en = d->enterWith(u, v);
       le = d->leave[u];
-      out.ownWait[call] = std::max<TimeNs>(0, satSub(satSub(le, en), v.local[u]));
+      out.ownWait.push_back(std::max<TimeNs>(0, satSub(satSub(le, en), v.local[u])));
     } else {
       en = mapTimeFrom(r, mt.enter[e], hint);
       std::uint32_t leaveHint = hint;
       le = mapTimeFrom(r, mt.leave[e], leaveHint);
-      if (isCall) out.ownWait[call] = 0;
+      if (isCall) out.ownWait.push_back(0);
     }
-    out.ownEnter[e] = en;
-    out.ownLeave[e] = le;
+    out.ownEnter.push_back(en);
+    out.ownLeave.push_back(le);
     if (isCall) ++call;
     end = std::max(end, le);
   }
@@ -398,15 +400,17 @@ std::uint32_t Replayer::predictedRankShifted(std::uint32_t r, const std::shared_
   out.tail.reset();
   out.tailShift = 0;
   out.blockMaxLeave.clear();
-  out.ownEnter.resize(share ? split : n);
-  out.ownLeave.resize(share ? split : n);
-  out.ownWait.resize(share ? splitCall : mt.mpiCalls.size());
+  const std::size_t ownEvents = share ? split : n, ownCalls = share ? splitCall : mt.mpiCalls.size();
+  for (TimeColumn* c : {&out.ownEnter, &out.ownLeave, &out.ownWait}) c->clear();
+  out.ownEnter.reserve(ownEvents);
+  out.ownLeave.reserve(ownEvents);
+  out.ownWait.reserve(ownCalls);
   TimeNs end = predictedRankPrefix(r, e0, out);
-  for (std::size_t e = e0; e < out.ownEnter.size(); ++e) {
-    out.ownEnter[e] = satAdd(b.enter(e), shift);
-    out.ownLeave[e] = satAdd(b.leave(e), shift);
+  for (std::size_t e = e0; e < ownEvents; ++e) {
+    out.ownEnter.push_back(satAdd(b.enter(e), shift));
+    out.ownLeave.push_back(satAdd(b.leave(e), shift));
   }
-  for (std::size_t c = c0; c < out.ownWait.size(); ++c) out.ownWait[c] = b.wait(c);
+  for (std::size_t c = c0; c < ownCalls; ++c) out.ownWait.push_back(b.wait(c));
   if (share) {
     out.tail = b.tail ? b.tail : before;
     out.tailShift = satAdd(b.tail ? b.tailShift : 0, shift);

@@ -103,7 +103,7 @@ class TimelineView : public QWidget {
   // --- added after the first version -------------------------------------------------------
   // Measured waits of the MPI calls ([rank][mpiIndex]), shown in tooltips beside the predicted
   // ones (PredictedRank::calls); nullptr clears.
-  void setMeasuredWaits(std::shared_ptr<const std::vector<std::vector<TimeNs>>> waits);
+  void setMeasuredWaits(std::shared_ptr<const std::vector<TimeColumn>> waits);
   // The events drawn as partners of the selection (message partners, other members of a
   // collective), first the one P goes to.
   std::vector<TimelineItem> partners() const;
