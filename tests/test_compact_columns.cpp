@@ -126,6 +126,34 @@ TEST(TimeColumn, RandomValuesRoundTrip) {
   EXPECT_EQ((TimeColumn{-5, -9}).maxValue(), -5);
 }
 
+TEST(TimeColumn, ArraysAssignedWholeAndSparesReusedReadAsPushed) {
+  // assignArray encodes whole blocks at once; it must read back exactly what push_back would
+  // give (offsets, escapes, the plain last block), for every length around a block's edge.
+  // A column given room with reserveTouched is empty and keeps its storage when filled.
+  std::mt19937_64 rng(11);
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, B - 1, B, B + 1, 5 * B + 17}) {
+    std::vector<TimeNs> v(n);
+    for (TimeNs& x : v) x = rng() % 20 == 0 ? static_cast<TimeNs>(rng()) : static_cast<TimeNs>(rng() % (3 * kSec));
+    TimeColumn pushed, assigned{1, 2, 3};
+    for (TimeNs x : v) pushed.push_back(x);
+    assigned.assignArray(v.data(), n);
+    EXPECT_EQ(assigned.toVector(), v) << n;
+    EXPECT_EQ(assigned, pushed) << n;
+    EXPECT_EQ(assigned.escapes(), pushed.escapes()) << n;
+    if (n > 0) EXPECT_EQ(assigned.maxValue(), *std::max_element(v.begin(), v.end())) << n;
+    // A spare: room for n values, pages touched, nothing in it.
+    TimeColumn spare;
+    spare.reserveTouched(n);
+    EXPECT_TRUE(spare.empty());
+    EXPECT_GE(spare.capacity(), n);
+    const void* storage = spare.storage();
+    spare.assignArray(v.data(), n);
+    EXPECT_EQ(spare.toVector(), v) << n;
+    if (n > 0) EXPECT_EQ(spare.storage(), storage) << n;  // written where it was touched
+    EXPECT_GE(spare.capacityBytes(), spare.residentBytes());
+  }
+}
+
 TEST(MessageTable, EndpointsComeBackAsStoredWithSharedSignatures) {
   MessageTable t;
   MessageEndpoint a;

@@ -70,6 +70,26 @@ TEST(TimelineLod, SummaryKeepsTheBusyTime) {
   }
 }
 
+TEST(TimelineLod, ParentColumnGivesBackEveryParent) {
+  // The compact parents (parent_column.h) read back exactly what was appended: blocks with one
+  // parent (kNone32 and `main`), blocks of region/call pairs (129 distinct), a nesting chain
+  // whose block has 256 distinct parents (the table takes 255, the last one is far), random
+  // blocks, and a short last block still plain.
+  std::mt19937 rng(5);
+  std::vector<std::uint32_t> want;
+  for (std::size_t i = 0; i < 512; ++i) want.push_back(i == 0 ? kNone32 : 0);
+  for (std::size_t i = 0; i < 1024; ++i) want.push_back(i % 2 ? std::uint32_t(want.size() - 1) : 0);
+  for (std::size_t i = 0; i < 300; ++i) want.push_back(std::uint32_t(want.size() - 1));
+  for (std::size_t i = 0; i < 2000; ++i) want.push_back(std::uint32_t(rng() % 4 == 0 ? want.size() - 1 : rng() % 3));
+  for (std::size_t i = 0; i < 77; ++i) want.push_back(std::uint32_t(rng() % want.size()));
+  ui::ParentColumn c;
+  for (std::uint32_t p : want) c.push_back(p);
+  ASSERT_EQ(c.size(), want.size());
+  for (std::size_t i = 0; i < want.size(); ++i) ASSERT_EQ(c[i], want[i]) << i;
+  EXPECT_GT(c.farCount(), 0u);
+  EXPECT_LT(c.bytes(), want.size() * 4);
+}
+
 TEST(TimelinePalette, TraceColoursAndTicks) {
   EXPECT_EQ(ui::parseTraceColor("blue:gray3"), QColor(Qt::blue));
   EXPECT_EQ(ui::parseTraceColor("light_gray"), QColor("lightgray"));
@@ -371,13 +391,13 @@ TEST(Timeline, ADrawingBuiltIntoSparesIsTheSameAndUsesTheirMemory) {
   EXPECT_GT(spares.bytes(), 0u);
   auto& sp = spares.impl();
   std::vector<const ui::LodBucket*> lodMemory(t->rankCount());
-  std::vector<const TimeNs*> arrowMemory(sp.arrows.size());
+  std::vector<const void*> arrowMemory(sp.arrows.size());
   for (std::uint32_t k = 0; k < t->rankCount(); ++k) {
     ASSERT_NE(sp.lodOf(k), nullptr);
     lodMemory[k] = sp.lod[k].levels[0].data();
   }
   for (std::uint32_t c = 0; c < sp.arrows.size(); ++c)
-    arrowMemory[c] = sp.arrowsOf(c) ? sp.arrows[c].send.data() : nullptr;
+    arrowMemory[c] = sp.arrowsOf(c) ? sp.arrows[c].send.storage() : nullptr;
 
   // Balancing step 1 moves every rank: both builds rebuild every table and channel.
   ASSERT_TRUE(r.add(Hypothesis{HypothesisKind::BalanceCompute, {}, 1}));
@@ -413,7 +433,7 @@ TEST(Timeline, ADrawingBuiltIntoSparesIsTheSameAndUsesTheirMemory) {
     EXPECT_EQ(f.lag, u.lag);
     EXPECT_EQ(f.lead, u.lead);
     if (arrowMemory[c]) {
-      EXPECT_EQ(u.send.data(), arrowMemory[c]) << "channel " << c;
+      EXPECT_EQ(u.send.storage(), arrowMemory[c]) << "channel " << c;
     }
   }
   EXPECT_EQ(spares.bytes(), 0u);  // all taken
@@ -427,7 +447,7 @@ TEST(Timeline, ADrawingBuiltIntoSparesIsTheSameAndUsesTheirMemory) {
   std::size_t arrays = 0;  // its tables and arrow arrays
   for (const auto& l : reused->lod) arrays += l->bytes();
   for (const auto& c : reused->arrows.channels)
-    arrays += (c->pieces[0].arrays->send.capacity() + c->pieces[0].arrays->recv.capacity()) * sizeof(TimeNs);
+    arrays += c->pieces[0].arrays->send.capacityBytes() + c->pieces[0].arrays->recv.capacityBytes();
   spares.harvest(reused);
   EXPECT_EQ(reused, nullptr);
   EXPECT_EQ(spares.bytes(), arrays);

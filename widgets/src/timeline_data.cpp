@@ -155,7 +155,7 @@ TimeNs TimelineBase::predictedEnd(std::uint32_t rank, const ArrowEnd& e, const P
 
 std::size_t TimelineBase::bytes() const {
   std::size_t b = 0;
-  for (const RankShape& s : shapes_) b += s.parent.capacity() * 4 + s.depth.capacity() + s.points.capacity() * 4;
+  for (const RankShape& s : shapes_) b += s.parent.bytes() + s.depth.capacity() + s.points.capacity() * 4;
   for (const auto& s : stepsOf_) b += s.capacity() * sizeof(StepOnRank);
   return b + arrowCount_ * sizeof(ArrowSource) + channels_.capacity() * sizeof(ChannelRange);
 }
@@ -170,7 +170,7 @@ std::size_t Drawing::bytes() const {
     if (!c) continue;
     b += sizeof(ArrowChannel) + c->pieces.capacity() * sizeof(ArrowPiece);
     for (const ArrowPiece& p : c->pieces)
-      b += (p.arrays->send.capacity() + p.arrays->recv.capacity()) * sizeof(TimeNs) + p.arrays->order.capacity() * 4;
+      b += p.arrays->send.capacityBytes() + p.arrays->recv.capacityBytes() + p.arrays->order.capacity() * 4;
   }
   b += steps.capacity() * sizeof(RankSteps);
   return b;
@@ -255,29 +255,40 @@ std::shared_ptr<const ArrowArrays> channelArrays(const TimelineBase& base, const
   a->order.clear();
   a->lag = a->lead = 0;
   a->first = cr.first + lo;
-  a->send.resize(n);
-  a->recv.resize(n);
+  // The times in plain arrays of this thread first, then encoded into the columns (which keep
+  // a recycled column's capacity) block by block.
+  thread_local std::vector<TimeNs> send, recv, tmp;
+  send.resize(n);
+  recv.resize(n);
   bool sorted = true;
   for (std::uint32_t i = 0; i < n; ++i) {
     const TimelineBase::ArrowSource& m = sources[a->first + i];
     const TimeNs s = prediction ? base.predictedEnd(cr.src, m.send(), *prediction) : base.measuredEnd(cr.src, m.send());
     const TimeNs r = prediction ? base.predictedEnd(cr.dst, m.recv(), *prediction) : base.measuredEnd(cr.dst, m.recv());
-    a->send[i] = s;
-    a->recv[i] = r;
+    send[i] = s;
+    recv[i] = r;
     a->lag = std::max(a->lag, r - s);
     a->lead = std::max(a->lead, s - r);
-    sorted = sorted && (i == 0 || a->send[i - 1] <= s);
+    sorted = sorted && (i == 0 || send[i - 1] <= s);
   }
   // Predicted: by predicted send time (almost always still the measured order).
   if (!sorted) {
     a->order.resize(n);
     std::iota(a->order.begin(), a->order.end(), 0u);
-    std::stable_sort(a->order.begin(), a->order.end(), [&](std::uint32_t x, std::uint32_t y) { return a->send[x] < a->send[y]; });
-    std::vector<TimeNs> tmp(n);
-    for (std::uint32_t i = 0; i < n; ++i) tmp[i] = a->send[a->order[i]];
-    a->send.swap(tmp);
-    for (std::uint32_t i = 0; i < n; ++i) tmp[i] = a->recv[a->order[i]];
-    a->recv.swap(tmp);
+    std::stable_sort(a->order.begin(), a->order.end(),
+                     [&](std::uint32_t x, std::uint32_t y) { return send[x] < send[y]; });
+    tmp.resize(n);
+    for (std::uint32_t i = 0; i < n; ++i) tmp[i] = send[a->order[i]];
+    send.swap(tmp);
+    for (std::uint32_t i = 0; i < n; ++i) tmp[i] = recv[a->order[i]];
+    recv.swap(tmp);
+  }
+  a->send.assignArray(send.data(), n);
+  a->recv.assignArray(recv.data(), n);
+  if (n > (std::size_t{1} << 20)) {  // a channel of 10^6 arrows: give the scratch back
+    std::vector<TimeNs>().swap(send);
+    std::vector<TimeNs>().swap(recv);
+    std::vector<TimeNs>().swap(tmp);
   }
   return a;
 }
@@ -349,7 +360,7 @@ std::size_t DrawingSpares::Impl::ranksOf(const Drawing& d) {
 std::size_t DrawingSpares::bytes() const {
   std::size_t b = 0;
   for (const RankLod& l : d_->lod) b += l.bytes();
-  for (const ArrowArrays& a : d_->arrows) b += (a.send.capacity() + a.recv.capacity()) * sizeof(TimeNs);
+  for (const ArrowArrays& a : d_->arrows) b += a.send.capacityBytes() + a.recv.capacityBytes();
   return b;
 }
 
@@ -384,8 +395,8 @@ bool DrawingSpares::fill(const Drawing& like, const std::function<bool()>& stop)
       sinceAsked = 0;
     }
     sinceAsked += n;
-    s.arrows[c].send.resize(n);
-    s.arrows[c].recv.resize(n);
+    s.arrows[c].send.reserveTouched(n);
+    s.arrows[c].recv.reserveTouched(n);
   }
   return true;
 }

@@ -103,7 +103,7 @@ std::uint16_t frac16(double v, double width) {
 RankShape buildShape(const RankTrace& rank, const std::vector<FnRole>& roles) {
   RankShape s;
   const std::size_t n = rank.size();
-  s.parent.assign(n, kNone32);
+  s.parent.reserve(n);
   s.depth.assign(n, 0);
   std::vector<std::uint32_t> lastAtDepth;  // raw nesting: last event entered at each depth
   for (std::uint32_t i = 0; i < n; ++i) {
@@ -112,7 +112,7 @@ RankShape buildShape(const RankTrace& rank, const std::vector<FnRole>& roles) {
     std::uint32_t p = d > 0 ? lastAtDepth[d - 1] : kNone32;
     // Skip region markers and points: the drawn parent is the nearest drawn ancestor.
     while (p != kNone32 && !drawn(roles[rank.function[p]])) p = s.parent[p];
-    s.parent[i] = p;
+    s.parent.push_back(p);
     const FnRole role = roles[rank.function[i]];
     s.depth[i] = p == kNone32 ? 0 : std::uint8_t(std::min(s.depth[p] + 1, 62));
     if (drawn(role)) s.maxDepth = std::max(s.maxDepth, s.depth[i]);

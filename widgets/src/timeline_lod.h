@@ -14,6 +14,8 @@
 // at least 2 px wide). Below level 0 (deep zoom) the few events in view are swept directly.
 #pragma once
 
+#include "parent_column.h"
+
 #include "perwiz/trace.h"
 
 #include <cstdint>
@@ -87,7 +89,7 @@ struct RankTimes {
 
 // Structure of a rank shared by the measured and predicted drawings.
 struct RankShape {
-  std::vector<std::uint32_t> parent;  // nearest drawn (non-marker) enclosing event, or kNone32
+  ParentColumn parent;                // nearest drawn (non-marker) enclosing event, or kNone32
   std::vector<std::uint8_t> depth;    // drawn nesting depth (region markers do not count)
   std::vector<std::uint32_t> points;  // point events, in event order
   std::uint8_t maxDepth = 0;

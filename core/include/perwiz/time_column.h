@@ -72,6 +72,10 @@ class TimeColumn {
   TimeNs front() const { return (*this)[0]; }
   TimeNs back() const { return (*this)[size() - 1]; }
 
+  // Replaces the values with values[0, n), encoded block by block (faster than n push_backs;
+  // the capacity is kept where it suffices).
+  void assignArray(const TimeNs* values, std::size_t n);
+
   void push_back(TimeNs v) {
     if (off_.size() % kBlock != 0) [[unlikely]]
       unsealLastBlock();
@@ -84,6 +88,16 @@ class TimeColumn {
   void addToAll(TimeNs delta);
 
   void reserve(std::size_t n);
+  // Values the column holds without growing (sealed ones; the last block's plain values are
+  // kept apart).
+  std::size_t capacity() const { return off_.capacity(); }
+  // Where the sealed values' offsets are stored (whether a column reuses memory: tests).
+  const void* storage() const { return off_.data(); }
+  // Bytes held with the capacity (elements only).
+  std::size_t capacityBytes() const;
+  // Empties the column and gives it room for `n` values, its pages touched: the next n
+  // push_back calls run without page faults (spare arrays written while the user waits).
+  void reserveTouched(std::size_t n);
   void clear();
   // Encodes the incomplete last block (end of building; capacity reserved but never written
   // is not resident, so it is kept rather than copied away).

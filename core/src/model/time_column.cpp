@@ -29,17 +29,27 @@ void TimeColumn::encodeBlock(std::size_t block, const TimeNs* values, std::size_
   for (std::size_t k = 1; k < n; ++k) base = std::min(base, values[k]);
   base_.push_back(base);
   const std::size_t first = block * kBlock;
+  off_.resize(first + n);
+  std::uint32_t* const out = off_.data() + first;
   for (std::size_t k = 0; k < n; ++k) {
     // Unsigned difference: exact even when values span more than int64's range.
     const std::uint64_t d = static_cast<std::uint64_t>(values[k]) - static_cast<std::uint64_t>(base);
-    if (d < kEscape) {
-      off_.push_back(static_cast<std::uint32_t>(d));
+    if (d < kEscape) [[likely]] {
+      out[k] = static_cast<std::uint32_t>(d);
     } else {
-      off_.push_back(kEscape);
+      out[k] = kEscape;
       // Blocks are sealed in index order, so appending keeps escapes_ sorted.
       escapes_.emplace_back(static_cast<std::uint32_t>(first + k), values[k]);
     }
   }
+}
+
+void TimeColumn::assignArray(const TimeNs* values, std::size_t n) {
+  clear();
+  reserve(n);
+  const std::size_t whole = n / kBlock * kBlock;
+  for (std::size_t k = 0; k < whole; k += kBlock) encodeBlock(k / kBlock, values + k, kBlock);
+  tail_.assign(values + whole, values + n);
 }
 
 void TimeColumn::sealTail() {
@@ -92,6 +102,18 @@ void TimeColumn::reserve(std::size_t n) {
   off_.reserve(n);
   base_.reserve(n / kBlock + 1);
   if (n >= kBlock) tail_.reserve(kBlock);
+}
+
+void TimeColumn::reserveTouched(std::size_t n) {
+  clear();
+  reserve(n);
+  for (std::size_t i = 0; i < n; ++i) push_back(0);
+  clear();  // keeps the capacity
+}
+
+std::size_t TimeColumn::capacityBytes() const {
+  return base_.capacity() * sizeof(TimeNs) + off_.capacity() * sizeof(std::uint32_t) +
+         escapes_.capacity() * sizeof(escapes_[0]) + tail_.capacity() * sizeof(TimeNs);
 }
 
 void TimeColumn::clear() {

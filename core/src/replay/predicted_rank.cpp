@@ -20,13 +20,9 @@ void PredictedRank::prepare(std::size_t events, std::size_t calls) {
   tailShift = 0;
   end = 0;
   blockMaxLeave.clear();
-  for (TimeColumn* c : {&ownEnter, &ownLeave, &ownWait}) {
-    const std::size_t n = c == &ownWait ? calls : events;
-    c->clear();
-    c->reserve(n);
-    for (std::size_t i = 0; i < n; ++i) c->push_back(0);  // touches the pages
-    c->clear();                                           // keeps the capacity
-  }
+  ownEnter.reserveTouched(events);
+  ownLeave.reserveTouched(events);
+  ownWait.reserveTouched(calls);
 }
 
 std::vector<TimeNs> PredictedRank::enters() const {
