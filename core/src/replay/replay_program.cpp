@@ -94,13 +94,17 @@ void ReplayProgram::prepareIncremental(ReplayControl* control) const {
     for (std::uint32_t m : nodeMembers) ++begin[m + 1];
     std::partial_sum(begin.begin(), begin.end(), begin.begin());
     std::vector<std::uint32_t> list(begin.back());
-    std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
+    // begin[s] serves as s's fill cursor (it moves to s's end, begin[s + 1]) and is shifted
+    // back afterwards: no second array per item (at 10^8 events it was 0.32 GB at the GUI's
+    // peak).
     for (std::uint32_t u = 0; u < units; ++u) {
       check(u, units, 300);
-      for (std::uint32_t d = depBegin[u]; d < depBegin[u + 1]; ++d) list[fill[depSrc[d]]++] = u;
+      for (std::uint32_t d = depBegin[u]; d < depBegin[u + 1]; ++d) list[begin[depSrc[d]]++] = u;
     }
     for (std::uint32_t k = 0; k < nodes(); ++k)
-      for (std::uint32_t i = nodeBegin[k]; i < nodeBegin[k + 1]; ++i) list[fill[nodeMembers[i]]++] = units + k;
+      for (std::uint32_t i = nodeBegin[k]; i < nodeBegin[k + 1]; ++i) list[begin[nodeMembers[i]]++] = units + k;
+    for (std::uint32_t i = n; i > 0; --i) begin[i] = begin[i - 1];
+    begin[0] = 0;
     std::vector<std::uint32_t> pos(n, kNone32);
     for (std::uint32_t i = 0; i < schedule.size(); ++i) {
       check(i, std::uint32_t(schedule.size()), 600);
