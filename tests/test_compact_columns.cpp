@@ -1,6 +1,7 @@
 // The model's compact storage (issue #16): TimeColumn and the interned side tables.
 // Expected values are the inputs themselves: these containers must give back exactly what
 // was stored, whatever the encoding chose (offset, escape, unsealed tail).
+#include "perwiz/compact_offsets.h"
 #include "perwiz/time_column.h"
 #include "perwiz/trace.h"
 
@@ -152,6 +153,28 @@ TEST(TimeColumn, ArraysAssignedWholeAndSparesReusedReadAsPushed) {
     if (n > 0) EXPECT_EQ(spare.storage(), storage) << n;  // written where it was touched
     EXPECT_GE(spare.capacityBytes(), spare.residentBytes());
   }
+}
+
+TEST(CompactOffsets, CsrBeginsReadBackCompactOrWide) {
+  // Offsets of a CSR read back exactly: compact (2 B per entry) while every block of 64 spans
+  // at most 65,535; all plain once one block spans more (one unit with 70,000 dependencies).
+  std::mt19937_64 rng(3);
+  for (std::size_t n : {std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{65}, std::size_t{5000}}) {
+    std::vector<std::uint32_t> begin(n, 0);
+    for (std::size_t i = 1; i < n; ++i) begin[i] = begin[i - 1] + std::uint32_t(rng() % 9);
+    CompactOffsets c(begin);
+    ASSERT_EQ(c.size(), n);
+    EXPECT_FALSE(c.wide());
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(c[i], begin[i]) << n << " " << i;
+    EXPECT_EQ(c.back(), begin.back());
+    if (n >= 64) EXPECT_LT(c.bytes(), n * 4);
+    begin[n / 2] = begin[n / 2 - (n > 1 ? 1 : 0)];                  // an empty entry
+    for (std::size_t i = n / 2 + 1; i < n; ++i) begin[i] += 70000;  // one entry of 70,000
+    c.assign(begin);
+    EXPECT_EQ(c.wide(), n > 1);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(c[i], begin[i]) << n << " " << i;
+  }
+  EXPECT_TRUE(CompactOffsets{}.empty());
 }
 
 TEST(MessageTable, EndpointsComeBackAsStoredWithSharedSignatures) {

@@ -177,21 +177,22 @@ std::uint64_t ProgramBuilder::walkLinks(std::uint32_t r, Delays* delays, OnRole&
 // filled per rank in parallel (every unit belongs to one rank).
 void ProgramBuilder::finishDeps() {
   const std::uint32_t R = p_.ranks, U = p_.units;
-  p_.depBegin.assign(U + 1, 0);
+  // Built plain, kept compact (p_.depBegin, CompactOffsets).
+  std::vector<std::uint32_t> depBegin(std::size_t{U} + 1, 0);
   std::vector<std::uint64_t> unmatched(R, 0);
   eachRank(R, [&](std::uint32_t r) {
     unmatched[r] = walkLinks(
         r, nullptr, [](std::uint32_t, CommRole, std::uint32_t, int) {},
-        [&](std::uint32_t u, std::uint32_t, TimeNs, std::uint8_t, std::uint32_t) { ++p_.depBegin[u + 1]; });
-    for (const CollDep& c : collDeps_[r]) ++p_.depBegin[c.unit + 1];
+        [&](std::uint32_t u, std::uint32_t, TimeNs, std::uint8_t, std::uint32_t) { ++depBegin[u + 1]; });
+    for (const CollDep& c : collDeps_[r]) ++depBegin[c.unit + 1];
   });
   for (std::uint64_t n : unmatched) report_.unmatchedEndpoints += n;
   std::uint64_t deps = 0;
   for (std::uint32_t u = 0; u <= U; ++u) {
-    deps += p_.depBegin[u];
+    deps += depBegin[u];
     if (deps >= kNone32)
       throw std::length_error("the trace has more than 2^32 - 2 message dependencies: too many for one replay");
-    p_.depBegin[u] = static_cast<std::uint32_t>(deps);
+    depBegin[u] = static_cast<std::uint32_t>(deps);
   }
   p_.depSrc.resize(deps);
   p_.depOff0.resize(deps);
@@ -199,7 +200,7 @@ void ProgramBuilder::finishDeps() {
   // The begin array serves as fill cursors (begin[u] moves to u's end, which is begin[u + 1]);
   // shifted back afterwards: no second array of cursors per unit.
   auto putDep = [&](std::uint32_t u, std::uint32_t src, TimeNs off, std::uint8_t flags, std::uint32_t) {
-    const std::uint32_t i = p_.depBegin[u]++;
+    const std::uint32_t i = depBegin[u]++;
     p_.depSrc[i] = src;
     p_.depOff0.set(i, off);
     p_.depFlags0[i] = static_cast<std::uint8_t>(flags | dep::kScheduled);
@@ -214,8 +215,10 @@ void ProgramBuilder::finishDeps() {
     releaseMemory(collDeps_[r]);
     releaseMemory(collDepOffs_[r]);
   });
-  for (std::uint32_t u = U; u > 0; --u) p_.depBegin[u] = p_.depBegin[u - 1];
-  p_.depBegin[0] = 0;
+  for (std::uint32_t u = U; u > 0; --u) depBegin[u] = depBegin[u - 1];
+  depBegin[0] = 0;
+  p_.depBegin.assign(depBegin);
+  releaseMemory(depBegin);
   releaseMemory(collDeps_);
   releaseMemory(collDepOffs_);
   // Cost mode "model" prices each unit's roles in decompose(): the links now (otherwise
@@ -253,7 +256,8 @@ void ProgramBuilder::buildLinks() {
   std::vector<CommRole> roleKind(roles);
   std::vector<std::uint32_t> roleMsg(roles);
   std::vector<std::uint32_t> depMsg(p_.depSrc.size(), kNone32);
-  std::vector<std::uint32_t> depFill(p_.depBegin.begin(), p_.depBegin.end() - 1);
+  std::vector<std::uint32_t> depFill(p_.units);
+  for (std::uint32_t u = 0; u < p_.units; ++u) depFill[u] = p_.depBegin[u];
   eachRank(R, [&](std::uint32_t r) {
     walkLinks(
         r, nullptr,

@@ -43,7 +43,7 @@ void ProgramBuilder::wake(std::uint32_t r) {
 
 void ProgramBuilder::runRank(std::uint32_t r) {
   const std::uint32_t base = p_.rankBegin[r], end = p_.rankBegin[r + 1];
-  const std::uint32_t* const depBegin = p_.depBegin.data();
+  const CompactOffsets& depBegin = p_.depBegin;
   const std::uint32_t* const depSrc = p_.depSrc.data();
   const std::uint8_t* const flags = p_.depFlags0.data();
   std::uint32_t u = base + cursor_[r], d = depCursor_[r];

@@ -110,7 +110,8 @@ void ReplayProgram::prepareIncremental(ReplayControl* control) const {
       check(i, std::uint32_t(schedule.size()), 600);
       pos[schedule[i]] = i;
     }
-    consumerBegin = std::move(begin);
+    consumerBegin.assign(begin);
+    releaseMemory(begin);
     consumers = std::move(list);
     position = std::move(pos);
     cleanCuts = std::make_shared<const CleanCuts>(findCleanCuts(*this));

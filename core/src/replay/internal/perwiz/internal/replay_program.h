@@ -10,6 +10,7 @@
 #pragma once
 
 #include "perwiz/checked_time.h"
+#include "perwiz/compact_offsets.h"
 #include "perwiz/index_iterator.h"
 #include "perwiz/replay.h"
 #include "perwiz/internal/overlay.h"
@@ -145,7 +146,7 @@ struct ReplayProgram {
   std::uint32_t indexIn(std::uint32_t r, std::uint32_t u) const { return isSentinel(u) ? callCount(r) : callIn(r, u); }
 
   // Dependencies, CSR by unit.
-  std::vector<std::uint32_t> depBegin;  // size units+1
+  CompactOffsets depBegin;              // size units+1 (about 2 B per unit)
   std::vector<std::uint32_t> depSrc;    // < units: unit enter; else gather node units+n
   SmallTimes depOff0;
   std::vector<std::uint8_t> depFlags0;
@@ -180,7 +181,7 @@ struct ReplayProgram {
   // forks that share the program may ask at once): who reads a source's time (CSR over
   // units+nodes -> units and nodes) and each item's position in the schedule.
   void prepareIncremental(ReplayControl* control = nullptr) const;
-  mutable std::vector<std::uint32_t> consumerBegin;
+  mutable CompactOffsets consumerBegin;  // size items+1
   mutable std::vector<std::uint32_t> consumers;
   mutable std::vector<std::uint32_t> position;
   // The clean cuts (clean_cuts.h): where a change that moved every rank alike shifts the rest.
