@@ -342,13 +342,32 @@ TEST(Timeline, ArrowEndsKeepTheirPlaceInTheirEvent) {
   b.enter(0, 700, send);
   b.send(0, 790, 1, 0, 8, 64, 0);  // inside, nearer the leave (10 ns before it)
   b.leave(0, 800, send);
+  // Far: 5 s after the enter of a 10 s send, 6 s after the enter of a 12 s receive (more than
+  // 32 bits of ns from either end: the base's far table).
+  constexpr TimeNs kS = 1'000'000'000;
+  b.enter(0, 1000, send);
+  b.send(0, 1000 + 5 * kS, 1, 0, 9, 64, 0);
+  b.leave(0, 1000 + 10 * kS, send);
+  b.enter(1, 900, recv);
+  b.recv(1, 900 + 6 * kS, 0, 0, 9, 64, 0);
+  b.leave(1, 900 + 12 * kS, recv);
   b.end();
   auto t = std::make_shared<const Trace>(b.take());
   ui::TimelineBase base(t);
-  ASSERT_EQ(base.arrowSources().size(), 2u);
+  ASSERT_EQ(base.arrowSources().size(), 3u);
   for (std::uint32_t r = 0; r < 2; ++r)
     for (const MessageEndpoint& m : t->ranks[r].messages)
       EXPECT_EQ(base.measuredEnd(r, base.arrowEnd(r, m)), m.time) << "rank " << r << " at " << m.time;
+  // The table gives the same ends back, far ones included: sends at 100, 790 and 1000 + 5 s
+  // (by send time), received at 400, 530 and 900 + 6 s.
+  ASSERT_EQ(base.channels().size(), 1u);
+  const std::vector<TimeNs> sends{100, 790, 1000 + 5 * kS}, recvs{400, 530, 900 + 6 * kS};
+  for (std::uint32_t i = 0; i < 3; ++i) {
+    EXPECT_EQ(base.measuredEnd(0, base.arrowSend(i)), sends[i]) << i;
+    EXPECT_EQ(base.measuredEnd(1, base.arrowRecv(i)), recvs[i]) << i;
+  }
+  EXPECT_EQ(base.arrowSources()[2].sendValue, ui::TimelineBase::ArrowSource::kFar);
+  EXPECT_NE(base.arrowSources()[1].sendValue, ui::TimelineBase::ArrowSource::kFar);
   // A prediction that moves and stretches every event: [enter, leave] -> [enter + 1000,
   // enter + 1000 + 3 * (leave - enter)].
   PredictedTimes p;

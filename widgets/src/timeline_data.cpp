@@ -83,13 +83,15 @@ TimelineBase::TimelineBase(std::shared_ptr<const Trace> trace) : trace_(std::mov
   arrowSources_ = std::make_unique_for_overwrite<ArrowSource[]>(arrowCount_);
   ArrowSource* const all = arrowSources_.get();
   std::vector<std::vector<ChannelRange>> channelsOf(ranks);
+  std::vector<std::vector<std::pair<std::uint32_t, std::pair<TimeNs, TimeNs>>>> farOf(ranks);
   forEachRank(ranks, t.eventCount(), [&](std::uint32_t r) {
     // One sender's sends: by receiver, then by send time (the sort keys beside each source,
     // which keeps neither).
     struct Keyed {
       std::uint32_t dst;
       TimeNs sendTime;
-      ArrowSource source;
+      ArrowEnd send, recv;
+      std::uint32_t endpoint;
     };
     std::vector<Keyed> keyed;
     keyed.reserve(from[r + 1] - from[r]);
@@ -98,19 +100,25 @@ TimelineBase::TimelineBase(std::shared_ptr<const Trace> trace) : trace_(std::mov
       const MessageEndpoint ep = messages[m];
       if (!matchedSend(ep)) continue;
       const ArrowEnd s = arrowEnd(r, ep), d = arrowEnd(ep.matchRank, t.ranks[ep.matchRank].messages[ep.matchIndex]);
-      keyed.push_back({ep.matchRank, ep.time, {s.value, d.value, s.event, d.event, m}});
+      keyed.push_back({ep.matchRank, ep.time, s, d, m});
     }
     std::stable_sort(keyed.begin(), keyed.end(), [](const Keyed& a, const Keyed& b) {
       return a.dst != b.dst ? a.dst < b.dst : a.sendTime < b.sendTime;
     });
     const std::uint32_t first = std::uint32_t(from[r]);
+    auto fits = [](TimeNs v) { return v > ArrowSource::kFar && v <= std::numeric_limits<std::int32_t>::max(); };
     for (std::uint32_t i = 0; i < keyed.size(); ++i) {
-      all[first + i] = keyed[i].source;
+      const Keyed& k = keyed[i];
+      const bool near = fits(k.send.value) && fits(k.recv.value);
+      all[first + i] = {near ? std::int32_t(k.send.value) : ArrowSource::kFar,
+                        near ? std::int32_t(k.recv.value) : ArrowSource::kFar, k.send.event, k.recv.event, k.endpoint};
+      if (!near) farOf[r].push_back({first + i, {k.send.value, k.recv.value}});
       if (i == 0 || keyed[i].dst != keyed[i - 1].dst) channelsOf[r].push_back({r, keyed[i].dst, first + i, first + i});
       channelsOf[r].back().last = first + i + 1;
     }
   });
   for (auto& list : channelsOf) channels_.insert(channels_.end(), list.begin(), list.end());
+  for (auto& list : farOf) far_.insert(far_.end(), list.begin(), list.end());  // by index: slices in rank order
   for (ChannelRange& c : channels_) {
     c.monotone = true;
     for (std::uint32_t i = c.first; i < c.last && c.monotone; ++i) {
@@ -125,6 +133,12 @@ TimelineBase::TimelineBase(std::shared_ptr<const Trace> trace) : trace_(std::mov
     for (std::uint32_t r = 0; r < ranks && r < t.steps[k].ranks.size(); ++r)
       if (t.steps[k].ranks[r].present() && t.steps[k].ranks[r].marker < t.ranks[r].size())
         stepsOf_[r].push_back({k, t.steps[k].ranks[r].marker});
+}
+
+const std::pair<TimeNs, TimeNs>& TimelineBase::farValues(std::size_t i) const {
+  const auto it = std::lower_bound(far_.begin(), far_.end(), std::uint32_t(i),
+                                   [](const auto& f, std::uint32_t k) { return f.first < k; });
+  return it->second;  // present by construction: a kFar value always has its entry
 }
 
 TimelineBase::ArrowEnd TimelineBase::arrowEnd(std::uint32_t rank, const MessageEndpoint& m) const {
@@ -157,7 +171,8 @@ std::size_t TimelineBase::bytes() const {
   std::size_t b = 0;
   for (const RankShape& s : shapes_) b += s.parent.bytes() + s.depth.capacity() + s.points.capacity() * 4;
   for (const auto& s : stepsOf_) b += s.capacity() * sizeof(StepOnRank);
-  return b + arrowCount_ * sizeof(ArrowSource) + channels_.capacity() * sizeof(ChannelRange);
+  return b + arrowCount_ * sizeof(ArrowSource) + far_.capacity() * sizeof(far_[0]) +
+         channels_.capacity() * sizeof(ChannelRange);
 }
 
 // ---- drawings ----
@@ -248,7 +263,6 @@ std::pair<std::shared_ptr<const RankLod>, std::shared_ptr<const std::vector<LodP
 std::shared_ptr<const ArrowArrays> channelArrays(const TimelineBase& base, const TimelineBase::ChannelRange& cr,
                                                  std::uint32_t lo, std::uint32_t hi, const PredictedTimes* prediction,
                                                  ArrowArrays* recycle = nullptr) {
-  const auto& sources = base.arrowSources();
   const std::uint32_t n = hi - lo;
   auto a =
       recycle ? std::make_shared<ArrowArrays>(std::exchange(*recycle, ArrowArrays{})) : std::make_shared<ArrowArrays>();
@@ -262,9 +276,9 @@ std::shared_ptr<const ArrowArrays> channelArrays(const TimelineBase& base, const
   recv.resize(n);
   bool sorted = true;
   for (std::uint32_t i = 0; i < n; ++i) {
-    const TimelineBase::ArrowSource& m = sources[a->first + i];
-    const TimeNs s = prediction ? base.predictedEnd(cr.src, m.send(), *prediction) : base.measuredEnd(cr.src, m.send());
-    const TimeNs r = prediction ? base.predictedEnd(cr.dst, m.recv(), *prediction) : base.measuredEnd(cr.dst, m.recv());
+    const TimelineBase::ArrowEnd ms = base.arrowSend(a->first + i), mr = base.arrowRecv(a->first + i);
+    const TimeNs s = prediction ? base.predictedEnd(cr.src, ms, *prediction) : base.measuredEnd(cr.src, ms);
+    const TimeNs r = prediction ? base.predictedEnd(cr.dst, mr, *prediction) : base.measuredEnd(cr.dst, mr);
     send[i] = s;
     recv[i] = r;
     a->lag = std::max(a->lag, r - s);

@@ -203,9 +203,10 @@ class TimelineBase {
   // The matched messages as arrows, decoded once per trace, grouped by channel (sender,
   // receiver: channels()) and by measured send time. Each end is the event whose times it
   // moves with and where it lies in it (ArrowEnd); a drawing maps the two ends with its times.
-  // 32 B a message (it was 56 with each end's rank and time, which the channel and the trace
-  // give: 0.5 GB less at 2 x 10^7 messages). Plain data without initialisers: the table is
-  // allocated uninitialised and each sender fills its own slice, ranks in parallel.
+  // 20 B a message (it was 56 with each end's rank and time, which the channel and the trace
+  // give, then 32 with 64-bit values: 0.7 GB less at 2 x 10^7 messages). Plain data without
+  // initialisers: the table is allocated uninitialised and each sender fills its own slice,
+  // ranks in parallel.
   struct ArrowEnd {
     std::uint32_t event;  // kNone32 when the end does not move with an event
     // With an event: the measured instant's distance from its enter (>= 0) or, when it lies
@@ -214,14 +215,24 @@ class TimelineBase {
     TimeNs value;
   };
   struct ArrowSource {
-    TimeNs sendValue, recvValue;  // ArrowEnd::value of each end
+    // ArrowEnd::value of each end, or kFar when it does not fit 32 bits (an instant more than
+    // 2.1 s from both ends of its event, or one without an event): then the pair is in the
+    // base's far table. Read the ends with arrowSend/arrowRecv.
+    std::int32_t sendValue, recvValue;
     std::uint32_t sendEvent, recvEvent;
     std::uint32_t endpoint;  // the send's endpoint index
-    ArrowEnd send() const { return {sendEvent, sendValue}; }
-    ArrowEnd recv() const { return {recvEvent, recvValue}; }
+    static constexpr std::int32_t kFar = std::numeric_limits<std::int32_t>::min();
   };
-  static_assert(sizeof(ArrowSource) == 32);
+  static_assert(sizeof(ArrowSource) == 20);
   std::span<const ArrowSource> arrowSources() const { return {arrowSources_.get(), arrowCount_}; }
+  ArrowEnd arrowSend(std::size_t i) const {
+    const ArrowSource& a = arrowSources_[i];
+    return {a.sendEvent, a.sendValue != ArrowSource::kFar ? TimeNs(a.sendValue) : farValues(i).first};
+  }
+  ArrowEnd arrowRecv(std::size_t i) const {
+    const ArrowSource& a = arrowSources_[i];
+    return {a.recvEvent, a.recvValue != ArrowSource::kFar ? TimeNs(a.recvValue) : farValues(i).second};
+  }
   // Channels of arrowSources(): [first, last) ranges of one (sender, receiver) each.
   struct ChannelRange {
     std::uint32_t src = 0, dst = 0, first = 0, last = 0;
@@ -251,6 +262,9 @@ class TimelineBase {
   int maxDepth_ = 0;
   std::unique_ptr<ArrowSource[]> arrowSources_;
   std::size_t arrowCount_ = 0;
+  // The values of the arrows with a far end, by arrow index: (its index, (send, recv)).
+  std::vector<std::pair<std::uint32_t, std::pair<TimeNs, TimeNs>>> far_;
+  const std::pair<TimeNs, TimeNs>& farValues(std::size_t i) const;
   std::vector<ChannelRange> channels_;
   std::vector<std::vector<StepOnRank>> stepsOf_;
 };
