@@ -527,11 +527,13 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   // the first frame of a change is its final one (issue #40).
   std::uint64_t movedEvents = 0;
   for (std::uint32_t r : copy) movedEvents += t.ranks[r].size();
+  // Below that the arrows and step samples still take the shift (exact: shiftedChannel).
   ui::DrawingShift drawShift;
-  if (shifted && movedEvents > provisionalEvents_ &&
-      available / ui::kMaxDrawingPieces > e.snapshotBytes()) {  // tables are smaller than times
+  if (shifted) {
     drawShift.delta = e.replayer->lastUpdate().shift;
     drawShift.firstEvent.assign(R, 0);
+    drawShift.tables = movedEvents > provisionalEvents_ &&
+                       available / ui::kMaxDrawingPieces > e.snapshotBytes();  // tables are smaller than times
   }
   std::atomic<std::uint32_t> done{0};
   try {

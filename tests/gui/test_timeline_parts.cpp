@@ -506,12 +506,14 @@ TEST(Timeline, ShiftedPredictedDrawingIsWithinABucketOfAFreshOne) {
   auto drawing = ui::buildDrawing(base, before, nullptr, nullptr);
   // The worker's way after one update that shifted: the moved ranks' times from the previous
   // ones, and a drawing that moves the previous one's tables.
-  auto next = [&](std::shared_ptr<const PredictedTimes> prev, std::shared_ptr<const ui::Drawing> prevDrawing) {
+  auto next = [&](std::shared_ptr<const PredictedTimes> prev, std::shared_ptr<const ui::Drawing> prevDrawing,
+                  bool tables = true) {
     const UpdateStats& st = r.lastUpdate();
     EXPECT_FALSE(st.shiftAfterCall.empty());
     auto times = std::make_shared<PredictedTimes>();
     ui::DrawingShift sh;
     sh.delta = st.shift;
+    sh.tables = tables;
     sh.firstEvent.assign(t->rankCount(), 0);
     times->ranks = prev->ranks;
     for (std::uint32_t rank = 0; rank < t->rankCount(); ++rank) {
@@ -672,6 +674,40 @@ TEST(Timeline, ShiftedPredictedDrawingIsWithinABucketOfAFreshOne) {
     EXPECT_EQ(pieces->back().shift, 0);  // moved there and back
   }
   compare(p2, d2, "and undone");
+
+  // A shift that moves the arrows only (the worker's way below provisionalEvents_): the tables
+  // of every moved rank built exactly, so the drawing is final at once; the arrows past the
+  // cuts still the earlier drawing's, moved, and the same as the exact drawing's.
+  ASSERT_TRUE(r.add(Hypothesis{HypothesisKind::BalanceCompute, {}, 0}));
+  auto [p3, d3] = next(p2, d2, false);
+  EXPECT_FALSE(ui::isProvisional(*d3));
+  const auto exact3 = ui::buildDrawing(base, p3, nullptr, nullptr);
+  for (std::uint32_t rank = 0; rank < t->rankCount(); ++rank) {
+    const ui::RankLod &a = *d3->lod[rank], &b = *exact3->lod[rank];
+    EXPECT_EQ(a.classes, b.classes) << "rank " << rank;
+    ASSERT_EQ(a.levels.size(), b.levels.size());
+    for (std::size_t l = 0; l < a.levels.size(); ++l) {
+      ASSERT_EQ(a.levels[l].size(), b.levels[l].size()) << "level " << l;
+      for (std::size_t k = 0; k < a.levels[l].size(); ++k) {
+        const ui::LodBucket &x = a.levels[l][k], &y = b.levels[l][k];
+        ASSERT_TRUE(x.packed == y.packed && x.busy == y.busy && x.top == y.top)
+            << "rank " << rank << ", level " << l << ", bucket " << k;
+      }
+    }
+  }
+  std::size_t moved3 = 0;
+  for (std::size_t c = 0; c < d3->arrows.channels.size(); ++c) {
+    const ui::ArrowChannel& ch = *d3->arrows.channels[c];
+    std::vector<std::tuple<TimeNs, TimeNs, std::uint32_t>> got, want;
+    for (const ui::ArrowPiece& pc : ch.pieces)
+      for (std::uint32_t i = pc.lo; i < pc.hi; ++i) got.emplace_back(pc.send(i), pc.recv(i), pc.arrays->source(i));
+    for (const ui::ArrowPiece& pc : exact3->arrows.channels[c]->pieces)
+      for (std::uint32_t i = pc.lo; i < pc.hi; ++i) want.emplace_back(pc.send(i), pc.recv(i), pc.arrays->source(i));
+    EXPECT_EQ(got, want) << "channel " << c;
+    moved3 += std::count_if(ch.pieces.begin(), ch.pieces.end(),
+                            [](const ui::ArrowPiece& x) { return x.arrays.use_count() > 1; });
+  }
+  EXPECT_GT(moved3, 0u) << "no channel took the earlier drawing's arrows";
 }
 
 // A prepared timeline is swapped in only for the trace it was made for.

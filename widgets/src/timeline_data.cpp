@@ -518,7 +518,7 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
     if (refining) return piecesOf(r) == nullptr;
     return sameBase && (r >= ranks || reuse->source->ranks[r] == prediction->ranks[r]);
   };
-  const bool shifted = sameGrid && shift && shift->firstEvent.size() == ranks;
+  const bool shifted = sameGrid && shift && shift->tables && shift->firstEvent.size() == ranks;
   if (shifted || (sameGrid && !refining && !reuse->pieces.empty())) d.pieces.resize(rows);
   try {
     forEachRank(rows, t.eventCount() + t.threadEventCount(), [&](std::uint32_t r) {

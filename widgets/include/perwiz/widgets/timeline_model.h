@@ -48,6 +48,9 @@ struct Drawing;
 struct DrawingShift {
   TimeNs delta = 0;
   std::vector<std::uint32_t> firstEvent;  // per rank
+  // False: the moved ranks' tables are built exactly (a drawing small enough to be final at
+  // once); only the arrows and the step samples, which stay exact, take the shift.
+  bool tables = true;
 };
 // The predicted drawing of `times` over `base`. A rank whose arrays `previous` (the drawing of
 // the prediction before, or nullptr) shares keeps its level-of-detail tables: a toggle
