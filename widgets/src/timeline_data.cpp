@@ -83,7 +83,7 @@ TimelineBase::TimelineBase(std::shared_ptr<const Trace> trace) : trace_(std::mov
   arrowSources_ = std::make_unique_for_overwrite<ArrowSource[]>(arrowCount_);
   ArrowSource* const all = arrowSources_.get();
   std::vector<std::vector<ChannelRange>> channelsOf(ranks);
-  std::vector<std::vector<std::pair<std::uint32_t, std::pair<TimeNs, TimeNs>>>> farOf(ranks);
+  std::vector<std::vector<FarArrow>> farOf(ranks);
   forEachRank(ranks, t.eventCount(), [&](std::uint32_t r) {
     // One sender's sends: by receiver, then by send time (the sort keys beside each source,
     // which keeps neither).

@@ -263,7 +263,8 @@ class TimelineBase {
   std::unique_ptr<ArrowSource[]> arrowSources_;
   std::size_t arrowCount_ = 0;
   // The values of the arrows with a far end, by arrow index: (its index, (send, recv)).
-  std::vector<std::pair<std::uint32_t, std::pair<TimeNs, TimeNs>>> far_;
+  using FarArrow = std::pair<std::uint32_t, std::pair<TimeNs, TimeNs>>;
+  std::vector<FarArrow> far_;
   const std::pair<TimeNs, TimeNs>& farValues(std::size_t i) const;
   std::vector<ChannelRange> channels_;
   std::vector<std::vector<StepOnRank>> stepsOf_;

@@ -322,14 +322,23 @@ std::vector<TimeNs> Replayer::predictedEnters() const {
 }
 TimeNs Replayer::predictedEnter(std::uint32_t unit) const { return d->enterOf(unit); }
 
-void Replayer::predictedRank(std::uint32_t r, PredictedRank& out) const {
-  const RankTrace& mt = d->trace.ranks[r];
+namespace {
+// `out` without a tail and with empty columns that hold `events` and `calls` values without
+// growing (a reused rank keeps its capacity); predictedRankPrefix appends to them.
+void startOwnValues(PredictedRank& out, std::size_t events, std::size_t calls) {
   out.tail.reset();
   out.tailShift = 0;
+  out.blockMaxLeave.clear();
   for (TimeColumn* c : {&out.ownEnter, &out.ownLeave, &out.ownWait}) c->clear();
-  out.ownEnter.reserve(mt.size());
-  out.ownLeave.reserve(mt.size());
-  out.ownWait.reserve(mt.mpiCalls.size());
+  out.ownEnter.reserve(events);
+  out.ownLeave.reserve(events);
+  out.ownWait.reserve(calls);
+}
+}  // namespace
+
+void Replayer::predictedRank(std::uint32_t r, PredictedRank& out) const {
+  const RankTrace& mt = d->trace.ranks[r];
+  startOwnValues(out, mt.size(), mt.mpiCalls.size());
   out.end = predictedRankPrefix(r, static_cast<std::uint32_t>(mt.size()), out);
   out.indexLeaves();
 }
@@ -397,14 +406,8 @@ std::uint32_t Replayer::predictedRankShifted(std::uint32_t r, const std::shared_
   // `share`, every value (a copy of before's past the cut).
   const std::size_t split = std::max<std::size_t>(e0, b.tail ? b.ownEnter.size() : 0);
   const std::size_t splitCall = std::max<std::size_t>(c0, b.tail ? b.ownWait.size() : 0);
-  out.tail.reset();
-  out.tailShift = 0;
-  out.blockMaxLeave.clear();
   const std::size_t ownEvents = share ? split : n, ownCalls = share ? splitCall : mt.mpiCalls.size();
-  for (TimeColumn* c : {&out.ownEnter, &out.ownLeave, &out.ownWait}) c->clear();
-  out.ownEnter.reserve(ownEvents);
-  out.ownLeave.reserve(ownEvents);
-  out.ownWait.reserve(ownCalls);
+  startOwnValues(out, ownEvents, ownCalls);
   TimeNs end = predictedRankPrefix(r, e0, out);
   for (std::size_t e = e0; e < ownEvents; ++e) {
     out.ownEnter.push_back(satAdd(b.enter(e), shift));
