@@ -19,15 +19,17 @@ constexpr TimeNs kSec = 1'000'000'000;
 constexpr std::size_t B = TimeColumn::kBlock;  // 256
 }  // namespace
 
-TEST(TimeColumn, SmallOffsetsCostFourBytesPerValue) {
+TEST(TimeColumn, SmallOffsetsCostTheirBitsPerValue) {
   TimeColumn c;
   for (std::size_t i = 0; i < 2 * B; ++i) c.push_back(static_cast<TimeNs>(1000 + 10 * i));
   c.seal();
   ASSERT_EQ(c.size(), 2 * B);
   for (std::size_t i = 0; i < 2 * B; ++i) EXPECT_EQ(c[i], static_cast<TimeNs>(1000 + 10 * i));
   EXPECT_EQ(c.escapes(), 0u);
-  // Two blocks: 2 bases of 8 B + 512 offsets of 4 B.
-  EXPECT_EQ(c.residentBytes(), 2 * 8 + 2 * B * 4);
+  // Block 0's largest offset is 10 * 255 = 2550, block 1's the same: 2551 < 2^12, so 12 bits
+  // each (the marker 2^12 - 1 is above them). Two blocks of 16 B (base, first bit and width)
+  // + 512 offsets of 12 bits in 64-bit words (6144 bits = 96 words) + the zero word after them.
+  EXPECT_EQ(c.residentBytes(), 2 * 16 + (2 * B * 12 / 64 + 1) * 8);
 }
 
 TEST(TimeColumn, FarValuesAreEscapedAndExact) {
@@ -56,7 +58,7 @@ TEST(TimeColumn, FarValuesAreEscapedAndExact) {
 
 TEST(TimeColumn, SetAfterSealingMovesValuesInAndOutOfTheEscapeTable) {
   TimeColumn c;
-  for (std::size_t i = 0; i < B; ++i) c.push_back(100);  // sealed at once: base 100
+  for (std::size_t i = 0; i < B; ++i) c.push_back(100);  // sealed at once: base 100, 1 bit
   c.push_back(7);                                        // tail
   ASSERT_EQ(c.escapes(), 0u);
   c.set(3, 100 + 20 * kSec);  // beyond 2^32 above the base: escape
@@ -65,9 +67,12 @@ TEST(TimeColumn, SetAfterSealingMovesValuesInAndOutOfTheEscapeTable) {
   c.set(4, 50);  // below the base: escape
   EXPECT_EQ(c.escapes(), 2u);
   EXPECT_EQ(c[4], 50);
-  c.set(3, 101);  // fits again: leaves the escape table
-  EXPECT_EQ(c.escapes(), 1u);
+  c.set(3, 101);  // offset 1 is the 1-bit width's marker: still an escape
+  EXPECT_EQ(c.escapes(), 2u);
   EXPECT_EQ(c[3], 101);
+  c.set(3, 100);  // offset 0 fits: leaves the escape table
+  EXPECT_EQ(c.escapes(), 1u);
+  EXPECT_EQ(c[3], 100);
   c.set(4, -3);  // an escape replaced by another escape
   EXPECT_EQ(c[4], -3);
   c.set(B, 8);  // the tail
@@ -78,7 +83,10 @@ TEST(TimeColumn, SetAfterSealingMovesValuesInAndOutOfTheEscapeTable) {
 TEST(TimeColumn, AppendingAfterSealReopensTheLastBlock) {
   TimeColumn c;
   for (std::size_t i = 0; i < 10; ++i) c.push_back(static_cast<TimeNs>(i) * kSec);
-  c.seal();  // one incomplete block, values 0..9 s: 5 s and more are escapes (2^32 ns = 4.29 s)
+  // One incomplete block, values 0..9 s. Widths: 32 bits hold offsets up to 2^32 - 2 ns
+  // (4.29 s): 5 escapes, 10 * 32 + 5 * 128 = 960 bits; 31 bits (up to 2.1 s) 7 escapes, 1206;
+  // 1 bit 9 escapes, 1162: 32 bits, and 5 s and more are escapes.
+  c.seal();
   EXPECT_EQ(c.escapes(), 5u);
   c.push_back(42);
   ASSERT_EQ(c.size(), 11u);
@@ -175,6 +183,37 @@ TEST(CompactOffsets, CsrBeginsReadBackCompactOrWide) {
     for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(c[i], begin[i]) << n << " " << i;
   }
   EXPECT_TRUE(CompactOffsets{}.empty());
+}
+
+TEST(CompactIndex, PositionsReadBackNarrowWideOrPlain) {
+  // Values in no order read back exactly: 2 B an entry where a block of 32 spans at most
+  // 65,535; a block that spans more (a rank's last units and the next rank's first ones, far
+  // apart in a schedule) keeps its 32 values plain; a value of 2^31 or more makes all plain.
+  std::mt19937_64 rng(5);
+  for (std::size_t n :
+       {std::size_t{0}, std::size_t{1}, std::size_t{31}, std::size_t{32}, std::size_t{33}, std::size_t{4000}}) {
+    // Ranks of 100 units interleaved in a schedule of 4 ranks: unit u of rank r at 4 * u + r,
+    // then one rank far away (positions 10^6 on) from entry 1000.
+    std::vector<std::uint32_t> v(n);
+    for (std::size_t i = 0; i < n; ++i)
+      v[i] = i < 1000 ? std::uint32_t(4 * (i % 100) + (i / 100) % 4) : std::uint32_t(1000000 + rng() % 60000);
+    CompactIndex c;
+    auto each = [&](auto&& put) {
+      for (std::size_t k = n; k > 0; --k) put(k - 1, v[k - 1]);  // any order
+    };
+    c.fill(n, each);
+    ASSERT_EQ(c.size(), n);
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(c[i], v[i]) << n << " " << i;
+    // Only the block holding both sides of entry 1000 (entries 992..1023) spans more than 65,535.
+    EXPECT_EQ(c.wideBlocks(), n > 1000 ? 1u : 0u) << n;
+    EXPECT_FALSE(c.plain());
+    if (n >= 4000) EXPECT_LT(c.bytes(), n * 3);
+    if (n == 0) continue;
+    v[n / 2] = 0x80000000u;
+    c.fill(n, each);
+    EXPECT_TRUE(c.plain());
+    for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(c[i], v[i]) << n << " " << i;
+  }
 }
 
 TEST(MessageTable, EndpointsComeBackAsStoredWithSharedSignatures) {

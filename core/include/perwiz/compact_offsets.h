@@ -62,4 +62,80 @@ class CompactOffsets {
   std::vector<std::uint32_t> wide_;  // all offsets, when a block spans more than 65,535
 };
 
+// A uint32 per entry in about 2.1 B, for values close to their neighbours' but in no order:
+// the replay program's schedule position of each item (a rank's units follow each other in
+// the schedule, a few ranks' worth of positions apart). Entries come in blocks of 32: a
+// uint32 base per block (its smallest value) and a uint16 per entry above it; a block that
+// spans more than 65,535 keeps its 32 values plain in a side array (its base's top bit set,
+// the rest its place there). Filled without a temporary array of the values: first every
+// block's range (set(...) called as `range`), then the values (`put`).
+class CompactIndex {
+ public:
+  static constexpr unsigned kBlockBits = 5;
+  static constexpr std::size_t kBlock = std::size_t{1} << kBlockBits;
+  static constexpr std::uint32_t kWide = 0x80000000u;
+
+  std::uint32_t operator[](std::size_t i) const {
+    if (!plain_.empty()) [[unlikely]]
+      return plain_[i];
+    const std::uint32_t b = base_[i >> kBlockBits];
+    if (!(b & kWide)) [[likely]]
+      return b + off_[i];
+    return wide_[(std::size_t{b & ~kWide} << kBlockBits) + (i & (kBlock - 1))];
+  }
+  std::size_t size() const { return plain_.empty() ? off_.size() : plain_.size(); }
+  bool empty() const { return size() == 0; }
+
+  // Fills n entries: `each(f)` calls f(index, value) once for every entry (in any order); it
+  // is called twice. A value of 2^31 or more makes the whole array plain (4 B per entry).
+  template <class Each>
+  void fill(std::size_t n, const Each& each) {
+    const std::size_t blocks = (n + kBlock - 1) / kBlock;
+    std::vector<std::uint32_t> lo(blocks, 0xFFFFFFFFu), hi(blocks, 0);
+    bool big = false;
+    each([&](std::size_t i, std::uint32_t v) {
+      lo[i >> kBlockBits] = lo[i >> kBlockBits] < v ? lo[i >> kBlockBits] : v;
+      hi[i >> kBlockBits] = hi[i >> kBlockBits] > v ? hi[i >> kBlockBits] : v;
+      big = big || v >= kWide;
+    });
+    base_.clear();
+    off_.clear();
+    wide_.clear();
+    plain_.clear();
+    if (big) {
+      lo = {};
+      hi = {};
+      plain_.assign(n, 0);
+      each([&](std::size_t i, std::uint32_t v) { plain_[i] = v; });
+      return;
+    }
+    base_.assign(blocks, 0);
+    std::size_t wideBlocks = 0;
+    for (std::size_t b = 0; b < blocks; ++b)
+      base_[b] = lo[b] > hi[b] ? 0 : hi[b] - lo[b] > 0xFFFFu ? kWide | std::uint32_t(wideBlocks++) : lo[b];
+    lo = {};
+    hi = {};
+    off_.assign(n, 0);
+    wide_.assign(wideBlocks * kBlock, 0);
+    each([&](std::size_t i, std::uint32_t v) {
+      const std::uint32_t b = base_[i >> kBlockBits];
+      if (!(b & kWide))
+        off_[i] = static_cast<std::uint16_t>(v - b);
+      else
+        wide_[(std::size_t{b & ~kWide} << kBlockBits) + (i & (kBlock - 1))] = v;
+    });
+  }
+  std::size_t wideBlocks() const { return wide_.size() / kBlock; }
+  bool plain() const { return !plain_.empty(); }
+  std::size_t bytes() const {
+    return base_.capacity() * 4 + off_.capacity() * 2 + (wide_.capacity() + plain_.capacity()) * 4;
+  }
+
+ private:
+  std::vector<std::uint32_t> base_;   // per block: its smallest value, or kWide | its place in wide_
+  std::vector<std::uint16_t> off_;    // per entry: value - its block's base
+  std::vector<std::uint32_t> wide_;   // the values of the blocks too wide, 32 each
+  std::vector<std::uint32_t> plain_;  // every value, when one is 2^31 or more
+};
+
 }  // namespace perwiz

@@ -1,13 +1,16 @@
-// A column of int64 nanosecond times stored in about 4 B per value (the model's 32 B/event
+// A column of int64 nanosecond times stored in about 3 B per value (the model's 32 B/event
 // budget).
 //
-// Values are kept in blocks of 256: one int64 base per block (the block's smallest value) and
-// a uint32 offset per value. A value more than 2^32 - 2 ns (4.29 s) above its block's base, or
-// set below it after the block was sealed, is an *escape*: its offset is the marker 0xFFFFFFFF
-// and the value sits in a side table sorted by index. Enter times of a rank are sorted, so
-// escapes there are rare gaps; leave times of long outer states (main, a region spanning the
-// run) are the usual escapes — a few per rank. The last, incomplete block is kept as plain
-// values until it fills, so appending never re-encodes.
+// Values are kept in blocks of 256: one int64 base per block (the block's smallest value), a
+// bit width w (1..32) chosen per block, and the offset of each value above the base packed in
+// w bits. A block's width is the one that stores it in the fewest bytes, counting 16 B for
+// every value it leaves out: such a value (its offset needs more than w bits, or it was set
+// below the base after the block was sealed) is an *escape*: its offset is the marker
+// 2^w - 1 and the value sits in a side table sorted by index. Enter times of a rank are sorted
+// and close together (a block of 256 enters spanning 8 ms takes 23 bits each); leave times of
+// long outer states (main, a region spanning the run) are the usual escapes — a few per rank.
+// The last, incomplete block is kept as plain values until it fills, so appending never
+// re-encodes.
 //
 // The interface is the read side of std::vector<TimeNs> (size, operator[], iteration,
 // front/back) plus push_back, set() and the bulk operations the builder needs; operator[]
@@ -18,8 +21,10 @@
 #include "perwiz/index_iterator.h"
 
 #include <algorithm>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <initializer_list>
 #include <iterator>
 #include <type_traits>
@@ -35,7 +40,8 @@ class TimeColumn {
   using size_type = std::size_t;
   static constexpr unsigned kBlockBits = 8;
   static constexpr std::size_t kBlock = std::size_t{1} << kBlockBits;
-  static constexpr std::uint32_t kEscape = 0xFFFFFFFFu;
+  static constexpr unsigned kMaxWidth = 32;  // bits per offset at most
+  static_assert(std::endian::native == std::endian::little, "TimeColumn reads packed offsets little-endian");
 
   TimeColumn() = default;
   TimeColumn(std::initializer_list<TimeNs> values) { assign(values.begin(), values.end()); }
@@ -58,14 +64,18 @@ class TimeColumn {
     for (; first != last; ++first) push_back(*first);
   }
 
-  std::size_t size() const { return off_.size() + tail_.size(); }
+  std::size_t size() const { return sealed_ + tail_.size(); }
   bool empty() const { return size() == 0; }
 
   TimeNs operator[](std::size_t i) const {
-    if (i >= off_.size()) return tail_[i - off_.size()];
-    const std::uint32_t o = off_[i];
-    if (o != kEscape) [[likely]]
-      return base_[i >> kBlockBits] + static_cast<TimeNs>(o);
+    if (i >= sealed_) return tail_[i - sealed_];
+    const Block& b = blocks_[i >> kBlockBits];
+    const unsigned w = b.width();
+    const std::uint64_t bit = b.firstBit() + (i & (kBlock - 1)) * w;
+    const std::uint64_t mask = (std::uint64_t{1} << w) - 1;
+    const std::uint64_t o = (load(bit) >> (bit & 7)) & mask;
+    if (o != mask) [[likely]]
+      return b.base + static_cast<TimeNs>(o);
     return escapeAt(i);
   }
   TimeNs at(std::size_t i) const;  // throws std::out_of_range
@@ -77,7 +87,7 @@ class TimeColumn {
   void assignArray(const TimeNs* values, std::size_t n);
 
   void push_back(TimeNs v) {
-    if (off_.size() % kBlock != 0) [[unlikely]]
+    if (sealed_ % kBlock != 0) [[unlikely]]
       unsealLastBlock();
     tail_.push_back(v);
     if (tail_.size() == kBlock) sealTail();
@@ -88,15 +98,17 @@ class TimeColumn {
   void addToAll(TimeNs delta);
 
   void reserve(std::size_t n);
-  // Values the column holds without growing (sealed ones; the last block's plain values are
-  // kept apart).
-  std::size_t capacity() const { return off_.capacity(); }
+  // Values the column holds without growing, at the widest offsets (sealed ones; the last
+  // block's plain values are kept apart).
+  std::size_t capacity() const { return bits_.capacity() > 1 ? (bits_.capacity() - 1) * 64 / kMaxWidth : 0; }
   // Where the sealed values' offsets are stored (whether a column reuses memory: tests).
-  const void* storage() const { return off_.data(); }
+  const void* storage() const { return bits_.data(); }
   // Bytes held with the capacity (elements only).
   std::size_t capacityBytes() const;
   // Empties the column and gives it room for `n` values, its pages touched: the next n
   // push_back calls run without page faults (spare arrays written while the user waits).
+  // Touched: as many bytes as the values it held took (and an eighth more), or 4 B per value
+  // if it held none.
   void reserveTouched(std::size_t n);
   void clear();
   // Encodes the incomplete last block (end of building; capacity reserved but never written
@@ -127,12 +139,27 @@ class TimeColumn {
   TimeNs escapeAt(std::size_t i) const;
   void sealTail();
   void unsealLastBlock();
-  void encodeBlock(std::size_t block, const TimeNs* values, std::size_t n);
+  void encodeBlock(const TimeNs* values, std::size_t n);
+  // The 8 bytes from the one holding `bit` (an offset is within them: w + 7 <= 64).
+  std::uint64_t load(std::uint64_t bit) const {
+    std::uint64_t x;
+    std::memcpy(&x, reinterpret_cast<const unsigned char*>(bits_.data()) + (bit >> 3), 8);
+    return x;
+  }
+  void store(std::uint64_t bit, unsigned w, std::uint64_t value);
 
-  std::vector<TimeNs> base_;          // per sealed block: its smallest value
-  std::vector<std::uint32_t> off_;    // per sealed value: value - base, or kEscape
+  struct Block {
+    TimeNs base;         // the smallest value when sealed
+    std::uint64_t word;  // first bit << 6 | width
+    unsigned width() const { return static_cast<unsigned>(word & 63); }
+    std::uint64_t firstBit() const { return word >> 6; }
+  };
+  std::vector<Block> blocks_;                              // per sealed block
+  std::vector<std::uint64_t> bits_;                        // packed offsets, then one zero word (8-byte reads)
+  std::uint64_t usedBits_ = 0;                             // bits_ holds offsets below this bit, zeros above
+  std::size_t sealed_ = 0;                                 // sealed values
   std::vector<std::pair<std::uint32_t, TimeNs>> escapes_;  // sorted by index
-  std::vector<TimeNs> tail_;          // values after the sealed ones (< kBlock of them)
+  std::vector<TimeNs> tail_;                               // values after the sealed ones (< kBlock of them)
 };
 
 }  // namespace perwiz

@@ -2,6 +2,8 @@
 
 #include "perwiz/release.h"
 
+#include <bit>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <string>
@@ -24,132 +26,180 @@ TimeNs TimeColumn::escapeAt(std::size_t i) const {
   return it->second;  // present by construction: an escape offset always has its entry
 }
 
-void TimeColumn::encodeBlock(std::size_t block, const TimeNs* values, std::size_t n) {
+void TimeColumn::store(std::uint64_t bit, unsigned w, std::uint64_t value) {
+  unsigned char* p = reinterpret_cast<unsigned char*>(bits_.data()) + (bit >> 3);
+  std::uint64_t x;
+  std::memcpy(&x, p, 8);
+  const unsigned s = static_cast<unsigned>(bit & 7);
+  x = (x & ~(((std::uint64_t{1} << w) - 1) << s)) | (value << s);
+  std::memcpy(p, &x, 8);
+}
+
+namespace {
+// Bits that hold d + 1 (an offset d fits width w iff d + 1 < 2^w, the marker being 2^w - 1);
+// 65 when d + 1 overflows.
+unsigned needBits(std::uint64_t d) { return d == ~std::uint64_t{0} ? 65u : 64u - unsigned(std::countl_zero(d + 1)); }
+}  // namespace
+
+void TimeColumn::encodeBlock(const TimeNs* values, std::size_t n) {
   TimeNs base = values[0];
   for (std::size_t k = 1; k < n; ++k) base = std::min(base, values[k]);
-  base_.push_back(base);
-  const std::size_t first = block * kBlock;
-  off_.resize(first + n);
-  std::uint32_t* const out = off_.data() + first;
-  for (std::size_t k = 0; k < n; ++k) {
-    // Unsigned difference: exact even when values span more than int64's range.
-    const std::uint64_t d = static_cast<std::uint64_t>(values[k]) - static_cast<std::uint64_t>(base);
-    if (d < kEscape) [[likely]] {
-      out[k] = static_cast<std::uint32_t>(d);
-    } else {
-      out[k] = kEscape;
-      // Blocks are sealed in index order, so appending keeps escapes_ sorted.
-      escapes_.emplace_back(static_cast<std::uint32_t>(first + k), values[k]);
-    }
+  // The width that stores the block in the fewest bits, an escape costing 16 B.
+  std::uint32_t count[66] = {};
+  for (std::size_t k = 0; k < n; ++k)
+    ++count[needBits(static_cast<std::uint64_t>(values[k]) - static_cast<std::uint64_t>(base))];
+  std::uint64_t outside = n - count[0] - count[1];  // values that need more than 1 bit
+  unsigned w = 1;
+  std::uint64_t best = n + outside * 128;
+  for (unsigned c = 2; c <= kMaxWidth; ++c) {
+    outside -= count[c];
+    if (const std::uint64_t cost = std::uint64_t{c} * n + outside * 128; cost < best) best = cost, w = c;
   }
+  const std::uint64_t first = usedBits_;
+  usedBits_ += std::uint64_t{w} * n;
+  bits_.resize(static_cast<std::size_t>((usedBits_ + 63) / 64 + 1), 0);  // new words are zero
+  blocks_.push_back({base, first << 6 | w});
+  const std::size_t firstIndex = sealed_;
+  const std::uint64_t marker = (std::uint64_t{1} << w) - 1;
+  unsigned char* const bytes = reinterpret_cast<unsigned char*>(bits_.data());
+  std::uint64_t bit = first;
+  for (std::size_t k = 0; k < n; ++k, bit += w) {
+    // Unsigned difference: exact even when values span more than int64's range.
+    std::uint64_t d = static_cast<std::uint64_t>(values[k]) - static_cast<std::uint64_t>(base);
+    if (d >= marker) [[unlikely]] {
+      d = marker;
+      // Blocks are sealed in index order, so appending keeps escapes_ sorted.
+      escapes_.emplace_back(static_cast<std::uint32_t>(firstIndex + k), values[k]);
+    }
+    std::uint64_t x;  // the bits above the used ones are zero: or-ing is enough
+    std::memcpy(&x, bytes + (bit >> 3), 8);
+    x |= d << (bit & 7);
+    std::memcpy(bytes + (bit >> 3), &x, 8);
+  }
+  sealed_ += n;
 }
 
 void TimeColumn::assignArray(const TimeNs* values, std::size_t n) {
   clear();
   reserve(n);
   const std::size_t whole = n / kBlock * kBlock;
-  for (std::size_t k = 0; k < whole; k += kBlock) encodeBlock(k / kBlock, values + k, kBlock);
+  for (std::size_t k = 0; k < whole; k += kBlock) encodeBlock(values + k, kBlock);
   tail_.assign(values + whole, values + n);
 }
 
 void TimeColumn::sealTail() {
-  encodeBlock(base_.size(), tail_.data(), tail_.size());
+  encodeBlock(tail_.data(), tail_.size());
   tail_.clear();  // keeps its capacity for the next block
 }
 
 void TimeColumn::unsealLastBlock() {
   // The last block was sealed while incomplete (shrink_to_fit); take it back as plain values.
-  const std::size_t block = base_.size() - 1;
-  const std::size_t first = block * kBlock;
+  const std::size_t first = (blocks_.size() - 1) * kBlock;
   std::vector<TimeNs> values;
   values.reserve(kBlock);
-  for (std::size_t i = first; i < off_.size(); ++i) values.push_back((*this)[i]);
-  off_.resize(first);
-  base_.pop_back();
+  for (std::size_t i = first; i < sealed_; ++i) values.push_back((*this)[i]);
+  // Zero its bits (those above the used ones stay zero) and drop it.
+  usedBits_ = blocks_.back().firstBit();
+  const std::size_t word = static_cast<std::size_t>(usedBits_ / 64);
+  bits_[word] &= (std::uint64_t{1} << (usedBits_ % 64)) - 1;
+  std::fill(bits_.begin() + static_cast<std::ptrdiff_t>(word) + 1, bits_.end(), 0);
+  bits_.resize(word + 2);
+  blocks_.pop_back();
+  sealed_ = first;
   auto it = std::lower_bound(escapes_.begin(), escapes_.end(), static_cast<std::uint32_t>(first), byIndex);
   escapes_.erase(it, escapes_.end());
   tail_ = std::move(values);
 }
 
 void TimeColumn::set(std::size_t i, TimeNs v) {
-  if (i >= off_.size()) {
-    tail_[i - off_.size()] = v;
+  if (i >= sealed_) {
+    tail_[i - sealed_] = v;
     return;
   }
-  const TimeNs base = base_[i >> kBlockBits];
-  const std::uint64_t d = static_cast<std::uint64_t>(v) - static_cast<std::uint64_t>(base);
-  const bool fits = v >= base && d < kEscape;
+  const Block& b = blocks_[i >> kBlockBits];
+  const unsigned w = b.width();
+  const std::uint64_t marker = (std::uint64_t{1} << w) - 1;
+  const std::uint64_t bit = b.firstBit() + (i & (kBlock - 1)) * w;
+  const std::uint64_t d = static_cast<std::uint64_t>(v) - static_cast<std::uint64_t>(b.base);
+  const bool fits = v >= b.base && d < marker;
   auto it = std::lower_bound(escapes_.begin(), escapes_.end(), static_cast<std::uint32_t>(i), byIndex);
-  const bool wasEscape = off_[i] == kEscape;
+  const bool wasEscape = ((load(bit) >> (bit & 7)) & marker) == marker;
   if (fits) {
-    off_[i] = static_cast<std::uint32_t>(d);
+    store(bit, w, d);
     if (wasEscape) escapes_.erase(it);
   } else if (wasEscape) {
     it->second = v;
   } else {
-    off_[i] = kEscape;
+    store(bit, w, marker);
     escapes_.insert(it, {static_cast<std::uint32_t>(i), v});
   }
 }
 
 void TimeColumn::addToAll(TimeNs delta) {
-  for (TimeNs& b : base_) b += delta;
+  for (Block& b : blocks_) b.base += delta;
   for (auto& e : escapes_) e.second += delta;
   for (TimeNs& t : tail_) t += delta;
 }
 
 void TimeColumn::reserve(std::size_t n) {
-  off_.reserve(n);
-  base_.reserve(n / kBlock + 1);
+  // Room for the widest offsets: capacity never written is not resident.
+  bits_.reserve(n / (64 / kMaxWidth) + 2);
+  blocks_.reserve(n / kBlock + 1);
   if (n >= kBlock) tail_.reserve(kBlock);
 }
 
 void TimeColumn::reserveTouched(std::size_t n) {
+  const std::size_t held = bits_.size();
   clear();
   reserve(n);
-  for (std::size_t i = 0; i < n; ++i) push_back(0);
-  clear();  // keeps the capacity
+  const std::size_t want = held > 0 ? held + held / 8 + 1 : n / (64 / kMaxWidth) + 2;
+  bits_.resize(std::min(want, bits_.capacity()), 0);  // writes every word: pages touched
+  clear();                                            // keeps the capacity
+  if (n > 0) blocks_.resize(n / kBlock + 1), blocks_.clear();
 }
 
 std::size_t TimeColumn::capacityBytes() const {
-  return base_.capacity() * sizeof(TimeNs) + off_.capacity() * sizeof(std::uint32_t) +
+  return blocks_.capacity() * sizeof(Block) + bits_.capacity() * sizeof(std::uint64_t) +
          escapes_.capacity() * sizeof(escapes_[0]) + tail_.capacity() * sizeof(TimeNs);
 }
 
 void TimeColumn::clear() {
-  base_.clear();
-  off_.clear();
+  blocks_.clear();
+  bits_.clear();
+  usedBits_ = 0;
+  sealed_ = 0;
   escapes_.clear();
   tail_.clear();
 }
 
 void TimeColumn::seal() {
-  if (!tail_.empty()) encodeBlock(base_.size(), tail_.data(), tail_.size());
+  if (!tail_.empty()) encodeBlock(tail_.data(), tail_.size());
   releaseMemory(tail_);
 }
 
 void TimeColumn::shrink_to_fit() {
   seal();
-  base_.shrink_to_fit();
-  off_.shrink_to_fit();
+  blocks_.shrink_to_fit();
+  bits_.shrink_to_fit();
   escapes_.shrink_to_fit();
 }
 
 TimeNs TimeColumn::maxValue() const {
   TimeNs best = std::numeric_limits<TimeNs>::min();
-  const std::size_t sealed = off_.size();
-  for (std::size_t b = 0; b * kBlock < sealed; ++b) {
-    const std::size_t first = b * kBlock, last = std::min(sealed, first + kBlock);
-    std::uint32_t hi = 0;
+  for (std::size_t b = 0; b < blocks_.size(); ++b) {
+    const std::size_t first = b * kBlock, last = std::min(sealed_, first + kBlock);
+    const unsigned w = blocks_[b].width();
+    const std::uint64_t marker = (std::uint64_t{1} << w) - 1;
+    std::uint64_t hi = 0, bit = blocks_[b].firstBit();
     bool any = false;
-    for (std::size_t i = first; i < last; ++i) {
-      const std::uint32_t o = off_[i];
-      if (o != kEscape) {
+    for (std::size_t i = first; i < last; ++i, bit += w) {
+      const std::uint64_t o = (load(bit) >> (bit & 7)) & marker;
+      if (o != marker) {
         hi = std::max(hi, o);
         any = true;
       }
     }
-    if (any) best = std::max(best, base_[b] + static_cast<TimeNs>(hi));
+    if (any) best = std::max(best, blocks_[b].base + static_cast<TimeNs>(hi));
   }
   for (const auto& e : escapes_) best = std::max(best, e.second);
   for (TimeNs t : tail_) best = std::max(best, t);
@@ -164,8 +214,8 @@ std::vector<TimeNs> TimeColumn::toVector() const {
 }
 
 std::size_t TimeColumn::residentBytes() const {
-  return base_.size() * sizeof(TimeNs) + off_.size() * sizeof(std::uint32_t) +
-         escapes_.size() * sizeof(escapes_[0]) + tail_.size() * sizeof(TimeNs);
+  return blocks_.size() * sizeof(Block) + bits_.size() * sizeof(std::uint64_t) + escapes_.size() * sizeof(escapes_[0]) +
+         tail_.size() * sizeof(TimeNs);
 }
 
 bool TimeColumn::operator==(const TimeColumn& o) const {

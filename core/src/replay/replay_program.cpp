@@ -79,10 +79,10 @@ void ReplayProgram::prepareIncremental(ReplayControl* control) const {
   // A cancel (ReplayControl) throws out of call_once, which then runs again at the next call.
   // Progress (ReplayControl::permille): the three passes over the units and the schedule take
   // 300 each, the clean cuts the rest.
-  auto check = [control](std::uint32_t i, std::uint32_t n, unsigned from) {
+  auto check = [control](std::uint32_t i, std::uint32_t n, unsigned from, double span = 300) {
     if (!control || (i & 0xFFFF) != 0) return;
     if (control->cancel.load(std::memory_order_relaxed)) throw ReplayCancelled();
-    control->permille.store(from + unsigned(300.0 * i / std::max<std::uint32_t>(n, 1)), std::memory_order_relaxed);
+    control->permille.store(from + unsigned(span * i / std::max<std::uint32_t>(n, 1)), std::memory_order_relaxed);
   };
   std::call_once(incrementalOnce_, [&] {
     const std::uint32_t n = items();
@@ -105,15 +105,19 @@ void ReplayProgram::prepareIncremental(ReplayControl* control) const {
       for (std::uint32_t i = nodeBegin[k]; i < nodeBegin[k + 1]; ++i) list[begin[nodeMembers[i]]++] = units + k;
     for (std::uint32_t i = n; i > 0; --i) begin[i] = begin[i - 1];
     begin[0] = 0;
-    std::vector<std::uint32_t> pos(n, kNone32);
-    for (std::uint32_t i = 0; i < schedule.size(); ++i) {
-      check(i, std::uint32_t(schedule.size()), 600);
-      pos[schedule[i]] = i;
-    }
     consumerBegin.assign(begin);
     releaseMemory(begin);
     consumers = std::move(list);
-    position = std::move(pos);
+    // Each item's schedule position, compact (CompactIndex: about 2 B per item) and written
+    // straight from the schedule (no plain array of them at the GUI's peak).
+    std::uint32_t pass = 0;
+    position.fill(n, [&](auto&& put) {
+      for (std::uint32_t i = 0; i < schedule.size(); ++i) {
+        check(i, std::uint32_t(schedule.size()), 600 + 150 * pass, 150);
+        put(schedule[i], i);
+      }
+      ++pass;
+    });
     cleanCuts = std::make_shared<const CleanCuts>(findCleanCuts(*this));
     if (control) control->permille.store(1000, std::memory_order_relaxed);
   });

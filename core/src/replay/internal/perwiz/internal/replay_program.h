@@ -183,7 +183,7 @@ struct ReplayProgram {
   void prepareIncremental(ReplayControl* control = nullptr) const;
   mutable CompactOffsets consumerBegin;  // size items+1
   mutable std::vector<std::uint32_t> consumers;
-  mutable std::vector<std::uint32_t> position;
+  mutable CompactIndex position;  // about 2 B per item
   // The clean cuts (clean_cuts.h): where a change that moved every rank alike shifts the rest.
   mutable std::shared_ptr<const CleanCuts> cleanCuts;
   mutable std::once_flag incrementalOnce_;
