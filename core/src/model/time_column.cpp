@@ -55,15 +55,17 @@ void TimeColumn::encodeBlock(const TimeNs* values, std::size_t n) {
     outside -= count[c];
     if (const std::uint64_t cost = std::uint64_t{c} * n + outside * 128; cost < best) best = cost, w = c;
   }
+  // Blocks start at a word: the offsets are gathered in a register and written a word at a time.
   const std::uint64_t first = usedBits_;
-  usedBits_ += std::uint64_t{w} * n;
-  bits_.resize(static_cast<std::size_t>((usedBits_ + 63) / 64 + 1), 0);  // new words are zero
+  usedBits_ += (std::uint64_t{w} * n + 63) / 64 * 64;
+  bits_.resize(static_cast<std::size_t>(usedBits_ / 64 + 1), 0);  // and one zero word
   blocks_.push_back({base, first << 6 | w});
   const std::size_t firstIndex = sealed_;
   const std::uint64_t marker = (std::uint64_t{1} << w) - 1;
-  unsigned char* const bytes = reinterpret_cast<unsigned char*>(bits_.data());
-  std::uint64_t bit = first;
-  for (std::size_t k = 0; k < n; ++k, bit += w) {
+  std::uint64_t* out = bits_.data() + first / 64;
+  std::uint64_t acc = 0;
+  unsigned fill = 0;
+  for (std::size_t k = 0; k < n; ++k) {
     // Unsigned difference: exact even when values span more than int64's range.
     std::uint64_t d = static_cast<std::uint64_t>(values[k]) - static_cast<std::uint64_t>(base);
     if (d >= marker) [[unlikely]] {
@@ -71,11 +73,15 @@ void TimeColumn::encodeBlock(const TimeNs* values, std::size_t n) {
       // Blocks are sealed in index order, so appending keeps escapes_ sorted.
       escapes_.emplace_back(static_cast<std::uint32_t>(firstIndex + k), values[k]);
     }
-    std::uint64_t x;  // the bits above the used ones are zero: or-ing is enough
-    std::memcpy(&x, bytes + (bit >> 3), 8);
-    x |= d << (bit & 7);
-    std::memcpy(bytes + (bit >> 3), &x, 8);
+    acc |= d << fill;
+    fill += w;
+    if (fill >= 64) {
+      *out++ = acc;
+      fill -= 64;
+      acc = fill > 0 ? d >> (w - fill) : 0;
+    }
   }
+  if (fill > 0) *out = acc;
   sealed_ += n;
 }
 
