@@ -68,7 +68,7 @@ void ProgramBuilder::buildMessages(bool sizes, bool steps) {
       if (!owns(m)) continue;
       const std::uint32_t id = next++;
       msgId[base[r] + j] = id;
-      if (sizes) p_.messageBytes[id] = m.bytes;
+      if (sizes) p_.messageBytes.set(id, static_cast<TimeNs>(m.bytes));
       if (!steps || !m.isSend || sp.empty() || m.postEvent == kNone32) continue;
       if (span >= sp.size() || std::get<0>(sp[span]) > m.postEvent) span = 0;
       while (span + 1 < sp.size() && std::get<0>(sp[span + 1]) <= m.postEvent) ++span;
@@ -158,7 +158,7 @@ std::uint64_t ProgramBuilder::walkLinks(std::uint32_t r, Delays* delays, OnRole&
     const std::uint32_t src = postUnit_[msgBase_[m.matchRank] + m.matchIndex];
     if (done == kNone32 || src == kNone32) continue;
     // The message's size: the send's own (a receive reads it from the sender's slot).
-    const Delays::Entry& d = delays ? delays->of(m.isSend ? m.bytes : p_.messageBytes[id]) : none;
+    const Delays::Entry& d = delays ? delays->of(m.isSend ? m.bytes : p_.bytesOf(id)) : none;
     const bool blocking = m.event == m.postEvent && !half;
     if (m.isSend) {
       onDep(done, src, blocking ? d.blockingSend : d.isendComplete,

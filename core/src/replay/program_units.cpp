@@ -149,7 +149,7 @@ void ProgramBuilder::decompose() {
       p_.modelLocal[u] = 1;
       roles.clear();
       for (std::uint32_t i = p_.roleBegin[u]; i < p_.roleBegin[u + 1]; ++i)
-        roles.push_back({p_.roleKind[i], p_.messageBytes[p_.roleMsg[i]]});
+        roles.push_back({p_.roleKind[i], p_.bytesOf(p_.roleMsg[i])});
       TimeNs cost = std::max<TimeNs>(collectiveCost_[u], 0);
       if (!roles.empty()) cost = satAdd(cost, model_->callCost(roles));
       p_.local0.set(u, cost);

@@ -64,6 +64,7 @@ void ProgramBuilder::run() {
   p_.gap0.seal();
   p_.local0.seal();
   p_.depOff0.seal();
+  p_.messageBytes.seal();
   summarize();
 }
 

@@ -187,7 +187,7 @@ std::vector<std::uint64_t> internal::ReplayerAccess::stepMessageSizes(const Repl
   std::vector<std::uint64_t> out;
   for (std::uint32_t m : d.stepMessages(step)) {
     const std::uint32_t r = d.p.rankOf(d.p.messages[m].units[0]);
-    if (r >= firstRank && r < lastRank) out.push_back(d.p.messageBytes[m]);
+    if (r >= firstRank && r < lastRank) out.push_back(d.p.bytesOf(m));
   }
   return out;
 }
@@ -313,7 +313,8 @@ TimeNs Replayer::mapTimeFrom(std::uint32_t rank, TimeNs t, std::uint32_t& hint) 
 const ReplayProgram& internal::ReplayerAccess::program(const Replayer& r) { return r.d->p; }
 EffectiveProgram internal::ReplayerAccess::effective(const Replayer& r) {
   const Replayer::Impl& d = *r.d;
-  return EffectiveProgram{d.gap.reader(), d.local.reader(), d.depOff.reader(), d.depFlags.view(), d.noWait};
+  return EffectiveProgram{d.gap.reader(), d.local.reader(), d.depOff.reader(), d.depFlags.view(),
+                          UnitBits{d.noWait.data()}};
 }
 std::vector<TimeNs> Replayer::predictedEnters() const {
   std::vector<TimeNs> out(d->p.units);

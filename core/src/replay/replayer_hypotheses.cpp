@@ -106,12 +106,12 @@ void Replayer::Impl::applyVolume(std::uint32_t k, bool on, std::set<std::uint32_
   const auto ids = stepMessages(k);
   if (ids.empty()) return;
   __int128 sum = 0;
-  for (std::uint32_t m : ids) sum += p.messageBytes[m];
+  for (std::uint32_t m : ids) sum += p.bytesOf(m);
   const auto given = volumeMean.find(k);  // the mean over every process's messages (perwiz-mpi)
   const std::uint64_t mean =
       given != volumeMean.end() ? given->second : static_cast<std::uint64_t>((sum * 2 + ids.size()) / (2 * ids.size()));
   for (std::uint32_t m : ids) {
-    bytes.set(m, on ? mean : p.messageBytes[m]);
+    bytes.set(m, on ? mean : p.bytesOf(m));
     for (std::uint32_t u : p.messages[m].units)
       if (u != kNone32) touched.insert(u);
   }
@@ -135,9 +135,9 @@ void Replayer::Impl::refreshUnit(std::uint32_t u) {
     bool changed = false;
     for (std::uint32_t i = p.roleBegin[u]; i < p.roleBegin[u + 1]; ++i) {
       const std::uint32_t m = p.roleMsg[i];
-      was.push_back({p.roleKind[i], p.messageBytes[m]});
+      was.push_back({p.roleKind[i], p.bytesOf(m)});
       now.push_back({p.roleKind[i], bytes[m]});
-      changed = changed || bytes[m] != p.messageBytes[m];
+      changed = changed || bytes[m] != p.bytesOf(m);
     }
     if (changed) l = satAdd(l, satSub(model().callCost(now), model().callCost(was)));
   }
@@ -147,14 +147,14 @@ void Replayer::Impl::refreshUnit(std::uint32_t u) {
     const std::uint32_t m = resized ? p.depMsg[d] : kNone32;
     std::uint8_t f = p.depFlags0[d];
     TimeNs off = p.depOff0[d];
-    if (m != kNone32 && bytes[m] != p.messageBytes[m]) {
+    if (m != kNone32 && bytes[m] != p.bytesOf(m)) {
       if (f & dep::kSyncSend) {
         const CommRole role = (f & dep::kLateSend) ? CommRole::IsendComplete : CommRole::BlockingSend;
-        off = satAdd(off, satSub(model().sendDelay(role, bytes[m]), model().sendDelay(role, p.messageBytes[m])));
+        off = satAdd(off, satSub(model().sendDelay(role, bytes[m]), model().sendDelay(role, p.bytesOf(m))));
         f = static_cast<std::uint8_t>(model().synchronous(bytes[m]) ? (f | dep::kActive) : (f & ~dep::kActive));
       } else {
         const CommRole role = (f & dep::kLateRecv) ? CommRole::IrecvComplete : CommRole::BlockingRecv;
-        off = satAdd(off, satSub(model().receiveDelay(role, bytes[m]), model().receiveDelay(role, p.messageBytes[m])));
+        off = satAdd(off, satSub(model().receiveDelay(role, bytes[m]), model().receiveDelay(role, p.bytesOf(m))));
       }
     }
     depOff.set(d, off);
@@ -204,7 +204,8 @@ void Replayer::Impl::refreshNoWait(std::uint32_t u) {
     const Hypothesis probe{HypothesisKind::ZeroWait, EventRef{r, p.callIn(r, u), false}, 0};
     nw = std::binary_search(hs.begin(), hs.end(), probe);
   }
-  noWait[u] = nw;
+  const std::uint64_t bit = std::uint64_t{1} << (u & 63);
+  noWait[u >> 6] = nw ? noWait[u >> 6] | bit : noWait[u >> 6] & ~bit;
 }
 
 void Replayer::Impl::resetEffective() {
@@ -212,7 +213,7 @@ void Replayer::Impl::resetEffective() {
   local.init(&p.local0, p.units);
   depOff.init(&p.depOff0, p.depOff0.size());
   depFlags.init(&p.depFlags0, p.depFlags0.size());
-  noWait.assign(p.units, 0);
+  noWait.assign((std::size_t{p.units} + 63) / 64, 0);
   zeroGap.init(nullptr, p.units);
   zeroLocal.init(nullptr, p.units);
   gapDelta.clear();

@@ -38,7 +38,8 @@ struct Replayer::Impl {
   // changes one (overlay.h). noWait is read by every sweep and kept whole (1 byte per unit).
   ChunkedOverlay<TimeNs, SmallTimes> gap, local, depOff;
   Overlay<std::uint8_t> depFlags, zeroGap, zeroLocal;
-  std::vector<std::uint8_t> noWait;
+  std::vector<std::uint64_t> noWait;  // a bit per unit (UnitBits)
+  bool noWaitOf(std::uint32_t u) const { return (noWait[u >> 6] >> (u & 63)) & 1; }
   // From balance-compute hypotheses: a map of the units of the balanced steps while they are
   // few (a per-unit array costs 8 bytes per unit, and its first touch was most of a toggle at
   // 10^7 events); an array once they are many (balancing every step touches every unit).
@@ -78,7 +79,7 @@ struct Replayer::Impl {
   std::map<std::uint32_t, std::uint64_t> volumeMean;
   // A compensation's overhead from the trace given from outside (ReplayerAccess::setRecordedOverhead).
   std::vector<TimeNs> recordedOverhead;
-  Overlay<std::uint64_t> bytes;  // effective message sizes (base: messageBytes)
+  Overlay<std::uint64_t, SmallTimes> bytes;  // effective message sizes (base: messageBytes)
   // Overhead removed by a Compensate hypothesis; empty without one (docs/compensation.md).
   OverheadCharges charges;
   // Results: the predicted leave of every unit and the value of every gather node. A unit's

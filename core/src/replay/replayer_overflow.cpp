@@ -37,7 +37,7 @@ std::string Replayer::Impl::overflowAt(std::uint32_t u, bool gapOnly) const {
   const std::string where = "the predicted time exceeds the int64 range (2^63 ns, 292 years) at " + callLabel(u) + ": ";
   if (gapOnly) return where + "the computation of " + ns(gap[u]) + " before it passes the limit";
   p.prepareLinks();
-  if (!noWait[u])
+  if (!noWaitOf(u))
     for (std::uint32_t d = p.depBegin[u]; d < p.depBegin[u + 1]; ++d) {
       if ((depFlags[d] & dep::kUse) != dep::kUse || !overflowed(satAdd(srcValue(p.depSrc[d], values()), depOff[d])))
         continue;

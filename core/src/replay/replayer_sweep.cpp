@@ -12,7 +12,7 @@ namespace perwiz {
 
 template <class V>
 TimeNs Replayer::Impl::computeLeave(std::uint32_t u, const V& v) const {
-  return leaveRule(p, u, enterWith(u, v), noWait[u] != 0, v, [&](std::uint32_t s) { return srcValue(s, v); });
+  return leaveRule(p, u, enterWith(u, v), noWaitOf(u), v, [&](std::uint32_t s) { return srcValue(s, v); });
 }
 
 template <class V>

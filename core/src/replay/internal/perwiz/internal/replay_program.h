@@ -199,7 +199,10 @@ struct ReplayProgram {
   mutable std::vector<std::uint32_t> depMsg;
   mutable std::vector<ReplayMessage> messages;  // per message: its parallel step and units
   mutable std::once_flag linksOnce_;
-  std::vector<std::uint64_t> messageBytes;  // per message: its size (the effective sizes' base)
+  // Per message: its size (the effective sizes' base), packed at the end of the build like the
+  // durations (almost every trace sends a few sizes: a bit or two each).
+  SmallTimes messageBytes;
+  std::uint64_t bytesOf(std::uint32_t m) const { return static_cast<std::uint64_t>(messageBytes[m]); }
 
   std::uint32_t nodes() const { return static_cast<std::uint32_t>(nodeBegin.size()) - 1; }
   std::uint32_t items() const { return units + nodes(); }
@@ -217,12 +220,18 @@ struct ReplayProgram {
   }
 };
 
+// One bit per unit (the units a hypothesis lets wait for nothing), read like a bool array.
+struct UnitBits {
+  const std::uint64_t* words = nullptr;
+  bool operator[](std::size_t u) const { return (words[u >> 6] >> (u & 63)) & 1; }
+};
+
 struct EffectiveProgram {
   ChunkedOverlay<TimeNs, SmallTimes>::Reader gap;
   ChunkedOverlay<TimeNs, SmallTimes>::Reader local;
   ChunkedOverlay<TimeNs, SmallTimes>::Reader depOff;
   std::span<const std::uint8_t> depFlags;
-  std::span<const std::uint8_t> noWait;
+  UnitBits noWait;
 };
 
 // The replay's rule for unit u (docs/model.md §2): its predicted enter, raised to every active
