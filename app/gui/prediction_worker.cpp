@@ -51,8 +51,15 @@ struct PredictionWorker::Engine {
   std::vector<std::shared_ptr<const PredictedRank>> older;
   bool prepared = false;  // prepareUpdates() done (its index is also built at the first update)
 
-  // Spare drawings are kept only while two more snapshots fit in `available`.
-  bool roomForSpares(std::uint64_t available) const { return available / 2 > snapshotBytes(); }
+  // Spare drawings are kept only while two more snapshots fit in `available`, and only up to
+  // kSpareDrawingEvents events: beyond, a change moves ranks by a uniform shift (the drawing
+  // shares the previous one's arrays) or is drawn provisionally first, and the spares went
+  // unused (64 × 10^8, issue #40: the toggles' final frames 0.84–0.91 s without them, 0.90–0.98
+  // s with them on the same machine; 0.18 GB more at the peak).
+  static constexpr std::uint64_t kSpareDrawingEvents = 50'000'000;
+  bool roomForSpares(std::uint64_t available) const {
+    return trace->eventCount() <= kSpareDrawingEvents && available / 2 > snapshotBytes();
+  }
   // Spare times serve the changes that recompute whole ranks (a shift shares the arrays it
   // moves, PredictedRank::tail): they are kept only while they take at most an eighth of the
   // memory left (at 64 ranks × 10^8 events they would be 2.2 GB; issue #40's 8 GB).

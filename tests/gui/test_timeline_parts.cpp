@@ -230,6 +230,38 @@ TEST(TimeShading, ColumnSharesEqualBruteForce) {
   }
 }
 
+// A rank's steps: the step is the index while the rank has every step from the first (4 B a
+// step); the first one missing stores the steps (and those before it) explicitly.
+TEST(TimelineSteps, ListsGiveBackStepsAndMarkersDenseOrNot) {
+  perwiz::ui::StepList dense, sparse;
+  for (std::uint32_t k = 0; k < 5; ++k) dense.push_back({k, 10 * k});
+  for (std::uint32_t k : {0u, 1u, 3u, 7u}) sparse.push_back({k, 100 + k});
+  ASSERT_EQ(dense.size(), 5u);
+  ASSERT_EQ(sparse.size(), 4u);
+  for (std::uint32_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(dense.step(i), i);
+    EXPECT_EQ(dense.marker(i), 10 * i);
+    EXPECT_EQ(dense.find(i), i);
+  }
+  EXPECT_EQ(dense.find(5), 5u);
+  const std::uint32_t want[] = {0, 1, 3, 7};
+  for (std::uint32_t i = 0; i < 4; ++i) {
+    EXPECT_EQ(sparse.step(i), want[i]);
+    EXPECT_EQ(sparse.marker(i), 100 + want[i]);
+    EXPECT_EQ(sparse.find(want[i]), i);
+  }
+  EXPECT_EQ(sparse.find(2), 4u);  // absent: size()
+  EXPECT_EQ(sparse.find(8), 4u);
+  // 1,000 steps: 4 B each with every step, 8 B each when one is missing (step 0 here).
+  perwiz::ui::StepList all, gap;
+  all.reserve(1000);
+  gap.reserve(1000);
+  for (std::uint32_t k = 0; k < 1000; ++k) all.push_back({k, k});
+  for (std::uint32_t k = 1; k <= 1000; ++k) gap.push_back({k, k});
+  EXPECT_EQ(all.bytes(), 1000u * 4);
+  EXPECT_EQ(gap.bytes(), 1000u * 8);
+}
+
 // The step band: each pixel column shows the step under its centre, however many steps share a
 // column (the painter skips those covering no centre).
 TEST(TimelineSteps, EachColumnTakesTheStepUnderItsCentre) {
@@ -238,7 +270,7 @@ TEST(TimelineSteps, EachColumnTakesTheStepUnderItsCentre) {
   // step's begin and end.
   struct Steps {
     std::vector<TimeNs> begin, end;
-    std::vector<perwiz::ui::StepOnRank> list;
+    perwiz::ui::StepList list;
     void add(TimeNs b, TimeNs e) {
       list.push_back({std::uint32_t(list.size()), std::uint32_t(list.size())});
       begin.push_back(b);

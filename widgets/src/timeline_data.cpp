@@ -129,6 +129,8 @@ TimelineBase::TimelineBase(std::shared_ptr<const Trace> trace) : trace_(std::mov
   }
 
   stepsOf_.resize(rows_);  // threads have none
+  for (std::uint32_t r = 0; r < ranks; ++r)
+    stepsOf_[r].reserve(t.steps.size());  // at most: capacity never written is not resident
   for (std::uint32_t k = 0; k < t.steps.size(); ++k)
     for (std::uint32_t r = 0; r < ranks && r < t.steps[k].ranks.size(); ++r)
       if (t.steps[k].ranks[r].present() && t.steps[k].ranks[r].marker < t.ranks[r].size())
@@ -170,7 +172,7 @@ TimeNs TimelineBase::predictedEnd(std::uint32_t rank, const ArrowEnd& e, const P
 std::size_t TimelineBase::bytes() const {
   std::size_t b = 0;
   for (const RankShape& s : shapes_) b += s.parent.bytes() + s.depth.capacity() + s.points.capacity() * 4;
-  for (const auto& s : stepsOf_) b += s.capacity() * sizeof(StepOnRank);
+  for (const auto& s : stepsOf_) b += s.bytes();
   return b + arrowCount_ * sizeof(ArrowSource) + far_.capacity() * sizeof(far_[0]) +
          channels_.capacity() * sizeof(ChannelRange);
 }

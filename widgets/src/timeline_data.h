@@ -67,6 +67,37 @@ struct StepOnRank {
   std::uint32_t step = 0, marker = kNone32;
 };
 
+// The steps present on one rank, in step order, with their markers: 4 B a step while the rank
+// has every step from the first (the step is then its index: the usual case), 8 B otherwise.
+class StepList {
+ public:
+  void reserve(std::size_t n) { markers_.reserve(n); }
+  void push_back(const StepOnRank& s) {
+    if (dense_ && s.step != markers_.size()) {
+      dense_ = false;
+      steps_.reserve(markers_.capacity());
+      for (std::uint32_t i = 0; i < markers_.size(); ++i) steps_.push_back(i);
+    }
+    if (!dense_) steps_.push_back(s.step);
+    markers_.push_back(s.marker);
+  }
+  std::size_t size() const { return markers_.size(); }
+  std::uint32_t step(std::size_t i) const { return dense_ ? std::uint32_t(i) : steps_[i]; }
+  std::uint32_t marker(std::size_t i) const { return markers_[i]; }
+  StepOnRank operator[](std::size_t i) const { return {step(i), marker(i)}; }
+  // The index of step `k`, or size().
+  std::size_t find(std::uint32_t k) const {
+    if (dense_) return k < size() ? k : size();
+    const auto it = std::lower_bound(steps_.begin(), steps_.end(), k);
+    return it != steps_.end() && *it == k ? std::size_t(it - steps_.begin()) : size();
+  }
+  std::size_t bytes() const { return (markers_.capacity() + steps_.capacity()) * sizeof(std::uint32_t); }
+
+ private:
+  bool dense_ = true;
+  std::vector<std::uint32_t> markers_, steps_;
+};
+
 // The steps present on one rank, in step order, as one drawing places them: each spans its
 // marker's enter to leave in the drawing's times, read through them. A drawing so stores
 // nothing per step but the end of every kSample-th one (0.5 B per step): a prediction's steps
@@ -78,24 +109,24 @@ class RankSteps {
  public:
   static constexpr std::size_t kSample = 16;
   RankSteps() = default;
-  RankSteps(const std::vector<StepOnRank>& list, const RankTimes& times) : list_(&list), times_(times) {
+  RankSteps(const StepList& list, const RankTimes& times) : list_(&list), times_(times) {
     sampled_.reserve(list.size() / kSample + 1);
     for (std::size_t i = kSample - 1; i < list.size(); i += kSample) sampled_.push_back(end(i));
   }
   // The same list over times whose events from `firstEvent` on are those of `before` (over
   // the same list) moved by `delta`: their samples are before's moved, no read of the times.
-  RankSteps(const std::vector<StepOnRank>& list, const RankTimes& times, const RankSteps& before,
-            std::uint32_t firstEvent, TimeNs delta)
+  RankSteps(const StepList& list, const RankTimes& times, const RankSteps& before, std::uint32_t firstEvent,
+            TimeNs delta)
       : list_(&list), times_(times) {
     sampled_.reserve(list.size() / kSample + 1);
     const bool same = before.list_ == &list && before.sampled_.size() == list.size() / kSample;
     for (std::size_t i = kSample - 1, j = 0; i < list.size(); i += kSample, ++j)
-      sampled_.push_back(same && list[i].marker >= firstEvent ? before.sampled_[j] + delta : end(i));
+      sampled_.push_back(same && list.marker(i) >= firstEvent ? before.sampled_[j] + delta : end(i));
   }
   std::size_t size() const { return list_ ? list_->size() : 0; }
-  std::uint32_t step(std::size_t i) const { return (*list_)[i].step; }
-  TimeNs begin(std::size_t i) const { return times_.enter[(*list_)[i].marker]; }
-  TimeNs end(std::size_t i) const { return std::max(begin(i), times_.leave[(*list_)[i].marker]); }
+  std::uint32_t step(std::size_t i) const { return list_->step(i); }
+  TimeNs begin(std::size_t i) const { return times_.enter[list_->marker(i)]; }
+  TimeNs end(std::size_t i) const { return std::max(begin(i), times_.leave[list_->marker(i)]); }
   // The first of [from, size()) ending after t (ends are sorted), or size(): the samples give
   // its block of kSample steps, a binary search of the block the step.
   std::size_t firstEndingAfter(TimeNs t, std::size_t from = 0) const {
@@ -112,15 +143,10 @@ class RankSteps {
     return lo;
   }
   // The index of step `k`, or size().
-  std::size_t find(std::uint32_t k) const {
-    if (!list_) return 0;
-    const auto it = std::lower_bound(list_->begin(), list_->end(), k,
-                                     [](const StepOnRank& s, std::uint32_t v) { return s.step < v; });
-    return it != list_->end() && it->step == k ? std::size_t(it - list_->begin()) : size();
-  }
+  std::size_t find(std::uint32_t k) const { return list_ ? list_->find(k) : 0; }
 
  private:
-  const std::vector<StepOnRank>* list_ = nullptr;
+  const StepList* list_ = nullptr;
   RankTimes times_;
   std::vector<TimeNs> sampled_;  // end of steps kSample - 1, 2·kSample - 1, ...
 };
@@ -244,7 +270,7 @@ class TimelineBase {
   // Whether function `fn` appears in the trace (the legend lists those).
   bool used(std::uint32_t fn) const { return used_[fn]; }
   // Steps present on a rank, in step order, with their markers.
-  const std::vector<StepOnRank>& stepsOf(std::uint32_t rank) const { return stepsOf_[rank]; }
+  const StepList& stepsOf(std::uint32_t rank) const { return stepsOf_[rank]; }
   ArrowEnd arrowEnd(std::uint32_t rank, const MessageEndpoint& m) const;
   // An arrow end of `rank` at its measured time (exactly the endpoint's), and in a prediction:
   // moved with its event, keeping its distance to the nearer end (within the event).
@@ -267,7 +293,7 @@ class TimelineBase {
   std::vector<FarArrow> far_;
   const std::pair<TimeNs, TimeNs>& farValues(std::size_t i) const;
   std::vector<ChannelRange> channels_;
-  std::vector<std::vector<StepOnRank>> stepsOf_;
+  std::vector<StepList> stepsOf_;
 };
 
 // One piece of a provisional predicted rank (buildDrawing with a DrawingShift): the LOD tables
