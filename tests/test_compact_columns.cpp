@@ -183,6 +183,26 @@ TEST(CompactOffsets, CsrBeginsReadBackCompactOrWide) {
     for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(c[i], begin[i]) << n << " " << i;
   }
   EXPECT_TRUE(CompactOffsets{}.empty());
+  // From the lists' sizes (the consumers per item, 2 B each): the same offsets, compact or,
+  // with a list of 70,000, all plain.
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{63}, std::size_t{64}, std::size_t{5000}}) {
+    std::vector<std::uint16_t> count(n);
+    for (auto& k : count) k = std::uint16_t(rng() % 9);
+    std::vector<std::uint32_t> begin(n + 1, 0);
+    for (std::size_t i = 0; i < n; ++i) begin[i + 1] = begin[i] + count[i];
+    CompactOffsets c;
+    c.assignCounts(count);
+    ASSERT_EQ(c.size(), n + 1);
+    EXPECT_FALSE(c.wide());
+    for (std::size_t i = 0; i <= n; ++i) ASSERT_EQ(c[i], begin[i]) << n << " " << i;
+    if (n < 2) continue;
+    std::vector<std::uint32_t> big(count.begin(), count.end());
+    big[n / 2] = 70000;
+    for (std::size_t i = n / 2 + 1; i <= n; ++i) begin[i] += 70000 - count[n / 2];
+    c.assignCounts(big);
+    EXPECT_TRUE(c.wide());
+    for (std::size_t i = 0; i <= n; ++i) ASSERT_EQ(c[i], begin[i]) << n << " " << i;
+  }
 }
 
 TEST(CompactIndex, PositionsReadBackNarrowWideOrPlain) {

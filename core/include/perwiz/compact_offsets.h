@@ -53,6 +53,39 @@ class CompactOffsets {
       off_[i] = static_cast<std::uint16_t>(begin[i] - base_[i >> kBlockBits]);
     }
   }
+  // The offsets of n lists of count[0], ..., count[n - 1] entries (n + 1 offsets from 0),
+  // without a plain array of them (unless a block spans more than 65,535).
+  template <class Counts>
+  void assignCounts(const Counts& count) {
+    base_.clear();
+    off_.clear();
+    wide_.clear();
+    const std::size_t n = count.size() + 1;
+    auto offsets = [&](auto&& put) {  // put(i, offset i) for i in [0, n)
+      std::uint32_t at = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        put(i, at);
+        if (i + 1 < n) at += count[i];
+      }
+    };
+    bool tooWide = false;
+    std::uint32_t first = 0;
+    offsets([&](std::size_t i, std::uint32_t v) {
+      if ((i & (kBlock - 1)) == 0) first = v;
+      tooWide = tooWide || v - first > 0xFFFFu;
+    });
+    if (tooWide) {
+      wide_.resize(n);
+      offsets([&](std::size_t i, std::uint32_t v) { wide_[i] = v; });
+      return;
+    }
+    base_.resize((n + kBlock - 1) / kBlock);
+    off_.resize(n);
+    offsets([&](std::size_t i, std::uint32_t v) {
+      if ((i & (kBlock - 1)) == 0) base_[i >> kBlockBits] = v;
+      off_[i] = static_cast<std::uint16_t>(v - base_[i >> kBlockBits]);
+    });
+  }
   bool wide() const { return !wide_.empty(); }
   std::size_t bytes() const { return base_.capacity() * 4 + off_.capacity() * 2 + wide_.capacity() * 4; }
 
