@@ -150,6 +150,17 @@ TEST(TimeColumn, ArraysAssignedWholeAndSparesReusedReadAsPushed) {
     EXPECT_EQ(assigned, pushed) << n;
     EXPECT_EQ(assigned.escapes(), pushed.escapes()) << n;
     if (n > 0) EXPECT_EQ(assigned.maxValue(), *std::max_element(v.begin(), v.end())) << n;
+    // decode: any range, across blocks, escapes and the plain last block, as read one by one.
+    for (std::size_t first : {std::size_t{0}, std::size_t{1}, B - 1, B + 3}) {
+      if (first > n) continue;
+      for (std::size_t count : {std::size_t{0}, std::size_t{1}, B, n - first}) {
+        if (first + count > n) continue;
+        std::vector<TimeNs> out(count);
+        pushed.decode(first, count, out.data());
+        EXPECT_TRUE(std::equal(out.begin(), out.end(), v.begin() + std::ptrdiff_t(first)))
+            << n << " " << first << " " << count;
+      }
+    }
     // A spare: room for n values, pages touched, nothing in it.
     TimeColumn spare;
     spare.reserveTouched(n);

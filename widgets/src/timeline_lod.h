@@ -46,6 +46,23 @@ class TimeView {
     const Part& p = i < split_ ? head_ : rest_;
     return (p.raw ? p.raw[i] : (*p.col)[i]) + p.offset;
   }
+  // Times [first, first + n) into out, for sequential readers (a column decodes a block at a
+  // time instead of value by value).
+  void decode(std::size_t first, std::size_t n, TimeNs* out) const {
+    for (std::size_t i = first, last = first + n; i < last;) {
+      const Part& p = i < split_ ? head_ : rest_;
+      const std::size_t end = i < split_ ? std::min(last, split_) : last;
+      if (p.raw) {
+        for (std::size_t k = i; k < end; ++k) *out++ = p.raw[k] + p.offset;
+      } else {
+        p.col->decode(i, end - i, out);
+        if (p.offset != 0)
+          for (std::size_t k = 0; k < end - i; ++k) out[k] += p.offset;
+        out += end - i;
+      }
+      i = end;
+    }
+  }
   // A hint that time i is read soon (plain arrays only).
   void prefetch(std::size_t i) const {
     const Part& p = i < split_ ? head_ : rest_;

@@ -79,6 +79,9 @@ class TimeColumn {
     return escapeAt(i);
   }
   TimeNs at(std::size_t i) const;  // throws std::out_of_range
+  // Values [first, first + n) into out: a block at a time, for sequential readers (about
+  // twice as fast as n reads).
+  void decode(std::size_t first, std::size_t n, TimeNs* out) const;
   TimeNs front() const { return (*this)[0]; }
   TimeNs back() const { return (*this)[size() - 1]; }
 

@@ -21,6 +21,26 @@ TimeNs TimeColumn::at(std::size_t i) const {
   return (*this)[i];
 }
 
+void TimeColumn::decode(std::size_t first, std::size_t n, TimeNs* out) const {
+  const std::size_t last = first + n;
+  const unsigned char* const bytes = reinterpret_cast<const unsigned char*>(bits_.data());
+  std::size_t i = first;
+  while (i < last && i < sealed_) {
+    const Block& b = blocks_[i >> kBlockBits];
+    const unsigned w = b.width();
+    const std::uint64_t mask = (std::uint64_t{1} << w) - 1;
+    const std::size_t end = std::min({last, sealed_, ((i >> kBlockBits) + 1) << kBlockBits});
+    std::uint64_t bit = b.firstBit() + (i & (kBlock - 1)) * w;
+    for (; i < end; ++i, bit += w) {
+      std::uint64_t x;
+      std::memcpy(&x, bytes + (bit >> 3), 8);
+      x = (x >> (bit & 7)) & mask;
+      *out++ = x != mask ? b.base + static_cast<TimeNs>(x) : escapeAt(i);
+    }
+  }
+  for (; i < last; ++i) *out++ = tail_[i - sealed_];
+}
+
 TimeNs TimeColumn::escapeAt(std::size_t i) const {
   auto it = std::lower_bound(escapes_.begin(), escapes_.end(), static_cast<std::uint32_t>(i), byIndex);
   return it->second;  // present by construction: an escape offset always has its entry
