@@ -1,5 +1,6 @@
 #include "perwiz/time_column.h"
 
+#include "perwiz/bit_pack.h"
 #include "perwiz/release.h"
 
 #include <bit>
@@ -55,26 +56,14 @@ void TimeColumn::store(std::uint64_t bit, unsigned w, std::uint64_t value) {
   std::memcpy(p, &x, 8);
 }
 
-namespace {
-// Bits that hold d + 1 (an offset d fits width w iff d + 1 < 2^w, the marker being 2^w - 1);
-// 65 when d + 1 overflows.
-unsigned needBits(std::uint64_t d) { return d == ~std::uint64_t{0} ? 65u : 64u - unsigned(std::countl_zero(d + 1)); }
-}  // namespace
-
 void TimeColumn::encodeBlock(const TimeNs* values, std::size_t n) {
   TimeNs base = values[0];
   for (std::size_t k = 1; k < n; ++k) base = std::min(base, values[k]);
-  // The width that stores the block in the fewest bits, an escape costing 16 B.
+  // The width that stores the block in the fewest bits (bit_pack.h).
   std::uint32_t count[66] = {};
   for (std::size_t k = 0; k < n; ++k)
-    ++count[needBits(static_cast<std::uint64_t>(values[k]) - static_cast<std::uint64_t>(base))];
-  std::uint64_t outside = n - count[0] - count[1];  // values that need more than 1 bit
-  unsigned w = 1;
-  std::uint64_t best = n + outside * 128;
-  for (unsigned c = 2; c <= kMaxWidth; ++c) {
-    outside -= count[c];
-    if (const std::uint64_t cost = std::uint64_t{c} * n + outside * 128; cost < best) best = cost, w = c;
-  }
+    ++count[bitpack::bitsFor(static_cast<std::uint64_t>(values[k]) - static_cast<std::uint64_t>(base))];
+  const unsigned w = bitpack::cheapestWidth(count, n);
   // Blocks start at a word: the offsets are gathered in a register and written a word at a time.
   const std::uint64_t first = usedBits_;
   usedBits_ += (std::uint64_t{w} * n + 63) / 64 * 64;
@@ -82,9 +71,7 @@ void TimeColumn::encodeBlock(const TimeNs* values, std::size_t n) {
   blocks_.push_back({base, first << 6 | w});
   const std::size_t firstIndex = sealed_;
   const std::uint64_t marker = (std::uint64_t{1} << w) - 1;
-  std::uint64_t* out = bits_.data() + first / 64;
-  std::uint64_t acc = 0;
-  unsigned fill = 0;
+  bitpack::Writer out(bits_.data() + first / 64, w);
   for (std::size_t k = 0; k < n; ++k) {
     // Unsigned difference: exact even when values span more than int64's range.
     std::uint64_t d = static_cast<std::uint64_t>(values[k]) - static_cast<std::uint64_t>(base);
@@ -93,15 +80,9 @@ void TimeColumn::encodeBlock(const TimeNs* values, std::size_t n) {
       // Blocks are sealed in index order, so appending keeps escapes_ sorted.
       escapes_.emplace_back(static_cast<std::uint32_t>(firstIndex + k), values[k]);
     }
-    acc |= d << fill;
-    fill += w;
-    if (fill >= 64) {
-      *out++ = acc;
-      fill -= 64;
-      acc = fill > 0 ? d >> (w - fill) : 0;
-    }
+    out.put(d);
   }
-  if (fill > 0) *out = acc;
+  out.finish();
   sealed_ += n;
 }
 

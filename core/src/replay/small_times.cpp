@@ -1,15 +1,13 @@
 // SmallTimes' packing and unpacking (internal/small_times.h).
 #include "perwiz/internal/small_times.h"
 
+#include "perwiz/bit_pack.h"
 #include "perwiz/rank_parallel.h"
 #include "perwiz/release.h"
 
 namespace perwiz {
 
 namespace {
-// Bits that hold d + 1 (an offset d fits w bits iff d + 1 < 2^w, 2^w - 1 being the marker); 65
-// when d + 1 overflows.
-unsigned needBits(std::uint64_t d) { return d == ~std::uint64_t{0} ? 65u : 64u - unsigned(std::countl_zero(d + 1)); }
 std::uint64_t offsetOf(TimeNs v, std::int32_t base) {
   return static_cast<std::uint64_t>(v) - static_cast<std::uint64_t>(TimeNs{base});
 }
@@ -34,16 +32,9 @@ void SmallTimes::seal() {
       for (std::size_t k = 1; k < m; ++k) lo = std::min(lo, (*this)[first + k]);
       const auto base = static_cast<std::int32_t>(std::clamp<TimeNs>(lo, INT32_MIN, INT32_MAX));
       std::uint32_t count[66] = {};
-      for (std::size_t k = 0; k < m; ++k) ++count[needBits(offsetOf((*this)[first + k], base))];
-      std::uint64_t outside = m - count[0] - count[1];
-      unsigned w = 1;
-      std::uint64_t best = kBlock + outside * 128;
-      for (unsigned c = 2; c <= 32; ++c) {
-        outside -= count[c];
-        if (const std::uint64_t cost = std::uint64_t{c} * kBlock + outside * 128; cost < best) best = cost, w = c;
-      }
+      for (std::size_t k = 0; k < m; ++k) ++count[bitpack::bitsFor(offsetOf((*this)[first + k], base))];
       blocks[b].base = base;
-      width[b] = static_cast<std::uint8_t>(w);
+      width[b] = static_cast<std::uint8_t>(bitpack::cheapestWidth(count, kBlock));
     }
   });
   std::uint64_t words = 0;
@@ -63,9 +54,7 @@ void SmallTimes::seal() {
       const std::size_t first = b * kBlock, m = std::min(kBlock, n - first);
       // The offsets gathered in a register and written a word at a time, into the block's own
       // w words (another thread writes the next block's).
-      std::uint64_t* out = bits.data() + blocks[b].word;
-      std::uint64_t acc = 0;
-      unsigned fill = 0;
+      bitpack::Writer out(bits.data() + blocks[b].word, w);
       for (std::size_t k = 0; k < m; ++k) {
         const TimeNs v = (*this)[first + k];
         std::uint64_t d = offsetOf(v, blocks[b].base);
@@ -73,15 +62,9 @@ void SmallTimes::seal() {
           d = marker;
           partEscapes[part].emplace_back(first + k, v);
         }
-        acc |= d << fill;
-        fill += w;
-        if (fill >= 64) {
-          *out++ = acc;
-          fill -= 64;
-          acc = fill > 0 ? d >> (w - fill) : 0;
-        }
+        out.put(d);
       }
-      if (fill > 0) *out = acc;
+      out.finish();
     }
   });
   std::vector<std::pair<std::size_t, TimeNs>> escapes;
