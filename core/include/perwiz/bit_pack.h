@@ -10,6 +10,7 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 namespace perwiz::bitpack {
 
@@ -29,6 +30,14 @@ inline unsigned cheapestWidth(const std::uint32_t (&count)[66], std::size_t slot
     if (const std::uint64_t cost = std::uint64_t{c} * slots + outside * 128; cost < best) best = cost, w = c;
   }
   return w;
+}
+
+// The w-bit offset at bit `bit` of `words` (little-endian; the words must extend 8 bytes past
+// the byte holding `bit`: a packed array ends with a zero word).
+inline std::uint64_t read(const std::uint64_t* words, std::uint64_t bit, unsigned w) {
+  std::uint64_t x;
+  std::memcpy(&x, reinterpret_cast<const unsigned char*>(words) + (bit >> 3), 8);
+  return (x >> (bit & 7)) & ((std::uint64_t{1} << w) - 1);
 }
 
 // Writes offsets of w bits from a word on, gathering them in a register: a word at a time.

@@ -18,6 +18,7 @@
 // copyable and movable.
 #pragma once
 
+#include "perwiz/bit_pack.h"
 #include "perwiz/index_iterator.h"
 
 #include <algorithm>
@@ -72,9 +73,8 @@ class TimeColumn {
     const Block& b = blocks_[i >> kBlockBits];
     const unsigned w = b.width();
     const std::uint64_t bit = b.firstBit() + (i & (kBlock - 1)) * w;
-    const std::uint64_t mask = (std::uint64_t{1} << w) - 1;
-    const std::uint64_t o = (load(bit) >> (bit & 7)) & mask;
-    if (o != mask) [[likely]]
+    const std::uint64_t o = bitpack::read(bits_.data(), bit, w);
+    if (o != (std::uint64_t{1} << w) - 1) [[likely]]
       return b.base + static_cast<TimeNs>(o);
     return escapeAt(i);
   }
@@ -143,12 +143,6 @@ class TimeColumn {
   void sealTail();
   void unsealLastBlock();
   void encodeBlock(const TimeNs* values, std::size_t n);
-  // The 8 bytes from the one holding `bit` (an offset is within them: w + 7 <= 64).
-  std::uint64_t load(std::uint64_t bit) const {
-    std::uint64_t x;
-    std::memcpy(&x, reinterpret_cast<const unsigned char*>(bits_.data()) + (bit >> 3), 8);
-    return x;
-  }
   void store(std::uint64_t bit, unsigned w, std::uint64_t value);
 
   struct Block {

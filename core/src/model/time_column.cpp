@@ -24,7 +24,6 @@ TimeNs TimeColumn::at(std::size_t i) const {
 
 void TimeColumn::decode(std::size_t first, std::size_t n, TimeNs* out) const {
   const std::size_t last = first + n;
-  const unsigned char* const bytes = reinterpret_cast<const unsigned char*>(bits_.data());
   std::size_t i = first;
   while (i < last && i < sealed_) {
     const Block& b = blocks_[i >> kBlockBits];
@@ -33,9 +32,7 @@ void TimeColumn::decode(std::size_t first, std::size_t n, TimeNs* out) const {
     const std::size_t end = std::min({last, sealed_, ((i >> kBlockBits) + 1) << kBlockBits});
     std::uint64_t bit = b.firstBit() + (i & (kBlock - 1)) * w;
     for (; i < end; ++i, bit += w) {
-      std::uint64_t x;
-      std::memcpy(&x, bytes + (bit >> 3), 8);
-      x = (x >> (bit & 7)) & mask;
+      const std::uint64_t x = bitpack::read(bits_.data(), bit, w);
       *out++ = x != mask ? b.base + static_cast<TimeNs>(x) : escapeAt(i);
     }
   }
@@ -130,7 +127,7 @@ void TimeColumn::set(std::size_t i, TimeNs v) {
   const std::uint64_t d = static_cast<std::uint64_t>(v) - static_cast<std::uint64_t>(b.base);
   const bool fits = v >= b.base && d < marker;
   auto it = std::lower_bound(escapes_.begin(), escapes_.end(), static_cast<std::uint32_t>(i), byIndex);
-  const bool wasEscape = ((load(bit) >> (bit & 7)) & marker) == marker;
+  const bool wasEscape = bitpack::read(bits_.data(), bit, w) == marker;
   if (fits) {
     store(bit, w, d);
     if (wasEscape) escapes_.erase(it);
@@ -200,7 +197,7 @@ TimeNs TimeColumn::maxValue() const {
     std::uint64_t hi = 0, bit = blocks_[b].firstBit();
     bool any = false;
     for (std::size_t i = first; i < last; ++i, bit += w) {
-      const std::uint64_t o = (load(bit) >> (bit & 7)) & marker;
+      const std::uint64_t o = bitpack::read(bits_.data(), bit, w);
       if (o != marker) {
         hi = std::max(hi, o);
         any = true;

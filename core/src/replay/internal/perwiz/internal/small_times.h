@@ -17,6 +17,7 @@
 // difference of two neighbouring blocks' first words. A write after seal() unpacks again.
 #pragma once
 
+#include "perwiz/bit_pack.h"
 #include "perwiz/trace.h"
 
 #include <algorithm>
@@ -116,10 +117,8 @@ class SmallTimes {
     const Block* b = blocks_.data() + (i >> kBlockBits);
     const unsigned w = b[1].word - b[0].word;
     const std::uint64_t bit = std::uint64_t{b[0].word} * 64 + (i & (kBlock - 1)) * w;
-    std::uint64_t x;
-    std::memcpy(&x, reinterpret_cast<const unsigned char*>(bits_.data()) + (bit >> 3), 8);
+    const std::uint64_t x = bitpack::read(bits_.data(), bit, w);
     const std::uint64_t mask = (std::uint64_t{1} << w) - 1;
-    x = (x >> (bit & 7)) & mask;
     if (x != mask) [[likely]]
       return TimeNs{b->base} + static_cast<TimeNs>(x);
     return escapeAt(i);
