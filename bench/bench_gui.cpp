@@ -250,7 +250,9 @@ void BM_GuiSession(benchmark::State& state) {
     };
     auto toggleOn = [&](const ui::TimelineItem& item, Qt::Key key) {
       w.timeline()->setSelection(item);
-      for (int i = 0; i < 10 && ok; ++i) {
+      // PERWIZ_BENCH_TOGGLES=N: N of each instead of 10 (for a profiler: more toggles than load).
+      const int rounds = std::getenv("PERWIZ_BENCH_TOGGLES") ? std::atoi(std::getenv("PERWIZ_BENCH_TOGGLES")) : 10;
+      for (int i = 0; i < rounds && ok; ++i) {
         QElapsedTimer k;
         k.start();
         keyAt = sinceStart.nsecsElapsed();

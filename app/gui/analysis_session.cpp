@@ -296,7 +296,10 @@ void AnalysisSession::requestPrediction() {
   r.costs = doc_->costs();
   r.hypotheses = doc_->enabledHypotheses();
   r.generation = ++requestedGeneration_;
-  if (timelineBase_ && baseTrace_ == trace_.get()) r.base = timelineBase_;
+  if (timelineBase_ && baseTrace_ == trace_.get()) {
+    r.base = timelineBase_;
+    if (columnsSource_) r.columns = columnsSource_();
+  }
   requestClock_.start();
   if (!progressTimer_.isActive()) progressTimer_.start();
   emit predictionRequested();

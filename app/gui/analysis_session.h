@@ -88,6 +88,9 @@ class AnalysisSession : public QObject {
   // The timeline's per-trace data (TimelineView::base()) for the trace shown: the worker then
   // builds the predicted drawing too, off the GUI thread. nullptr: the view builds it.
   void setTimelineBase(std::shared_ptr<const ui::TimelineBase> base);
+  // Where a prediction will be shown (the timeline's pixel columns, TimelineView::columnView),
+  // asked at each request: the worker then brings the step bands in them.
+  void setColumnsSource(std::function<ui::ColumnView()> source) { columnsSource_ = std::move(source); }
   // The view moved (zoom, scroll): the worker's background drawing waits for it to rest.
   void noteViewActivity();
   // Stops the running prediction (the engine's construction or a snapshot) within about
@@ -216,6 +219,7 @@ class AnalysisSession : public QObject {
   double lastLatency_ = -1;
   bool resettingDocument_ = false;
   std::shared_ptr<const ui::TimelineBase> timelineBase_;
+  std::function<ui::ColumnView()> columnsSource_;
   ui::PreparedTimeline preparedTimeline_;
   const Trace* baseTrace_ = nullptr;  // the trace timelineBase_ was set for
   QFutureWatcher<QString>* exportWatcher_ = nullptr;  // the predicted trace being written

@@ -194,6 +194,11 @@ void MainWindow::connectPrediction() {
   connect(s, &AnalysisSession::predictionRefined, this, [this](const auto& r) { timeline_->setPrediction(r->times, r->drawing); });
   connect(timeline_, &ui::TimelineView::visibleRangeChanged, s, &AnalysisSession::noteViewActivity);
   connect(timeline_, &ui::TimelineView::framePainted, this, &MainWindow::onFramePainted);
+  // A prediction is shown in the comparison view once there is a hypothesis (onPrediction).
+  s->setColumnsSource([this] {
+    const bool compare = timeline_->mode() == ui::TimelineMode::Measured && !session_->document()->entries().empty();
+    return timeline_->columnView(compare ? std::optional(comparisonMode()) : std::nullopt);
+  });
   connect(s, &AnalysisSession::predictionFailed, this,
           [this](const QString& message) { showError(tr("Prediction failed"), message); });
   connect(s, &AnalysisSession::historyChanged, this, &MainWindow::updateHistoryChart);

@@ -368,7 +368,7 @@ void PredictionWorker::process() {
         emit failed(QString::fromStdString(req.trace->source + ": " + overflow));
         continue;
       }
-      auto result = snapshot(req.generation, engineSeconds, req.base);
+      auto result = snapshot(req.generation, engineSeconds, req.base, req.columns);
       if (!result) {
         std::lock_guard lock(pendingMutex_);
         if (!pending_) emit cancelled();
@@ -376,7 +376,7 @@ void PredictionWorker::process() {
       }
       const bool provisional = result->provisional;
       emit resultReady(result);
-      if (provisional && !oneShot_) refine(result, req.base);
+      if (provisional && !oneShot_) refine(result, req.base, req.columns);
       if (!oneShot_ && prepareUpdates()) {
         prepareSpares();
         prepareDrawingSpares();
@@ -393,7 +393,7 @@ void PredictionWorker::process() {
 }
 
 void PredictionWorker::refine(const std::shared_ptr<const PredictionResult>& provisional,
-                              const std::shared_ptr<const ui::TimelineBase>& base) {
+                              const std::shared_ptr<const ui::TimelineBase>& base, const ui::ColumnView& columns) {
   // At once, on every core: the provisional frame is marked as such and the user waits for
   // this one (issue #40). Only zooming or scrolling (noteActivity) comes first: the build
   // waits for 300 ms without one and starts again after one, so that the frames of a zoom
@@ -411,7 +411,7 @@ void PredictionWorker::refine(const std::shared_ptr<const PredictionResult>& pro
     // ranks and the arrows (exact already) are its own.
     exact = ui::buildDrawing(
         base, provisional->times, provisional->drawing.get(), nullptr,
-        [&] { return interrupted() || lastActivity() > started; }, &e.drawingSpares);
+        [&] { return interrupted() || lastActivity() > started; }, &e.drawingSpares, &columns);
     if (exact) {
       e.olderDrawing = std::move(e.lastDrawing);
       e.lastDrawing = exact;
@@ -499,7 +499,8 @@ void PredictionWorker::prepareDrawingSpares() {
 }
 
 std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 generation, double seconds,
-                                                                   const std::shared_ptr<const ui::TimelineBase>& base) {
+                                                                   const std::shared_ptr<const ui::TimelineBase>& base,
+                                                                   const ui::ColumnView& columns) {
   std::lock_guard lock(replayerMutex_);
   Engine& e = *engine_;
   const Trace& t = *e.trace;
@@ -564,7 +565,7 @@ std::shared_ptr<const PredictionResult> PredictionWorker::snapshot(quint64 gener
   drawTimer.start();
   if (base)
     drawing = ui::buildDrawing(base, times, e.lastDrawing.get(), drawShift.firstEvent.empty() ? nullptr : &drawShift,
-                               {}, keepOlder ? &e.drawingSpares : nullptr);
+                               {}, keepOlder ? &e.drawingSpares : nullptr, &columns);
   if (!keepOlder) e.drawingSpares.clear();
   const double drawingSeconds = double(drawTimer.nsecsElapsed()) / 1e9;
   snapshotPermille_ = 1000;

@@ -43,6 +43,9 @@ struct PredictionRequest {
   // The timeline's per-trace data (TimelineView::base()): with it the worker builds the
   // predicted drawing too. Ignored when it belongs to another trace.
   std::shared_ptr<const ui::TimelineBase> base;
+  // The timeline's pixel columns as the result will be shown (TimelineView::columnView): the
+  // predicted drawing brings its step bands in them. Empty (columns 0): none.
+  ui::ColumnView columns;
 };
 
 class PredictionWorker : public QObject {
@@ -119,7 +122,8 @@ class PredictionWorker : public QObject {
   void applyHypotheses(const PredictionRequest& req);
   // The snapshot of the engine's state; nullptr when a newer request or a cancel came first.
   std::shared_ptr<const PredictionResult> snapshot(quint64 generation, double seconds,
-                                                   const std::shared_ptr<const ui::TimelineBase>& base);
+                                                   const std::shared_ptr<const ui::TimelineBase>& base,
+                                                   const ui::ColumnView& columns);
   bool interrupted();  // a newer request waits or cancel() was called
   // Sleeps up to `d` in the worker's idle work; true, at once, when a request or a cancel comes
   // meanwhile (a key pressed while it waits is not delayed by the sleep).
@@ -142,7 +146,8 @@ class PredictionWorker : public QObject {
   std::atomic<bool> timeSpares_{true};
   // After a provisional result: the exact drawing of the same times, published as a refined
   // result unless a newer request comes first.
-  void refine(const std::shared_ptr<const PredictionResult>& provisional, const std::shared_ptr<const ui::TimelineBase>& base);
+  void refine(const std::shared_ptr<const PredictionResult>& provisional,
+              const std::shared_ptr<const ui::TimelineBase>& base, const ui::ColumnView& columns);
 
   mutable std::mutex replayerMutex_;  // guards engine_ and what it refers to
   std::unique_ptr<Engine> engine_;

@@ -510,6 +510,70 @@ TEST(Timeline, ADrawingBuiltIntoSparesIsTheSameAndUsesTheirMemory) {
   EXPECT_EQ(spares.bytes(), 0u);
 }
 
+// A drawing built for a view's columns (the prediction worker's, ui::ColumnView) brings every
+// row's step band in them: per column the step whose [marker enter, marker leave) holds the
+// column's centre, 1 for an even step, 2 for an odd one, 0 for none; a rank the next drawing
+// keeps keeps its band, a moved one gets its new one; a drawing for other columns, or for
+// none, brings none (the painter finds the band itself).
+TEST(Timeline, ADrawingForAViewBringsItsStepBands) {
+  GeneratorSpec spec;
+  spec.ranks = 6;
+  spec.steps = 40;
+  spec.imbalance = 0.6;
+  auto t = generated(spec, "bands");
+  TimelineView view;
+  view.setTrace(t);
+  const auto base = view.base();
+  Replayer r(*t, Scenario{});
+  const auto before = predictedTimes(r);
+  // 300 columns over the whole prediction and 200 over its middle third.
+  const ui::ColumnView whole{0, double(before->end + 1) / 300.0, 300};
+  const ui::ColumnView middle{before->end / 3, double(before->end / 3) / 200.0, 200};
+  // The definition, from the trace's step markers and the prediction's times.
+  auto byDefinition = [&](const PredictedTimes& p, std::uint32_t rank, const ui::ColumnView& v) {
+    std::vector<std::uint8_t> want(std::size_t(v.columns), 0);
+    const ui::StepList& steps = base->stepsOf(rank);
+    const PredictedRank& pr = *p.ranks[rank];
+    for (int c = 0; c < v.columns; ++c) {
+      const TimeNs centre = v.begin + TimeNs((c + 0.5) * v.nsPerPx);
+      for (std::size_t i = 0; i < steps.size(); ++i) {
+        const TimeNs b = pr.enter(steps.marker(i)), e = std::max(b, pr.leave(steps.marker(i)));
+        if (b <= centre && centre < e) {
+          want[std::size_t(c)] = std::uint8_t(1 + (steps.step(i) & 1u));
+          break;
+        }
+      }
+    }
+    return want;
+  };
+  auto first = ui::buildDrawing(base, before, nullptr, nullptr, {}, nullptr, &whole);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->bandView, whole);
+  ASSERT_EQ(first->bandColumns.size(), base->rowCount());
+  int stepped = 0;  // columns in a step, over all ranks (the test's own check that it tests)
+  for (std::uint32_t k = 0; k < t->rankCount(); ++k) {
+    EXPECT_EQ(first->bandColumns[k], byDefinition(*before, k, whole)) << "rank " << k;
+    stepped +=
+        int(std::count_if(first->bandColumns[k].begin(), first->bandColumns[k].end(), [](auto c) { return c != 0; }));
+  }
+  EXPECT_GT(stepped, 6 * 300 / 4);
+
+  // Balancing step 7 moves every rank; zeroing one late call moves few.
+  ASSERT_TRUE(r.add(Hypothesis{HypothesisKind::BalanceCompute, {}, 7}));
+  const auto balanced = predictedTimes(r);
+  auto second = ui::buildDrawing(base, balanced, first.get(), nullptr, {}, nullptr, &middle);
+  ASSERT_TRUE(second);
+  for (std::uint32_t k = 0; k < t->rankCount(); ++k)
+    EXPECT_EQ(second->bandColumns[k], byDefinition(*balanced, k, middle)) << "rank " << k;
+  auto again = ui::buildDrawing(base, balanced, second.get(), nullptr, {}, nullptr, &middle);  // every rank kept
+  for (std::uint32_t k = 0; k < t->rankCount(); ++k)
+    EXPECT_EQ(again->bandColumns[k], second->bandColumns[k]) << "rank " << k;
+
+  auto none = ui::buildDrawing(base, balanced, second.get(), nullptr);
+  EXPECT_TRUE(none->bandColumns.empty());
+  EXPECT_EQ(none->bandView.columns, 0);
+}
+
 // A predicted drawing built after a uniform shift (the GUI's worker after a toggle that moved
 // every rank alike: Drawing::pieces) summarises the same events within a bucket of one built
 // from scratch: per lane the same boxes, the same busy time in all and in every window of

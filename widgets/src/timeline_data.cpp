@@ -190,6 +190,7 @@ std::size_t Drawing::bytes() const {
       b += p.arrays->send.capacityBytes() + p.arrays->recv.capacityBytes() + p.arrays->order.capacity() * 4;
   }
   b += steps.capacity() * sizeof(RankSteps);
+  for (const auto& c : bandColumns) b += c.capacity();
   return b;
 }
 
@@ -456,26 +457,14 @@ TimeView predictedView(const PredictedRank& p, bool enter) {
   if (!p.tail) return TimeView(own);
   return TimeView(own, own.size(), enter ? p.tail->ownEnter : p.tail->ownLeave, p.tailShift);
 }
-}  // namespace
-
-std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> basePtr,
-                                            std::shared_ptr<const PredictedTimes> prediction, const Drawing* reuse,
-                                            const DrawingShift* shift, const std::function<bool()>& stop,
-                                            DrawingSpares* spares) {
-  struct Stopped {};
-  if (!basePtr) return nullptr;
-  const TimelineBase& base = *basePtr;
+// A drawing's times (a rank's the prediction's, a thread's the measured ones), its end and its
+// grid.
+void placeTimes(Drawing& d, const TimelineBase& base, const PredictedTimes* prediction) {
+  // Rows: the ranks, then the threads, whose times are the measured ones in every drawing.
+  const std::uint32_t rows = base.rowCount();
   const Trace& t = base.trace();
   const bool predicted = prediction != nullptr;
   const std::uint32_t ranks = std::uint32_t(t.rankCount());
-  if (predicted && !sameEvents(*prediction, t)) return nullptr;
-  auto out = std::make_shared<Drawing>();
-  Drawing& d = *out;
-  d.base = std::move(basePtr);
-  d.source = prediction;
-  d.predicted = predicted;
-  // Rows: the ranks, then the threads, whose times are the measured ones in every drawing.
-  const std::uint32_t rows = base.rowCount();
   d.times.resize(rows);
   std::uint64_t maxEvents = 0;
   d.end = 0;
@@ -503,6 +492,28 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
   }
   d.end = std::max(d.end, predicted ? std::max(prediction->end, base.threadsEnd()) : t.endTime);
   d.grid = makeGrid(d.end + 1, maxEvents, rows);
+}
+
+}  // namespace
+
+std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> basePtr,
+                                            std::shared_ptr<const PredictedTimes> prediction, const Drawing* reuse,
+                                            const DrawingShift* shift, const std::function<bool()>& stop,
+                                            DrawingSpares* spares, const ColumnView* columns) {
+  struct Stopped {};
+  if (!basePtr) return nullptr;
+  const TimelineBase& base = *basePtr;
+  const Trace& t = base.trace();
+  const bool predicted = prediction != nullptr;
+  const std::uint32_t ranks = std::uint32_t(t.rankCount());
+  if (predicted && !sameEvents(*prediction, t)) return nullptr;
+  auto out = std::make_shared<Drawing>();
+  Drawing& d = *out;
+  d.base = std::move(basePtr);
+  d.source = prediction;
+  d.predicted = predicted;
+  const std::uint32_t rows = base.rowCount();
+  placeTimes(d, base, prediction.get());
   d.lod.resize(rows);
   d.steps.resize(rows);
   const bool sameBase = reuse && predicted && reuse->source && reuse->base == d.base && reuse->lod.size() == rows;
@@ -522,6 +533,12 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
   };
   const bool shifted = sameGrid && shift && shift->tables && shift->firstEvent.size() == ranks;
   if (shifted || (sameGrid && !refining && !reuse->pieces.empty())) d.pieces.resize(rows);
+  if (columns && columns->columns > 0) {
+    d.bandView = *columns;
+    d.bandColumns.resize(rows);
+  }
+  const bool sameBands =
+      sameBase && !d.bandColumns.empty() && reuse->bandView == d.bandView && reuse->bandColumns.size() == rows;
   try {
     forEachRank(rows, t.eventCount() + t.threadEventCount(), [&](std::uint32_t r) {
       if (stop && stop()) throw Stopped{};
@@ -544,6 +561,14 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
         d.steps[r] = RankSteps(base.stepsOf(r), d.times[r], reuse->steps[r], shift->firstEvent[r], shift->delta);
       else
         d.steps[r] = RankSteps(base.stepsOf(r), d.times[r]);
+      // The band in the view's columns: the previous drawing's where the rank's times are the
+      // same, else found now, while this thread has just read (or written) them.
+      if (!d.bandColumns.empty()) {
+        if (sameBands && (refining || kept(r)) && !reuse->bandColumns[r].empty())
+          d.bandColumns[r] = reuse->bandColumns[r];
+        else
+          stepBandClasses(d.steps[r], d.bandView, d.bandColumns[r]);
+      }
     });
 
     // Arrows: the base's channels with this drawing's times; a channel whose two ranks did not

@@ -19,6 +19,8 @@
 #include <memory>
 #include <optional>
 #include <span>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace perwiz::ui {
@@ -127,6 +129,12 @@ class RankSteps {
   std::uint32_t step(std::size_t i) const { return list_->step(i); }
   TimeNs begin(std::size_t i) const { return times_.enter[list_->marker(i)]; }
   TimeNs end(std::size_t i) const { return std::max(begin(i), times_.leave[list_->marker(i)]); }
+  // Step i's begin and end with one read of each time.
+  std::pair<TimeNs, TimeNs> span(std::size_t i) const {
+    const std::uint32_t m = list_->marker(i);
+    const TimeNs b = times_.enter[m];
+    return {b, std::max(b, times_.leave[m])};
+  }
   // The first of [from, size()) ending after t (ends are sorted), or size(): the samples give
   // its block of kSample steps, a binary search of the block the step.
   std::size_t firstEndingAfter(TimeNs t, std::size_t from = 0) const {
@@ -172,31 +180,54 @@ void forStepColumns(const RankSteps& rs, TimeNs begin, double nsPerPx, int W, Fi
     while (c < W && centre(c) < t) ++c;
     return c;
   };
-  std::size_t i = 0;
+  // The steps in view, by the samples: a few per column are walked one by one (each a read of
+  // two times), more are skipped by a search per column (RankSteps::firstEndingAfter: the
+  // samples, then up to four probes of the times).
+  std::size_t i = rs.firstEndingAfter(centre(0));
+  if (i == n) {
+    fill(0, W, n);
+    return;
+  }
+  const std::size_t inView = rs.firstEndingAfter(centre(W - 1), i) - i;
+  const std::size_t walk = inView <= std::size_t(W) * 4 ? 8 : 1;
+  auto [b, e] = rs.span(i);
   for (int c = 0; c < W;) {
     const TimeNs t = centre(c);
-    // The first step ending after t: mostly the next one or the one after, else a search
-    // (RankSteps' samples: a probe of the times is up to three cache misses).
-    for (int k = 0; i < n && rs.end(i) <= t; ++i)
-      if (++k == 2) {
+    if (e <= t) {  // the first step after i ending after t
+      std::size_t k = 0;
+      do {
+        if (++i == n) break;
+        std::tie(b, e) = rs.span(i);
+      } while (e <= t && ++k < walk);
+      if (i < n && e <= t) {
         i = rs.firstEndingAfter(t, i + 1);
-        break;
+        if (i < n) std::tie(b, e) = rs.span(i);
       }
-    if (i == n) {
-      fill(c, W, n);
-      return;
+      if (i == n) {
+        fill(c, W, n);
+        return;
+      }
     }
-    const TimeNs b = rs.begin(i);
     if (b > t) {  // a gap before step i
       const int next = firstAtOrAfter(b);
       fill(c, next, n);
       c = next;
       continue;
     }
-    const int next = std::max(c + 1, firstAtOrAfter(rs.end(i)));  // step i holds t: c + 1 at least
+    const int next = std::max(c + 1, firstAtOrAfter(e));  // step i holds t: c + 1 at least
     fill(c, next, i);
     c = next;
   }
+}
+
+// A rank's step band in the columns of `v`: per column 0 (no step), 1 or 2 (an even or odd
+// step), into `out` (v.columns values).
+inline void stepBandClasses(const RankSteps& rs, const ColumnView& v, std::vector<std::uint8_t>& out) {
+  out.resize(std::size_t(std::max(v.columns, 0)));
+  if (v.columns <= 0) return;
+  forStepColumns(rs, v.begin, v.nsPerPx, v.columns, [&](int c0, int c1, std::size_t i) {
+    std::fill(out.begin() + c0, out.begin() + c1, std::uint8_t(i < rs.size() ? 1 + (rs.step(i) & 1u) : 0));
+  });
 }
 
 // Per trace, immutable once built, shared by the view and the prediction worker (which builds
@@ -326,6 +357,10 @@ struct Drawing {
   // bucket width of a fresh build; frames finer than level 0 read the exact times.
   std::vector<std::shared_ptr<const std::vector<LodPiece>>> pieces;
   std::vector<RankSteps> steps;  // per rank, read through `times`
+  // Per row, the step band in `bandView`'s columns (stepBandClasses) when the drawing was built
+  // for a view (buildDrawing's `columns`), else empty.
+  ColumnView bandView;
+  std::vector<std::vector<std::uint8_t>> bandColumns;
   ArrowIndex arrows;
   TimeNs end = 0;
   std::size_t bytes() const;
@@ -343,7 +378,8 @@ std::pair<int, int> queryDrawingLane(const Drawing& d, std::uint32_t r, const Ra
 std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> base,
                                             std::shared_ptr<const PredictedTimes> times,
                                             const Drawing* previous = nullptr, const DrawingShift* shift = nullptr,
-                                            const std::function<bool()>& stop = {}, DrawingSpares* spares);
+                                            const std::function<bool()>& stop = {}, DrawingSpares* spares,
+                                            const ColumnView* columns);
 
 // What DrawingSpares holds: per rank a table and per channel arrow arrays to write over.
 struct DrawingSpares::Impl {

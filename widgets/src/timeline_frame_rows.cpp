@@ -89,10 +89,13 @@ void Frame::bands(std::uint32_t r, int k, PaintScratch& w) {
   PaintCache::Bands& kept = cache.bands[spec.predicted ? 1 : 0];
   std::vector<std::uint8_t>& cls = kept.rows[r];
   if (!kept.valid[r]) {
-    cls.resize(std::size_t(W));
-    forStepColumns(rs, L.begin, L.nsPerPx(), W, [&](int c0, int c1, std::size_t i) {
-      std::fill(cls.begin() + c0, cls.begin() + c1, std::uint8_t(i < rs.size() ? 1 + (rs.step(i) & 1u) : 0));
-    });
+    // Found by the prediction worker when it drew for these columns (Drawing::bandColumns:
+    // the times it read are in the other core's cache, a read from here costs a miss per step).
+    const ColumnView v{L.begin, L.nsPerPx(), W};
+    if (d.bandView == v && r < d.bandColumns.size() && d.bandColumns[r].size() == std::size_t(W))
+      cls = d.bandColumns[r];
+    else
+      stepBandClasses(rs, v, cls);
     kept.valid[r] = 1;
   }
   for (int c = 0; c < W; ++c) band[std::size_t(c)] = pal[cls[std::size_t(c)]];

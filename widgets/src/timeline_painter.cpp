@@ -117,10 +117,13 @@ void prepareBands(PaintCache& cache, const TimelineData& data, const TimelineLay
   for (int k = 0; k < 2; ++k) {
     PaintCache::Bands& b = cache.bands[k];
     const std::shared_ptr<const void> times = data.stepTimes(k == 1);
-    const bool same = cache.reuse && !b.times.owner_before(times) && !times.owner_before(b.times) &&
-                      !b.times.expired() && b.begin == L.begin && b.nsPerPx == L.nsPerPx() && b.columns == W &&
-                      b.valid.size() == data.rowCount();
-    if (same) continue;
+    auto same = [&](const PaintCache::Bands& c) {
+      return cache.reuse && !c.times.owner_before(times) && !times.owner_before(c.times) && !c.times.expired() &&
+             c.begin == L.begin && c.nsPerPx == L.nsPerPx() && c.columns == W && c.valid.size() == data.rowCount();
+    };
+    if (same(b)) continue;
+    std::swap(b, cache.otherBands[k]);  // the view before's, kept
+    if (same(b)) continue;
     b.times = times;
     b.begin = L.begin;
     b.nsPerPx = L.nsPerPx();

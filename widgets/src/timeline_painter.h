@@ -123,6 +123,10 @@ struct PaintCache {
     std::vector<std::vector<std::uint8_t>> rows;  // [row][column]
     std::vector<std::uint8_t> valid;              // [row]
   } bands[2];
+  // The bands of the view before per lane kind: a frame in another mode can have another width
+  // (Lanes' taller rows bring a scroll bar), and the undo of the last hypothesis goes back to
+  // Measured and the next one to Lanes: each comes back to its own bands.
+  Bands otherBands[2];
   std::vector<int> nameWidth;  // of every function, in the painter's font
   const void* nameWidthKey = nullptr;
   QString nameWidthFont;

@@ -51,12 +51,13 @@ struct TimelineView::Impl {
 
   TimeNs total() const { return std::max<TimeNs>(data.end(), 1); }
 
-  TimelineLayout layoutFor(const QWidget* w, bool withBar) const {
+  TimelineLayout layoutFor(const QWidget* w, bool withBar) const { return layoutFor(w, withBar, mode); }
+  TimelineLayout layoutFor(const QWidget* w, bool withBar, TimelineMode inMode) const {
     LayoutInput in;
     in.area = QRect(0, 0, w->width() - (withBar ? vbar->sizeHint().width() : 0), w->height());
     in.begin = begin;
     in.end = end;
-    in.mode = mode;
+    in.mode = inMode;
     in.scrollY = scrollY;
     in.font = w->font();
     in.legendMaxLines = 3;
@@ -195,6 +196,15 @@ TimelineItem TimelineView::itemAt(const QPointF& pos) const {
 QString TimelineView::toolTipFor(const TimelineItem& item) const { return toolTipText(d->data, item); }
 
 TimelineFrameStats TimelineView::lastFrameStats() const { return d->stats; }
+
+ColumnView TimelineView::columnView(std::optional<TimelineMode> mode) const {
+  const TimelineMode m = mode.value_or(d->mode);
+  // As resizeEvent lays the rows out: with the scroll bar where they do not fit.
+  const TimelineLayout full = d->layoutFor(this, false, m);
+  const TimelineLayout L = full.contentHeight() > full.plot.height() ? d->layoutFor(this, true, m) : full;
+  if (L.plot.width() <= 0) return {};
+  return ColumnView{L.begin, L.nsPerPx(), L.plot.width()};
+}
 
 void TimelineView::render(QPainter& painter, const QRect& target, const TimelineExportOptions& options) const {
   const TimelineMode mode = options.mode.value_or(d->mode);

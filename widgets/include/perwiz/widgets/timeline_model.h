@@ -52,6 +52,16 @@ struct DrawingShift {
   // once); only the arrows and the step samples, which stay exact, take the shift.
   bool tables = true;
 };
+// The pixel columns a view last drew (TimelineView::columnView): a predicted drawing built for
+// them carries every row's step band in them (Drawing::bandColumns), found by the prediction
+// worker while the new times are in its cache, so that the frame after a change does not read
+// them from the other core's (at 64 x 10^6 events that read was most of the frame: issue #40).
+struct ColumnView {
+  TimeNs begin = 0;
+  double nsPerPx = 0;
+  int columns = 0;
+  bool operator==(const ColumnView&) const = default;
+};
 // The predicted drawing of `times` over `base`. A rank whose arrays `previous` (the drawing of
 // the prediction before, or nullptr) shares keeps its level-of-detail tables: a toggle
 // rebuilds the ranks it moved. With `shift` (the prediction moved every changed rank by the
@@ -92,10 +102,11 @@ class DrawingSpares {
 
 // `stop` (if set) is asked between ranks and between channels: true gives up and returns
 // nullptr. `spares` (if set): the rebuilt ranks and channels take their arrays from it.
+// `columns` (if set, columns > 0): the step bands in them (Drawing::bandColumns).
 std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> base,
                                             std::shared_ptr<const PredictedTimes> times, const Drawing* previous,
                                             const DrawingShift* shift, const std::function<bool()>& stop,
-                                            DrawingSpares* spares = nullptr);
+                                            DrawingSpares* spares = nullptr, const ColumnView* columns = nullptr);
 
 // A trace's base and measured drawing, prepared where the trace is read (a loader thread:
 // O(events), ranks in parallel) so that TimelineView::setTrace only swaps them in. Empty

@@ -117,6 +117,9 @@ class TimelineView : public QWidget {
   TimeNs markedTimeTotal() const;  // after merging overlaps; 0 when none
   // Statistics of the last paintEvent()/render().
   TimelineFrameStats lastFrameStats() const;
+  // The pixel columns of the plot as a frame in `mode` (the current one by default) would draw
+  // them now: a predicted drawing built for them brings its step bands (ColumnView).
+  ColumnView columnView(std::optional<TimelineMode> mode = {}) const;
   // Tooltip text of an item ("" for none), as shown on hover.
   QString toolTipFor(const TimelineItem& item) const;
   QSize sizeHint() const override;
