@@ -135,6 +135,40 @@ TEST(TimeColumn, RandomValuesRoundTrip) {
   EXPECT_EQ((TimeColumn{-5, -9}).maxValue(), -5);
 }
 
+// decode unpacks a block's offsets eight at a time with a routine per width (1..32 bits) and
+// one by one at the edges: for every width, from every start within a group of eight, across
+// a block's edge and with an escape among them, it gives what operator[] gives.
+TEST(TimeColumn, DecodeReadsEveryWidthAsOneByOne) {
+  std::mt19937_64 rng(3);
+  for (unsigned w = 1; w <= 32; ++w) {
+    // Three blocks whose offsets need w bits (below 2^w - 1, the width's escape marker), the
+    // block's first value at the base and one offset of 2^w - 1 - 1 so that w is the widest
+    // needed; a value far away (an escape) in the middle block.
+    std::vector<TimeNs> v;
+    for (std::size_t b = 0; b < 3; ++b) {
+      const TimeNs base = TimeNs(b) * 10 * kSec;
+      for (std::size_t k = 0; k < B; ++k) {
+        const std::uint64_t top = (std::uint64_t{1} << w) - 1;  // offsets 0 .. top - 1 fit
+        TimeNs x = base + TimeNs(k == 1 ? top - 1 : k == 0 ? 0 : rng() % top);
+        if (b == 1 && k == 77) x = base + 4000 * kSec;
+        v.push_back(x);
+      }
+    }
+    TimeColumn c;
+    c.assignArray(v.data(), v.size());
+    ASSERT_EQ(c.toVector(), v) << w;
+    ASSERT_GE(c.escapes(), 1u) << w;
+    for (std::size_t first = B - 9; first < B + 9; ++first)
+      for (std::size_t count : {std::size_t{0}, std::size_t{1}, std::size_t{7}, std::size_t{8}, std::size_t{9},
+                                std::size_t{70}, B, 2 * B - first}) {
+        std::vector<TimeNs> out(count, -1);
+        c.decode(first, count, out.data());
+        for (std::size_t k = 0; k < count; ++k)
+          ASSERT_EQ(out[k], c[first + k]) << "width " << w << " first " << first << " count " << count << " at " << k;
+      }
+  }
+}
+
 TEST(TimeColumn, ArraysAssignedWholeAndSparesReusedReadAsPushed) {
   // assignArray encodes whole blocks at once; it must read back exactly what push_back would
   // give (offsets, escapes, the plain last block), for every length around a block's edge.

@@ -32,6 +32,13 @@ inline unsigned cheapestWidth(const std::uint32_t (&count)[66], std::size_t slot
   return w;
 }
 
+// The 8 bytes at p, little-endian (an unaligned load).
+inline std::uint64_t load64(const unsigned char* p) {
+  std::uint64_t x;
+  std::memcpy(&x, p, 8);
+  return x;
+}
+
 // The w-bit offset at bit `bit` of `words` (little-endian; the words must extend 8 bytes past
 // the byte holding `bit`: a packed array ends with a zero word).
 inline std::uint64_t read(const std::uint64_t* words, std::uint64_t bit, unsigned w) {
