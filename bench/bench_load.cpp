@@ -6,6 +6,7 @@
 #include "bench_data.h"
 
 #include "perwiz/generator.h"
+#include "perwiz/time_column.h"
 #include "perwiz/trace_io.h"
 
 #include <sys/resource.h>
@@ -347,6 +348,54 @@ void BM_Otf2WriteManyRanks(benchmark::State& state) {
   state.counters["read_ok"] = readOk ? 1 : 0;
 }
 BENCHMARK(BM_Otf2WriteManyRanks)->Arg(20000)->Unit(benchmark::kMillisecond)->Iterations(1)->UseRealTime();
+
+// The model's times read back (TimeColumn, bit-packed: docs/trace-model.md): 2 * 10^7
+// increasing times 1-61 us apart, read one by one (operator[]) and a block at a time
+// (decode, as the timeline's sweep reads them). items_per_second: times read.
+TimeColumn& benchColumn() {
+  static TimeColumn c = [] {
+    TimeColumn col;
+    std::uint64_t x = 88172645463325252ull;  // xorshift64
+    TimeNs t = 0;
+    for (int i = 0; i < 20'000'000; ++i) {
+      x ^= x << 13;
+      x ^= x >> 7;
+      x ^= x << 17;
+      t += 1000 + TimeNs(x % 60000);
+      col.push_back(t);
+    }
+    col.seal();
+    return col;
+  }();
+  return c;
+}
+
+void BM_TimeColumnRead(benchmark::State& state) {
+  const TimeColumn& c = benchColumn();
+  for (auto _ : state) {
+    TimeNs s = 0;
+    for (std::size_t i = 0; i < c.size(); ++i) s += c[i];
+    benchmark::DoNotOptimize(s);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * c.size()));
+}
+BENCHMARK(BM_TimeColumnRead)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_TimeColumnDecode(benchmark::State& state) {
+  const TimeColumn& c = benchColumn();
+  TimeNs buf[256];
+  for (auto _ : state) {
+    TimeNs s = 0;
+    for (std::size_t i = 0; i < c.size(); i += 256) {
+      const std::size_t n = std::min<std::size_t>(256, c.size() - i);
+      c.decode(i, n, buf);
+      for (std::size_t k = 0; k < n; ++k) s += buf[k];
+    }
+    benchmark::DoNotOptimize(s);
+  }
+  state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * c.size()));
+}
+BENCHMARK(BM_TimeColumnDecode)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 
