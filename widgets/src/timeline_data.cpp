@@ -537,8 +537,12 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
     d.bandView = *columns;
     d.bandColumns.resize(rows);
   }
-  const bool sameBands =
-      sameBase && !d.bandColumns.empty() && reuse->bandView == d.bandView && reuse->bandColumns.size() == rows;
+  const bool sameBands = sameBase && !d.bandColumns.empty() && reuse->bandView.sameColumns(d.bandView) &&
+                         reuse->bandColumns.size() == rows;
+  auto shown = [&](std::uint32_t r) {  // the row's slot is one the view draws
+    const std::uint32_t slot = r < base.slotOfRow().size() ? base.slotOfRow()[r] : r;
+    return slot >= d.bandView.firstSlot && slot < d.bandView.endSlot;
+  };
   try {
     forEachRank(rows, t.eventCount() + t.threadEventCount(), [&](std::uint32_t r) {
       if (stop && stop()) throw Stopped{};
@@ -566,7 +570,7 @@ std::shared_ptr<const Drawing> buildDrawing(std::shared_ptr<const TimelineBase> 
       if (!d.bandColumns.empty()) {
         if (sameBands && (refining || kept(r)) && !reuse->bandColumns[r].empty())
           d.bandColumns[r] = reuse->bandColumns[r];
-        else
+        else if (shown(r))
           stepBandClasses(d.steps[r], d.bandView, d.bandColumns[r]);
       }
     });

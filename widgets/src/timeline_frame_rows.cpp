@@ -92,7 +92,7 @@ void Frame::bands(std::uint32_t r, int k, PaintScratch& w) {
     // Found by the prediction worker when it drew for these columns (Drawing::bandColumns:
     // the times it read are in the other core's cache, a read from here costs a miss per step).
     const ColumnView v{L.begin, L.nsPerPx(), W};
-    if (d.bandView == v && r < d.bandColumns.size() && d.bandColumns[r].size() == std::size_t(W))
+    if (d.bandView.sameColumns(v) && r < d.bandColumns.size() && d.bandColumns[r].size() == std::size_t(W))
       cls = d.bandColumns[r];
     else
       stepBandClasses(rs, v, cls);

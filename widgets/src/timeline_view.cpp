@@ -203,7 +203,7 @@ ColumnView TimelineView::columnView(std::optional<TimelineMode> mode) const {
   const TimelineLayout full = d->layoutFor(this, false, m);
   const TimelineLayout L = full.contentHeight() > full.plot.height() ? d->layoutFor(this, true, m) : full;
   if (L.plot.width() <= 0) return {};
-  return ColumnView{L.begin, L.nsPerPx(), L.plot.width()};
+  return ColumnView{L.begin, L.nsPerPx(), L.plot.width(), L.firstVisibleRow(), L.endVisibleRow()};
 }
 
 void TimelineView::render(QPainter& painter, const QRect& target, const TimelineExportOptions& options) const {

@@ -60,7 +60,13 @@ struct ColumnView {
   TimeNs begin = 0;
   double nsPerPx = 0;
   int columns = 0;
+  // The rows drawn: those in slots [firstSlot, endSlot) (TimelineBase::slotOfRow; a trace of
+  // 20,000 ranks shows a few dozen, and only those get a band).
+  std::uint32_t firstSlot = 0, endSlot = 0;
   bool operator==(const ColumnView&) const = default;
+  bool sameColumns(const ColumnView& o) const {
+    return begin == o.begin && nsPerPx == o.nsPerPx && columns == o.columns;
+  }
 };
 // The predicted drawing of `times` over `base`. A rank whose arrays `previous` (the drawing of
 // the prediction before, or nullptr) shares keeps its level-of-detail tables: a toggle
