@@ -128,7 +128,7 @@ class RankSteps {
   std::size_t size() const { return list_ ? list_->size() : 0; }
   std::uint32_t step(std::size_t i) const { return list_->step(i); }
   TimeNs begin(std::size_t i) const { return times_.enter[list_->marker(i)]; }
-  TimeNs end(std::size_t i) const { return std::max(begin(i), times_.leave[list_->marker(i)]); }
+  TimeNs end(std::size_t i) const { return span(i).second; }
   // Step i's begin and end with one read of each time.
   std::pair<TimeNs, TimeNs> span(std::size_t i) const {
     const std::uint32_t m = list_->marker(i);

@@ -278,7 +278,7 @@ RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape
   const int shift0 = std::countr_zero(std::uint64_t(grid.w0));
   sweep(
       t, roles, 0, stack, std::numeric_limits<TimeNs>::min() / 2, std::numeric_limits<TimeNs>::max() / 2,
-      [&](std::uint32_t owner, TimeNs a, TimeNs b) __attribute__((always_inline)) {
+      [&](std::uint32_t owner, TimeNs a, TimeNs b) {
         const int k = cls[owner];
         if (k >= grid.levels) return;
         const std::uint32_t fn = t.function[owner];
@@ -307,8 +307,7 @@ RankLod buildLod(const LodGrid& grid, const RankTimes& t, const RankShape& shape
           x = y;
         }
       },
-      [&](std::uint32_t i, TimeNs e, TimeNs x)
-          __attribute__((always_inline)) { cls[i] = std::uint8_t(classes.add(i, e, x)); });
+      [&](std::uint32_t i, TimeNs e, TimeNs x) { cls[i] = std::uint8_t(classes.add(i, e, x)); });
   classes.finish(t);
   for (auto it = shape.points.begin(); it != pointsEnd; ++it) {
     const std::uint32_t p = *it;

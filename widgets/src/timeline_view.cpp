@@ -64,6 +64,14 @@ struct TimelineView::Impl {
     return computeLayout(data, in);
   }
   TimelineLayout layout(const QWidget* w) const { return layoutFor(w, vbar && vbar->isVisible()); }
+  // The layout in `m` as resizeEvent makes it: with the scroll bar (*needBar) where the rows do
+  // not fit.
+  TimelineLayout fitted(const QWidget* w, TimelineMode m, bool* needBar = nullptr) const {
+    const TimelineLayout full = layoutFor(w, false, m);
+    const bool need = full.contentHeight() > full.plot.height();
+    if (needBar) *needBar = need;
+    return need ? layoutFor(w, true, m) : full;
+  }
 };
 
 TimelineView::TimelineView(QWidget* parent) : QWidget(parent), d(std::make_unique<Impl>()) {
@@ -198,10 +206,7 @@ QString TimelineView::toolTipFor(const TimelineItem& item) const { return toolTi
 TimelineFrameStats TimelineView::lastFrameStats() const { return d->stats; }
 
 ColumnView TimelineView::columnView(std::optional<TimelineMode> mode) const {
-  const TimelineMode m = mode.value_or(d->mode);
-  // As resizeEvent lays the rows out: with the scroll bar where they do not fit.
-  const TimelineLayout full = d->layoutFor(this, false, m);
-  const TimelineLayout L = full.contentHeight() > full.plot.height() ? d->layoutFor(this, true, m) : full;
+  const TimelineLayout L = d->fitted(this, mode.value_or(d->mode));
   if (L.plot.width() <= 0) return {};
   return ColumnView{L.begin, L.nsPerPx(), L.plot.width(), L.firstVisibleRow(), L.endVisibleRow()};
 }
@@ -278,9 +283,8 @@ void TimelineView::paintEvent(QPaintEvent*) {
 void TimelineView::resizeEvent(QResizeEvent* event) {
   if (event) QWidget::resizeEvent(event);
   // Rows that do not fit get a vertical scroll bar.
-  const TimelineLayout full = d->layoutFor(this, false);
-  const bool need = full.contentHeight() > full.plot.height();
-  const TimelineLayout L = need ? d->layoutFor(this, true) : full;
+  bool need = false;
+  const TimelineLayout L = d->fitted(this, d->mode, &need);
   const int sbw = d->vbar->sizeHint().width();
   d->vbar->setVisible(need);
   if (need) {
