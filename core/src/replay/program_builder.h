@@ -105,11 +105,17 @@ class ProgramBuilder {
   void releaseEndpoints();
 
   // ---- collectives (program_collectives.cpp) ----
+  // A member of a collective instance: 12 B (at 10^8 events there are 2 x 10^7 of them, each
+  // in fresh memory); its root and size are read from the rank's participation when asked.
   struct Member {
-    std::uint32_t rank, unit;
-    std::int32_t root;
-    std::uint64_t bytes;
+    std::uint32_t rank, unit, call;  // call: index into the rank's collectives
   };
+  CollectiveCall participation(const Member& m) const { return trace_.ranks[m.rank].collectives[m.call]; }
+  std::int32_t memberRoot(const Member& m) const { return participation(m).root; }
+  std::uint64_t memberBytes(const Member& m) const {
+    const CollectiveCall c = participation(m);
+    return std::max(c.bytesSent, c.bytesReceived);
+  }
   // The model's price of the last (operation, size, members) asked (most instances repeat it).
   struct LastCost {
     MpiOp op = MpiOp::None;

@@ -56,6 +56,9 @@ void ProgramBuilder::buildCollectives() {
   LastCost lastCost;
   collDeps_.assign(p_.ranks, {});
   collDepOffs_.assign(p_.ranks, {});
+  // Most participations add one dependency (a gather node, the root): no growth by doubling,
+  // whose copies would each be fresh memory.
+  for (std::uint32_t r = 0; r < p_.ranks; ++r) collDeps_[r].reserve(trace_.ranks[r].collectives.size());
   std::vector<CollectiveTreeDep> tree;  // one member's ancestors (collectiveTree)
   p_.nodeMembers.reserve(members.size());
   for (std::uint32_t i = 0; i < I; ++i) {
@@ -77,16 +80,13 @@ void ProgramBuilder::buildCollectives() {
 }
 
 // The members of every instance, flat (CSR by instance: instBegin), in rank order. Each rank's
-// collective calls are decoded once, per rank in parallel: the unit, instance, root and size.
+// collective calls are matched to their units once, per rank in parallel (4 B per call); the
+// instances are read again from the ranks' tables in the two passes that count and place the
+// members (no array of the calls' whole records: at 10^8 events it was 0.5 GB of fresh memory).
 void ProgramBuilder::collectMembers(std::vector<std::uint32_t>& instBegin, std::vector<Member>& members) {
   const std::uint32_t R = p_.ranks;
   const std::size_t I = trace_.collectives.size();
-  struct Call {
-    std::uint32_t unit, instance;
-    std::int32_t root;
-    std::uint64_t bytes;
-  };
-  std::vector<Call> calls(collectiveMembers());
+  std::vector<std::uint32_t> unitOf(collectiveMembers());  // kNone32: not a member of a known instance
   std::vector<std::size_t> collBase(R + 1, 0);
   for (std::uint32_t r = 0; r < R; ++r) collBase[r + 1] = collBase[r] + trace_.ranks[r].collectives.size();
   eachRank(R, [&](std::uint32_t r) {
@@ -95,21 +95,25 @@ void ProgramBuilder::collectMembers(std::vector<std::uint32_t>& instBegin, std::
     for (std::size_t j = 0; j < rt.collectives.size(); ++j) {
       const CollectiveCall c = rt.collectives[j];
       const std::uint32_t unit = unitOfCall(r, findCall(rt.mpiCalls, c.event, hint));
-      const bool valid = unit != kNone32 && c.instance != kNone32 && c.instance < I;
-      calls[collBase[r] + j] = {unit, valid ? c.instance : kNone32, c.root, std::max(c.bytesSent, c.bytesReceived)};
+      const bool valid = c.instance != kNone32 && c.instance < I;
+      unitOf[collBase[r] + j] = valid ? unit : kNone32;
     }
   });
   instBegin.assign(I + 1, 0);
-  for (const Call& c : calls)
-    if (c.instance != kNone32) ++instBegin[c.instance + 1];
+  for (std::uint32_t r = 0; r < R; ++r) {
+    const auto& calls = trace_.ranks[r].collectives;
+    for (std::size_t j = 0; j < calls.size(); ++j)
+      if (unitOf[collBase[r] + j] != kNone32) ++instBegin[calls[j].instance + 1];
+  }
   std::partial_sum(instBegin.begin(), instBegin.end(), instBegin.begin());
   members.resize(instBegin[I]);
   std::vector<std::uint32_t> fill(instBegin.begin(), instBegin.end() - 1);
-  for (std::uint32_t r = 0; r < R; ++r)
-    for (std::size_t j = collBase[r]; j < collBase[r + 1]; ++j) {
-      const Call& c = calls[j];
-      if (c.instance != kNone32) members[fill[c.instance]++] = {r, c.unit, c.root, c.bytes};
-    }
+  for (std::uint32_t r = 0; r < R; ++r) {
+    const auto& calls = trace_.ranks[r].collectives;
+    for (std::size_t j = 0; j < calls.size(); ++j)
+      if (const std::uint32_t unit = unitOf[collBase[r] + j]; unit != kNone32)
+        members[fill[calls[j].instance]++] = {r, unit, static_cast<std::uint32_t>(j)};
+  }
 }
 
 // Cost mode "model": the network model's price of each member's call (collectiveCost_).
@@ -122,12 +126,13 @@ void ProgramBuilder::priceMembers(const CollectiveInstance& ci, std::span<const 
     // communicator order; the first one where the operation has no root).
     const std::uint32_t rootAt = rootMember ? static_cast<std::uint32_t>(rootMember - ms.data()) : 0;
     for (std::uint32_t j = 0; j < P; ++j)
-      collectiveCost_[ms[j].unit] = model_->memberCost(ci.op, ms[j].bytes, P, (j + P - rootAt) % P);
+      collectiveCost_[ms[j].unit] = model_->memberCost(ci.op, memberBytes(ms[j]), P, (j + P - rootAt) % P);
     return;
   }
   for (const Member& m : ms) {  // the model's price, asked once per (operation, size, members)
-    if (m.bytes != lastCost.bytes || ci.op != lastCost.op || P != lastCost.members)
-      lastCost = {ci.op, m.bytes, P, model_->collectiveCost(ci.op, m.bytes, P)};
+    const std::uint64_t bytes = memberBytes(m);
+    if (bytes != lastCost.bytes || ci.op != lastCost.op || P != lastCost.members)
+      lastCost = {ci.op, bytes, P, model_->collectiveCost(ci.op, bytes, P)};
     collectiveCost_[m.unit] = lastCost.cost;
   }
 }
@@ -137,7 +142,7 @@ void ProgramBuilder::addInstance(const CollectiveInstance& ci, std::span<const M
                                  std::vector<CollectiveTreeDep>& tree) {
   const bool priced = costs_ == CostMode::Model;
   const std::uint32_t P = static_cast<std::uint32_t>(ms.size());
-  const std::int32_t root = ms.front().root;
+  const std::int32_t root = memberRoot(ms.front());
   const Member* rootMember = nullptr;
   for (const Member& m : ms)
     if (static_cast<std::int32_t>(m.rank) == root) rootMember = &m;
@@ -150,7 +155,7 @@ void ProgramBuilder::addInstance(const CollectiveInstance& ci, std::span<const M
       rootMember ? rootMember->unit
                  : (ci.op == MpiOp::Allreduce || ci.op == MpiOp::Barrier ? ms.front().unit : kNone32);
   const TimeNs q = priced && queueRoot != kNone32
-                       ? model_->collectiveQueue(ci.op, rootMember ? rootMember->bytes : ms.front().bytes, P)
+                       ? model_->collectiveQueue(ci.op, memberBytes(rootMember ? *rootMember : ms.front()), P)
                        : 0;
   auto queueAt = [&](std::uint32_t node) {
     if (q > 0) setQueue(node - p_.units, q, queueRoot);
@@ -178,7 +183,7 @@ void ProgramBuilder::addInstance(const CollectiveInstance& ci, std::span<const M
         const Member& m = ms[j];
         if (&m == rootMember) continue;
         TimeNs local = 0;
-        if (priced && model_->collectiveTree(ci.op, m.bytes, P, (j + P - rootAt) % P, tree, local)) {
+        if (priced && model_->collectiveTree(ci.op, memberBytes(m), P, (j + P - rootAt) % P, tree, local)) {
           collectiveCost_[m.unit] = local;
           for (const CollectiveTreeDep& t : tree)
             addCollDep(m.rank, m.unit, ms[(t.relative + rootAt) % P].unit, t.offset);
