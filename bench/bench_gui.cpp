@@ -224,10 +224,12 @@ void BM_GuiSession(benchmark::State& state) {
       std::fprintf(
           stderr,
           "%s: engine %.1f ms (%llu items, %llu shifted), snapshot %.1f ms (drawing %.1f ms, %u ranks), result shown "
-          "%.1f ms (key handled %.1f ms, published %.1f ms), first frame %.1f ms, final frame %.1f ms\n",
+          "%.1f ms (key handled %.1f ms, published %.1f ms), first frame %.1f ms, final frame %.1f ms (its paint %.1f "
+          "ms)\n",
           what, p.seconds * 1e3, static_cast<unsigned long long>(p.recomputed),
           static_cast<unsigned long long>(p.shifted), p.snapshotSeconds * 1e3, p.drawingSeconds * 1e3, p.changedRanks,
-          arrived, keyHandled, double(publishedNs.load() - keyAt) / 1e6, firstFrames.back(), toggles.back());
+          arrived, keyHandled, double(publishedNs.load() - keyAt) / 1e6, firstFrames.back(), toggles.back(),
+          w.timeline()->lastFrameStats().milliseconds);
     };
     // The result shown, then the final frame: a frame drawn from a provisional drawing (marked
     // on screen) is followed by the exact drawing's frame, which is what the user waits for.
