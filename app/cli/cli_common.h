@@ -41,6 +41,7 @@ Command addCriticalPathCommand(CLI::App& parent);
 Command addAdviseCommand(CLI::App& parent);
 Command addOverheadCommand(CLI::App& parent);
 Command addCompensateCommand(CLI::App& parent);
+Command addCompareCommand(CLI::App& parent);
 
 // For options naming a file to write: an empty name ('') is bad usage, not "write nothing".
 inline CLI::Validator writablePath() {

@@ -22,8 +22,7 @@ namespace {
 
 struct PredictOptions {
   std::string path, out, format, saveScenario;
-  std::vector<std::string> zeroWait, zeroEvent;
-  std::vector<std::uint32_t> balanceCompute, balanceVolume;
+  HypothesisFlags hypotheses;
   std::int64_t compensateNs = 0;  // --compensate-ns, if given (compensateOpt counts it)
   CLI::Option* compensateOpt = nullptr;
   bool compensateFromTrace = false;
@@ -37,12 +36,7 @@ int runPredict(const PredictOptions& o) {
   if (!o.out.empty()) refuseToOverwrite(o.out);
   if (!o.saveScenario.empty()) refuseToOverwrite(o.saveScenario);
   Scenario scenario = scenarioFromOptions(o.replay);
-  for (const auto& z : o.zeroWait)
-    scenario.hypotheses.push_back({HypothesisKind::ZeroWait, eventArg("--zero-wait", z, false), 0});
-  for (const auto& z : o.zeroEvent)
-    scenario.hypotheses.push_back({HypothesisKind::ZeroEvent, eventArg("--zero-event", z, true), 0});
-  for (std::uint32_t k : o.balanceCompute) scenario.hypotheses.push_back({HypothesisKind::BalanceCompute, {}, k});
-  for (std::uint32_t k : o.balanceVolume) scenario.hypotheses.push_back({HypothesisKind::BalanceVolume, {}, k});
+  addHypotheses(scenario, o.hypotheses);
   addCompensation(scenario, o.compensateOpt->count() > 0, o.compensateNs, o.compensateFromTrace, o.path);
   scenario.normalize();
 
@@ -124,17 +118,7 @@ Command addPredictCommand(CLI::App& parent) {
   CLI::App* app = parent.add_subcommand(
       "predict", "What-if prediction: replay TRACE under LogGPS with hypotheses (see docs/model.md)");
   app->add_option("TRACE", o->path, "input trace (ALOG or OTF2)")->required();
-  app->add_option("--zero-wait", o->zeroWait, "RANK:INDEX: this MPI call's waiting time becomes zero")
-      ->take_all()->allow_extra_args(false);
-  app->add_option("--zero-event", o->zeroEvent,
-                  "RANK:INDEX (MPI call) or RANK:cINDEX (computation before call INDEX) takes no time")
-      ->allow_extra_args(false);
-  app->add_option("--balance-compute", o->balanceCompute,
-                  "STEP (0-based): every rank's computation in the parallel step becomes the mean")
-      ->allow_extra_args(false);
-  app->add_option("--balance-volume", o->balanceVolume,
-                  "STEP (0-based): every message in the parallel step gets the mean size")
-      ->allow_extra_args(false);
+  addHypothesisOptions(app, o->hypotheses);
   o->compensateOpt = app->add_option(
       "--compensate-ns", o->compensateNs,
       "N: remove N ns of instrumentation overhead per traced event, propagating the delays (docs/compensation.md)");

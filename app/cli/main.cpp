@@ -45,6 +45,7 @@ int main(int argc, char** argv) {
       cli::addAdviseCommand(app),
       cli::addOverheadCommand(app),
       cli::addCompensateCommand(app),
+      cli::addCompareCommand(app),
   };
 
   try {

@@ -310,4 +310,26 @@ void printCriticalPath(std::ostream& out, const PathNames& names, const Critical
   }
 }
 
+void addHypothesisOptions(CLI::App* app, HypothesisFlags& h) {
+  app->add_option("--zero-wait", h.zeroWait, "RANK:INDEX: this MPI call's waiting time becomes zero")
+      ->take_all()->allow_extra_args(false);
+  app->add_option("--zero-event", h.zeroEvent,
+                  "RANK:INDEX (MPI call) or RANK:cINDEX (computation before call INDEX) takes no time")
+      ->allow_extra_args(false);
+  app->add_option("--balance-compute", h.balanceCompute,
+                  "STEP (0-based): every rank's computation in the parallel step becomes the mean")
+      ->allow_extra_args(false);
+  app->add_option("--balance-volume", h.balanceVolume,
+                  "STEP (0-based): every message in the parallel step gets the mean size")
+      ->allow_extra_args(false);
+}
+
+void addHypotheses(Scenario& s, const HypothesisFlags& h) {
+  for (const auto& z : h.zeroWait) s.hypotheses.push_back({HypothesisKind::ZeroWait, eventArg("--zero-wait", z, false), 0});
+  for (const auto& z : h.zeroEvent)
+    s.hypotheses.push_back({HypothesisKind::ZeroEvent, eventArg("--zero-event", z, true), 0});
+  for (std::uint32_t k : h.balanceCompute) s.hypotheses.push_back({HypothesisKind::BalanceCompute, {}, k});
+  for (std::uint32_t k : h.balanceVolume) s.hypotheses.push_back({HypothesisKind::BalanceVolume, {}, k});
+}
+
 }  // namespace perwiz::cli

@@ -28,6 +28,16 @@ struct ReplayOptions {
 
 void addReplayOptions(CLI::App* app, ReplayOptions& o);
 
+// The hypothesis flags of predict and compare: --zero-wait, --zero-event, --balance-compute,
+// --balance-volume.
+struct HypothesisFlags {
+  std::vector<std::string> zeroWait, zeroEvent;
+  std::vector<std::uint32_t> balanceCompute, balanceVolume;
+};
+void addHypothesisOptions(CLI::App* app, HypothesisFlags& h);
+// The flags' hypotheses appended to `s` (UsageError for a malformed RANK:INDEX).
+void addHypotheses(Scenario& s, const HypothesisFlags& h);
+
 // Loads the trace named by `path` and applies --region (UsageError if no such state).
 Trace loadForReplay(const std::string& path, const ReplayOptions& o);
 

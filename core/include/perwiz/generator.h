@@ -49,6 +49,12 @@ struct GeneratorSpec {
   // messages slower than the model, never faster.
   TimeNs latencyNs = 5000;             // network latency used to place receives
   double bandwidthBytesPerNs = 1.0;    // 1 byte/ns = 1 GB/s
+  // Variants of one run, for comparisons (perwiz-cli compare, issue #41): a zero-length user
+  // state "inserted" right before every MPI call whose number on its rank (0-based) plus
+  // insertPhase is a multiple of insertEvery (0: none). No other event or time changes, so
+  // two phases give two traces that differ in exactly those states.
+  std::uint64_t insertEvery = 0;
+  std::uint64_t insertPhase = 0;
 };
 
 // Why generateTrace() would refuse `spec` ("" if it accepts it): today only SendThenRecv with

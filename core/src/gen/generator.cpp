@@ -192,6 +192,7 @@ class Generator {
   // Only the functions this shape uses, so writers declare no states that never occur.
   void defineFunctions() {
     step_ = sink_.defineFunction({"PRGN_step", EventKind::UserState, MpiOp::None, ""});
+    if (spec_.insertEvery > 0) inserted_ = sink_.defineFunction({"inserted", EventKind::UserState, MpiOp::None, ""});
     if (topo_.hasP2P()) {
       auto mpi = [&](MpiOp op) {
         return sink_.defineFunction({std::string(mpiOpName(op)), EventKind::MpiCall, op, ""});
@@ -212,6 +213,18 @@ class Generator {
       coll_ = sink_.defineFunction({std::string(mpiOpName(spec_.collective)), EventKind::MpiCall,
                                     spec_.collective, ""});
     }
+  }
+
+  // An MPI call's enter, after the zero-length state of GeneratorSpec::insertEvery where due.
+  void enterCall(std::uint32_t r, TimeNs t, std::uint32_t fn) {
+    if (spec_.insertEvery > 0) {
+      if ((calls_[r] + spec_.insertPhase) % spec_.insertEvery == 0) {
+        sink_.enter(r, t, inserted_);
+        sink_.leave(r, t, inserted_);
+      }
+      ++calls_[r];
+    }
+    sink_.enter(r, t, fn);
   }
 
   // Draw order per step (part of the reproducibility contract): one imbalance draw per rank in
@@ -294,7 +307,7 @@ class Generator {
     TimeNs& t = clock_[r];
     if (topo_.usesSendrecv(partners_)) {
       std::int32_t src = partners_.sources[0];
-      sink_.enter(r, t, sendrecv_);
+      enterCall(r, t, sendrecv_);
       TimeNs sent = t + kCallOverheadNs;
       sink_.send(r, sent, partners_.dest, 0, tag, bytes, 0);
       TimeNs got = arrival(src, false, sent);
@@ -304,13 +317,13 @@ class Generator {
       return;
     }
     if (partners_.dest >= 0) {  // eager: returns without waiting; rendezvous: after the post
-      sink_.enter(r, t, send_);
+      enterCall(r, t, send_);
       sink_.send(r, t + kCallOverheadNs, partners_.dest, 0, tag, bytes, 0);
       t = sendCompletion(r, t + kCallOverheadNs) + kCallOverheadNs;
       sink_.leave(r, t, send_);
     }
     for (std::int32_t src : partners_.sources) {
-      sink_.enter(r, t, recv_);
+      enterCall(r, t, recv_);
       TimeNs got = arrival(src, false, t + kCallOverheadNs);
       sink_.recv(r, got, src, 0, tag, bytes, 0);
       t = got + kCallOverheadNs;
@@ -325,19 +338,19 @@ class Generator {
     std::uint64_t sendRequest = 0;
     if (partners_.dest >= 0) {
       sendRequest = nextRequest_[r]++;
-      sink_.enter(r, t, isend_);
+      enterCall(r, t, isend_);
       sink_.send(r, t + kCallOverheadNs, partners_.dest, 0, tag, bytes, sendRequest);
       t += 2 * kCallOverheadNs;
       sink_.leave(r, t, isend_);
     }
     const std::uint64_t firstRecvRequest = nextRequest_[r];
     for (std::size_t i = 0; i < partners_.sources.size(); ++i) {
-      sink_.enter(r, t, irecv_);
+      enterCall(r, t, irecv_);
       sink_.irecvRequest(r, t + kCallOverheadNs, nextRequest_[r]++);
       t += 2 * kCallOverheadNs;
       sink_.leave(r, t, irecv_);
     }
-    sink_.enter(r, t, waitall_);
+    enterCall(r, t, waitall_);
     t += kCallOverheadNs;
     if (sendRequest != 0) {
       t = sendCompletion(r, t);
@@ -371,7 +384,7 @@ class Generator {
         received = isRoot ? 0 : bytes;
       }
       if (op == MpiOp::Reduce) received = isRoot ? bytes : 0;
-      sink_.enter(r, clock_[r], coll_);
+      enterCall(r, clock_[r], coll_);
       sink_.collective(r, end, op, 0, root, sent, received);
       clock_[r] = end;
       sink_.leave(r, end, coll_);
@@ -394,7 +407,8 @@ class Generator {
   TimeNs irecvDelay_ = 0;            // ... and for the Waitall completing an Irecv
   TimeNs transfer_ = 0;              // the spec's latency + bytes / bandwidth
   std::uint32_t step_ = 0, sendrecv_ = 0, send_ = 0, recv_ = 0, isend_ = 0, irecv_ = 0,
-                waitall_ = 0, coll_ = 0;
+                waitall_ = 0, coll_ = 0, inserted_ = 0;
+  std::vector<std::uint64_t> calls_ = std::vector<std::uint64_t>(n_, 0);  // per rank: MPI calls so far
 };
 
 }  // namespace
@@ -415,7 +429,17 @@ std::uint64_t generatedEventCount(const GeneratorSpec& spec) {
     perStep += 1 + (spec.collective != MpiOp::None ? 1 : 0);
     perStep += std::uint64_t{spec.messagesPerStep} * topo.callsPerExchange(p);
   }
-  return perStep * spec.steps;
+  if (spec.insertEvery == 0) return perStep * spec.steps;
+  // Plus the inserted states: per rank, the call numbers c < calls with (c + phase) % every == 0.
+  std::uint64_t inserted = 0;
+  for (std::uint32_t r = 0; r < spec.ranks; ++r) {
+    topo.partners(r, p);
+    const std::uint64_t calls = std::uint64_t{spec.steps} * ((spec.collective != MpiOp::None ? 1 : 0) +
+                                                             std::uint64_t{spec.messagesPerStep} * topo.callsPerExchange(p));
+    const std::uint64_t first = (spec.insertEvery - spec.insertPhase % spec.insertEvery) % spec.insertEvery;
+    inserted += calls > first ? (calls - first + spec.insertEvery - 1) / spec.insertEvery : 0;
+  }
+  return perStep * spec.steps + inserted;
 }
 
 GeneratorSpec specForEventCount(GeneratorSpec spec, std::uint64_t events) {
