@@ -94,7 +94,7 @@ Args withModel(Backend backend, Args args) {
 
 // The trace loads, every message matched, the expected number of steps (if STEPS ≥ 0) and the
 // replay's identity: with no hypothesis the prediction is the measurement.
-std::int64_t checkedMeasuredNs(Backend backend, const std::string& trace, int ranks, long steps) {
+Json checkedIdentity(Backend backend, const std::string& trace, int ranks, long steps) {
   const Json info = cliJson({"info", trace});
   EXPECT_EQ(info["ranks"].get<int>(), ranks) << trace;
   EXPECT_GT(info["messages"]["matched"].get<long>(), 0) << trace;
@@ -105,7 +105,32 @@ std::int64_t checkedMeasuredNs(Backend backend, const std::string& trace, int ra
   }
   const Json base = cliJson(withModel(backend, {"predict", trace}));
   EXPECT_EQ(base["predicted_ns"], base["measured_ns"]) << trace << ": the replay must reproduce the trace";
-  return base["measured_ns"].get<std::int64_t>();
+  return base;
+}
+
+// The same loop through perwiz-cli compare (issue #41): the original trace predicted under the
+// hypotheses against the improved run. Its T error is the table's to the ns, and each rank's
+// predicted end and re-measured end are predict's.
+void checkCompare(Backend backend, const std::string& original, const std::string& improved, const Args& hypotheses,
+                  const Json& predicted, const Json& improvedIdentity) {
+  Args args = {"compare", original, improved};
+  args.insert(args.end(), hypotheses.begin(), hypotheses.end());
+  const Json c = cliJson(withModel(backend, args));
+  EXPECT_EQ(c["measured_b_ns"], improvedIdentity["measured_ns"]) << improved;
+  EXPECT_EQ(c["predicted_ns"], predicted["predicted_ns"]);
+  EXPECT_EQ(c["measured_a_ns"], predicted["measured_ns"]);
+  EXPECT_EQ(c["prediction_error_ns"].get<std::int64_t>(),
+            predicted["predicted_ns"].get<std::int64_t>() - improvedIdentity["measured_ns"].get<std::int64_t>());
+  ASSERT_EQ(c["per_rank"].size(), predicted["per_rank"].size());
+  for (const Json& r : c["per_rank"]) {
+    const std::size_t rank = r["rank_a"].get<std::size_t>();
+    EXPECT_EQ(r["predicted_end_ns"], predicted["per_rank"][rank]["predicted_end_ns"]) << "rank " << rank;
+    EXPECT_EQ(r["end_b_ns"], improvedIdentity["per_rank"][rank]["measured_end_ns"]) << "rank " << rank;
+    EXPECT_EQ(r["prediction_error_ns"].get<std::int64_t>(),
+              r["predicted_end_ns"].get<std::int64_t>() - r["end_b_ns"].get<std::int64_t>());
+  }
+  std::printf("compare: %.1f %% of the events paired, %lld only in the original, %lld only in the improved run\n",
+              100.0 * c["paired_share"].get<double>(), c["only_in_a"].get<long long>(), c["only_in_b"].get<long long>());
 }
 
 // The start of the programs' timing window (report_start's barrier): the last rank's leave of its
@@ -135,7 +160,7 @@ using HypothesisMaker = std::function<std::pair<Args, std::string>(Backend, cons
 void validate(Backend backend, const Case& c, const HypothesisMaker& hypotheses) {
   const std::string id = (backend == Backend::Smpi ? "smpi-" : "ompi-") + c.program + "-" + std::to_string(c.ranks);
   const std::string original = traceRun(backend, c.program, c.ranks, c.args, id + "-original");
-  const std::int64_t originalNs = checkedMeasuredNs(backend, original, c.ranks, c.steps);
+  const std::int64_t originalNs = checkedIdentity(backend, original, c.ranks, c.steps)["measured_ns"].get<std::int64_t>();
 
   const auto [hypArgs, label] = hypotheses(backend, original);
   Args predictArgs = {"predict", original};
@@ -147,7 +172,9 @@ void validate(Backend backend, const Case& c, const HypothesisMaker& hypotheses)
   Args improvedRunArgs = c.args;
   improvedRunArgs.insert(improvedRunArgs.end(), c.improvedArgs.begin(), c.improvedArgs.end());
   const std::string improved = traceRun(backend, c.program, c.ranks, improvedRunArgs, id + "-improved");
-  const std::int64_t improvedNs = checkedMeasuredNs(backend, improved, c.ranks, -1);
+  const Json improvedIdentity = checkedIdentity(backend, improved, c.ranks, -1);
+  const std::int64_t improvedNs = improvedIdentity["measured_ns"].get<std::int64_t>();
+  checkCompare(backend, original, improved, hypArgs, predicted, improvedIdentity);
 
   Row row;
   row.backend = backendName(backend);
