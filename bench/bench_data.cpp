@@ -54,6 +54,15 @@ std::string otf2Archive(std::uint64_t events) {
   return generateOnce(dir / "traces.otf2", dir.string(), benchSpec(events), Kind::Otf2);
 }
 
+std::string otf2Variant(std::uint64_t events, std::uint64_t insertEvery, std::uint64_t insertPhase) {
+  fs::path dir = fs::path(PERWIZ_BENCH_DATA) /
+                 ("otf2-" + std::to_string(events) + "-insert" + std::to_string(insertEvery) + "-" + std::to_string(insertPhase));
+  GeneratorSpec spec = benchSpec(events);
+  spec.insertEvery = insertEvery;
+  spec.insertPhase = insertPhase;
+  return generateOnce(dir / "traces.otf2", dir.string(), spec, Kind::Otf2);
+}
+
 std::string alogFile(std::uint64_t events) {
   fs::path file = fs::path(PERWIZ_BENCH_DATA) / ("trace-" + std::to_string(events) + ".alog");
   return generateOnce(file, file.string(), benchSpec(events), Kind::Alog);

@@ -17,6 +17,9 @@ std::uint64_t targetEvents(std::uint64_t fallback);
 // Path of an OTF2 anchor / ALOG file generated with ~`events` model events (made if missing).
 std::string otf2Archive(std::uint64_t events);
 std::string alogFile(std::uint64_t events);
+// A variant of otf2Archive(events) with GeneratorSpec::insertEvery / insertPhase set (two
+// phases: two runs that differ in those states only; perwiz-cli compare).
+std::string otf2Variant(std::uint64_t events, std::uint64_t insertEvery, std::uint64_t insertPhase);
 // OTF (version 1) trace X.otf with its streams, uncompressed.
 std::string otfTrace(std::uint64_t events);
 // The same trace with every stream zlib-compressed by otfcompress (X.n.events.z); "" when

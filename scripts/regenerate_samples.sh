@@ -62,12 +62,14 @@ sample binary_swap_8 otf2 8 binary_swap
 sample registration_8 otf2 8 registration
 # Isend/Irecv/Waitall halos and an Allreduce per iteration, imbalanced rows.
 sample stencil_8 otf2 8 stencil --iters 10
+# Its improved variant (rows balanced): the run after the fix, for 'perwiz-cli compare' (README).
+sample stencil_8_balanced otf2 8 stencil --iters 10 --balanced
 # Late sender, as ALOG (the tracer's second format).
 sample pipeline_8 alog 8 pipeline --blocks 16
 
 if [ -x "$cli" ]; then
-  for t in binary_swap_8 registration_8 stencil_8 pipeline_8.alog; do
+  for t in binary_swap_8 registration_8 stencil_8 stencil_8_balanced pipeline_8.alog; do
     "$cli" info "$samples/$t" | sed -n 's/^\(file\|ranks\|MPI calls\|messages\|parallel steps\|duration\): */  \1: /p'
   done
 fi
-du -sh "$samples"/binary_swap_8 "$samples"/registration_8 "$samples"/stencil_8 "$samples"/pipeline_8.alog
+du -sh "$samples"/binary_swap_8 "$samples"/registration_8 "$samples"/stencil_8 "$samples"/stencil_8_balanced "$samples"/pipeline_8.alog
