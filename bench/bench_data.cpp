@@ -55,8 +55,8 @@ std::string otf2Archive(std::uint64_t events) {
 }
 
 std::string otf2Variant(std::uint64_t events, std::uint64_t insertEvery, std::uint64_t insertPhase) {
-  fs::path dir = fs::path(PERWIZ_BENCH_DATA) /
-                 ("otf2-" + std::to_string(events) + "-insert" + std::to_string(insertEvery) + "-" + std::to_string(insertPhase));
+  fs::path dir = fs::path(PERWIZ_BENCH_DATA) / ("otf2-" + std::to_string(events) + "-insert" +
+                                                std::to_string(insertEvery) + "-" + std::to_string(insertPhase));
   GeneratorSpec spec = benchSpec(events);
   spec.insertEvery = insertEvery;
   spec.insertPhase = insertPhase;

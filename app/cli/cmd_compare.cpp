@@ -58,23 +58,32 @@ std::string percent(TimeNs delta, TimeNs base) {
   return s.str();
 }
 std::string callId(const EventDifference& e) {
-  return std::to_string(e.rankA) + ":" + (e.mpiIndex != kNone32 ? std::to_string(e.mpiIndex) : "e" + std::to_string(e.eventA));
+  return std::to_string(e.rankA) + ":" +
+         (e.mpiIndex != kNone32 ? std::to_string(e.mpiIndex) : "e" + std::to_string(e.eventA));
 }
 
 // One event in words: "MPI_Recv 3:120 in step 12 (B: 3:e845)".
 std::string eventWords(const EventDifference& e) {
   std::string s = e.function + " " + callId(e);
   if (e.step != kNone32) s += " in step " + std::to_string(e.step);
-  if (e.rankB != e.rankA || e.eventB != e.eventA) s += " (B: " + std::to_string(e.rankB) + ":e" + std::to_string(e.eventB) + ")";
+  if (e.rankB != e.rankA || e.eventB != e.eventA)
+    s += " (B: " + std::to_string(e.rankB) + ":e" + std::to_string(e.eventB) + ")";
   return s;
 }
 
 Json eventJson(const EventDifference& e, bool predicted) {
-  Json j = {{"rank_a", e.rankA},       {"event_a", e.eventA},         {"rank_b", e.rankB},
-            {"event_b", e.eventB},     {"function", e.function},       {"call", callId(e)},
+  Json j = {{"rank_a", e.rankA},
+            {"event_a", e.eventA},
+            {"rank_b", e.rankB},
+            {"event_b", e.eventB},
+            {"function", e.function},
+            {"call", callId(e)},
             {"step", e.step == kNone32 ? Json(nullptr) : Json(e.step)},
-            {"enter_a_ns", e.enterA},  {"duration_a_ns", e.durationA}, {"enter_b_ns", e.enterB},
-            {"duration_b_ns", e.durationB}, {"duration_diff_ns", e.durationB - e.durationA}};
+            {"enter_a_ns", e.enterA},
+            {"duration_a_ns", e.durationA},
+            {"enter_b_ns", e.enterB},
+            {"duration_b_ns", e.durationB},
+            {"duration_diff_ns", e.durationB - e.durationA}};
   if (predicted) {
     j["enter_predicted_ns"] = e.enterPredicted;
     j["duration_predicted_ns"] = e.durationPredicted;
@@ -88,13 +97,24 @@ constexpr std::size_t kJsonRanks = 4096, kJsonSteps = 1000, kJsonFunctions = 100
 Json comparisonJson(const CompareCliOptions& o, const Trace& a, const Trace& b, const TraceAlignment& al,
                     const Comparison& c, const Scenario* scenario) {
   const bool p = c.predicted.has_value();
-  Json j = {{"trace_a", o.pathA}, {"trace_b", o.pathB}, {"format_a", a.format}, {"format_b", b.format},
-            {"ranks_a", a.rankCount()}, {"ranks_b", b.rankCount()}, {"events_a", al.eventsA},
-            {"events_b", al.eventsB}, {"paired_events", al.paired}, {"only_in_a", al.onlyA},
-            {"only_in_b", al.onlyB}, {"paired_share", al.pairedShare()},
-            {"unpaired_ranks_a", al.unpairedA}, {"unpaired_ranks_b", al.unpairedB},
-            {"measured_a_ns", c.measuredA}, {"measured_b_ns", c.measuredB},
-            {"change_ns", c.measuredB - c.measuredA}, {"change_percent", percentOf(c.measuredB - c.measuredA, c.measuredA)}};
+  Json j = {{"trace_a", o.pathA},
+            {"trace_b", o.pathB},
+            {"format_a", a.format},
+            {"format_b", b.format},
+            {"ranks_a", a.rankCount()},
+            {"ranks_b", b.rankCount()},
+            {"events_a", al.eventsA},
+            {"events_b", al.eventsB},
+            {"paired_events", al.paired},
+            {"only_in_a", al.onlyA},
+            {"only_in_b", al.onlyB},
+            {"paired_share", al.pairedShare()},
+            {"unpaired_ranks_a", al.unpairedA},
+            {"unpaired_ranks_b", al.unpairedB},
+            {"measured_a_ns", c.measuredA},
+            {"measured_b_ns", c.measuredB},
+            {"change_ns", c.measuredB - c.measuredA},
+            {"change_percent", percentOf(c.measuredB - c.measuredA, c.measuredA)}};
   if (p && scenario) {
     Json hs = Json::array();
     for (const auto& h : scenario->hypotheses) hs.push_back(h.toString());
@@ -114,11 +134,15 @@ Json comparisonJson(const CompareCliOptions& o, const Trace& a, const Trace& b, 
     }
     return items;
   };
-  auto gap = [p](TimeNs a, TimeNs b, TimeNs pr) { return p ? std::max(std::abs(pr - b), std::abs(b - a)) : std::abs(b - a); };
+  auto gap = [p](TimeNs a, TimeNs b, TimeNs pr) {
+    return p ? std::max(std::abs(pr - b), std::abs(b - a)) : std::abs(b - a);
+  };
   std::size_t omitted = 0;
   Json ranks = Json::array();
-  for (const RankDifference& r : bounded(c.ranks, kJsonRanks, [&](const RankDifference& r) { return gap(r.endA, r.endB, r.endPredicted); }, omitted)) {
-    Json x = {{"rank_a", r.rankA}, {"rank_b", r.rankB}, {"end_a_ns", r.endA}, {"end_b_ns", r.endB},
+  for (const RankDifference& r : bounded(
+           c.ranks, kJsonRanks, [&](const RankDifference& r) { return gap(r.endA, r.endB, r.endPredicted); },
+           omitted)) {
+    Json x = {{"rank_a", r.rankA},          {"rank_b", r.rankB},    {"end_a_ns", r.endA},  {"end_b_ns", r.endB},
               {"diff_ns", r.endB - r.endA}, {"only_in_a", r.onlyA}, {"only_in_b", r.onlyB}};
     if (p) {
       x["predicted_end_ns"] = r.endPredicted;
@@ -129,7 +153,8 @@ Json comparisonJson(const CompareCliOptions& o, const Trace& a, const Trace& b, 
   j["per_rank"] = std::move(ranks);
   j["per_rank_omitted"] = omitted;
   Json steps = Json::array();
-  for (const StepDifference& s : bounded(c.steps, kJsonSteps, [&](const StepDifference& s) { return gap(s.a, s.b, s.predicted); }, omitted)) {
+  for (const StepDifference& s : bounded(
+           c.steps, kJsonSteps, [&](const StepDifference& s) { return gap(s.a, s.b, s.predicted); }, omitted)) {
     Json x = {{"step_a", s.stepA}, {"step_b", s.stepB}, {"a_ns", s.a}, {"b_ns", s.b}, {"diff_ns", s.b - s.a}};
     if (p) {
       x["predicted_ns"] = s.predicted;
@@ -142,8 +167,8 @@ Json comparisonJson(const CompareCliOptions& o, const Trace& a, const Trace& b, 
   j["per_step"] = std::move(steps);
   j["per_step_omitted"] = omitted;
   auto functionJson = [p](const FunctionDifference& f) {
-    Json x = {{"function", f.name}, {"a_ns", f.a}, {"b_ns", f.b}, {"diff_ns", f.b - f.a},
-              {"count_a", f.countA}, {"count_b", f.countB}};
+    Json x = {{"function", f.name},   {"a_ns", f.a},         {"b_ns", f.b},
+              {"diff_ns", f.b - f.a}, {"count_a", f.countA}, {"count_b", f.countB}};
     if (f.rankA != kNone32) {
       x["rank_a"] = f.rankA;
       x["rank_b"] = f.rankB;
@@ -155,7 +180,8 @@ Json comparisonJson(const CompareCliOptions& o, const Trace& a, const Trace& b, 
     return x;
   };
   Json functions = Json::array();
-  for (const auto& f : bounded(c.functions, kJsonFunctions, [](const FunctionDifference& f) { return std::abs(f.b - f.a); }, omitted))
+  for (const auto& f : bounded(
+           c.functions, kJsonFunctions, [](const FunctionDifference& f) { return std::abs(f.b - f.a); }, omitted))
     functions.push_back(functionJson(f));
   j["per_function"] = std::move(functions);
   j["per_function_omitted"] = omitted;
@@ -166,8 +192,12 @@ Json comparisonJson(const CompareCliOptions& o, const Trace& a, const Trace& b, 
   for (const auto& e : c.changed) changed.push_back(eventJson(e, p));
   for (const auto& e : c.missed) missed.push_back(eventJson(e, p));
   for (const auto& e : c.edits)
-    edits.push_back({{"in", e.inB ? "b" : "a"}, {"rank", e.rank}, {"event", e.event}, {"function", e.function},
-                     {"enter_ns", e.enter}, {"duration_ns", e.duration}});
+    edits.push_back({{"in", e.inB ? "b" : "a"},
+                     {"rank", e.rank},
+                     {"event", e.event},
+                     {"function", e.function},
+                     {"enter_ns", e.enter},
+                     {"duration_ns", e.duration}});
   j["changed_events"] = std::move(changed);
   if (p) j["prediction_misses"] = std::move(missed);
   j["one_run_only"] = std::move(edits);
@@ -213,7 +243,9 @@ void printComparison(const CompareCliOptions& o, const Trace& a, const Trace& b,
     std::cout << "  rank " << r.rankA << (r.rankB != r.rankA ? "/" + std::to_string(r.rankB) : "") << "  end A "
               << humanDuration(r.endA) << ", B " << humanDuration(r.endB) << " (" << signedDuration(r.endB - r.endA)
               << ")";
-    if (p) std::cout << ", predicted " << humanDuration(r.endPredicted) << " (error " << signedDuration(r.endPredicted - r.endB) << ")";
+    if (p)
+      std::cout << ", predicted " << humanDuration(r.endPredicted) << " (error "
+                << signedDuration(r.endPredicted - r.endB) << ")";
     std::cout << '\n';
   }
   if (!c.steps.empty() || c.stepsA + c.stepsB > 0) {
@@ -227,7 +259,9 @@ void printComparison(const CompareCliOptions& o, const Trace& a, const Trace& b,
       const StepDifference& s = stepList[i];
       std::cout << "  step " << s.stepA << (s.stepB != s.stepA ? "/" + std::to_string(s.stepB) : "") << "  A "
                 << humanDuration(s.a) << ", B " << humanDuration(s.b) << " (" << signedDuration(s.b - s.a) << ")";
-      if (p) std::cout << ", predicted " << humanDuration(s.predicted) << " (error " << signedDuration(s.predicted - s.b) << ")";
+      if (p)
+        std::cout << ", predicted " << humanDuration(s.predicted) << " (error " << signedDuration(s.predicted - s.b)
+                  << ")";
       std::cout << '\n';
     }
   }
@@ -236,7 +270,9 @@ void printComparison(const CompareCliOptions& o, const Trace& a, const Trace& b,
     const FunctionDifference& f = c.functions[i];
     std::cout << "  " << f.name << "  A " << humanDuration(f.a) << " (" << f.countA << "), B " << humanDuration(f.b)
               << " (" << f.countB << "): " << signedDuration(f.b - f.a);
-    if (p) std::cout << "; predicted " << humanDuration(f.predicted) << " (error " << signedDuration(f.predicted - f.b) << ")";
+    if (p)
+      std::cout << "; predicted " << humanDuration(f.predicted) << " (error " << signedDuration(f.predicted - f.b)
+                << ")";
     std::cout << '\n';
   }
   std::cout << "events whose duration changed most:\n";
@@ -252,15 +288,17 @@ void printComparison(const CompareCliOptions& o, const Trace& a, const Trace& b,
     for (std::size_t i = 0; i < std::min(top, c.missed.size()); ++i) {
       const EventDifference& e = c.missed[i];
       std::cout << "  " << eventWords(e) << ": predicted " << humanDuration(e.durationPredicted) << ", re-measured "
-                << humanDuration(e.durationB) << " (the prediction " << (e.durationPredicted < e.durationB ? "short by " : "long by ")
+                << humanDuration(e.durationB) << " (the prediction "
+                << (e.durationPredicted < e.durationB ? "short by " : "long by ")
                 << humanDuration(std::abs(e.durationB - e.durationPredicted)) << ")\n";
     }
   }
   if (!c.edits.empty()) {
-    std::cout << "events of one run only (" << al.onlyA << " in A, " << al.onlyB << " in B; the first " << c.edits.size() << "):\n";
+    std::cout << "events of one run only (" << al.onlyA << " in A, " << al.onlyB << " in B; the first "
+              << c.edits.size() << "):\n";
     for (const EventEdit& e : c.edits)
-      std::cout << "  only in " << (e.inB ? "B: " : "A: ") << e.function << " on rank " << e.rank << " (event " << e.event
-                << ") at " << humanDuration(e.enter) << ", " << humanDuration(e.duration) << '\n';
+      std::cout << "  only in " << (e.inB ? "B: " : "A: ") << e.function << " on rank " << e.rank << " (event "
+                << e.event << ") at " << humanDuration(e.enter) << ", " << humanDuration(e.duration) << '\n';
   }
 }
 
@@ -302,15 +340,17 @@ int runCompare(const CompareCliOptions& o) {
 
 Command addCompareCommand(CLI::App& parent) {
   auto o = std::make_shared<CompareCliOptions>();
-  CLI::App* app = parent.add_subcommand(
-      "compare", "Two runs side by side: align B with A and show where they differ; with hypotheses, the "
-                 "prediction of A under them against B, the run after the fix (docs/compare.md)");
+  CLI::App* app =
+      parent.add_subcommand("compare",
+                            "Two runs side by side: align B with A and show where they differ; with hypotheses, the "
+                            "prediction of A under them against B, the run after the fix (docs/compare.md)");
   app->add_option("A", o->pathA, "the first run's trace (the one predicted under the hypotheses)")->required();
   app->add_option("B", o->pathB, "the second run's trace (e.g. re-measured after the fix)")->required();
   addHypothesisOptions(app, o->hypotheses);
   addReplayOptions(app, o->replay);
-  app->add_option("--rank-map", o->rankMap,
-                  "RA:RB,...: pair rank RA of A with rank RB of B (default: by number; ranks not listed stay unpaired)");
+  app->add_option(
+      "--rank-map", o->rankMap,
+      "RA:RB,...: pair rank RA of A with rank RB of B (default: by number; ranks not listed stay unpaired)");
   app->add_option("--top", o->top, "list at most N ranks, steps, functions and events per list (default 10)")
       ->check(CLI::Range(1, 100000));
   app->add_option("--min-paired", o->minPaired,

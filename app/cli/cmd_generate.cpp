@@ -128,7 +128,8 @@ Command addGenerateCommand(CLI::App& parent) {
                   "N: a zero-length state 'inserted' before every N-th MPI call of each rank (variants of one run "
                   "for 'perwiz-cli compare'; 0: none)")
       ->capture_default_str();
-  app->add_option("--insert-phase", s.insertPhase, "K: with --insert-every, before the calls whose number plus K is a multiple of N")
+  app->add_option("--insert-phase", s.insertPhase,
+                  "K: with --insert-every, before the calls whose number plus K is a multiple of N")
       ->capture_default_str();
   app->add_option("--format", opts->format, "output format (default: from OUT's extension)")
       ->check(CLI::IsMember({"alog", "otf", "otf2"}));

@@ -36,15 +36,9 @@ int main(int argc, char** argv) {
   app.fallthrough(false);
 
   const std::vector<cli::Command> commands = {
-      cli::addInfoCommand(app),
-      cli::addEventsCommand(app),
-      cli::addConvertCommand(app),
-      cli::addGenerateCommand(app),
-      cli::addPredictCommand(app),
-      cli::addCriticalPathCommand(app),
-      cli::addAdviseCommand(app),
-      cli::addOverheadCommand(app),
-      cli::addCompensateCommand(app),
+      cli::addInfoCommand(app),     cli::addEventsCommand(app),   cli::addConvertCommand(app),
+      cli::addGenerateCommand(app), cli::addPredictCommand(app),  cli::addCriticalPathCommand(app),
+      cli::addAdviseCommand(app),   cli::addOverheadCommand(app), cli::addCompensateCommand(app),
       cli::addCompareCommand(app),
   };
 

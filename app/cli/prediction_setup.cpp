@@ -312,7 +312,8 @@ void printCriticalPath(std::ostream& out, const PathNames& names, const Critical
 
 void addHypothesisOptions(CLI::App* app, HypothesisFlags& h) {
   app->add_option("--zero-wait", h.zeroWait, "RANK:INDEX: this MPI call's waiting time becomes zero")
-      ->take_all()->allow_extra_args(false);
+      ->take_all()
+      ->allow_extra_args(false);
   app->add_option("--zero-event", h.zeroEvent,
                   "RANK:INDEX (MPI call) or RANK:cINDEX (computation before call INDEX) takes no time")
       ->allow_extra_args(false);
@@ -325,7 +326,8 @@ void addHypothesisOptions(CLI::App* app, HypothesisFlags& h) {
 }
 
 void addHypotheses(Scenario& s, const HypothesisFlags& h) {
-  for (const auto& z : h.zeroWait) s.hypotheses.push_back({HypothesisKind::ZeroWait, eventArg("--zero-wait", z, false), 0});
+  for (const auto& z : h.zeroWait)
+    s.hypotheses.push_back({HypothesisKind::ZeroWait, eventArg("--zero-wait", z, false), 0});
   for (const auto& z : h.zeroEvent)
     s.hypotheses.push_back({HypothesisKind::ZeroEvent, eventArg("--zero-event", z, true), 0});
   for (std::uint32_t k : h.balanceCompute) s.hypotheses.push_back({HypothesisKind::BalanceCompute, {}, k});

@@ -130,7 +130,8 @@ void checkCompare(Backend backend, const std::string& original, const std::strin
               r["predicted_end_ns"].get<std::int64_t>() - r["end_b_ns"].get<std::int64_t>());
   }
   std::printf("compare: %.1f %% of the events paired, %lld only in the original, %lld only in the improved run\n",
-              100.0 * c["paired_share"].get<double>(), c["only_in_a"].get<long long>(), c["only_in_b"].get<long long>());
+              100.0 * c["paired_share"].get<double>(), c["only_in_a"].get<long long>(),
+              c["only_in_b"].get<long long>());
 }
 
 // The start of the programs' timing window (report_start's barrier): the last rank's leave of its
@@ -160,7 +161,8 @@ using HypothesisMaker = std::function<std::pair<Args, std::string>(Backend, cons
 void validate(Backend backend, const Case& c, const HypothesisMaker& hypotheses) {
   const std::string id = (backend == Backend::Smpi ? "smpi-" : "ompi-") + c.program + "-" + std::to_string(c.ranks);
   const std::string original = traceRun(backend, c.program, c.ranks, c.args, id + "-original");
-  const std::int64_t originalNs = checkedIdentity(backend, original, c.ranks, c.steps)["measured_ns"].get<std::int64_t>();
+  const std::int64_t originalNs =
+      checkedIdentity(backend, original, c.ranks, c.steps)["measured_ns"].get<std::int64_t>();
 
   const auto [hypArgs, label] = hypotheses(backend, original);
   Args predictArgs = {"predict", original};

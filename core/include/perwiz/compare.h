@@ -35,9 +35,9 @@ struct RankAlignment {
 };
 
 struct TraceAlignment {
-  std::vector<RankAlignment> ranks;             // paired ranks, in A's rank order
+  std::vector<RankAlignment> ranks;                 // paired ranks, in A's rank order
   std::vector<std::uint32_t> unpairedA, unpairedB;  // ranks of either without a partner
-  std::uint64_t eventsA = 0, eventsB = 0;       // of the paired ranks
+  std::uint64_t eventsA = 0, eventsB = 0;           // of the paired ranks
   std::uint64_t paired = 0, onlyA = 0, onlyB = 0;
   // Paired events over the larger side's events (1 for identical streams).
   double pairedShare() const;
@@ -106,13 +106,13 @@ struct Comparison {
   TimeNs measuredA = 0, measuredB = 0;
   std::optional<TimeNs> predicted;  // T of A′, with a prediction
   std::vector<RankDifference> ranks;
-  std::vector<StepDifference> steps;            // A's steps with a partner, in A's order
-  std::uint32_t stepsA = 0, stepsB = 0;         // parallel steps of each trace
-  std::vector<FunctionDifference> functions;    // overall, by name (union of both traces)
+  std::vector<StepDifference> steps;              // A's steps with a partner, in A's order
+  std::uint32_t stepsA = 0, stepsB = 0;           // parallel steps of each trace
+  std::vector<FunctionDifference> functions;      // overall, by name (union of both traces)
   std::vector<FunctionDifference> functionRanks;  // per (function, rank pair): the `top` largest |b − a|
-  std::vector<EventDifference> changed;         // the `top` paired events with the largest |durationB − durationA|
-  std::vector<EventDifference> missed;          // with a prediction: the largest |durationB − durationPredicted|
-  std::vector<EventEdit> edits;                 // the first `top` events of either run only, rank by rank
+  std::vector<EventDifference> changed;           // the `top` paired events with the largest |durationB − durationA|
+  std::vector<EventDifference> missed;            // with a prediction: the largest |durationB − durationPredicted|
+  std::vector<EventEdit> edits;                   // the first `top` events of either run only, rank by rank
 };
 
 // The differences of an alignment of `a` and `b` (alignTraces). With `predicted` (A′: a

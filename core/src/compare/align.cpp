@@ -49,7 +49,7 @@ class RankAligner {
   }
 
  private:
-  static constexpr std::uint32_t kNear = 32;        // differences up to this size: tried one by one
+  static constexpr std::uint32_t kNear = 32;         // differences up to this size: tried one by one
   static constexpr std::uint32_t kWindow = 1 << 16;  // larger ones: searched in windows this long
 
   bool same(std::uint32_t i, std::uint32_t j) const { return fmap_[fa_[i]] == fb_[j]; }
@@ -129,8 +129,12 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> pairRanks(
   }
   std::vector<bool> usedA(na, false), usedB(nb, false);
   for (const auto& [ra, rb] : rankMap) {
-    if (ra >= na) throw std::invalid_argument("rank " + std::to_string(ra) + " of the first trace does not exist (it has " + std::to_string(na) + " ranks)");
-    if (rb >= nb) throw std::invalid_argument("rank " + std::to_string(rb) + " of the second trace does not exist (it has " + std::to_string(nb) + " ranks)");
+    if (ra >= na)
+      throw std::invalid_argument("rank " + std::to_string(ra) + " of the first trace does not exist (it has " +
+                                  std::to_string(na) + " ranks)");
+    if (rb >= nb)
+      throw std::invalid_argument("rank " + std::to_string(rb) + " of the second trace does not exist (it has " +
+                                  std::to_string(nb) + " ranks)");
     if (usedA[ra] || usedB[rb])
       throw std::invalid_argument("rank " + std::to_string(usedA[ra] ? ra : rb) + " of the " +
                                   (usedA[ra] ? "first" : "second") + " trace is paired twice");

@@ -63,9 +63,8 @@ class Largest {
   // Largest first; ties by the order of `before`.
   template <class Before>
   std::vector<T> sorted(Before before) && {
-    std::sort(heap_.begin(), heap_.end(), [&](const T& x, const T& y) {
-      return key_(x) != key_(y) ? key_(x) > key_(y) : before(x, y);
-    });
+    std::sort(heap_.begin(), heap_.end(),
+              [&](const T& x, const T& y) { return key_(x) != key_(y) ? key_(x) > key_(y) : before(x, y); });
     return std::move(heap_);
   }
   std::vector<T>& items() { return heap_; }
@@ -111,8 +110,8 @@ struct RankSums {
 class Comparer {
  public:
   Comparer(const Trace& a, const Trace& b, const TraceAlignment& al, const PredictedTimes* p, const CompareOptions& o)
-      : a_(a), b_(b), al_(al), p_(p), o_(o), fu_(a, b), totals_(fu_.names.size()),
-        changed_(o.top, byChange), missed_(o.top, byMiss), functionRanks_(o.top, byFunctionChange) {}
+      : a_(a), b_(b), al_(al), p_(p), o_(o), fu_(a, b), totals_(fu_.names.size()), changed_(o.top, byChange),
+        missed_(o.top, byMiss), functionRanks_(o.top, byFunctionChange) {}
 
   Comparison run() {
     Comparison c;
@@ -121,9 +120,8 @@ class Comparer {
     if (p_) c.predicted = p_->end;
     c.ranks.resize(al_.ranks.size());
     std::vector<std::vector<EventEdit>> edits(al_.ranks.size());
-    forEachRank(std::uint32_t(al_.ranks.size()), al_.eventsA + al_.eventsB, [&](std::uint32_t k) {
-      c.ranks[k] = rankPair(al_.ranks[k], edits[k]);
-    });
+    forEachRank(std::uint32_t(al_.ranks.size()), al_.eventsA + al_.eventsB,
+                [&](std::uint32_t k) { c.ranks[k] = rankPair(al_.ranks[k], edits[k]); });
     for (auto& e : edits)
       for (auto& x : e)
         if (c.edits.size() < o_.top) c.edits.push_back(std::move(x));
@@ -131,9 +129,8 @@ class Comparer {
       if (totals_.countA[f] + totals_.countB[f] > 0)
         c.functions.push_back({fu_.names[f], totals_.a[f], totals_.b[f], totals_.p[f], totals_.countA[f],
                                totals_.countB[f], kNone32, kNone32});
-    std::stable_sort(c.functions.begin(), c.functions.end(), [](const auto& x, const auto& y) {
-      return absDiff(x.b, x.a) > absDiff(y.b, y.a);
-    });
+    std::stable_sort(c.functions.begin(), c.functions.end(),
+                     [](const auto& x, const auto& y) { return absDiff(x.b, x.a) > absDiff(y.b, y.a); });
     c.functionRanks = std::move(functionRanks_).sorted([](const auto& x, const auto& y) {
       return std::pair(x.rankA, x.name) < std::pair(y.rankA, y.name);
     });
@@ -152,8 +149,13 @@ class Comparer {
     const RankTrace& x = a_.ranks[ra.rankA];
     const RankTrace& y = b_.ranks[ra.rankB];
     const PredictedRank* pr = p_ && ra.rankA < p_->ranks.size() ? p_->ranks[ra.rankA].get() : nullptr;
-    RankDifference d{ra.rankA, ra.rankB, std::max<TimeNs>(0, x.leave.maxValue()),
-                     std::max<TimeNs>(0, y.leave.maxValue()), pr ? pr->end : 0, ra.onlyA, ra.onlyB};
+    RankDifference d{ra.rankA,
+                     ra.rankB,
+                     std::max<TimeNs>(0, x.leave.maxValue()),
+                     std::max<TimeNs>(0, y.leave.maxValue()),
+                     pr ? pr->end : 0,
+                     ra.onlyA,
+                     ra.onlyB};
     RankSums sums(fu_.names.size());
     Largest<EventDifference, decltype(byChange)> changed(o_.top, byChange);
     Largest<EventDifference, decltype(byMiss)> missed(pr ? o_.top : 0, byMiss);
@@ -190,8 +192,9 @@ class Comparer {
         }
         TimeNs enB, leB;
         bTimes(j, enB, leB);
-        EventDifference e{ra.rankA, i, ra.rankB, j, {}, kNone32, kNone32, ta->enter[k], durA, enB, leB - enB,
-                          tp ? tp->enter[k] : 0, durP};
+        EventDifference e{
+            ra.rankA, i, ra.rankB, j, {}, kNone32, kNone32, ta->enter[k], durA, enB, leB - enB, tp ? tp->enter[k] : 0,
+            durP};
         if (e.durationB != e.durationA) changed.offer(e);  // only what changed is listed
         if (tp && e.durationB != e.durationPredicted) missed.offer(e);
       }
@@ -211,7 +214,8 @@ class Comparer {
       if (shownB++ >= o_.top) break;
       edits.push_back({true, ra.rankB, j, fu_.names[fu_.ofB[y.function[j]]], y.enter[j], y.leave[j] - y.enter[j]});
     }
-    std::stable_sort(edits.begin(), edits.end(), [](const EventEdit& u, const EventEdit& v) { return u.enter < v.enter; });
+    std::stable_sort(edits.begin(), edits.end(),
+                     [](const EventEdit& u, const EventEdit& v) { return u.enter < v.enter; });
     if (edits.size() > o_.top) edits.resize(o_.top);
     merge(ra, sums, changed, missed);
     return d;

@@ -406,8 +406,8 @@ class Generator {
   TimeNs blockingRecvDelay_ = 0;     // its receive delay for MPI_Recv / MPI_Sendrecv
   TimeNs irecvDelay_ = 0;            // ... and for the Waitall completing an Irecv
   TimeNs transfer_ = 0;              // the spec's latency + bytes / bandwidth
-  std::uint32_t step_ = 0, sendrecv_ = 0, send_ = 0, recv_ = 0, isend_ = 0, irecv_ = 0,
-                waitall_ = 0, coll_ = 0, inserted_ = 0;
+  std::uint32_t step_ = 0, sendrecv_ = 0, send_ = 0, recv_ = 0, isend_ = 0, irecv_ = 0, waitall_ = 0, coll_ = 0,
+                inserted_ = 0;
   std::vector<std::uint64_t> calls_ = std::vector<std::uint64_t>(n_, 0);  // per rank: MPI calls so far
 };
 
@@ -434,8 +434,9 @@ std::uint64_t generatedEventCount(const GeneratorSpec& spec) {
   std::uint64_t inserted = 0;
   for (std::uint32_t r = 0; r < spec.ranks; ++r) {
     topo.partners(r, p);
-    const std::uint64_t calls = std::uint64_t{spec.steps} * ((spec.collective != MpiOp::None ? 1 : 0) +
-                                                             std::uint64_t{spec.messagesPerStep} * topo.callsPerExchange(p));
+    const std::uint64_t calls =
+        std::uint64_t{spec.steps} *
+        ((spec.collective != MpiOp::None ? 1 : 0) + std::uint64_t{spec.messagesPerStep} * topo.callsPerExchange(p));
     const std::uint64_t first = (spec.insertEvery - spec.insertPhase % spec.insertEvery) % spec.insertEvery;
     inserted += calls > first ? (calls - first + spec.insertEvery - 1) / spec.insertEvery : 0;
   }
