@@ -521,10 +521,6 @@
         <translation>perwiz: --width は 200 から 20000 の間で指定してください</translation>
     </message>
     <message>
-        <source>perwiz: at most one TRACE</source>
-        <translation>perwiz: トレースは 1 つまでです</translation>
-    </message>
-    <message>
         <source>Height of a lane for --export-image (pixels, at least 14; a Lanes row has two).</source>
         <translation>--export-image のレーンの高さ（ピクセル、14 以上。レーン表示では 1 行に 2 レーン）。</translation>
     </message>
@@ -559,6 +555,14 @@
     <message>
         <source>perwiz: --%1 needs --export-image</source>
         <translation>perwiz: --%1 には --export-image が必要です</translation>
+    </message>
+    <message>
+        <source>a second run of the program (e.g. after the fix), compared with TRACE (File ▸ Compare With…).</source>
+        <translation>プログラムの 2 回目の実行 (修正後など)。TRACE と比較します (ファイル ▸ 比較…)。</translation>
+    </message>
+    <message>
+        <source>perwiz: at most two traces (TRACE and a SECOND run to compare)</source>
+        <translation>perwiz: トレースは 2 つまでです (TRACE と比較する 2 回目の実行)</translation>
     </message>
 </context>
 <context>
@@ -812,6 +816,10 @@
         <source>Preparing for changes</source>
         <translation>変更の準備中</translation>
     </message>
+    <message>
+        <source>Open a trace first: the second run is compared with it</source>
+        <translation>先にトレースを開いてください: 2 回目の実行はそれと比較されます</translation>
+    </message>
 </context>
 <context>
     <name>perwiz::gui::ChartsDock</name>
@@ -886,6 +894,135 @@
     <message>
         <source>end (%1)</source>
         <translation>終了時刻 (%1)</translation>
+    </message>
+</context>
+<context>
+    <name>perwiz::gui::ComparisonDock</name>
+    <message>
+        <source>Comparison</source>
+        <translation>比較</translation>
+    </message>
+    <message>
+        <source>Compare With…</source>
+        <translation>比較…</translation>
+    </message>
+    <message>
+        <source>Open a second run of the program (e.g. after the fix) beside this one</source>
+        <translation>プログラムの 2 回目の実行 (修正後など) をこの実行の横に開きます</translation>
+    </message>
+    <message>
+        <source>End Comparison</source>
+        <translation>比較を終了</translation>
+    </message>
+    <message>
+        <source>No second run yet: File ▸ Compare With… opens one.</source>
+        <translation>2 回目の実行はまだありません: ファイル ▸ 比較… で開きます。</translation>
+    </message>
+    <message>
+        <source>Ranks</source>
+        <translation>ランク</translation>
+    </message>
+    <message>
+        <source>Steps</source>
+        <translation>ステップ</translation>
+    </message>
+    <message>
+        <source>Functions</source>
+        <translation>関数</translation>
+    </message>
+    <message>
+        <source>Events</source>
+        <translation>イベント</translation>
+    </message>
+    <message>
+        <source>Comparing with %1…</source>
+        <translation>%1 と比較中…</translation>
+    </message>
+    <message>
+        <source>No comparison: %1</source>
+        <translation>比較できません: %1</translation>
+    </message>
+    <message>
+        <source>B: %1 — %2 of %3 events paired, %4 only in A, %5 only in B.</source>
+        <translation>B: %1 — %3 イベント中 %2 が対応、A のみ %4、B のみ %5。</translation>
+    </message>
+    <message>
+        <source>T: A %1, B %2 (%3).</source>
+        <translation>T: A %1、B %2 (%3)。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Predicted (A′, %n hypothesis(es)): %1; B re-measured %2: the prediction is off by %3 (%4).</source>
+        <translation>
+            <numerusform>予測 (A′、仮説 %n 個): %1。B の再測定 %2: 予測の誤差 %3 (%4)。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No hypotheses: add some to set their prediction against B.</source>
+        <translation>仮説がありません: 仮説を追加すると、その予測を B と比べます。</translation>
+    </message>
+    <message>
+        <source>%1 rank(s) of A and %2 of B have no partner.</source>
+        <translation>A の %1 ランクと B の %2 ランクに対応がありません。</translation>
+    </message>
+    <message>
+        <source>Rank</source>
+        <translation>ランク</translation>
+    </message>
+    <message>
+        <source>End A</source>
+        <translation>A の終了</translation>
+    </message>
+    <message>
+        <source>End B</source>
+        <translation>B の終了</translation>
+    </message>
+    <message>
+        <source>B − A</source>
+        <translation>B − A</translation>
+    </message>
+    <message>
+        <source>Predicted</source>
+        <translation>予測</translation>
+    </message>
+    <message>
+        <source>Error</source>
+        <translation>誤差</translation>
+    </message>
+    <message>
+        <source>Step</source>
+        <translation>ステップ</translation>
+    </message>
+    <message>
+        <source>A</source>
+        <translation>A</translation>
+    </message>
+    <message>
+        <source>B</source>
+        <translation>B</translation>
+    </message>
+    <message>
+        <source>Function</source>
+        <translation>関数</translation>
+    </message>
+    <message>
+        <source>Calls A</source>
+        <translation>A の呼び出し数</translation>
+    </message>
+    <message>
+        <source>Calls B</source>
+        <translation>B の呼び出し数</translation>
+    </message>
+    <message>
+        <source>Event</source>
+        <translation>イベント</translation>
+    </message>
+    <message>
+        <source>changed: </source>
+        <translation>変化: </translation>
+    </message>
+    <message>
+        <source>missed: </source>
+        <translation>予測外れ: </translation>
     </message>
 </context>
 <context>
@@ -1693,6 +1830,22 @@
     <message>
         <source>Updated %1 events in %2</source>
         <translation>%1 イベントを更新 (%2)</translation>
+    </message>
+    <message>
+        <source>&amp;Compare With…</source>
+        <translation>比較(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Open a second run of the program (e.g. after the fix) and compare it with this one</source>
+        <translation>プログラムの 2 回目の実行 (修正後など) を開き、この実行と比較します</translation>
+    </message>
+    <message>
+        <source>Compare With</source>
+        <translation>比較</translation>
+    </message>
+    <message>
+        <source>Traces (*.alog *.log *.otf *.otf2);;All files (*)</source>
+        <translation>トレース (*.alog *.log *.otf *.otf2);;すべてのファイル (*)</translation>
     </message>
 </context>
 <context>

@@ -1,5 +1,6 @@
 #include "advisor_dock.h"
 
+#include "dock_tables.h"
 #include "units.h"
 
 #include <QHBoxLayout>
@@ -18,25 +19,6 @@ namespace {
 
 constexpr int kRefRole = Qt::UserRole;       // "rank:index" of an MPI call, or a step number
 constexpr int kPathRole = Qt::UserRole + 1;  // domino path index (top-level items)
-
-QTableWidget* makeTable(const QStringList& headers, QWidget* parent) {
-  auto* t = new QTableWidget(0, headers.size(), parent);
-  t->setHorizontalHeaderLabels(headers);
-  t->setSelectionBehavior(QAbstractItemView::SelectRows);
-  t->setSelectionMode(QAbstractItemView::ExtendedSelection);
-  t->setEditTriggers(QAbstractItemView::NoEditTriggers);
-  t->verticalHeader()->setVisible(false);
-  t->horizontalHeader()->setStretchLastSection(false);  // columns sized to content, the gain next to its row
-  t->resizeColumnsToContents();                         // headers whole before the first rows
-  t->setSortingEnabled(false);
-  return t;
-}
-
-QTableWidgetItem* cell(const QString& text, bool number = false) {
-  auto* item = new QTableWidgetItem(text);
-  if (number) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
-  return item;
-}
 
 // Time saved and its share of the base T, one sign for both: "+1.815 ms (+15.6 %)" when the
 // prediction is faster, "−0.420 ms (−3.6 %)" when slower.

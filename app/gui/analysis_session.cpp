@@ -20,6 +20,7 @@ namespace perwiz::gui {
 AnalysisSession::AnalysisSession(QObject* parent) : QObject(parent) {
   qRegisterMetaType<perwiz::gui::SessionView>();
   qRegisterMetaType<std::shared_ptr<const OverheadResult>>();
+  qRegisterMetaType<std::shared_ptr<const ComparisonResult>>();
   doc_ = new ScenarioDocument(this);
   undo_ = new QUndoStack(this);
   loader_ = new TraceLoader(this);
@@ -179,6 +180,7 @@ void AnalysisSession::onLoadFinished(const LoadResult& result) {
     return;
   }
   resetAdvisor();
+  endComparison();  // of the trace before
   history_.clear();
   trace_ = result.trace;
   overheadWaiting_.reset();  // an overhead analysis asked for the old trace
@@ -261,6 +263,9 @@ bool AnalysisSession::setParallelRegion(const QString& name, QString* error) {
   auto t = withParallelRegion(*trace_, name.toStdString(), error);
   if (!t) return false;
   resetAdvisor();
+  // A comparison shown is made again: B gets the same region (its steps) when loaded anew.
+  const QString comparedPath = comparison_ ? comparison_->pathB : QString();
+  endComparison();
   prediction_.reset();
   trace_ = std::move(t);
   overheadWaiting_.reset();
@@ -269,6 +274,7 @@ bool AnalysisSession::setParallelRegion(const QString& name, QString* error) {
   emit traceChanged(trace_, false);
   emit message(tr("Parallel region '%1': %n step(s)", nullptr, static_cast<int>(trace_->steps.size())).arg(name), 5000);
   if (!resettingDocument_) requestPrediction();
+  if (!comparedPath.isEmpty()) compareWith(comparedPath);
   return true;
 }
 
@@ -386,6 +392,14 @@ void AnalysisSession::onPrediction(const std::shared_ptr<const PredictionResult>
   }
   emit predictionReady(result);
   if (isPredictionCurrent()) emit historyChanged();
+  // A comparison shown is made again with this prediction as A′ (B and the alignment kept).
+  if (isPredictionCurrent() && comparisonWatcher_) {
+    comparisonAgain_ = true;
+  } else if (isPredictionCurrent() && comparison_) {
+    const quint64 wanted = result->applied.empty() ? 0 : result->generation;
+    if (comparison_->generation != wanted)
+      startComparison({comparison_->traceB, comparison_->alignment, comparison_->pathB});
+  }
   if (advisorPending_ && isPredictionCurrent()) {
     advisorPending_ = false;
     advisor_->start(requestedGeneration_, trace_);

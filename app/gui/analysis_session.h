@@ -10,6 +10,7 @@
 // of them touches the worker. Tests drive it with QSignalSpy and no window.
 #pragma once
 
+#include "comparison_result.h"
 #include "overhead_result.h"
 #include "prediction_result.h"
 #include "scenario_document.h"
@@ -143,6 +144,16 @@ class AnalysisSession : public QObject {
   void runAdvisor();
   void cancelAdvisor();
 
+  // ---- comparing with a second run (issue #41, docs/compare.md) ----
+  // Loads the trace at `path` (B) in the background, aligns it with the trace shown (A) and
+  // compares them, with the prediction shown as A′ when it has hypotheses: comparisonReady()
+  // or comparisonFailed() follow. While a comparison is shown it is made again (B and the
+  // alignment kept) for each current prediction. Another trace ends it.
+  void compareWith(const QString& path);
+  void endComparison();
+  const std::shared_ptr<const ComparisonResult>& comparison() const { return comparison_; }
+  bool isComparing() const { return comparisonWatcher_ != nullptr; }
+
  signals:
   void loadStarted(const QString& path);
   void loadProgress(int percent);
@@ -180,6 +191,10 @@ class AnalysisSession : public QObject {
   // left at `path`).
   void exportFinished(const QString& path, const QString& error);
   void overheadAnalysed(const std::shared_ptr<const perwiz::gui::OverheadResult>& result);
+  void comparisonStarted(const QString& pathB);
+  void comparisonReady(const std::shared_ptr<const perwiz::gui::ComparisonResult>& result);
+  void comparisonFailed(const QString& message);
+  void comparisonEnded();
   void titleChanged();
   void message(const QString& text, int timeoutMs);
   void error(const QString& title, const QString& text);
@@ -230,6 +245,18 @@ class AnalysisSession : public QObject {
   void startOverheadAnalysis(double quantile, std::shared_ptr<const OverheadProfile> profile);
   QTimer progressTimer_;
   bool progressShown_ = false;
+  // The comparison shown, the job making one (B, its alignment, A′), and whether the prediction
+  // changed meanwhile (the job then runs again when it ends).
+  struct ComparisonJob {
+    std::shared_ptr<const Trace> traceB;
+    std::shared_ptr<const TraceAlignment> alignment;
+    QString pathB;
+  };
+  void startComparison(ComparisonJob job);
+  void onComparisonFinished();
+  std::shared_ptr<const ComparisonResult> comparison_;
+  QFutureWatcher<std::shared_ptr<const ComparisonResult>>* comparisonWatcher_ = nullptr;
+  bool comparisonAgain_ = false;
 };
 
 }  // namespace perwiz::gui

@@ -78,6 +78,12 @@ void addOptions(QCommandLineParser& parser) {
   parser.addPositionalArgument(
       QStringLiteral("TRACE"),
       QCoreApplication::translate("main", "ALOG or OTF2 trace, or a .perwiz session (default: the sample trace)."));
+  parser.addPositionalArgument(
+      QStringLiteral("SECOND"),
+      QCoreApplication::translate("main",
+                                  "a second run of the program (e.g. after the fix), compared with TRACE "
+                                  "(File ▸ Compare With…)."),
+      QStringLiteral("[SECOND]"));
 }
 
 // --export-image OUT TRACE: renders the trace without a window; returns the exit status.
@@ -170,14 +176,21 @@ int main(int argc, char** argv) {
           << Qt::endl;
       return 2;
     }
-  if (positional.size() > 1) {
-    err << QCoreApplication::translate("main", "perwiz: at most one TRACE") << Qt::endl;
+  if (positional.size() > 2) {
+    err << QCoreApplication::translate("main", "perwiz: at most two traces (TRACE and a SECOND run to compare)")
+        << Qt::endl;
     return 2;
   }
 
   perwiz::gui::MainWindow window;
   window.show();
   QString path = positional.isEmpty() ? perwiz::gui::sampleTracePath() : positional.first();
+  if (positional.size() == 2) {  // the second run, compared once the first has loaded
+    const QString second = positional[1];
+    QObject::connect(
+        &window, &perwiz::gui::MainWindow::traceLoaded, &window, [&window, second] { window.compareWith(second); },
+        Qt::SingleShotConnection);
+  }
   if (!path.isEmpty()) {
     if (path.endsWith(QLatin1String(".perwiz"), Qt::CaseInsensitive))
       window.openSession(path);

@@ -5,6 +5,7 @@
 #include "advisor_dock.h"
 #include "advisor_runner.h"
 #include "charts_dock.h"
+#include "comparison_dock.h"
 #include "perwiz/widgets/timeline_mode.h"
 #include "hypothesis_dock.h"
 #include "inspector_dock.h"
@@ -47,25 +48,29 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   advisorDock_ = new AdvisorDock(this);
   chartsDock_ = new ChartsDock(this);
   overheadDock_ = new OverheadDock(this);
+  comparisonDock_ = new ComparisonDock(this);
   addDockWidget(Qt::RightDockWidgetArea, inspector_);
   addDockWidget(Qt::RightDockWidgetArea, hypotheses_);
   addDockWidget(Qt::BottomDockWidgetArea, advisorDock_);
   addDockWidget(Qt::BottomDockWidgetArea, chartsDock_);
   addDockWidget(Qt::BottomDockWidgetArea, overheadDock_);
+  addDockWidget(Qt::BottomDockWidgetArea, comparisonDock_);
   tabifyDockWidget(advisorDock_, chartsDock_);
   tabifyDockWidget(chartsDock_, overheadDock_);
+  tabifyDockWidget(overheadDock_, comparisonDock_);
   addDockWidget(Qt::BottomDockWidgetArea, warningsDock_);
   warningsDock_->hide();
   advisorDock_->hide();
   chartsDock_->hide();
   overheadDock_->hide();
+  comparisonDock_->hide();
   resizeDocks({inspector_, hypotheses_}, {520, 240}, Qt::Vertical);
   resizeDocks({inspector_}, {340}, Qt::Horizontal);
   // A bottom dock shown for the first time takes 40 % of the window's height, so that the
   // advisor's paths, the charts and the overhead table are readable at the default 1400 x 860
   // (issue #40 item 8); later the user's size stays.
   for (QDockWidget* dock : {static_cast<QDockWidget*>(advisorDock_), static_cast<QDockWidget*>(chartsDock_),
-                            static_cast<QDockWidget*>(overheadDock_)})
+                            static_cast<QDockWidget*>(overheadDock_), static_cast<QDockWidget*>(comparisonDock_)})
     connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
       if (!visible || dock->property("sized").toBool()) return;
       dock->setProperty("sized", true);
@@ -98,6 +103,7 @@ void MainWindow::connectParts() {
   connectLoading();
   connectPrediction();
   connectJobs();
+  connectComparison();
   connectViews();
 }
 

@@ -27,6 +27,8 @@ struct PredictionResult;
 struct SessionView;
 class AdvisorDock;
 class ChartsDock;
+class ComparisonDock;
+struct ComparisonPlace;
 class OverheadDock;
 class AdvisorRunner;
 struct AdvisorOutcome;
@@ -68,6 +70,9 @@ class MainWindow : public QMainWindow {
   AdvisorDock* advisorDock() const { return advisorDock_; }
   ChartsDock* chartsDock() const { return chartsDock_; }
   OverheadDock* overheadDock() const { return overheadDock_; }
+  ComparisonDock* comparisonDock() const { return comparisonDock_; }
+  // Compares the trace shown with a second run (issue #41): the Comparison dock shows it.
+  void compareWith(const QString& path);
 
  signals:
   void traceLoaded();
@@ -116,6 +121,10 @@ class MainWindow : public QMainWindow {
   bool mayDropChanges();
   void openDialog();
   void openSessionDialog();
+  void compareDialog();
+  void createCompareAction();
+  void connectComparison();
+  void goToPlace(const ComparisonPlace& place);
   void saveSession();
   void saveSessionAs();
   void saveAndReport(const QString& path);  // saves, then the error or "Saved" in the status bar
@@ -131,6 +140,7 @@ class MainWindow : public QMainWindow {
   AdvisorDock* advisorDock_;
   ChartsDock* chartsDock_;
   OverheadDock* overheadDock_;
+  ComparisonDock* comparisonDock_;
   QString lastError_;
   // The steps' σ the charts show: they come from the measured trace, the same in every
   // prediction of it (the chart of thousands of bars is drawn once, not on every toggle).
@@ -139,6 +149,7 @@ class MainWindow : public QMainWindow {
   // Actions.
   QAction* openAct_;
   QAction* openSessionAct_;
+  QAction* compareAct_;
   QAction* saveSessionAct_;
   QAction* saveSessionAsAct_;
   QAction* exportImageAct_;

@@ -5,6 +5,7 @@
 
 #include "advisor_dock.h"
 #include "charts_dock.h"
+#include "comparison_dock.h"
 #include "hypothesis_dock.h"
 #include "inspector_dock.h"
 #include "overhead_dock.h"
@@ -33,6 +34,7 @@ void MainWindow::createActions() {
   openAct_->setStatusTip(tr("Open an ALOG or OTF2 trace"));
   connect(openAct_, &QAction::triggered, this, &MainWindow::openDialog);
 
+  createCompareAction();
   openSessionAct_ = new QAction(tr("Open &Session…"), this);
   connect(openSessionAct_, &QAction::triggered, this, &MainWindow::openSessionDialog);
   saveSessionAct_ = new QAction(tr("&Save Session"), this);
@@ -148,6 +150,7 @@ void MainWindow::createMenus() {
   fileMenu_->setObjectName(QStringLiteral("fileMenu"));
   fileMenu_->addAction(openAct_);
   recentMenu_ = fileMenu_->addMenu(tr("Open &Recent"));
+  fileMenu_->addAction(compareAct_);
   fileMenu_->addSeparator();
   fileMenu_->addAction(openSessionAct_);
   fileMenu_->addAction(saveSessionAct_);
@@ -171,7 +174,7 @@ void MainWindow::createMenus() {
   viewMenu_->addAction(fitAct_);
   viewMenu_->addSeparator();
   for (QDockWidget* dock : std::initializer_list<QDockWidget*>{inspector_, hypotheses_, advisorDock_, chartsDock_,
-                                                              overheadDock_, warningsDock_}) {
+                                                               overheadDock_, comparisonDock_, warningsDock_}) {
     // From the menu, a dock comes to the front of its tab group: shown and raised when hidden,
     // raised (not hidden) when it sits behind another tab; only a dock in front is hidden. (Its
     // own toggleViewAction would hide a dock that is behind a tab.)

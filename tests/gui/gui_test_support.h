@@ -6,6 +6,7 @@
 #include "analysis_session.h"
 #include "advisor_runner.h"
 #include "charts_dock.h"
+#include "comparison_dock.h"
 #include "overhead_dock.h"
 #include "overhead_spans.h"
 

@@ -7,6 +7,92 @@ class TestGuiDocks : public QObject {
   Q_OBJECT
 
  private slots:
+  // Issue #41: File ▸ Compare With… on the bundled stencil pair, with the balance hypotheses:
+  // the dock's figures are the core's (A′ is the prediction shown, B the balanced run), a step
+  // row takes the timeline to that step, a rank row to the rank's run, an event row selects it.
+  void comparisonDock() {
+    const QString dir = QStringLiteral(PERWIZ_SAMPLES_DIR);
+    MainWindow w;
+    w.resize(1400, 860);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    w.openTrace(dir + QStringLiteral("/stencil_8"));
+    QVERIFY(waitReady(w));
+    const Trace& a = *w.session()->trace();
+    QCOMPARE(a.steps.size(), std::size_t(10));
+    std::vector<Hypothesis> hs;
+    for (std::uint32_t k = 0; k < 10; ++k) hs.push_back({HypothesisKind::BalanceCompute, {}, k});
+    QCOMPARE(w.session()->applyHypotheses(hs), 10);
+    QVERIFY(waitReady(w));
+    const QString pathB = dir + QStringLiteral("/stencil_8_balanced");
+    w.compareWith(pathB);
+    QVERIFY(w.comparisonDock()->isVisible());
+    QTRY_VERIFY_WITH_TIMEOUT(w.comparisonDock()->result() != nullptr, 20000);
+    const auto result = w.comparisonDock()->result();
+    QVERIFY(result->error.isEmpty());
+    const Trace b = loadTrace(pathB.toStdString());
+    const Comparison& c = result->comparison;
+    QCOMPARE(c.measuredA, a.endTime);
+    QCOMPARE(c.measuredB, b.endTime);
+    QVERIFY(c.predicted.has_value());
+    QCOMPARE(*c.predicted, w.session()->prediction()->predictedTime);  // A′ is the prediction shown
+    QCOMPARE(result->alignment->paired, a.eventCount());
+    QVERIFY(w.comparisonDock()->summary()->text().contains(QStringLiteral("Predicted")));
+    auto* ranks = w.comparisonDock()->rankTable();
+    auto* steps = w.comparisonDock()->stepTable();
+    QCOMPARE(ranks->rowCount(), 8);
+    QCOMPARE(steps->rowCount(), 10);
+    QCOMPARE(ranks->columnCount(), 6);  // rank, end A, end B, B − A, predicted, error
+    QCOMPARE(ranks->item(3, 2)->text(), perwiz::gui::formatDuration(c.ranks[3].endB));
+
+    // A step row: the timeline shows that step of A (its markers' span over the ranks).
+    w.comparisonDock()->tabs()->setCurrentWidget(steps);
+    const int row = 4;
+    const std::uint32_t k = c.steps[row].stepA;
+    TimeNs begin = a.endTime, end = 0;
+    for (std::uint32_t r = 0; r < a.rankCount(); ++r) {
+      begin = std::min(begin, a.stepBegin(k, r));
+      end = std::max(end, a.stepEnd(k, r));
+    }
+    QTest::mouseClick(steps->viewport(), Qt::LeftButton, {}, steps->visualItemRect(steps->item(row, 1)).center());
+    QTRY_COMPARE_WITH_TIMEOUT(w.timeline()->visibleBegin(), begin, 2000);
+    QCOMPARE(w.timeline()->visibleEnd(), end);
+    // An event row: the event is selected and in view.
+    auto* events = w.comparisonDock()->eventTable();
+    w.comparisonDock()->tabs()->setCurrentWidget(events);
+    QVERIFY(events->rowCount() > 0);
+    QTest::mouseClick(events->viewport(), Qt::LeftButton, {}, events->visualItemRect(events->item(0, 1)).center());
+    const EventDifference& e = c.changed.empty() ? c.missed.front() : c.changed.front();
+    QTRY_COMPARE_WITH_TIMEOUT(w.timeline()->selection().event, e.eventA, 2000);
+    QCOMPARE(w.timeline()->selection().rank, e.rankA);
+    QVERIFY(w.timeline()->visibleBegin() <= e.enterA && e.enterA < w.timeline()->visibleEnd());
+
+    // A new prediction (the ten hypotheses undone, one step) makes the comparison again: no A′.
+    w.session()->undoStack()->undo();
+    QVERIFY(waitReady(w));
+    QVERIFY(w.session()->document()->entries().empty());
+    QTRY_VERIFY_WITH_TIMEOUT(w.comparisonDock()->result() != result, 20000);
+    QVERIFY(!w.comparisonDock()->result()->comparison.predicted.has_value());
+    QCOMPARE(w.comparisonDock()->rankTable()->columnCount(), 4);
+    QVERIFY(w.comparisonDock()->summary()->text().contains(QStringLiteral("No hypotheses")));
+    // Redone: A′ again, the prediction shown.
+    w.session()->undoStack()->redo();
+    QVERIFY(waitReady(w));
+    QTRY_VERIFY_WITH_TIMEOUT(w.comparisonDock()->result()->comparison.predicted.has_value(), 20000);
+    QCOMPARE(*w.comparisonDock()->result()->comparison.predicted, w.session()->prediction()->predictedTime);
+    QCOMPARE(w.comparisonDock()->result()->applied.size(), std::size_t(10));
+    if (const QString shots = qEnvironmentVariable("PERWIZ_SCREENSHOT_DIR"); !shots.isEmpty()) {
+      w.comparisonDock()->tabs()->setCurrentWidget(steps);
+      QTest::qWait(200);
+      w.grab().save(shots + QStringLiteral("/comparison.png"));
+    }
+    // Another trace ends it.
+    w.openTrace(dir + QStringLiteral("/binary_swap_8"));
+    QVERIFY(waitReady(w));
+    QVERIFY(w.comparisonDock()->result() == nullptr);
+    QCOMPARE(w.comparisonDock()->rankTable()->rowCount(), 0);
+  }
+
   // With PERWIZ_SCREENSHOT_DIR set: the window with a hypothesis applied, in Overlay.
   // The advisor dock runs on the shown scenario in the background; its tables equal the core
   // advisor's answers; a row highlights its event, Apply adds it (one undo step).
