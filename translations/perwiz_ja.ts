@@ -1847,6 +1847,20 @@
         <source>Traces (*.alog *.log *.otf *.otf2);;All files (*)</source>
         <translation>トレース (*.alog *.log *.otf *.otf2);;すべてのファイル (*)</translation>
     </message>
+    <message numerus="yes">
+        <source>A: %1 — measured %2; predicted under %n hypothesis(es) %3</source>
+        <translation>
+            <numerusform>A: %1 — 測定 %2、仮説 %n 個での予測 %3</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>A: %1 — measured %2</source>
+        <translation>A: %1 — 測定 %2</translation>
+    </message>
+    <message>
+        <source>B: %1 — re-measured %2</source>
+        <translation>B: %1 — 再測定 %2</translation>
+    </message>
 </context>
 <context>
     <name>perwiz::gui::NetworkModelDialog</name>

@@ -61,6 +61,7 @@ void AnalysisSession::startComparison(ComparisonJob job) {
               throw TraceError(job.pathB.toStdString(),
                                "has no state " + region.toStdString() + " (the parallel region of the trace shown)");
             b = std::make_shared<const Trace>(std::move(t));
+            r->timelineB = ui::prepareTimeline(b);  // B's own view, prepared here as a load's is
           }
           r->traceB = b;
           std::shared_ptr<const TraceAlignment> al = job.alignment;

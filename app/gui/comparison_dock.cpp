@@ -246,6 +246,8 @@ void ComparisonDock::onCellClicked(QTableWidget* table, int row) {
         index < int(c.changed.size()) ? c.changed[index] : c.missed[index - int(c.changed.size())];
     place.rank = e.rankA;
     place.event = e.eventA;
+    place.rankB = e.rankB;
+    place.eventB = e.eventB;
     const TimeNs margin = std::max<TimeNs>(e.durationA, 1000);  // the event and as much around it
     place.begin = std::max<TimeNs>(0, e.enterA - margin);
     place.end = e.enterA + e.durationA + margin;

@@ -22,6 +22,7 @@ struct ComparisonPlace {
   std::uint32_t rank = 0;
   std::uint32_t event = kNone32;
   TimeNs begin = 0, end = 0;
+  std::uint32_t rankB = 0, eventB = kNone32;  // the event's partner in B
 };
 
 class ComparisonDock : public QDockWidget {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "perwiz/compare.h"
+#include "perwiz/widgets/timeline_model.h"
 
 #include <QMetaType>
 #include <QString>
@@ -15,6 +16,8 @@ struct ComparisonResult {
   std::shared_ptr<const Trace> traceA;  // the trace shown when it was made
   std::shared_ptr<const Trace> traceB;  // the second run
   QString pathB;
+  // B's timeline, prepared with B (the first result of a comparison; empty when B was kept).
+  ui::PreparedTimeline timelineB;
   std::shared_ptr<const TraceAlignment> alignment;
   Comparison comparison;            // with A′ when the prediction had hypotheses
   quint64 generation = 0;           // the scenario generation of A′ (0: none)

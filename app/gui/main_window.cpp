@@ -25,7 +25,9 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QStatusBar>
+#include <QSplitter>
 #include <QTimer>
+#include <QVBoxLayout>
 #include <QToolButton>
 #include <QUndoStack>
 
@@ -40,7 +42,32 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
   session_ = new AnalysisSession(this);
   timeline_ = new ui::TimelineView(this);
   timeline_->setObjectName(QStringLiteral("timeline"));
-  setCentralWidget(timeline_);
+  // Under it, the second run of a comparison (issue #41), hidden until there is one.
+  timelineB_ = new ui::TimelineView(this);
+  timelineB_->setObjectName(QStringLiteral("timelineB"));
+  auto* split = new QSplitter(Qt::Vertical, this);
+  split->setObjectName(QStringLiteral("timelineSplit"));
+  // Each run's timeline under a label naming it (shown with a comparison only).
+  auto labelled = [split](QLabel*& label, QWidget* view, const char* name) {
+    auto* box = new QWidget(split);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(0);
+    label = new QLabel(box);
+    label->setObjectName(QLatin1String(name));
+    label->setStyleSheet(
+        QStringLiteral("QLabel { font-weight: bold; padding: 2px 6px; background: palette(midlight); }"));
+    label->hide();
+    layout->addWidget(label);
+    layout->addWidget(view, 1);
+    split->addWidget(box);
+    return box;
+  };
+  labelled(runLabelA_, timeline_, "runLabelA");
+  timelineBox_ = labelled(runLabelB_, timelineB_, "runLabelB");
+  split->setChildrenCollapsible(false);
+  timelineBox_->hide();
+  setCentralWidget(split);
 
   inspector_ = new InspectorDock(this);
   hypotheses_ = new HypothesisDock(this);

@@ -29,6 +29,7 @@ class AdvisorDock;
 class ChartsDock;
 class ComparisonDock;
 struct ComparisonPlace;
+struct ComparisonResult;
 class OverheadDock;
 class AdvisorRunner;
 struct AdvisorOutcome;
@@ -71,6 +72,8 @@ class MainWindow : public QMainWindow {
   ChartsDock* chartsDock() const { return chartsDock_; }
   OverheadDock* overheadDock() const { return overheadDock_; }
   ComparisonDock* comparisonDock() const { return comparisonDock_; }
+  // The second run's timeline under the first (hidden without a comparison): one time axis, one zoom.
+  ui::TimelineView* timelineB() const { return timelineB_; }
   // Compares the trace shown with a second run (issue #41): the Comparison dock shows it.
   void compareWith(const QString& path);
 
@@ -125,6 +128,8 @@ class MainWindow : public QMainWindow {
   void createCompareAction();
   void connectComparison();
   void goToPlace(const ComparisonPlace& place);
+  void showComparison(const std::shared_ptr<const ComparisonResult>& result);
+  void endComparisonView();
   void saveSession();
   void saveSessionAs();
   void saveAndReport(const QString& path);  // saves, then the error or "Saved" in the status bar
@@ -141,6 +146,11 @@ class MainWindow : public QMainWindow {
   ChartsDock* chartsDock_;
   OverheadDock* overheadDock_;
   ComparisonDock* comparisonDock_;
+  ui::TimelineView* timelineB_;
+  QWidget* timelineBox_;  // timelineB_ under its label
+  QLabel* runLabelA_;
+  QLabel* runLabelB_;
+  bool syncingRange_ = false;  // one view follows the other's range (no echo back)
   QString lastError_;
   // The steps' σ the charts show: they come from the measured trace, the same in every
   // prediction of it (the chart of thousands of bars is drawn once, not on every toggle).

@@ -5,11 +5,14 @@
 #include "analysis_session.h"
 #include "app_paths.h"
 #include "comparison_dock.h"
+#include "units.h"
 
 #include "perwiz/widgets/timeline_view.h"
 
 #include <QAction>
 #include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
 #include <QStatusBar>
 
 namespace perwiz::gui {
@@ -42,23 +45,85 @@ void MainWindow::connectComparison() {
   auto* s = session_;
   connect(s, &AnalysisSession::traceChanged, this, [this] { compareAct_->setEnabled(true); });
   connect(s, &AnalysisSession::comparisonStarted, comparisonDock_, &ComparisonDock::showLoading);
-  connect(s, &AnalysisSession::comparisonReady, comparisonDock_, &ComparisonDock::showResult);
+  connect(s, &AnalysisSession::comparisonReady, this, &MainWindow::showComparison);
   connect(s, &AnalysisSession::comparisonFailed, this, [this](const QString& message) {
     comparisonDock_->showError(message);
+    endComparisonView();
     statusBar()->showMessage(message, 8000);
   });
-  connect(s, &AnalysisSession::comparisonEnded, comparisonDock_, &ComparisonDock::clear);
+  connect(s, &AnalysisSession::comparisonEnded, this, [this] {
+    comparisonDock_->clear();
+    endComparisonView();
+  });
+  // One time axis, one zoom: each view follows the other's range.
+  auto follow = [this](ui::TimelineView* to) {
+    return [this, to](TimeNs begin, TimeNs end) {
+      if (syncingRange_ || timelineBox_->isHidden()) return;
+      syncingRange_ = true;
+      to->setVisibleRange(begin, end);
+      syncingRange_ = false;
+    };
+  };
+  connect(timeline_, &ui::TimelineView::visibleRangeChanged, this, follow(timelineB_));
+  connect(timelineB_, &ui::TimelineView::visibleRangeChanged, this, follow(timeline_));
   connect(comparisonDock_, &ComparisonDock::compareRequested, this, &MainWindow::compareDialog);
   connect(comparisonDock_, &ComparisonDock::endRequested, s, &AnalysisSession::endComparison);
   connect(comparisonDock_, &ComparisonDock::placeRequested, this, &MainWindow::goToPlace);
 }
 
+void MainWindow::showComparison(const std::shared_ptr<const ComparisonResult>& result) {
+  comparisonDock_->showResult(result);
+  if (timelineB_->trace() != result->traceB.get()) {  // a new second run: its own timeline
+    timelineB_->setTrace(result->traceB, result->timelineB);
+    timelineBox_->show();
+  }
+  const Comparison& c = result->comparison;
+  runLabelA_->setText(
+      c.predicted
+          ? tr("A: %1 — measured %2; predicted under %n hypothesis(es) %3", nullptr, int(result->applied.size()))
+                .arg(QFileInfo(session_->tracePath()).fileName(), formatDuration(c.measuredA),
+                     formatDuration(*c.predicted))
+          : tr("A: %1 — measured %2").arg(QFileInfo(session_->tracePath()).fileName(), formatDuration(c.measuredA)));
+  runLabelB_->setText(
+      tr("B: %1 — re-measured %2").arg(QFileInfo(result->pathB).fileName(), formatDuration(c.measuredB)));
+  runLabelA_->show();
+  runLabelB_->show();
+  // One time axis: each view reaches the other run's end (and A′'s).
+  const TimeNs endA = std::max(result->comparison.measuredA, result->comparison.predicted.value_or(0));
+  timeline_->setAxisEnd(result->comparison.measuredB);
+  timelineB_->setAxisEnd(endA);
+  timelineB_->setVisibleRange(timeline_->visibleBegin(), timeline_->visibleEnd());
+  // The events that changed most, marked in both runs.
+  std::vector<ui::TimelineItem> inA, inB;
+  for (const EventDifference& e : result->comparison.changed) {
+    inA.push_back({ui::TimelineItem::Kind::Event, e.rankA, e.eventA, 0, false});
+    inB.push_back({ui::TimelineItem::Kind::Event, e.rankB, e.eventB, 0, false});
+  }
+  timelineB_->setHighlighted(inB);
+  timeline_->setHighlighted(inA);
+}
+
+void MainWindow::endComparisonView() {
+  if (timelineBox_->isHidden()) return;
+  timelineBox_->hide();
+  runLabelA_->hide();
+  runLabelB_->hide();
+  timelineB_->setTrace(nullptr);
+  timeline_->setHighlighted({});
+  timeline_->setAxisEnd(0);
+}
+
 void MainWindow::goToPlace(const ComparisonPlace& place) {
-  if (place.end > place.begin) timeline_->setVisibleRange(place.begin, place.end);
+  if (place.end > place.begin) timeline_->setVisibleRange(place.begin, place.end);  // B follows
   if (place.event != kNone32) {
     const ui::TimelineItem item{ui::TimelineItem::Kind::Event, place.rank, place.event, 0, false};
     timeline_->setSelection(item);
     timeline_->scrollTo(item);
+  }
+  if (place.eventB != kNone32 && !timelineBox_->isHidden()) {
+    const ui::TimelineItem item{ui::TimelineItem::Kind::Event, place.rankB, place.eventB, 0, false};
+    timelineB_->setSelection(item);
+    timelineB_->scrollTo(item);
   }
 }
 

@@ -57,6 +57,15 @@ class TestGuiDocks : public QObject {
     QTest::mouseClick(steps->viewport(), Qt::LeftButton, {}, steps->visualItemRect(steps->item(row, 1)).center());
     QTRY_COMPARE_WITH_TIMEOUT(w.timeline()->visibleBegin(), begin, 2000);
     QCOMPARE(w.timeline()->visibleEnd(), end);
+    // B's timeline, under A's, follows: one time axis, one zoom.
+    QVERIFY(w.timelineB()->isVisible());
+    QCOMPARE(w.timelineB()->trace(), result->traceB.get());
+    QCOMPARE(w.timelineB()->visibleBegin(), begin);
+    QCOMPARE(w.timelineB()->visibleEnd(), end);
+    // And A's follows B's.
+    w.timelineB()->setVisibleRange(end, end + (end - begin));
+    QCOMPARE(w.timeline()->visibleBegin(), end);
+    QCOMPARE(w.timeline()->visibleEnd(), end + (end - begin));
     // An event row: the event is selected and in view.
     auto* events = w.comparisonDock()->eventTable();
     w.comparisonDock()->tabs()->setCurrentWidget(events);
@@ -66,6 +75,9 @@ class TestGuiDocks : public QObject {
     QTRY_COMPARE_WITH_TIMEOUT(w.timeline()->selection().event, e.eventA, 2000);
     QCOMPARE(w.timeline()->selection().rank, e.rankA);
     QVERIFY(w.timeline()->visibleBegin() <= e.enterA && e.enterA < w.timeline()->visibleEnd());
+    QCOMPARE(w.timelineB()->selection().event, e.eventB);  // its partner in B, selected too
+    QCOMPARE(w.timelineB()->selection().rank, e.rankB);
+    QCOMPARE(w.timelineB()->visibleBegin(), w.timeline()->visibleBegin());
 
     // A new prediction (the ten hypotheses undone, one step) makes the comparison again: no A′.
     w.session()->undoStack()->undo();
@@ -91,6 +103,7 @@ class TestGuiDocks : public QObject {
     QVERIFY(waitReady(w));
     QVERIFY(w.comparisonDock()->result() == nullptr);
     QCOMPARE(w.comparisonDock()->rankTable()->rowCount(), 0);
+    QVERIFY(!w.timelineB()->isVisible());
   }
 
   // With PERWIZ_SCREENSHOT_DIR set: the window with a hypothesis applied, in Overlay.

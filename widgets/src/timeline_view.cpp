@@ -49,7 +49,8 @@ struct TimelineView::Impl {
   bool pendingContextMenu = false;
   QPoint contextGlobal;
 
-  TimeNs total() const { return std::max<TimeNs>(data.end(), 1); }
+  TimeNs total() const { return std::max<TimeNs>({data.end(), axisEnd, 1}); }
+  TimeNs axisEnd = 0;  // setAxisEnd
 
   TimelineLayout layoutFor(const QWidget* w, bool withBar) const { return layoutFor(w, withBar, mode); }
   TimelineLayout layoutFor(const QWidget* w, bool withBar, TimelineMode inMode) const {
@@ -152,6 +153,13 @@ TimeNs TimelineView::visibleBegin() const { return d->begin; }
 TimeNs TimelineView::visibleEnd() const { return d->end; }
 
 void TimelineView::fitAll() { setVisibleRange(0, d->total()); }
+
+void TimelineView::setAxisEnd(TimeNs end) {
+  if (end == d->axisEnd) return;
+  d->axisEnd = std::max<TimeNs>(end, 0);
+  resizeEvent(nullptr);
+  update();
+}
 
 void TimelineView::setSelection(const TimelineItem& item) {
   if (item == d->selection) return;

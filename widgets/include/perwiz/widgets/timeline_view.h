@@ -78,7 +78,10 @@ class TimelineView : public QWidget {
   void setVisibleRange(TimeNs begin, TimeNs end);
   TimeNs visibleBegin() const;
   TimeNs visibleEnd() const;
-  void fitAll();  // F
+  void fitAll();
+  // The time axis reaches at least `end` whatever the trace's end (0: the trace's own), so that
+  // a view kept in step with another run's shows the same ranges (a comparison, issue #41).
+  void setAxisEnd(TimeNs end);  // F
 
   void setSelection(const TimelineItem& item);  // highlights the partner and the arrow too
   TimelineItem selection() const;
