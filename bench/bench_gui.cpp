@@ -29,6 +29,7 @@
 //   QT_QPA_PLATFORM=offscreen build/bench/bench_gui [--benchmark_filter=64x]
 #include "bench_data.h"
 #include "main_window.h"
+#include "comparison_dock.h"
 
 #include "perwiz/generator.h"
 #include "perwiz/trace_builder.h"
@@ -383,6 +384,66 @@ BENCHMARK(BM_GuiSession)
     ->Args({64, 100000000, 1})
     ->Iterations(1)
     ->Unit(benchmark::kSecond);
+
+// Issue #41: a second run beside a 10^7-event trace (bench shape, 64 ranks; B differs from A in
+// 1 % of its events, bench_compare's pair). Times File > Compare With... to the comparison shown
+// (compare_ready_s) and the wheel zoom with both runs on screen: 20 steps in, 20 out, each until
+// both views are painted (zoom_worst_ms, zoom_median_ms; target <= 33 ms).
+void BM_GuiCompare(benchmark::State& state) {
+  const std::uint64_t events = bench::targetEvents(10000000);
+  const std::string a = bench::otf2Variant(events, 200, 0), b = bench::otf2Variant(events, 200, 100);
+  for (auto _ : state) {
+    MainWindow w;
+    w.resize(1600, 1000);
+    w.show();
+    w.openTrace(QString::fromStdString(a));
+    if (!spin(
+            [&] {
+              return w.session()->trace().get() && !w.session()->isLoading() && w.session()->isPredictionCurrent();
+            },
+            600000)) {
+      state.SkipWithError("the trace did not load");
+      return;
+    }
+    spin([&] { return w.session()->worker()->idle(); }, 600000);
+    QElapsedTimer clock;
+    clock.start();
+    w.compareWith(QString::fromStdString(b));
+    if (!spin([&] { return w.comparisonDock()->result() != nullptr && w.timelineB()->isVisible(); }, 600000)) {
+      state.SkipWithError("no comparison");
+      return;
+    }
+    w.timeline()->repaint();
+    w.timelineB()->repaint();
+    const double ready = static_cast<double>(clock.nsecsElapsed()) / 1e9;
+    spin([] { return false; }, 300);
+    std::vector<double> zooms;
+    const QPointF at(w.timeline()->width() * 0.6, w.timeline()->height() * 0.5);
+    for (int i = 0; i < 40; ++i) {
+      QWheelEvent wheel(at, w.timeline()->mapToGlobal(at), QPoint(), QPoint(0, i < 20 ? 120 : -120), Qt::NoButton,
+                        Qt::NoModifier, Qt::NoScrollPhase, false);
+      QElapsedTimer k;
+      k.start();
+      QCoreApplication::sendEvent(w.timeline(), &wheel);  // B's view follows A's range
+      w.timeline()->repaint();
+      w.timelineB()->repaint();
+      zooms.push_back(static_cast<double>(k.nsecsElapsed()) / 1e6);
+      if (std::getenv("PERWIZ_BENCH_VERBOSE"))
+        std::fprintf(stderr, "zoom %d: %.1f ms (A %.1f ms, B %.1f ms)\n", i, zooms.back(),
+                     w.timeline()->lastFrameStats().milliseconds, w.timelineB()->lastFrameStats().milliseconds);
+    }
+    if (w.timelineB()->visibleBegin() != w.timeline()->visibleBegin()) {
+      state.SkipWithError("B's view did not follow A's zoom");
+      return;
+    }
+    state.counters["compare_ready_s"] = ready;
+    state.counters["zoom_worst_ms"] = *std::max_element(zooms.begin(), zooms.end());
+    state.counters["zoom_median_ms"] = percentile(zooms, 0.5);
+    state.counters["paired_share"] = w.comparisonDock()->result()->alignment->pairedShare();
+    state.counters["peak_rss_mb"] = peakRssMb();
+  }
+}
+BENCHMARK(BM_GuiCompare)->Name("BM_GuiCompare/64x1e7")->Iterations(1)->Unit(benchmark::kSecond);
 
 // PERWIZ_BENCH_EVENTS_OVER=MS: every event the GUI thread took longer than MS to handle,
 // with its type and receiver (to find what delays a frame).
