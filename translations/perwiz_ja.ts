@@ -1861,6 +1861,18 @@
         <source>B: %1 — re-measured %2</source>
         <translation>B: %1 — 再測定 %2</translation>
     </message>
+    <message>
+        <source>Compared with %1 (B): %2 of the events paired</source>
+        <translation>%1 (B) と比較: %2 イベントが対応</translation>
+    </message>
+    <message>
+        <source>T: A %1, A′ %2, B %3; the prediction is off by %4</source>
+        <translation>T: A %1、A′ %2、B %3。予測の誤差 %4</translation>
+    </message>
+    <message>
+        <source>T: A %1, B %2</source>
+        <translation>T: A %1、B %2</translation>
+    </message>
 </context>
 <context>
     <name>perwiz::gui::NetworkModelDialog</name>

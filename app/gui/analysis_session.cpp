@@ -222,6 +222,7 @@ void AnalysisSession::applySession(const SessionData& session) {
   for (const auto& h : session.scenario.hypotheses) entries.push_back({h, !session.isDisabled(h)});
   doc_->setEntries(std::move(entries));
   emit sessionViewRequested(session.view);
+  if (!session.compareWith.isEmpty()) compareWith(session.compareWith);
   sessionPath_ = pendingSessionPath_;
   emit sessionOpened(sessionPath_);
 }
@@ -248,6 +249,7 @@ bool AnalysisSession::saveSessionTo(const QString& path, const SessionView& view
   for (const auto& h : doc_->disabledHypotheses()) data.disabled << QString::fromStdString(h.toString());
   data.view = view;
   data.region = region_;
+  if (comparison_) data.compareWith = comparison_->pathB;
   if (!gui::saveSession(path, data, error)) return false;
   sessionPath_ = QFileInfo(path).absoluteFilePath();
   undo_->setClean();

@@ -59,6 +59,10 @@ void describeExport(ui::TimelineExportOptions& options, const QString& tracePath
 
 bool exportTimelineImage(const ui::TimelineView& view, const QString& path,
                          const ui::TimelineExportOptions& options, bool overwrite, QString* error) {
+  return exportTimelineImage(std::vector<ExportPart>{{&view, options}}, path, overwrite, error);
+}
+
+bool exportTimelineImage(const std::vector<ExportPart>& parts, const QString& path, bool overwrite, QString* error) {
   const ImageFormat format = imageFormatFor(path);
   if (format == ImageFormat::Unknown) {
     if (error) *error = QCoreApplication::translate("ExportImage", "%1: unknown image format (use .png, .svg or .pdf)").arg(path);
@@ -68,7 +72,17 @@ bool exportTimelineImage(const ui::TimelineView& view, const QString& path,
     if (error) *error = QCoreApplication::translate("ExportImage", "%1: the file exists; not overwritten").arg(path);
     return false;
   }
-  const QSize size = view.exportSize(options);
+  // The parts one under the other: their places, and the whole image's size.
+  std::vector<QRect> places;
+  QSize size(0, 0);
+  for (const ExportPart& part : parts) {
+    const QSize own = part.view->exportSize(part.options);
+    places.emplace_back(QPoint(0, size.height()), own);
+    size = QSize(std::max(size.width(), own.width()), size.height() + own.height());
+  }
+  auto render = [&](QPainter& p) {
+    for (std::size_t i = 0; i < parts.size(); ++i) parts[i].view->render(p, places[i], parts[i].options);
+  };
   if (size.isEmpty()) {
     if (error) *error = QCoreApplication::translate("ExportImage", "%1: nothing to export").arg(path);
     return false;
@@ -87,7 +101,7 @@ bool exportTimelineImage(const ui::TimelineView& view, const QString& path,
       {
         QPainter p(&image);
         p.setRenderHint(QPainter::Antialiasing);
-        view.render(p, target, options);
+        render(p);
       }
       painted = image.save(&file, "PNG");
       break;
@@ -101,7 +115,7 @@ bool exportTimelineImage(const ui::TimelineView& view, const QString& path,
       QPainter p;
       painted = p.begin(&svg);
       if (painted) {
-        view.render(p, target, options);
+        render(p);
         p.end();
       }
       break;
@@ -116,7 +130,7 @@ bool exportTimelineImage(const ui::TimelineView& view, const QString& path,
       QPainter p;
       painted = p.begin(&pdf);
       if (painted) {
-        view.render(p, target, options);
+        render(p);
         p.end();
       }
       break;

@@ -25,5 +25,12 @@ void describeExport(ui::TimelineExportOptions& options, const QString& tracePath
 // all, errors name the file and the OS error. With overwrite = false an existing file is an error.
 bool exportTimelineImage(const ui::TimelineView& view, const QString& path,
                          const ui::TimelineExportOptions& options, bool overwrite, QString* error);
+// Several timelines one under the other in one image (a comparison: the first run, then the
+// second, each with its own options and header), as wide as the widest.
+struct ExportPart {
+  const ui::TimelineView* view = nullptr;
+  ui::TimelineExportOptions options;
+};
+bool exportTimelineImage(const std::vector<ExportPart>& parts, const QString& path, bool overwrite, QString* error);
 
 }  // namespace perwiz::gui

@@ -5,6 +5,8 @@
 // recent files: main_window_files.cpp.
 #pragma once
 
+#include "export_image.h"
+
 #include "perwiz/scenario.h"
 #include "perwiz/widgets/timeline_view.h"
 
@@ -74,6 +76,9 @@ class MainWindow : public QMainWindow {
   ComparisonDock* comparisonDock() const { return comparisonDock_; }
   // The second run's timeline under the first (hidden without a comparison): one time axis, one zoom.
   ui::TimelineView* timelineB() const { return timelineB_; }
+  // What File > Export Image renders: the timeline with `options`, and with a comparison shown
+  // the second run's under it (headers naming both runs, the hypotheses, T of A, A′ and B).
+  std::vector<ExportPart> exportParts(ui::TimelineExportOptions options, bool header) const;
   // Compares the trace shown with a second run (issue #41): the Comparison dock shows it.
   void compareWith(const QString& path);
 

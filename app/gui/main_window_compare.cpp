@@ -44,7 +44,11 @@ void MainWindow::compareDialog() {
 void MainWindow::connectComparison() {
   auto* s = session_;
   connect(s, &AnalysisSession::traceChanged, this, [this] { compareAct_->setEnabled(true); });
-  connect(s, &AnalysisSession::comparisonStarted, comparisonDock_, &ComparisonDock::showLoading);
+  connect(s, &AnalysisSession::comparisonStarted, this, [this](const QString& pathB) {
+    comparisonDock_->showLoading(pathB);  // also for a session that brings a comparison
+    comparisonDock_->show();
+    comparisonDock_->raise();
+  });
   connect(s, &AnalysisSession::comparisonReady, this, &MainWindow::showComparison);
   connect(s, &AnalysisSession::comparisonFailed, this, [this](const QString& message) {
     comparisonDock_->showError(message);
@@ -111,6 +115,29 @@ void MainWindow::endComparisonView() {
   timelineB_->setTrace(nullptr);
   timeline_->setHighlighted({});
   timeline_->setAxisEnd(0);
+}
+
+std::vector<ExportPart> MainWindow::exportParts(ui::TimelineExportOptions options, bool header) const {
+  const auto& result = session_->comparison();
+  if (!result || timelineBox_->isHidden()) return {{timeline_, options}};
+  const Comparison& c = result->comparison;
+  ui::TimelineExportOptions b = options;
+  b.mode = ui::TimelineMode::Measured;
+  b.notes.clear();
+  b.title.clear();
+  if (header) {
+    options.notes << tr("Compared with %1 (B): %2 of the events paired")
+                         .arg(QFileInfo(result->pathB).fileName())
+                         .arg(result->alignment->paired);
+    options.notes << (c.predicted ? tr("T: A %1, A′ %2, B %3; the prediction is off by %4")
+                                        .arg(formatDuration(c.measuredA), formatDuration(*c.predicted),
+                                             formatDuration(c.measuredB),
+                                             (*c.predicted > c.measuredB ? QStringLiteral("+") : QString()) +
+                                                 formatDuration(*c.predicted - c.measuredB))
+                                  : tr("T: A %1, B %2").arg(formatDuration(c.measuredA), formatDuration(c.measuredB)));
+    b.title = tr("B: %1 — re-measured %2").arg(QFileInfo(result->pathB).fileName(), formatDuration(c.measuredB));
+  }
+  return {{timeline_, options}, {timelineB_, b}};
 }
 
 void MainWindow::goToPlace(const ComparisonPlace& place) {

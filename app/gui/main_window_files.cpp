@@ -166,7 +166,7 @@ void MainWindow::exportImageDialog() {
                    prediction ? prediction->predictedTime : -1, session_->trace().get(),
                    prediction ? prediction->network : QString());
   QString error;
-  if (!exportTimelineImage(*timeline_, path, choice.options, true, &error))
+  if (!exportTimelineImage(exportParts(choice.options, choice.header), path, true, &error))
     showError(tr("Cannot export image"), error);
   else
     statusBar()->showMessage(tr("Exported %1").arg(path), 4000);

@@ -29,6 +29,7 @@ bool saveSession(const QString& path, const SessionData& data, QString* error) {
   if (!data.view.docks.isEmpty()) view[QStringLiteral("docks")] = QString::fromLatin1(data.view.docks.toBase64());
   root[QStringLiteral("view")] = view;
   if (!data.region.isEmpty()) root[QStringLiteral("region")] = data.region;
+  if (!data.compareWith.isEmpty()) root[QStringLiteral("compare_with")] = data.compareWith;
   // writeOutputFile checks every write and the flush, and replaces the old session only with a
   // complete new one (QSaveFile in Qt 6.4 committed after a short write on a full disk).
   const QByteArray bytes = QJsonDocument(root).toJson(QJsonDocument::Indented);
@@ -94,6 +95,9 @@ bool loadSession(const QString& path, SessionData& data, QString* error) {
   out.view.endNs = view.value(QStringLiteral("end_ns")).toInteger();
   out.view.docks = QByteArray::fromBase64(view.value(QStringLiteral("docks")).toString().toLatin1());
   out.region = root.value(QStringLiteral("region")).toString();
+  out.compareWith = root.value(QStringLiteral("compare_with")).toString();
+  if (!out.compareWith.isEmpty() && QFileInfo(out.compareWith).isRelative())
+    out.compareWith = QFileInfo(path).absoluteDir().absoluteFilePath(out.compareWith);
   data = std::move(out);
   return true;
 }

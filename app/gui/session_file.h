@@ -1,6 +1,6 @@
 // .perwiz session files: {"perwiz_session":1, "trace": path, "scenario": <Scenario::toJson()>,
 // "disabled": [hypothesis strings], "view": {"mode", "begin_ns", "end_ns", "docks" (base64 of
-// QMainWindow::saveState, optional)}}, written atomically.
+// QMainWindow::saveState, optional)}, "region" and "compare_with" (optional)}, written atomically.
 #pragma once
 
 #include "perwiz/scenario.h"
@@ -26,6 +26,7 @@ struct SessionData {
   QStringList disabled;  // Hypothesis::toString() of the disabled ones
   SessionView view;
   QString region;  // parallel region chosen for a trace without PRGN markers ("" = default)
+  QString compareWith;  // the second run of a comparison shown (issue #41); "" = none
   bool isDisabled(const Hypothesis& h) const { return disabled.contains(QString::fromStdString(h.toString())); }
 };
 

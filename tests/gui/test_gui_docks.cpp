@@ -98,6 +98,44 @@ class TestGuiDocks : public QObject {
       QTest::qWait(200);
       w.grab().save(shots + QStringLiteral("/comparison.png"));
     }
+    // The image export holds both runs, A's header naming B and the three T.
+    {
+      ui::TimelineExportOptions options;
+      options.width = 1200;
+      perwiz::gui::describeExport(options, w.session()->tracePath(), w.session()->prediction()->applied, c.measuredA,
+                                  *c.predicted, &a);
+      const std::vector<perwiz::gui::ExportPart> parts = w.exportParts(options, true);
+      QCOMPARE(parts.size(), std::size_t(2));
+      QCOMPARE(parts[1].view, static_cast<const ui::TimelineView*>(w.timelineB()));
+      QVERIFY(
+          parts[0].options.notes.join(QLatin1Char('\n')).contains(QStringLiteral("Compared with stencil_8_balanced")));
+      QVERIFY(parts[0].options.notes.join(QLatin1Char('\n')).contains(perwiz::gui::formatDuration(c.measuredB)));
+      QVERIFY(parts[1].options.title.startsWith(QStringLiteral("B: stencil_8_balanced")));
+      QTemporaryDir out;
+      const QString png = out.filePath(QStringLiteral("comparison.png"));
+      QString error;
+      QVERIFY2(perwiz::gui::exportTimelineImage(parts, png, false, &error), qPrintable(error));
+      const QImage image(png);
+      QCOMPARE(image.height(), parts[0].view->exportSize(parts[0].options).height() +
+                                   parts[1].view->exportSize(parts[1].options).height());
+      if (const QString shots = qEnvironmentVariable("PERWIZ_SCREENSHOT_DIR"); !shots.isEmpty())
+        image.save(shots + QStringLiteral("/comparison-export.png"));
+    }
+    // A session saved now brings the comparison back.
+    QTemporaryDir tmp;
+    const QString sessionPath = tmp.filePath(QStringLiteral("compare.perwiz"));
+    QVERIFY(w.session()->saveSessionTo(sessionPath, {}));
+    {
+      MainWindow again;
+      again.show();
+      again.openSession(sessionPath);
+      QTRY_VERIFY_WITH_TIMEOUT(again.comparisonDock()->result() != nullptr &&
+                                   again.comparisonDock()->result()->comparison.predicted.has_value(),
+                               20000);
+      QCOMPARE(again.comparisonDock()->result()->pathB, QFileInfo(pathB).absoluteFilePath());
+      QCOMPARE(*again.comparisonDock()->result()->comparison.predicted, *c.predicted);
+      QVERIFY(again.timelineB()->isVisible());
+    }
     // Another trace ends it.
     w.openTrace(dir + QStringLiteral("/binary_swap_8"));
     QVERIFY(waitReady(w));
