@@ -1024,6 +1024,22 @@
         <source>missed: </source>
         <translation>予測外れ: </translation>
     </message>
+    <message>
+        <source>Line Up Event</source>
+        <translation>イベントを揃える</translation>
+    </message>
+    <message>
+        <source>Shift B&apos;s timeline so that the selected event and its partner in B line up</source>
+        <translation>選択したイベントと B の対応イベントが揃うよう B のタイムラインをずらします</translation>
+    </message>
+    <message>
+        <source>Start Together</source>
+        <translation>開始を揃える</translation>
+    </message>
+    <message>
+        <source>Both runs from their start (no shift)</source>
+        <translation>両方の実行を開始時点から表示 (ずらしなし)</translation>
+    </message>
 </context>
 <context>
     <name>perwiz::gui::HypothesisDock</name>
@@ -1872,6 +1888,10 @@
     <message>
         <source>T: A %1, B %2</source>
         <translation>T: A %1、B %2</translation>
+    </message>
+    <message>
+        <source> — shifted by %1 to line up with A</source>
+        <translation> — A に揃えるため %1 ずらし</translation>
     </message>
 </context>
 <context>

@@ -58,8 +58,18 @@ ComparisonDock::ComparisonDock(QWidget* parent) : QDockWidget(tr("Comparison"), 
   end_ = new QPushButton(tr("End Comparison"), body);
   end_->setObjectName(QStringLiteral("endComparison"));
   end_->setEnabled(false);
+  lineUp_ = new QPushButton(tr("Line Up Event"), body);
+  lineUp_->setObjectName(QStringLiteral("lineUpEvent"));
+  lineUp_->setToolTip(tr("Shift B's timeline so that the selected event and its partner in B line up"));
+  lineUp_->setEnabled(false);
+  together_ = new QPushButton(tr("Start Together"), body);
+  together_->setObjectName(QStringLiteral("startTogether"));
+  together_->setToolTip(tr("Both runs from their start (no shift)"));
+  together_->setEnabled(false);
   bar->addWidget(compare_);
   bar->addWidget(end_);
+  bar->addWidget(lineUp_);
+  bar->addWidget(together_);
   bar->addStretch(1);
   layout->addLayout(bar);
   summary_ = new QLabel(tr("No second run yet: File ▸ Compare With… opens one."), body);
@@ -82,6 +92,8 @@ ComparisonDock::ComparisonDock(QWidget* parent) : QDockWidget(tr("Comparison"), 
     connect(t, &QTableWidget::cellClicked, this, [this, t](int row, int) { onCellClicked(t, row); });
   }
   connect(compare_, &QPushButton::clicked, this, &ComparisonDock::compareRequested);
+  connect(lineUp_, &QPushButton::clicked, this, [this] { emit shiftRequested(selectedShift_); });
+  connect(together_, &QPushButton::clicked, this, [this] { emit shiftRequested(0); });
   connect(end_, &QPushButton::clicked, this, &ComparisonDock::endRequested);
 }
 
@@ -90,6 +102,8 @@ void ComparisonDock::clear() {
   for (QTableWidget* t : {ranks_, steps_, functions_, events_}) t->setRowCount(0);
   summary_->setText(tr("No second run yet: File ▸ Compare With… opens one."));
   end_->setEnabled(false);
+  lineUp_->setEnabled(false);
+  together_->setEnabled(false);
 }
 
 void ComparisonDock::showLoading(const QString& pathB) {
@@ -105,6 +119,8 @@ void ComparisonDock::showError(const QString& message) {
 void ComparisonDock::showResult(const std::shared_ptr<const ComparisonResult>& result) {
   result_ = result;
   end_->setEnabled(true);
+  together_->setEnabled(true);
+  lineUp_->setEnabled(false);  // until an event row is chosen
   fill();
 }
 
@@ -248,6 +264,8 @@ void ComparisonDock::onCellClicked(QTableWidget* table, int row) {
     place.event = e.eventA;
     place.rankB = e.rankB;
     place.eventB = e.eventB;
+    selectedShift_ = e.enterB - e.enterA;
+    lineUp_->setEnabled(true);
     const TimeNs margin = std::max<TimeNs>(e.durationA, 1000);  // the event and as much around it
     place.begin = std::max<TimeNs>(0, e.enterA - margin);
     place.end = e.enterA + e.durationA + margin;

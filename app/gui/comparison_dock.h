@@ -44,11 +44,16 @@ class ComparisonDock : public QDockWidget {
   QTableWidget* functionTable() const { return functions_; }
   QTableWidget* eventTable() const { return events_; }
   QLabel* summary() const { return summary_; }
+  QPushButton* lineUpButton() const { return lineUp_; }
+  QPushButton* startTogetherButton() const { return together_; }
 
  signals:
   void placeRequested(const perwiz::gui::ComparisonPlace& place);
   void compareRequested();  // "Compare With…" from the dock
   void endRequested();
+  // B's view shifted by `shiftNs` against A's (B's time = A's time + shift): 0 = the runs start
+  // together, else the selected event of A and its partner in B line up.
+  void shiftRequested(perwiz::TimeNs shiftNs);
 
  private:
   void fill();
@@ -62,6 +67,9 @@ class ComparisonDock : public QDockWidget {
   QLabel* summary_;
   QPushButton* compare_;
   QPushButton* end_;
+  QPushButton* lineUp_;
+  QPushButton* together_;
+  TimeNs selectedShift_ = 0;  // the selected event row's enter in B − in A
   QTabWidget* tabs_;
   QTableWidget* ranks_;
   QTableWidget* steps_;

@@ -135,6 +135,7 @@ class MainWindow : public QMainWindow {
   void goToPlace(const ComparisonPlace& place);
   void showComparison(const std::shared_ptr<const ComparisonResult>& result);
   void endComparisonView();
+  void shiftB(TimeNs shiftNs);
   void saveSession();
   void saveSessionAs();
   void saveAndReport(const QString& path);  // saves, then the error or "Saved" in the status bar
@@ -156,6 +157,7 @@ class MainWindow : public QMainWindow {
   QLabel* runLabelA_;
   QLabel* runLabelB_;
   bool syncingRange_ = false;  // one view follows the other's range (no echo back)
+  TimeNs shiftB_ = 0;          // B's view shows A's range shifted by this (ComparisonDock::shiftRequested)
   QString lastError_;
   // The steps' σ the charts show: they come from the measured trace, the same in every
   // prediction of it (the chart of thousands of bars is drawn once, not on every toggle).

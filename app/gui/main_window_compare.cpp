@@ -59,17 +59,18 @@ void MainWindow::connectComparison() {
     comparisonDock_->clear();
     endComparisonView();
   });
-  // One time axis, one zoom: each view follows the other's range.
-  auto follow = [this](ui::TimelineView* to) {
-    return [this, to](TimeNs begin, TimeNs end) {
+  // One time axis, one zoom: each view follows the other's range (B's shifted by shiftB_).
+  auto follow = [this](ui::TimelineView* to, int sign) {
+    return [this, to, sign](TimeNs begin, TimeNs end) {
       if (syncingRange_ || timelineBox_->isHidden()) return;
       syncingRange_ = true;
-      to->setVisibleRange(begin, end);
+      to->setVisibleRange(begin + sign * shiftB_, end + sign * shiftB_);
       syncingRange_ = false;
     };
   };
-  connect(timeline_, &ui::TimelineView::visibleRangeChanged, this, follow(timelineB_));
-  connect(timelineB_, &ui::TimelineView::visibleRangeChanged, this, follow(timeline_));
+  connect(timeline_, &ui::TimelineView::visibleRangeChanged, this, follow(timelineB_, 1));
+  connect(timelineB_, &ui::TimelineView::visibleRangeChanged, this, follow(timeline_, -1));
+  connect(comparisonDock_, &ComparisonDock::shiftRequested, this, &MainWindow::shiftB);
   connect(comparisonDock_, &ComparisonDock::compareRequested, this, &MainWindow::compareDialog);
   connect(comparisonDock_, &ComparisonDock::endRequested, s, &AnalysisSession::endComparison);
   connect(comparisonDock_, &ComparisonDock::placeRequested, this, &MainWindow::goToPlace);
@@ -96,7 +97,7 @@ void MainWindow::showComparison(const std::shared_ptr<const ComparisonResult>& r
   const TimeNs endA = std::max(result->comparison.measuredA, result->comparison.predicted.value_or(0));
   timeline_->setAxisEnd(result->comparison.measuredB);
   timelineB_->setAxisEnd(endA);
-  timelineB_->setVisibleRange(timeline_->visibleBegin(), timeline_->visibleEnd());
+  shiftB(shiftB_);  // B's range (and its label's shift)
   // The events that changed most, marked in both runs.
   std::vector<ui::TimelineItem> inA, inB;
   for (const EventDifference& e : result->comparison.changed) {
@@ -107,7 +108,20 @@ void MainWindow::showComparison(const std::shared_ptr<const ComparisonResult>& r
   timeline_->setHighlighted(inA);
 }
 
+void MainWindow::shiftB(TimeNs shiftNs) {
+  shiftB_ = shiftNs;
+  runLabelB_->setText(runLabelB_->text().section(QStringLiteral(" — shifted"), 0, 0) +
+                      (shiftNs == 0
+                           ? QString()
+                           : tr(" — shifted by %1 to line up with A")
+                                 .arg((shiftNs > 0 ? QStringLiteral("+") : QString()) + formatDuration(shiftNs))));
+  syncingRange_ = true;
+  timelineB_->setVisibleRange(timeline_->visibleBegin() + shiftB_, timeline_->visibleEnd() + shiftB_);
+  syncingRange_ = false;
+}
+
 void MainWindow::endComparisonView() {
+  shiftB_ = 0;
   if (timelineBox_->isHidden()) return;
   timelineBox_->hide();
   runLabelA_->hide();

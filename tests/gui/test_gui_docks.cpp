@@ -78,6 +78,17 @@ class TestGuiDocks : public QObject {
     QCOMPARE(w.timelineB()->selection().event, e.eventB);  // its partner in B, selected too
     QCOMPARE(w.timelineB()->selection().rank, e.rankB);
     QCOMPARE(w.timelineB()->visibleBegin(), w.timeline()->visibleBegin());
+    // Line up: B's view is shifted so that the event and its partner sit at one place; then
+    // both runs from their start again.
+    QVERIFY(w.comparisonDock()->lineUpButton()->isEnabled());
+    QTest::mouseClick(w.comparisonDock()->lineUpButton(), Qt::LeftButton);
+    const TimeNs shift = e.enterB - e.enterA;
+    QVERIFY(shift != 0);
+    QCOMPARE(w.timelineB()->visibleBegin(), w.timeline()->visibleBegin() + shift);
+    w.timeline()->setVisibleRange(w.timeline()->visibleBegin() + 10, w.timeline()->visibleEnd() + 10);
+    QCOMPARE(w.timelineB()->visibleBegin(), w.timeline()->visibleBegin() + shift);  // and stays so
+    QTest::mouseClick(w.comparisonDock()->startTogetherButton(), Qt::LeftButton);
+    QCOMPARE(w.timelineB()->visibleBegin(), w.timeline()->visibleBegin());
 
     // A new prediction (the ten hypotheses undone, one step) makes the comparison again: no A′.
     w.session()->undoStack()->undo();
