@@ -32,6 +32,14 @@ void setRow(QTableWidget* t, int row, const QStringList& texts, int index) {
   }
 }
 
+// A table emptied and given these columns and `rows` rows.
+void startTable(QTableWidget* t, const QStringList& headers, int rows) {
+  t->clear();
+  t->setColumnCount(int(headers.size()));
+  t->setHorizontalHeaderLabels(headers);
+  t->setRowCount(rows);
+}
+
 // A step's span in A: its markers' earliest enter and latest leave over the ranks.
 std::pair<TimeNs, TimeNs> stepSpan(const Trace& t, std::uint32_t k) {
   TimeNs b = std::numeric_limits<TimeNs>::max(), e = std::numeric_limits<TimeNs>::min();
@@ -159,11 +167,8 @@ void ComparisonDock::fill() {
 void ComparisonDock::fillRanks(bool p) {
   QStringList h{tr("Rank"), tr("End A"), tr("End B"), tr("B − A")};
   if (p) h << tr("Predicted") << tr("Error");
-  ranks_->clear();
-  ranks_->setColumnCount(h.size());
-  ranks_->setHorizontalHeaderLabels(h);
   const auto& rs = result_->comparison.ranks;
-  ranks_->setRowCount(int(rs.size()));
+  startTable(ranks_, h, int(rs.size()));
   for (int i = 0; i < int(rs.size()); ++i) {
     const RankDifference& r = rs[i];
     QStringList t{r.rankA == r.rankB ? QString::number(r.rankA) : QStringLiteral("%1 / %2").arg(r.rankA).arg(r.rankB),
@@ -177,11 +182,8 @@ void ComparisonDock::fillRanks(bool p) {
 void ComparisonDock::fillSteps(bool p) {
   QStringList h{tr("Step"), tr("A"), tr("B"), tr("B − A")};
   if (p) h << tr("Predicted") << tr("Error");
-  steps_->clear();
-  steps_->setColumnCount(h.size());
-  steps_->setHorizontalHeaderLabels(h);
   const auto& ss = result_->comparison.steps;
-  steps_->setRowCount(int(ss.size()));
+  startTable(steps_, h, int(ss.size()));
   for (int i = 0; i < int(ss.size()); ++i) {
     const StepDifference& s = ss[i];
     QStringList t{s.stepA == s.stepB ? QString::number(s.stepA) : QStringLiteral("%1 / %2").arg(s.stepA).arg(s.stepB),
@@ -195,11 +197,8 @@ void ComparisonDock::fillSteps(bool p) {
 void ComparisonDock::fillFunctions(bool p) {
   QStringList h{tr("Function"), tr("A"), tr("B"), tr("B − A"), tr("Calls A"), tr("Calls B")};
   if (p) h << tr("Predicted") << tr("Error");
-  functions_->clear();
-  functions_->setColumnCount(h.size());
-  functions_->setHorizontalHeaderLabels(h);
   const auto& fs = result_->comparison.functions;
-  functions_->setRowCount(int(fs.size()));
+  startTable(functions_, h, int(fs.size()));
   for (int i = 0; i < int(fs.size()); ++i) {
     const FunctionDifference& f = fs[i];
     QStringList t{QString::fromStdString(f.name), formatDuration(f.a),       formatDuration(f.b),
@@ -214,12 +213,9 @@ void ComparisonDock::fillEvents(bool p) {
   // The events that changed most, then (with a prediction) where the prediction missed most.
   QStringList h{tr("Event"), tr("Step"), tr("A"), tr("B"), tr("B − A")};
   if (p) h << tr("Predicted") << tr("Error");
-  events_->clear();
-  events_->setColumnCount(h.size());
-  events_->setHorizontalHeaderLabels(h);
   const auto& changed = result_->comparison.changed;
   const auto& missed = result_->comparison.missed;
-  events_->setRowCount(int(changed.size() + (p ? missed.size() : 0)));
+  startTable(events_, h, int(changed.size() + (p ? missed.size() : 0)));
   auto row = [&](int at, const EventDifference& e, int index, const QString& tag) {
     const QString call = e.mpiIndex != kNone32 ? QStringLiteral("%1:%2").arg(e.rankA).arg(e.mpiIndex)
                                                : QStringLiteral("%1:e%2").arg(e.rankA).arg(e.eventA);
