@@ -304,6 +304,25 @@ TEST(Compare, HandBuiltPairGivesEveryMetricDerivedByHand) {
   EXPECT_EQ(c.changed[0].durationA, 20);
   EXPECT_EQ(c.changed[0].durationB, 13);
   EXPECT_EQ(c.changed[0].step, 0u);
+  // Marked beyond a threshold, rank by rank: above 4 ns the 7 and the four 5s; above 5 ns the 7.
+  CompareOptions mark;
+  mark.markAbove = 4;
+  const Comparison m4 = compareTraces(a, b, al, nullptr, mark);
+  EXPECT_EQ(m4.markedCount, 5u);
+  ASSERT_EQ(m4.marked.size(), 5u);
+  const std::vector<EventPair> expected4 = {{0, 0, 0, 0}, {0, 2, 0, 2}, {1, 0, 1, 0}, {1, 1, 1, 2}, {1, 2, 1, 3}};
+  EXPECT_EQ(m4.marked, expected4);
+  mark.markAbove = 5;
+  mark.markLimit = 10;
+  const Comparison m5 = compareTraces(a, b, al, nullptr, mark);
+  EXPECT_EQ(m5.markedCount, 1u);
+  EXPECT_EQ(m5.marked, (std::vector<EventPair>{{0, 2, 0, 2}}));
+  mark.markAbove = 0;
+  mark.markLimit = 3;  // 7 changed events, the first 3 kept
+  const Comparison m0 = compareTraces(a, b, al, nullptr, mark);
+  EXPECT_EQ(m0.markedCount, 7u);
+  EXPECT_EQ(m0.marked.size(), 3u);
+  EXPECT_TRUE(c.marked.empty());  // without a threshold nothing is marked
   // The events of B only: rank 0's g at 33 (7 ns) and rank 1's f at 0 (5 ns).
   ASSERT_EQ(c.edits.size(), 2u);
   EXPECT_TRUE(c.edits[0].inB);

@@ -1040,6 +1040,30 @@
         <source>Both runs from their start (no shift)</source>
         <translation>両方の実行を開始時点から表示 (ずらしなし)</translation>
     </message>
+    <message>
+        <source> µs</source>
+        <translation> µs</translation>
+    </message>
+    <message>
+        <source>mark changes above </source>
+        <translation>変化の印: </translation>
+    </message>
+    <message>
+        <source>mark the largest changes</source>
+        <translation>最大の変化に印</translation>
+    </message>
+    <message>
+        <source>Mark on both timelines every event whose duration changed by more than this</source>
+        <translation>所要時間がこの値より大きく変化したイベントすべてに両方のタイムラインで印を付けます</translation>
+    </message>
+    <message>
+        <source>%1 events changed by more than %2 (marked%3).</source>
+        <translation>%1 イベントが %2 より大きく変化 (印%3)。</translation>
+    </message>
+    <message>
+        <source>: the first %1</source>
+        <translation>: 最初の %1</translation>
+    </message>
 </context>
 <context>
     <name>perwiz::gui::HypothesisDock</name>

@@ -151,6 +151,10 @@ class AnalysisSession : public QObject {
   // alignment kept) for each current prediction. Another trace ends it.
   void compareWith(const QString& path);
   void endComparison();
+  // Events whose duration changed by more than `ns` are marked (ComparisonResult's
+  // comparison.marked); < 0: none beyond the largest changes. Makes a comparison shown again.
+  void setComparisonMark(TimeNs ns);
+  TimeNs comparisonMark() const { return markAbove_; }
   const std::shared_ptr<const ComparisonResult>& comparison() const { return comparison_; }
   bool isComparing() const { return comparisonWatcher_ != nullptr; }
 
@@ -257,6 +261,7 @@ class AnalysisSession : public QObject {
   std::shared_ptr<const ComparisonResult> comparison_;
   QFutureWatcher<std::shared_ptr<const ComparisonResult>>* comparisonWatcher_ = nullptr;
   bool comparisonAgain_ = false;
+  TimeNs markAbove_ = -1;
 };
 
 }  // namespace perwiz::gui

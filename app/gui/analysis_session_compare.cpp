@@ -32,6 +32,15 @@ void AnalysisSession::endComparison() {
   emit comparisonEnded();
 }
 
+void AnalysisSession::setComparisonMark(TimeNs ns) {
+  if (ns == markAbove_) return;
+  markAbove_ = ns;
+  if (comparisonWatcher_)
+    comparisonAgain_ = true;
+  else if (comparison_)
+    startComparison({comparison_->traceB, comparison_->alignment, comparison_->pathB});
+}
+
 void AnalysisSession::startComparison(ComparisonJob job) {
   comparisonAgain_ = false;
   // A′: the prediction shown, when it has hypotheses (without any it is A itself).
@@ -45,39 +54,41 @@ void AnalysisSession::startComparison(ComparisonJob job) {
   }
   comparisonWatcher_ = new QFutureWatcher<std::shared_ptr<const ComparisonResult>>(this);
   connect(comparisonWatcher_, &QFutureWatcherBase::finished, this, &AnalysisSession::onComparisonFinished);
-  comparisonWatcher_->setFuture(QtConcurrent::run(
-      [a = trace_, job = std::move(job), region = region_, predicted, applied = std::move(applied), generation] {
-        auto r = std::make_shared<ComparisonResult>();
-        r->traceA = a;
-        r->pathB = job.pathB;
-        r->generation = generation;
-        r->applied = applied;
-        try {
-          std::shared_ptr<const Trace> b = job.traceB;
-          if (!b) {
-            Trace t = loadTrace(job.pathB.toStdString());
-            if (t.rankCount() == 0) throw TraceError(job.pathB.toStdString(), "holds no MPI rank to compare");
-            if (!region.isEmpty() && !declareParallelRegion(t, region.toStdString()))
-              throw TraceError(job.pathB.toStdString(),
-                               "has no state " + region.toStdString() + " (the parallel region of the trace shown)");
-            b = std::make_shared<const Trace>(std::move(t));
-            r->timelineB = ui::prepareTimeline(b);  // B's own view, prepared here as a load's is
-          }
-          r->traceB = b;
-          std::shared_ptr<const TraceAlignment> al = job.alignment;
-          if (!al) {
-            auto fresh = std::make_shared<const TraceAlignment>(alignTraces(*a, *b));
-            if (const std::string why = alignmentProblem(*fresh); !why.empty())
-              throw TraceError(job.pathB.toStdString(), "cannot be compared with the trace shown: " + why);
-            al = std::move(fresh);
-          }
-          r->alignment = al;
-          r->comparison = compareTraces(*a, *b, *al, predicted.get());
-        } catch (const std::exception& e) {
-          r->error = QString::fromStdString(e.what());
-        }
-        return std::shared_ptr<const ComparisonResult>(std::move(r));
-      }));
+  comparisonWatcher_->setFuture(QtConcurrent::run([a = trace_, job = std::move(job), region = region_, predicted,
+                                                   markAbove = markAbove_, applied = std::move(applied), generation] {
+    auto r = std::make_shared<ComparisonResult>();
+    r->traceA = a;
+    r->pathB = job.pathB;
+    r->generation = generation;
+    r->applied = applied;
+    try {
+      std::shared_ptr<const Trace> b = job.traceB;
+      if (!b) {
+        Trace t = loadTrace(job.pathB.toStdString());
+        if (t.rankCount() == 0) throw TraceError(job.pathB.toStdString(), "holds no MPI rank to compare");
+        if (!region.isEmpty() && !declareParallelRegion(t, region.toStdString()))
+          throw TraceError(job.pathB.toStdString(),
+                           "has no state " + region.toStdString() + " (the parallel region of the trace shown)");
+        b = std::make_shared<const Trace>(std::move(t));
+        r->timelineB = ui::prepareTimeline(b);  // B's own view, prepared here as a load's is
+      }
+      r->traceB = b;
+      std::shared_ptr<const TraceAlignment> al = job.alignment;
+      if (!al) {
+        auto fresh = std::make_shared<const TraceAlignment>(alignTraces(*a, *b));
+        if (const std::string why = alignmentProblem(*fresh); !why.empty())
+          throw TraceError(job.pathB.toStdString(), "cannot be compared with the trace shown: " + why);
+        al = std::move(fresh);
+      }
+      r->alignment = al;
+      CompareOptions options;
+      options.markAbove = markAbove;
+      r->comparison = compareTraces(*a, *b, *al, predicted.get(), options);
+    } catch (const std::exception& e) {
+      r->error = QString::fromStdString(e.what());
+    }
+    return std::shared_ptr<const ComparisonResult>(std::move(r));
+  }));
 }
 
 void AnalysisSession::onComparisonFinished() {

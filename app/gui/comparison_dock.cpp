@@ -7,6 +7,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QVBoxLayout>
 
@@ -78,6 +79,15 @@ ComparisonDock::ComparisonDock(QWidget* parent) : QDockWidget(tr("Comparison"), 
   bar->addWidget(end_);
   bar->addWidget(lineUp_);
   bar->addWidget(together_);
+  // Mark changes beyond a threshold (µs; 0: the largest changes only).
+  mark_ = new QSpinBox(body);
+  mark_->setObjectName(QStringLiteral("markChanges"));
+  mark_->setRange(0, 100000000);
+  mark_->setSuffix(tr(" µs"));
+  mark_->setPrefix(tr("mark changes above "));
+  mark_->setSpecialValueText(tr("mark the largest changes"));
+  mark_->setToolTip(tr("Mark on both timelines every event whose duration changed by more than this"));
+  bar->addWidget(mark_);
   bar->addStretch(1);
   layout->addLayout(bar);
   summary_ = new QLabel(tr("No second run yet: File ▸ Compare With… opens one."), body);
@@ -102,6 +112,8 @@ ComparisonDock::ComparisonDock(QWidget* parent) : QDockWidget(tr("Comparison"), 
   connect(compare_, &QPushButton::clicked, this, &ComparisonDock::compareRequested);
   connect(lineUp_, &QPushButton::clicked, this, [this] { emit shiftRequested(selectedShift_); });
   connect(together_, &QPushButton::clicked, this, [this] { emit shiftRequested(0); });
+  connect(mark_, &QSpinBox::valueChanged, this,
+          [this](int us) { emit markRequested(us == 0 ? TimeNs{-1} : TimeNs{us} * 1000); });
   connect(end_, &QPushButton::clicked, this, &ComparisonDock::endRequested);
 }
 
@@ -154,6 +166,12 @@ void ComparisonDock::fill() {
                      signedDuration(*c.predicted - c.measuredB), formatChange(c.measuredB, *c.predicted));
   else
     text += QLatin1Char('\n') + tr("No hypotheses: add some to set their prediction against B.");
+  if (c.markedCount > 0)
+    text += QLatin1Char('\n') +
+            tr("%1 events changed by more than %2 (marked%3).")
+                .arg(c.markedCount)
+                .arg(formatDuration(TimeNs{mark_->value()} * 1000))
+                .arg(c.marked.size() < c.markedCount ? tr(": the first %1").arg(c.marked.size()) : QString());
   if (!al.unpairedA.empty() || !al.unpairedB.empty())
     text += QLatin1Char('\n') +
             tr("%1 rank(s) of A and %2 of B have no partner.").arg(al.unpairedA.size()).arg(al.unpairedB.size());

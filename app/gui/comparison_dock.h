@@ -11,6 +11,7 @@
 
 class QLabel;
 class QPushButton;
+class QSpinBox;
 class QTabWidget;
 class QTableWidget;
 
@@ -46,6 +47,7 @@ class ComparisonDock : public QDockWidget {
   QLabel* summary() const { return summary_; }
   QPushButton* lineUpButton() const { return lineUp_; }
   QPushButton* startTogetherButton() const { return together_; }
+  QSpinBox* markSpin() const { return mark_; }
 
  signals:
   void placeRequested(const perwiz::gui::ComparisonPlace& place);
@@ -54,6 +56,8 @@ class ComparisonDock : public QDockWidget {
   // B's view shifted by `shiftNs` against A's (B's time = A's time + shift): 0 = the runs start
   // together, else the selected event of A and its partner in B line up.
   void shiftRequested(perwiz::TimeNs shiftNs);
+  // Mark the events whose duration changed by more than `ns` (< 0: the largest changes only).
+  void markRequested(perwiz::TimeNs ns);
 
  private:
   void fill();
@@ -69,6 +73,7 @@ class ComparisonDock : public QDockWidget {
   QPushButton* end_;
   QPushButton* lineUp_;
   QPushButton* together_;
+  QSpinBox* mark_;
   TimeNs selectedShift_ = 0;  // the selected event row's enter in B − in A
   QTabWidget* tabs_;
   QTableWidget* ranks_;

@@ -71,6 +71,7 @@ void MainWindow::connectComparison() {
   connect(timeline_, &ui::TimelineView::visibleRangeChanged, this, follow(timelineB_, 1));
   connect(timelineB_, &ui::TimelineView::visibleRangeChanged, this, follow(timeline_, -1));
   connect(comparisonDock_, &ComparisonDock::shiftRequested, this, &MainWindow::shiftB);
+  connect(comparisonDock_, &ComparisonDock::markRequested, s, &AnalysisSession::setComparisonMark);
   connect(comparisonDock_, &ComparisonDock::compareRequested, this, &MainWindow::compareDialog);
   connect(comparisonDock_, &ComparisonDock::endRequested, s, &AnalysisSession::endComparison);
   connect(comparisonDock_, &ComparisonDock::placeRequested, this, &MainWindow::goToPlace);
@@ -98,12 +99,16 @@ void MainWindow::showComparison(const std::shared_ptr<const ComparisonResult>& r
   timeline_->setAxisEnd(result->comparison.measuredB);
   timelineB_->setAxisEnd(endA);
   shiftB(shiftB_);  // B's range (and its label's shift)
-  // The events that changed most, marked in both runs.
+  // Marked in both runs: the events beyond the dock's threshold, else those that changed most.
   std::vector<ui::TimelineItem> inA, inB;
-  for (const EventDifference& e : result->comparison.changed) {
-    inA.push_back({ui::TimelineItem::Kind::Event, e.rankA, e.eventA, 0, false});
-    inB.push_back({ui::TimelineItem::Kind::Event, e.rankB, e.eventB, 0, false});
-  }
+  auto mark = [&](std::uint32_t rankA, std::uint32_t eventA, std::uint32_t rankB, std::uint32_t eventB) {
+    inA.push_back({ui::TimelineItem::Kind::Event, rankA, eventA, 0, false});
+    inB.push_back({ui::TimelineItem::Kind::Event, rankB, eventB, 0, false});
+  };
+  if (session_->comparisonMark() >= 0)
+    for (const EventPair& m : result->comparison.marked) mark(m.rankA, m.eventA, m.rankB, m.eventB);
+  else
+    for (const EventDifference& e : result->comparison.changed) mark(e.rankA, e.eventA, e.rankB, e.eventB);
   timelineB_->setHighlighted(inB);
   timeline_->setHighlighted(inA);
 }

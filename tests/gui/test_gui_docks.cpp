@@ -109,6 +109,19 @@ class TestGuiDocks : public QObject {
       QTest::qWait(200);
       w.grab().save(shots + QStringLiteral("/comparison.png"));
     }
+    // Changes beyond a threshold are marked: the events the core finds beyond it.
+    {
+      CompareOptions mark;
+      mark.markAbove = 100000;  // 100 µs
+      const Comparison expected = compareTraces(a, b, alignTraces(a, b), nullptr, mark);
+      QVERIFY(expected.markedCount > 0);
+      w.comparisonDock()->markSpin()->setValue(100);
+      QTRY_VERIFY_WITH_TIMEOUT(w.comparisonDock()->result()->comparison.markedCount == expected.markedCount, 20000);
+      QCOMPARE(w.comparisonDock()->result()->comparison.marked, expected.marked);
+      QVERIFY(w.comparisonDock()->summary()->text().contains(QString::number(expected.markedCount)));
+      w.comparisonDock()->markSpin()->setValue(0);  // back to the largest changes
+      QTRY_VERIFY_WITH_TIMEOUT(w.comparisonDock()->result()->comparison.marked.empty(), 20000);
+    }
     // The image export holds both runs, A's header naming B and the three T.
     {
       ui::TimelineExportOptions options;

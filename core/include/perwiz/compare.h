@@ -60,6 +60,16 @@ std::string alignmentProblem(const TraceAlignment& al, double minShare = 0.5);
 
 struct CompareOptions {
   std::size_t top = 20;  // events listed per list (changed, missed, only in A/B)
+  // With markAbove >= 0: every paired event whose duration changed by more than markAbove ns
+  // (|B − A|) is marked (Comparison::marked), the first markLimit of them rank by rank.
+  TimeNs markAbove = -1;
+  std::size_t markLimit = 100000;
+};
+
+// A paired event: (rank, event) in A and in B.
+struct EventPair {
+  std::uint32_t rankA = 0, eventA = 0, rankB = 0, eventB = 0;
+  bool operator==(const EventPair&) const = default;
 };
 
 // One rank pair: ends (latest leave), and with a prediction its predicted end.
@@ -113,6 +123,8 @@ struct Comparison {
   std::vector<EventDifference> changed;           // the `top` paired events with the largest |durationB − durationA|
   std::vector<EventDifference> missed;            // with a prediction: the largest |durationB − durationPredicted|
   std::vector<EventEdit> edits;                   // the first `top` events of either run only, rank by rank
+  std::vector<EventPair> marked;  // CompareOptions::markAbove: the events beyond it (the first markLimit)
+  std::uint64_t markedCount = 0;  // all of them
 };
 
 // The differences of an alignment of `a` and `b` (alignTraces). With `predicted` (A′: a

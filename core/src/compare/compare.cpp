@@ -120,8 +120,15 @@ class Comparer {
     if (p_) c.predicted = p_->end;
     c.ranks.resize(al_.ranks.size());
     std::vector<std::vector<EventEdit>> edits(al_.ranks.size());
+    std::vector<std::vector<EventPair>> marked(al_.ranks.size());
+    std::vector<std::uint64_t> markedCount(al_.ranks.size(), 0);
     forEachRank(std::uint32_t(al_.ranks.size()), al_.eventsA + al_.eventsB,
-                [&](std::uint32_t k) { c.ranks[k] = rankPair(al_.ranks[k], edits[k]); });
+                [&](std::uint32_t k) { c.ranks[k] = rankPair(al_.ranks[k], edits[k], marked[k], markedCount[k]); });
+    for (std::size_t k = 0; k < marked.size(); ++k) {
+      c.markedCount += markedCount[k];
+      for (const EventPair& m : marked[k])
+        if (c.marked.size() < o_.markLimit) c.marked.push_back(m);
+    }
     for (auto& e : edits)
       for (auto& x : e)
         if (c.edits.size() < o_.top) c.edits.push_back(std::move(x));
@@ -145,7 +152,8 @@ class Comparer {
   }
 
  private:
-  RankDifference rankPair(const RankAlignment& ra, std::vector<EventEdit>& edits) {
+  RankDifference rankPair(const RankAlignment& ra, std::vector<EventEdit>& edits, std::vector<EventPair>& marked,
+                          std::uint64_t& markedCount) {
     const RankTrace& x = a_.ranks[ra.rankA];
     const RankTrace& y = b_.ranks[ra.rankB];
     const PredictedRank* pr = p_ && ra.rankA < p_->ranks.size() ? p_->ranks[ra.rankA].get() : nullptr;
@@ -196,6 +204,10 @@ class Comparer {
             ra.rankA, i, ra.rankB, j, {}, kNone32, kNone32, ta->enter[k], durA, enB, leB - enB, tp ? tp->enter[k] : 0,
             durP};
         if (e.durationB != e.durationA) changed.offer(e);  // only what changed is listed
+        if (o_.markAbove >= 0 && absDiff(e.durationB, e.durationA) > o_.markAbove) {
+          ++markedCount;
+          if (marked.size() < o_.markLimit) marked.push_back({ra.rankA, i, ra.rankB, j});
+        }
         if (tp && e.durationB != e.durationPredicted) missed.offer(e);
       }
     }
