@@ -64,6 +64,7 @@ AnalysisSession::~AnalysisSession() {
   advisor_->wait();  // it works on a fork of the worker's replayer
   if (exportWatcher_) exportWatcher_->waitForFinished();  // and so does a predicted trace's writing
   if (overheadWatcher_) overheadWatcher_->waitForFinished();
+  if (comparisonWatcher_) comparisonWatcher_->waitForFinished();
   workerThread_->quit();
   workerThread_->wait();
 }

@@ -257,6 +257,7 @@ class AnalysisSession : public QObject {
     QString pathB;
   };
   void startComparison(ComparisonJob job);
+  void dropComparisonJob();  // the running job's result is not wanted
   void onComparisonFinished();
   std::shared_ptr<const ComparisonResult> comparison_;
   QFutureWatcher<std::shared_ptr<const ComparisonResult>>* comparisonWatcher_ = nullptr;

@@ -7,6 +7,8 @@
 #include <QFileInfo>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <utility>
+
 namespace perwiz::gui {
 
 void AnalysisSession::compareWith(const QString& path) {
@@ -15,20 +17,28 @@ void AnalysisSession::compareWith(const QString& path) {
     return;
   }
   comparison_.reset();
+  dropComparisonJob();  // of another second run
   emit comparisonStarted(path);
   startComparison({nullptr, nullptr, QFileInfo(path).absoluteFilePath()});
 }
 
-void AnalysisSession::endComparison() {
+void AnalysisSession::dropComparisonJob() {
   comparisonAgain_ = false;
+  if (!comparisonWatcher_) return;
+  // Not waited for (a load of B may take seconds): the job holds only its own data and ends on
+  // its own; its watcher goes then, its result unread.
+  auto* dropped = std::exchange(comparisonWatcher_, nullptr);
+  dropped->disconnect(this);
+  if (dropped->isFinished())
+    dropped->deleteLater();
+  else
+    connect(dropped, &QFutureWatcherBase::finished, dropped, &QObject::deleteLater);
+}
+
+void AnalysisSession::endComparison() {
   if (!comparison_ && !comparisonWatcher_) return;
   comparison_.reset();
-  if (comparisonWatcher_) {  // its result is dropped (the watcher's traceA check below)
-    comparisonWatcher_->disconnect(this);
-    comparisonWatcher_->waitForFinished();
-    comparisonWatcher_->deleteLater();
-    comparisonWatcher_ = nullptr;
-  }
+  dropComparisonJob();
   emit comparisonEnded();
 }
 
@@ -54,6 +64,8 @@ void AnalysisSession::startComparison(ComparisonJob job) {
   }
   comparisonWatcher_ = new QFutureWatcher<std::shared_ptr<const ComparisonResult>>(this);
   connect(comparisonWatcher_, &QFutureWatcherBase::finished, this, &AnalysisSession::onComparisonFinished);
+  // (A job started while another runs replaces it: compareWith and endComparison drop the
+  // other first, the later requests wait for it, comparisonAgain_.)
   comparisonWatcher_->setFuture(QtConcurrent::run([a = trace_, job = std::move(job), region = region_, predicted,
                                                    markAbove = markAbove_, applied = std::move(applied), generation] {
     auto r = std::make_shared<ComparisonResult>();

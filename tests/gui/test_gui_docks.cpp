@@ -25,11 +25,23 @@ class TestGuiDocks : public QObject {
     QCOMPARE(w.session()->applyHypotheses(hs), 10);
     QVERIFY(waitReady(w));
     const QString pathB = dir + QStringLiteral("/stencil_8_balanced");
+    // A run of another program is refused with the reason (no table); a comparison asked for
+    // while another loads replaces it.
+    QSignalSpy failed(w.session(), &perwiz::gui::AnalysisSession::comparisonFailed);
+    w.compareWith(QStringLiteral(PERWIZ_SAMPLE));  // ring4.alog: another program
+    QTRY_COMPARE_WITH_TIMEOUT(failed.count(), 1, 20000);
+    QVERIFY2(failed.at(0).at(0).toString().contains(QStringLiteral("cannot be compared")),
+             qPrintable(failed.at(0).at(0).toString()));
+    QVERIFY(w.comparisonDock()->result() == nullptr);
+    QCOMPARE(w.comparisonDock()->rankTable()->rowCount(), 0);
+    QVERIFY(w.comparisonDock()->summary()->text().startsWith(QStringLiteral("No comparison")));
+    w.compareWith(dir + QStringLiteral("/binary_swap_8"));
     w.compareWith(pathB);
     QVERIFY(w.comparisonDock()->isVisible());
     QTRY_VERIFY_WITH_TIMEOUT(w.comparisonDock()->result() != nullptr, 20000);
     const auto result = w.comparisonDock()->result();
     QVERIFY(result->error.isEmpty());
+    QCOMPARE(result->pathB, QFileInfo(pathB).absoluteFilePath());  // the later request's
     const Trace b = loadTrace(pathB.toStdString());
     const Comparison& c = result->comparison;
     QCOMPARE(c.measuredA, a.endTime);
