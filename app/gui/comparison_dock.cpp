@@ -33,12 +33,9 @@ void setRow(QTableWidget* t, int row, const QStringList& texts, int index) {
   }
 }
 
-// A table emptied and given these columns and `rows` rows.
-void startTable(QTableWidget* t, const QStringList& headers, int rows) {
-  t->clear();
-  t->setColumnCount(int(headers.size()));
-  t->setHorizontalHeaderLabels(headers);
-  t->setRowCount(rows);
+// With a prediction, a row's last two cells: A′'s value and its error against B.
+void addPrediction(QStringList& cells, bool predicted, TimeNs value, TimeNs b) {
+  if (predicted) cells << formatDuration(value) << signedDuration(value - b);
 }
 
 // A step's span in A: its markers' earliest enter and latest leave over the ranks.
@@ -182,46 +179,51 @@ void ComparisonDock::fill() {
   fillEvents(p);
 }
 
+void ComparisonDock::startTable(QTableWidget* t, QStringList headers, bool predicted, int rows) {
+  if (predicted) headers << tr("Predicted") << tr("Error");
+  t->clear();
+  t->setColumnCount(int(headers.size()));
+  t->setHorizontalHeaderLabels(headers);
+  t->setRowCount(rows);
+}
+
 void ComparisonDock::fillRanks(bool p) {
-  QStringList h{tr("Rank"), tr("End A"), tr("End B"), tr("B − A")};
-  if (p) h << tr("Predicted") << tr("Error");
+  const QStringList h{tr("Rank"), tr("End A"), tr("End B"), tr("B − A")};
   const auto& rs = result_->comparison.ranks;
-  startTable(ranks_, h, int(rs.size()));
+  startTable(ranks_, h, p, int(rs.size()));
   for (int i = 0; i < int(rs.size()); ++i) {
     const RankDifference& r = rs[i];
     QStringList t{r.rankA == r.rankB ? QString::number(r.rankA) : QStringLiteral("%1 / %2").arg(r.rankA).arg(r.rankB),
                   formatDuration(r.endA), formatDuration(r.endB), signedDuration(r.endB - r.endA)};
-    if (p) t << formatDuration(r.endPredicted) << signedDuration(r.endPredicted - r.endB);
+    addPrediction(t, p, r.endPredicted, r.endB);
     setRow(ranks_, i, t, i);
   }
   ranks_->resizeColumnsToContents();
 }
 
 void ComparisonDock::fillSteps(bool p) {
-  QStringList h{tr("Step"), tr("A"), tr("B"), tr("B − A")};
-  if (p) h << tr("Predicted") << tr("Error");
+  const QStringList h{tr("Step"), tr("A"), tr("B"), tr("B − A")};
   const auto& ss = result_->comparison.steps;
-  startTable(steps_, h, int(ss.size()));
+  startTable(steps_, h, p, int(ss.size()));
   for (int i = 0; i < int(ss.size()); ++i) {
     const StepDifference& s = ss[i];
     QStringList t{s.stepA == s.stepB ? QString::number(s.stepA) : QStringLiteral("%1 / %2").arg(s.stepA).arg(s.stepB),
                   formatDuration(s.a), formatDuration(s.b), signedDuration(s.b - s.a)};
-    if (p) t << formatDuration(s.predicted) << signedDuration(s.predicted - s.b);
+    addPrediction(t, p, s.predicted, s.b);
     setRow(steps_, i, t, i);
   }
   steps_->resizeColumnsToContents();
 }
 
 void ComparisonDock::fillFunctions(bool p) {
-  QStringList h{tr("Function"), tr("A"), tr("B"), tr("B − A"), tr("Calls A"), tr("Calls B")};
-  if (p) h << tr("Predicted") << tr("Error");
+  const QStringList h{tr("Function"), tr("A"), tr("B"), tr("B − A"), tr("Calls A"), tr("Calls B")};
   const auto& fs = result_->comparison.functions;
-  startTable(functions_, h, int(fs.size()));
+  startTable(functions_, h, p, int(fs.size()));
   for (int i = 0; i < int(fs.size()); ++i) {
     const FunctionDifference& f = fs[i];
     QStringList t{QString::fromStdString(f.name), formatDuration(f.a),       formatDuration(f.b),
                   signedDuration(f.b - f.a),      QString::number(f.countA), QString::number(f.countB)};
-    if (p) t << formatDuration(f.predicted) << signedDuration(f.predicted - f.b);
+    addPrediction(t, p, f.predicted, f.b);
     setRow(functions_, i, t, i);
   }
   functions_->resizeColumnsToContents();
@@ -229,18 +231,17 @@ void ComparisonDock::fillFunctions(bool p) {
 
 void ComparisonDock::fillEvents(bool p) {
   // The events that changed most, then (with a prediction) where the prediction missed most.
-  QStringList h{tr("Event"), tr("Step"), tr("A"), tr("B"), tr("B − A")};
-  if (p) h << tr("Predicted") << tr("Error");
+  const QStringList h{tr("Event"), tr("Step"), tr("A"), tr("B"), tr("B − A")};
   const auto& changed = result_->comparison.changed;
   const auto& missed = result_->comparison.missed;
-  startTable(events_, h, int(changed.size() + (p ? missed.size() : 0)));
+  startTable(events_, h, p, int(changed.size() + (p ? missed.size() : 0)));
   auto row = [&](int at, const EventDifference& e, int index, const QString& tag) {
     const QString call = e.mpiIndex != kNone32 ? QStringLiteral("%1:%2").arg(e.rankA).arg(e.mpiIndex)
                                                : QStringLiteral("%1:e%2").arg(e.rankA).arg(e.eventA);
     QStringList t{tag + QString::fromStdString(e.function) + QLatin1Char(' ') + call,
                   e.step == kNone32 ? QString() : QString::number(e.step), formatDuration(e.durationA),
                   formatDuration(e.durationB), signedDuration(e.durationB - e.durationA)};
-    if (p) t << formatDuration(e.durationPredicted) << signedDuration(e.durationPredicted - e.durationB);
+    addPrediction(t, p, e.durationPredicted, e.durationB);
     setRow(events_, at, t, index);
   };
   for (int i = 0; i < int(changed.size()); ++i) row(i, changed[i], i, tr("changed: "));

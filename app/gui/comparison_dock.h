@@ -61,6 +61,8 @@ class ComparisonDock : public QDockWidget {
 
  private:
   void fill();
+  // `t` emptied, with `headers` (and A′'s two columns with a prediction) and `rows` rows.
+  void startTable(QTableWidget* t, QStringList headers, bool predicted, int rows);
   void fillRanks(bool predicted);
   void fillSteps(bool predicted);
   void fillFunctions(bool predicted);
