@@ -68,6 +68,22 @@ std::string alogFile(std::uint64_t events) {
   return generateOnce(file, file.string(), benchSpec(events), Kind::Alog);
 }
 
+GeneratorSpec ringSpec() {
+  GeneratorSpec s;
+  s.ranks = 1024;
+  s.steps = 1000;
+  s.pattern = P2PPattern::Ring;
+  s.blockingCalls = BlockingCalls::SendThenRecv;
+  s.messageBytes = 1024;
+  s.collective = MpiOp::Allreduce;
+  return s;
+}
+
+std::string alogRing() {
+  fs::path file = fs::path(PERWIZ_BENCH_DATA) / "ring-1024x1000.alog";
+  return generateOnce(file, file.string(), ringSpec(), Kind::Alog);
+}
+
 std::string otfTrace(std::uint64_t events) {
   fs::path dir = fs::path(PERWIZ_BENCH_DATA) / ("otf-" + std::to_string(events));
   fs::create_directories(dir);

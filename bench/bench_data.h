@@ -12,6 +12,13 @@ namespace perwiz::bench {
 // PRGN_step state per step, 20 % compute imbalance, seed 42; sized to ~`events` model events.
 GeneratorSpec benchSpec(std::uint64_t events);
 
+// Issue #42's ring: 1024 ranks x 1000 steps of computation, a blocking MPI_Send of 1 KiB to the
+// next rank, an MPI_Recv from the previous one and an MPI_Allreduce (4,096,000 events;
+// `perwiz-cli generate ring.alog --ranks 1024 --steps 1000 --p2p send-recv --bytes 1024`).
+GeneratorSpec ringSpec();
+// That ring as an ALOG file (made if missing).
+std::string alogRing();
+
 // Model events in the generated traces; override with PERWIZ_BENCH_EVENTS.
 std::uint64_t targetEvents(std::uint64_t fallback);
 // Path of an OTF2 anchor / ALOG file generated with ~`events` model events (made if missing).

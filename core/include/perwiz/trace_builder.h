@@ -46,6 +46,7 @@ class TraceBuilder final : public TraceSink {
   // when the first part opens; a part's synthetic calls and diagnostics wait for joinPart().
   std::unique_ptr<TraceSink> openPart(std::uint32_t first, std::uint32_t last) override;
   void joinPart(std::unique_ptr<TraceSink> part) override;
+  void joinPartsByLine(std::vector<std::unique_ptr<TraceSink>> parts) override;
 
   // Keep every function defined, used or not (by default end() drops those no event uses). A
   // share of a trace (LoadOptions::shareIndex) keeps them: every process of perwiz-mpi then has

@@ -41,14 +41,16 @@ struct LoadOptions {
   // Progress in [0, 1]; return false to cancel (load then throws TraceError "cancelled").
   std::function<bool(double)> progress;
   // OTF2 and OTF read on one thread: decode on the calling thread and build the model on a
-  // second one (2 cores). false: everything on the calling thread. ALOG always loads on one
-  // thread: its parser is cheap next to the builder, and the hand-over measured slower
+  // second one (2 cores). false: everything on the calling thread. ALOG is never pipelined: it
+  // reads on several threads itself (below), and on one the hand-over measured slower
   // (performance.md).
   bool pipelined = true;
   // OTF2 into a sink that takes parts (the model): ranks read and built on this many threads
   // at once, each with its own libotf2 reader over a share of the locations (consecutive
-  // ranks, about equal records). 0: one per core once the trace has 2^18 records per thread;
-  // 1: one thread (pipelined as above).
+  // ranks, about equal records). ALOG: pass 1 scans this many byte chunks at once, and pass 2
+  // streams this many ranges of processes into parts of the sink (every thread walks the whole
+  // file and skips the other ranges' lines). 0: one per core once the trace has 2^18 records
+  // (OTF2) or 8 MiB (ALOG) per thread; 1: one thread (OTF2 pipelined as above).
   unsigned threads = 0;
   // Memory the load may use, in bytes; 0: availableMemory(). loadTrace refuses a trace whose
   // estimate (estimateLoadMemory) exceeds it, before reading it.

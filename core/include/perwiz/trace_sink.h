@@ -17,6 +17,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace perwiz {
 
@@ -102,6 +103,13 @@ class TraceSink {
     return nullptr;
   }
   virtual void joinPart(std::unique_ptr<TraceSink> part) { (void)part; }
+  // Hands back every part at once when their records interleave in the input, each record's
+  // position set by setPosition(line) (ALOG: one line per record, the ranks' lines mixed): what
+  // the parts keep is then ordered by that line, as if the records had come on one thread in
+  // input order. The default joins them in turn.
+  virtual void joinPartsByLine(std::vector<std::unique_ptr<TraceSink>> parts) {
+    for (auto& part : parts) joinPart(std::move(part));
+  }
 
   virtual void end() = 0;
 };

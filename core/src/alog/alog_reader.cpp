@@ -7,19 +7,31 @@
 // everything first means a corrupt file is rejected before the sink sees a single record.
 // Times go to the sink in file order per process (execution order); should a file's clock go
 // backwards, the builder re-sorts and warns.
+//
+// Both passes run on every core of a large file: pass 1 scans byte chunks of whole lines at
+// once (alog_scan.h) and handles what depends on order (the header records) in file order
+// after; pass 2 streams ranges of processes into parts of the sink (alog_stream.h), which the
+// sink joins in line order. Model, warnings and errors are those of one thread, byte for byte
+// (tests/test_alog_parallel.cpp).
 #include "perwiz/trace_io.h"
 
 #include "alog_extension.h"
 #include "alog_record.h"
+#include "alog_scan.h"
+#include "alog_stream.h"
 #include "alog_time.h"
 #include "event_table.h"
 #include "mapped_file.h"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
+#include <functional>
 #include <cstring>
 #include <limits>
 #include <map>
 #include <optional>
+#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -35,38 +47,6 @@ struct StateDef {
   Function function;
 };
 
-// Walks the lines of a buffer, counting them (1-based) for error messages. Lines end at
-// `eol`: '\n' (a CR before it is a blank to the parser, so CRLF files read the same), or '\r'
-// for a file of classic Mac OS line ends (lineEnd()).
-class LineCursor {
- public:
-  LineCursor(std::string_view text, char eol)
-      : p_(text.data()), end_(text.data() + text.size()), eol_(eol) {}
-  bool next(std::string_view& line) {
-    if (p_ >= end_) return false;
-    const char* nl = static_cast<const char*>(std::memchr(p_, eol_, end_ - p_));
-    const char* e = nl ? nl : end_;
-    line = std::string_view(p_, e - p_);
-    // A last line without its line end was cut short (a CRLF file cut between CR and LF
-    // still holds the whole line).
-    complete_ = nl || (!line.empty() && line.back() == '\r');
-    p_ = nl ? nl + 1 : end_;
-    ++lineNo_;
-    return true;
-  }
-  std::int64_t lineNo() const { return lineNo_; }
-  const char* position() const { return p_; }
-  // False for a last line that has no line end.
-  bool complete() const { return complete_; }
-
- private:
-  const char* p_;
-  const char* end_;
-  char eol_;
-  std::int64_t lineNo_ = 0;
-  bool complete_ = true;
-};
-
 // The line end of a text: '\n', or '\r' when the file has carriage returns and no line feed
 // at all. Only whole-file conventions count: in a file with line feeds a lone CR stays a byte
 // of its line (real MPE comments hold garbage bytes, §8), and pass 1 reports it.
@@ -78,9 +58,34 @@ char lineEnd(std::string_view text) {
 // UTF-8 byte order mark some editors put at the start of a text file.
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
-// Reader diagnostics of one kind beyond this many are summarised (a broken file could
-// otherwise produce one per line).
-constexpr std::size_t kMaxWarningsPerKind = 20;
+// Below this many bytes per thread a second thread costs more than it saves (a 1024-rank
+// file of 8 MiB reads in about 40 ms on one core).
+constexpr std::size_t kBytesPerExtraThread = std::size_t{8} << 20;
+
+// Runs work(i) for every i in [0, n): i = 0 on this thread, the others on threads of their own
+// (on this one too, should no thread start). Returns each call's exception (null: none) once
+// every call has returned; `failed` is called (on the failing thread) when one throws.
+std::vector<std::exception_ptr> runEach(std::size_t n, const std::function<void(std::size_t)>& work,
+                                        const std::function<void(std::size_t)>& failed) {
+  std::vector<std::exception_ptr> errors(n);
+  auto guarded = [&](std::size_t i) {
+    try {
+      work(i);
+    } catch (...) {
+      errors[i] = std::current_exception();
+      failed(i);
+    }
+  };
+  std::vector<std::jthread> threads;
+  std::size_t started = 1;
+  try {
+    for (; started < n; ++started) threads.emplace_back(guarded, started);
+  } catch (const std::system_error&) {}
+  guarded(0);
+  for (std::size_t i = started; i < n; ++i) guarded(i);
+  threads.clear();  // joins
+  return errors;
+}
 
 class AlogReader {
  public:
@@ -93,9 +98,10 @@ class AlogReader {
 
   void run() {
     rejectBinary();
-    scanHeaders();
+    const unsigned threads = threadCount();
+    scanHeaders(threads);
     beginTrace();
-    streamRecords();
+    streamRecords(threads);
     flushWarningSummaries();
     sink_.addSourceRecords(dataRecords_);
     reportProgress(1.0);
@@ -122,15 +128,15 @@ class AlogReader {
                                                  " more warnings of the kind '" + kind + "'"});
   }
 
-  // Progress runs over both passes: pass 1 is the first half, pass 2 the second.
-  void maybeReportProgress(const char* pos, int pass) {
-    if (!opts_.progress || pos < nextProgress_) return;
-    nextProgress_ = pos + kProgressStep;
-    double done = static_cast<double>(pos - text_.data()) / static_cast<double>(text_.size());
-    reportProgress(0.5 * pass + 0.5 * done);
-  }
   void reportProgress(double fraction) {
     if (opts_.progress && !opts_.progress(fraction)) throw TraceError(path_, "cancelled");
+  }
+
+  // LoadOptions::threads, or one per core once each has kBytesPerExtraThread.
+  unsigned threadCount() const {
+    if (opts_.threads) return opts_.threads;
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    return static_cast<unsigned>(std::clamp<std::size_t>(text_.size() / kBytesPerExtraThread, 1, cores));
   }
 
   // Text never holds NUL bytes; one is the surest sign of a binary file. memchr over the whole
@@ -142,78 +148,113 @@ class AlogReader {
     fail("binary data (NUL byte), not ALOG text,", line);
   }
 
-  // A last line without its line end is incomplete: its last number may be cut short ("12 1
-  // 0 2 0 3" of "... 326012"), so it is dropped, never read as a smaller value. Pass 1 warns.
-  bool parseLine(const LineCursor& cur, std::string_view line, Record& rec) {
-    if (isSkippableLine(line)) return false;
-    if (!cur.complete()) {
-      if (!begun_) {
-        cutLine_ = cur.lineNo();
-        warn("cut", cur.lineNo(), "last line has no line end (file cut short?); ignored: " +
-                                      quoteBytes(line, 60));
-      }
-      return false;
-    }
-    std::string problem;
-    if (!parseRecord(line, rec, problem)) {
-      if (!sawRecord_) fail("not ALOG text (" + problem + ")", cur.lineNo());
-      fail(problem, cur.lineNo());
-    }
-    sawRecord_ = true;
-    if (rec.process < 0 || rec.process > kMaxProcessId)
-      fail("absurd process id " + std::to_string(rec.process) + " (accepted: 0.." +
-               std::to_string(kMaxProcessId) + ")",
-           cur.lineNo());
-    return true;
-  }
-
   // ---- pass 1 ------------------------------------------------------------------------------
 
-  void scanHeaders() {
-    LineCursor cur(text_, eol_);
-    std::string_view line;
-    Record rec;
-    nextProgress_ = text_.data();
-    while (cur.next(line)) {
-      maybeReportProgress(cur.position(), 0);
-      if (hasCr_) checkLoneCr(line, cur.lineNo());
-      if (!parseLine(cur, line, rec)) continue;
-      if (isHeaderType(rec.type)) {
-        scanHeader(rec, cur.lineNo());
-        continue;
-      }
-      ++dataRecords_;
-      if (rec.type == kConstDef) continue;  // MPI constants logged by MPE 1.2 (§2), not events
-      noteProcess(rec.process, cur.lineNo());
-      StampRange& range = stampsByCycle_[rec.cycle];
-      if (rec.stampNs < range.min) range = {rec.stampNs, cur.lineNo(), range.max, range.maxLine};
-      if (rec.stampNs > range.max) range.max = rec.stampNs, range.maxLine = cur.lineNo();
-      std::int32_t tag;
-      std::uint64_t bytes;
-      if ((rec.type == kSend || rec.type == kRecv) && parseMessageComment(rec.comment, tag, bytes))
-        continue;
-      pointTypes_.insert(rec.type);
+  // Up to n runs of whole lines of about equal size (fewer when lines are long).
+  std::vector<std::string_view> splitChunks(unsigned n) const {
+    std::vector<std::string_view> chunks;
+    const char* p = text_.data();
+    const char* const end = p + text_.size();
+    for (unsigned i = 1; i < n && p < end; ++i) {
+      const char* cut = text_.data() + text_.size() / n * i;
+      if (cut <= p) continue;
+      const char* eol = static_cast<const char*>(std::memchr(cut, eol_, static_cast<std::size_t>(end - cut)));
+      if (!eol) break;
+      chunks.emplace_back(p, static_cast<std::size_t>(eol + 1 - p));
+      p = eol + 1;
+    }
+    if (p < end || chunks.empty()) chunks.emplace_back(p, static_cast<std::size_t>(end - p));
+    return chunks;
+  }
+
+  // Chunks scanned at once, then merged in file order: what came first in the file comes first,
+  // as if one thread had read it line by line.
+  void scanHeaders(unsigned threads) {
+    const std::vector<std::string_view> chunks = splitChunks(threads);
+    std::vector<ChunkScan> scans(chunks.size());
+    std::atomic<bool> stop{false};
+    const auto tick = [&](std::size_t done) {  // chunk 0, on this thread
+      reportProgress(0.5 * static_cast<double>(done) / static_cast<double>(chunks[0].size()));
+    };
+    const auto errors = runEach(
+        chunks.size(),
+        [&](std::size_t i) {
+          scans[i] = scanChunk(chunks[i], eol_, hasCr_, i + 1 == chunks.size(),
+                               i == 0 && opts_.progress ? std::function<void(std::size_t)>(tick) : nullptr, stop);
+        },
+        [&](std::size_t) { stop = true; });
+    for (const auto& e : errors)
+      if (e) std::rethrow_exception(e);
+    std::int64_t base = 0;  // lines of the chunks before
+    for (const ChunkScan& s : scans) {
+      mergeScan(s, base);
+      base += s.lines;
     }
     if (!sawRecord_ && cutLine_ > 0)
       fail("no complete ALOG record: the only record has no line end (file cut short?)", cutLine_);
     if (!sawRecord_) throw TraceError(path_, "no ALOG records (only blank or '#' lines)");
   }
 
-  // In a file with line feeds a CR followed by more text on its line is no line end (§8:
-  // comments may hold any byte), but the text after it may be a record of a mixed-line-end
-  // file: say so rather than let it pass silently as a comment.
-  void checkLoneCr(std::string_view line, std::int64_t lineNo) {
-    const char* p = static_cast<const char*>(std::memchr(line.data(), '\r', line.size()));
-    if (!p) return;
-    const char* end = line.data() + line.size();
-    while (p < end && isBlank(*p)) ++p;
-    if (p < end)
-      warn("line end", lineNo, "carriage return inside the line (mixed line ends?); the text "
-                               "after it is read as part of this line");
+  // One chunk's scan, its lines after `base`: first the lines to handle in order (up to its
+  // failure, if any), then what it counted.
+  void mergeScan(const ChunkScan& s, std::int64_t base) {
+    Record rec;
+    std::string problem;
+    for (const ScanEntry& e : s.entries) {
+      const std::int64_t line = base + e.line;
+      switch (e.kind) {
+        case ScanEntry::LoneCr:
+          // In a file with line feeds a CR followed by more text on its line is no line end
+          // (§8: comments may hold any byte), but the text after it may be a record of a
+          // mixed-line-end file: say so rather than let it pass silently as a comment.
+          warn("line end", line,
+               "carriage return inside the line (mixed line ends?); the text "
+               "after it is read as part of this line");
+          break;
+        case ScanEntry::Cut:
+          // A last line without its line end is incomplete: its last number may be cut short
+          // ("12 1 0 2 0 3" of "... 326012"), so it is dropped, never read as a smaller value.
+          cutLine_ = line;
+          warn("cut", line, "last line has no line end (file cut short?); ignored: " + quoteBytes(e.text, 60));
+          break;
+        case ScanEntry::Header:
+          if (!parseRecord(e.text, rec, problem)) fail(problem, line);  // parsed by the scan
+          scanHeader(rec, line);
+          break;
+      }
+    }
+    if (s.loneCrBeyond) warningCounts_["line end"] += s.loneCrBeyond;
+    if (s.errorLine) failScan(s, base + s.errorLine);
+    sawRecord_ = sawRecord_ || s.sawRecord;
+    dataRecords_ += s.dataRecords;
+    if (s.maxProcess >= 0) noteProcess(s.maxProcess, base + s.maxProcessLine);
+    for (const auto& [cycle, range] : s.stampsByCycle) {
+      StampRange& r = stampsByCycle_[cycle];
+      r.add(range.min, base + range.minLine);
+      r.add(range.max, base + range.maxLine);
+    }
+    pointTypes_.insertAll(s.pointTypes);
+    if (s.recordsPerProcess.size() > recordsPerProcess_.size())
+      recordsPerProcess_.resize(s.recordsPerProcess.size(), 0);
+    for (std::size_t p = 0; p < s.recordsPerProcess.size(); ++p) recordsPerProcess_[p] += s.recordsPerProcess[p];
+    for (std::int64_t line : s.messageWarningLines)
+      if (stream_.messageWarningLines.size() < kMaxWarningsPerKind) stream_.messageWarningLines.push_back(base + line);
+    messageWarnings_ += s.messageWarnings;
   }
 
+  [[noreturn]] void failScan(const ChunkScan& s, std::int64_t line) const {
+    if (s.absurdProcess)
+      fail("absurd process id " + std::to_string(s.errorProcess) + " (accepted: 0.." + std::to_string(kMaxProcessId) +
+               ")",
+           line);
+    if (!sawRecord_ && !s.sawRecord) fail("not ALOG text (" + s.problem + ")", line);
+    fail(s.problem, line);
+  }
+
+  // The largest process id and its first line, whatever order records are noted in.
   void noteProcess(std::int64_t process, std::int64_t line) {
-    if (process > maxProcess_) maxProcess_ = process, maxProcessLine_ = line;
+    if (process > maxProcess_ || (process == maxProcess_ && line < maxProcessLine_))
+      maxProcess_ = process, maxProcessLine_ = line;
   }
 
   // Every process costs the model about 0.5 KB even without events, so the process count must
@@ -373,14 +414,8 @@ class AlogReader {
 
   // Absolute time of a record in ns, or nullopt on overflow (upshot: ts + cycle * rollover).
   std::optional<TimeNs> absoluteNs(TimeNs stampNs, std::int64_t cycle) const {
-    TimeNs shift = 0, t = 0;
-    if (cycle != 0 && rolloverNs_.value_or(0) != 0 &&
-        __builtin_mul_overflow(cycle, *rolloverNs_, &shift))
-      return std::nullopt;
-    if (__builtin_add_overflow(stampNs, shift, &t)) return std::nullopt;
-    return t;
+    return alog::absoluteNs(stampNs, cycle, rolloverNs_);
   }
-
   void beginTrace() {
     // Time origin: the earliest data record, or the -6 start time if it is not later (MPE
     // files then keep the offset upshot shows; p4 files start at their first event).
@@ -392,16 +427,19 @@ class AlogReader {
     }
     std::optional<TimeNs> start;
     if (startRecord_) start = absoluteNs(startRecord_->stampNs, startRecord_->cycle);
-    if (minData && start) origin_ = std::min(*minData, *start);
-    else if (minData) origin_ = *minData;
-    else if (start) origin_ = *start;
+    if (minData && start)
+      stream_.origin = std::min(*minData, *start);
+    else if (minData)
+      stream_.origin = *minData;
+    else if (start)
+      stream_.origin = *start;
     // Times grow with the stamp within a cycle, so checking each cycle's latest record here
     // keeps pass 2 from failing half-way through the stream.
     std::optional<TimeNs> maxData;
     for (const auto& [cycle, range] : stampsByCycle_) {
       auto t = absoluteNs(range.max, cycle);
       TimeNs rel;
-      if (!t || __builtin_sub_overflow(*t, origin_, &rel)) fail(kTimeOverflow, range.maxLine);
+      if (!t || __builtin_sub_overflow(*t, stream_.origin, &rel)) fail(kTimeOverflow, range.maxLine);
       maxData = maxData ? std::max(*maxData, *t) : *t;
     }
     checkHeaderTotals(maxData);
@@ -493,92 +531,106 @@ class AlogReader {
     std::map<std::int64_t, std::uint32_t> stateFn;  // start event -> function
     for (auto& [event, f] : byEvent) {
       std::uint32_t index = sink_.defineFunction(f);
-      if (f.kind == EventKind::Point) actions_.at(event).point = index;
+      if (f.kind == EventKind::Point)
+        stream_.actions.at(event).point = index;
       else stateFn[event] = index;
     }
     for (const StateDef& s : states_) {
       std::uint32_t fn = stateFn.at(s.start);
-      actions_.at(s.start).enter = fn;
-      EventAction& endAction = actions_.at(s.end);
+      stream_.actions.at(s.start).enter = fn;
+      EventAction& endAction = stream_.actions.at(s.end);
       if (endAction.leave == kNone32) endAction.leave = fn;  // first definition wins
     }
   }
 
   // ---- pass 2 ------------------------------------------------------------------------------
 
-  void streamRecords() {
-    LineCursor cur(text_, eol_);
-    std::string_view line;
-    Record rec;
-    nextProgress_ = text_.data();
-    while (cur.next(line)) {
-      maybeReportProgress(cur.position(), 1);
-      if (!parseLine(cur, line, rec) || isHeaderType(rec.type) || rec.type == kConstDef) continue;
-      const std::int64_t lineNo = cur.lineNo();
-      sink_.setPosition(lineNo);
-      auto abs = absoluteNs(rec.stampNs, rec.cycle);
-      TimeNs t = 0;
-      if (!abs || __builtin_sub_overflow(*abs, origin_, &t))
-        fail(kTimeOverflow, lineNo);
-      const auto rank = static_cast<std::uint32_t>(rec.process);
-      if (rec.type == kSend || rec.type == kRecv) {
-        std::int32_t tag;
-        std::uint64_t bytes;
-        if (parseMessageComment(rec.comment, tag, bytes)) {
-          // The partner is a world rank (MPE-1 logged communicator ranks; nothing better is
-          // known). Out-of-range partners stay as they are: the builder reports them.
-          std::int32_t peer = rec.data >= std::numeric_limits<std::int32_t>::min() &&
-                                      rec.data <= std::numeric_limits<std::int32_t>::max()
-                                  ? static_cast<std::int32_t>(rec.data)
-                                  : -1;
-          std::uint32_t comm = 0;
-          std::uint64_t request = 0;
-          if (extension_ && !parseMessageTokens(rec.comment, comm, request))
-            fail("bad PerWiz message tokens in '" + quoteBytes(rec.comment, 60) + "'", lineNo);
-          if (comm > comms_.size())
-            fail("message on undefined communicator " + std::to_string(comm), lineNo);
-          if (rec.type == kSend) sink_.send(rank, t, peer, comm, tag, bytes, request);
-          else sink_.recv(rank, t, peer, comm, tag, bytes, request);
-          continue;
-        }
-        warn("message", lineNo, "record " + std::to_string(rec.type) +
-                                    " without '<tag> <size>' comment (" +
-                                    quoteBytes(rec.comment) + "); kept as a lone event");
-      }
-      const EventAction& a = actions_.find(rec.type);
-      // An event may end one state and start the next (a chain of phases): leave first.
-      if (a.leave != kNone32) sink_.leave(rank, t, a.leave);
-      if (a.enter != kNone32) {
-        sink_.enter(rank, t, a.enter);
-        if (extension_ && !rec.comment.empty()) emitCallTokens(rank, t, rec.comment, lineNo);
-      }
-      if (a.point != kNone32) sink_.point(rank, t, a.point, rec.comment);
+  void streamRecords(unsigned threads) {
+    stream_.path = path_;
+    stream_.rolloverNs = rolloverNs_;
+    stream_.extension = extension_;
+    stream_.comms = comms_.size();
+    if (messageWarnings_) warningCounts_["message"] += messageWarnings_;
+    const auto ranks = static_cast<std::uint32_t>(std::max<std::int64_t>(processCount_.value_or(0), maxProcess_ + 1));
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges = splitRanks(ranks, threads);
+    std::vector<std::unique_ptr<TraceSink>> parts;
+    for (const auto& [first, last] : ranges) {
+      if (ranges.size() < 2) break;
+      parts.push_back(sink_.openPart(first, last));
+      if (!parts.back()) parts.clear(), ranges.resize(1);  // the sink takes records on one thread
+    }
+    std::atomic<std::int64_t> stopLine{std::numeric_limits<std::int64_t>::max()};
+    const auto tick = [&](std::size_t done) {  // stream 0, on this thread
+      reportProgress(0.5 + 0.5 * static_cast<double>(done) / static_cast<double>(text_.size()));
+    };
+    const auto tickFn = opts_.progress ? std::function<void(std::size_t)>(tick) : nullptr;
+    if (parts.empty()) {
+      RecordStream(stream_, sink_, 0, ranks, true).run(text_, eol_, tickFn, stopLine);
+      return;
+    }
+    std::vector<RecordStream> streams;
+    for (std::size_t i = 0; i < parts.size(); ++i)
+      streams.emplace_back(stream_, *parts[i], ranges[i].first, ranges[i].second, false);
+    std::atomic<bool> cancelled{false};
+    const auto errors = runEach(
+        streams.size(), [&](std::size_t i) { streams[i].run(text_, eol_, i == 0 ? tickFn : nullptr, stopLine); },
+        [&](std::size_t i) {
+          // The streams of later lines stop; those of earlier lines go on, and may fail first.
+          std::int64_t line = streams[i].line();
+          if (i == 0 && opts_.progress && !cancelled && isCancel()) cancelled = true, line = 0;
+          std::int64_t seen = stopLine.load();
+          while (line < seen && !stopLine.compare_exchange_weak(seen, line)) {}
+        });
+    rethrowFirst(errors, streams, cancelled);
+    sink_.joinPartsByLine(std::move(parts));
+  }
+
+  // True while handling the exception of a cancelled load.
+  bool isCancel() const {
+    try {
+      throw;
+    } catch (const TraceError& e) {
+      return e.problem() == "cancelled";
+    } catch (...) {
+      return false;
     }
   }
 
-  // The records PerWiz wrote as tokens on an MPI call's start event, right after its enter.
-  void emitCallTokens(std::uint32_t rank, TimeNs t, std::string_view comment, std::int64_t lineNo) {
-    std::string bad;
-    if (!parseCallTokens(comment, callTokens_, bad))
-      fail("bad PerWiz token '" + quoteBytes(bad, 60) + "' on a state's start event", lineNo);
-    for (std::uint64_t r : callTokens_.irecvPosts) sink_.irecvRequest(rank, t, r);
-    for (std::uint64_t r : callTokens_.isendDones) sink_.isendComplete(rank, t, r);
-    for (const auto& c : callTokens_.collectives) {
-      if (c.comm > comms_.size())
-        fail("collective on undefined communicator " + std::to_string(c.comm), lineNo);
-      sink_.collective(rank, t, c.op, c.comm, c.root, c.sent, c.received);
-    }
+  // The failure of the earliest line, as one thread reading line by line would have met it; a
+  // cancel first.
+  static void rethrowFirst(const std::vector<std::exception_ptr>& errors, const std::vector<RecordStream>& streams,
+                           bool cancelled) {
+    if (cancelled && errors[0]) std::rethrow_exception(errors[0]);
+    std::size_t first = errors.size();
+    for (std::size_t i = 0; i < errors.size(); ++i)
+      if (errors[i] && (first == errors.size() || streams[i].line() < streams[first].line())) first = i;
+    if (first < errors.size()) std::rethrow_exception(errors[first]);
   }
 
-  static constexpr std::ptrdiff_t kProgressStep = 1 << 20;
-  static constexpr const char* kTimeOverflow = "time out of range (timestamp + cycle * rollover)";
+  // Up to n ranges of consecutive processes with about equal data records each.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> splitRanks(std::uint32_t ranks, unsigned n) const {
+    n = std::min(n, ranks);
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> out;
+    std::uint64_t total = 0;
+    for (std::uint64_t c : recordsPerProcess_) total += c;
+    std::uint64_t sum = 0;
+    for (std::uint32_t r = 0; r < ranks; ++r) {
+      // A range starts where the records so far pass its fair start, while enough processes
+      // remain for the ranges still to come.
+      const bool mustStart = ranks - r == n - out.size();
+      const bool fairStart = sum * n >= total * out.size();
+      if (out.empty() || (out.size() < n && (mustStart || fairStart))) out.emplace_back(r, r);
+      out.back().second = r + 1;
+      sum += r < recordsPerProcess_.size() ? recordsPerProcess_[r] : 0;
+    }
+    return out;
+  }
 
   const std::string& path_;
   TraceSink& sink_;
   const LoadOptions& opts_;
   MappedFile file_;
   std::string_view text_;
-  const char* nextProgress_ = nullptr;
   bool sawRecord_ = false;
   bool begun_ = false;
 
@@ -597,12 +649,6 @@ class AlogReader {
   char eol_ = '\n';
   bool hasCr_ = false;  // line ends are LF, and some line holds a CR
   std::optional<TimeNs> rolloverNs_;
-  struct StampRange {
-    TimeNs min = std::numeric_limits<TimeNs>::max();
-    std::int64_t minLine = 0;
-    TimeNs max = std::numeric_limits<TimeNs>::min();
-    std::int64_t maxLine = 0;
-  };
   std::map<std::int64_t, StampRange> stampsByCycle_;  // few cycles in practice: usually just 0
   std::unordered_map<std::int64_t, std::string_view> eventNames_;  // -9, view into the file
   std::map<std::int64_t, std::string_view> processNames_;          // -15
@@ -616,11 +662,12 @@ class AlogReader {
   std::unordered_map<std::int64_t, bool> stateKinds_;  // -61: start event -> is an MPI call
   std::vector<Communicator> comms_;            // -62/-63: communicator k + 1
   std::vector<std::int64_t> commSizes_;
-  CallTokens callTokens_;                      // reused per record
 
-  // Built between the passes.
-  TimeNs origin_ = 0;
-  EventTable actions_;
+  std::vector<std::uint64_t> recordsPerProcess_;  // data records that are events
+  std::uint64_t messageWarnings_ = 0;             // send/receive records without "<tag> <size>"
+
+  // Built between the passes: what every stream of pass 2 reads.
+  StreamContext stream_;
 
   std::map<std::string, std::size_t> warningCounts_;
   std::vector<Diagnostic> pendingWarnings_;

@@ -144,6 +144,14 @@ bool parseRecord(std::string_view line, Record& out, std::string& problem) {
   return true;
 }
 
+bool peekTypeAndProcess(std::string_view line, std::int64_t& type, std::int64_t& process) {
+  const char* end = line.data() + line.size();
+  const char* p = skipBlanks(line.data(), end);
+  if (p == end || *p == '#' || !(p = parseIntAt(p, end, type))) return false;
+  p = skipBlanks(p, end);
+  return parseIntAt(p, end, process) != nullptr;
+}
+
 bool parseMessageComment(std::string_view comment, std::int32_t& tag, std::uint64_t& bytes) {
   const char* p = comment.data();
   const char* const end = p + comment.size();

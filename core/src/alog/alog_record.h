@@ -64,6 +64,10 @@ bool isSkippableLine(std::string_view line);
 // (without position: the caller adds file and line).
 bool parseRecord(std::string_view line, Record& out, std::string& problem);
 
+// The first two fields (type and process) of a line, without the rest: for a reader that skips
+// the records of other processes. False for a line that holds no record (blank, '#').
+bool peekTypeAndProcess(std::string_view line, std::int64_t& type, std::int64_t& process);
+
 // Parses a message comment "<tag> <size>" (first two blank-separated tokens, both integers,
 // size non-negative; later tokens are ignored because CLOG-converted strings may carry junk).
 bool parseMessageComment(std::string_view comment, std::int32_t& tag, std::uint64_t& bytes);

@@ -66,6 +66,12 @@ class EventTypeSet {
     }
     return sparse_.count(type) != 0;
   }
+  void insertAll(const EventTypeSet& other) {
+    if (other.dense_.size() > dense_.size()) dense_.resize(other.dense_.size(), false);
+    for (std::size_t i = 0; i < other.dense_.size(); ++i)
+      if (other.dense_[i]) dense_[i] = true;
+    sparse_.insert(other.sparse_.begin(), other.sparse_.end());
+  }
   // All members, unordered.
   std::vector<std::int64_t> values() const {
     std::vector<std::int64_t> out(sparse_.begin(), sparse_.end());

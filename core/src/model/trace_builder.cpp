@@ -71,6 +71,7 @@ struct BuildContext {
   // until joinPart() defines the functions and renumbers the events of `syntheticRanks`.
   std::vector<MpiOp> synthetic;
   std::vector<std::uint32_t> syntheticRanks;
+  std::vector<std::int64_t> syntheticLines;  // the line of each one's first use
 };
 
 constexpr std::uint32_t kProvisional = 0xFFFFFF00u;  // MpiOp has fewer than 256 values
@@ -210,6 +211,7 @@ struct TraceBuilder::Impl {
     const auto it = std::find(c.synthetic.begin(), c.synthetic.end(), op);
     if (it != c.synthetic.end()) return kProvisional + static_cast<std::uint32_t>(it - c.synthetic.begin());
     c.synthetic.push_back(op);
+    c.syntheticLines.push_back(c.line);
     return kProvisional + static_cast<std::uint32_t>(c.synthetic.size() - 1);
   }
 
@@ -240,6 +242,8 @@ struct TraceBuilder::Impl {
   void collective(BuildContext& c, std::uint32_t rank, TimeNs time, MpiOp op, std::uint32_t comm,
                   std::int32_t root, std::uint64_t sent, std::uint64_t received);
   void join(BuildContext& part);
+  void joinByLine(const std::vector<BuildContext*>& parts);
+  void absorbTotals(const BuildContext& part);
 
   void closeOpenStates();
   void separateThreads();
@@ -289,7 +293,7 @@ class TraceBuilder::Part final : public TraceSink {
   void warn(Diagnostic d) override { b_.warn(c_, std::move(d)); }
   void setPosition(std::int64_t line, std::string_view position) override {
     c_.line = line;
-    c_.position.assign(position);
+    if (!position.empty() || !c_.position.empty()) c_.position.assign(position);  // ALOG: a line per record
   }
   void addSourceRecords(std::uint64_t n) override { c_.sourceRecords += n; }
   void end() override { refuse("end()"); }
@@ -511,10 +515,56 @@ void TraceBuilder::Impl::join(BuildContext& p) {
       for (std::uint32_t& f : t.ranks[r].function)
         if (f >= kProvisional) f = real[f - kProvisional];
   }
+  absorbTotals(p);
+}
+
+void TraceBuilder::Impl::absorbTotals(const BuildContext& p) {
   direct.maxTime = std::max(direct.maxTime, p.maxTime);
   direct.minTime = std::min(direct.minTime, p.minTime);
   if (p.lastRank != kNone32) direct.lastRank = p.lastRank;
   t.sourceRecords += p.sourceRecords;
+}
+
+// Parts whose records interleave line by line (TraceSink::joinPartsByLine): their synthetic
+// functions are defined, and their diagnostics kept, in line order across the parts, as the
+// builder's own stream would have met them.
+void TraceBuilder::Impl::joinByLine(const std::vector<BuildContext*>& parts) {
+  struct Item {
+    std::int64_t line;
+    std::size_t part, index;
+  };
+  const auto byLine = [](const Item& a, const Item& b) { return a.line < b.line; };
+  std::vector<Item> uses;
+  for (std::size_t p = 0; p < parts.size(); ++p)
+    for (std::size_t i = 0; i < parts[p]->synthetic.size(); ++i) uses.push_back({parts[p]->syntheticLines[i], p, i});
+  std::stable_sort(uses.begin(), uses.end(), byLine);
+  std::vector<std::vector<std::uint32_t>> real(parts.size());
+  for (std::size_t p = 0; p < parts.size(); ++p) real[p].resize(parts[p]->synthetic.size());
+  for (const Item& u : uses) real[u.part][u.index] = define(syntheticCall(parts[u.part]->synthetic[u.index]));
+  for (std::size_t p = 0; p < parts.size(); ++p)
+    for (std::uint32_t r : parts[p]->syntheticRanks)
+      for (std::uint32_t& f : t.ranks[r].function)
+        if (f >= kProvisional) f = real[p][f - kProvisional];
+
+  std::vector<Item> diags;
+  for (std::size_t p = 0; p < parts.size(); ++p)
+    for (std::size_t i = 0; i < parts[p]->pending.size(); ++i)
+      diags.push_back({parts[p]->pending[i].second.line, p, i});
+  std::stable_sort(diags.begin(), diags.end(), byLine);
+  std::vector<std::map<std::string, std::size_t>> kept(parts.size());
+  for (const Item& d : diags) {
+    auto& [kind, diagnostic] = parts[d.part]->pending[d.index];
+    if (kind.empty()) {
+      t.warnings.push_back(std::move(diagnostic));
+      continue;
+    }
+    ++kept[d.part][kind];
+    if (++diagCounts[kind] <= kMaxDiagnosticsPerKind) t.warnings.push_back(std::move(diagnostic));
+  }
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    for (const auto& [kind, n] : parts[p]->counts) diagCounts[kind] += n - kept[p][kind];
+    absorbTotals(*parts[p]);
+  }
 }
 
 std::unique_ptr<TraceSink> TraceBuilder::openPart(std::uint32_t first, std::uint32_t last) {
@@ -529,11 +579,22 @@ void TraceBuilder::joinPart(std::unique_ptr<TraceSink> part) {
   d->join(p->context());
 }
 
+void TraceBuilder::joinPartsByLine(std::vector<std::unique_ptr<TraceSink>> parts) {
+  std::vector<BuildContext*> contexts;
+  for (const auto& part : parts) {
+    auto* p = dynamic_cast<Part*>(part.get());
+    if (!p || &p->builder() != d.get())
+      throw std::logic_error("TraceBuilder: joinPartsByLine() of a part of another sink");
+    contexts.push_back(&p->context());
+  }
+  d->joinByLine(contexts);
+}
+
 void TraceBuilder::warn(Diagnostic diag) { d->warn(d->direct, std::move(diag)); }
 
 void TraceBuilder::setPosition(std::int64_t line, std::string_view position) {
   d->direct.line = line;
-  d->direct.position.assign(position);
+  if (!position.empty() || !d->direct.position.empty()) d->direct.position.assign(position);
 }
 
 void TraceBuilder::addSourceRecords(std::uint64_t n) { d->t.sourceRecords += n; }
