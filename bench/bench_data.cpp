@@ -75,12 +75,12 @@ GeneratorSpec ringSpec() {
   s.pattern = P2PPattern::Ring;
   s.blockingCalls = BlockingCalls::SendThenRecv;
   s.messageBytes = 1024;
-  s.collective = MpiOp::Allreduce;
+  s.collective = MpiOp::None;
   return s;
 }
 
 std::string alogRing() {
-  fs::path file = fs::path(PERWIZ_BENCH_DATA) / "ring-1024x1000.alog";
+  fs::path file = fs::path(PERWIZ_BENCH_DATA) / "ring-1024x1000-none.alog";
   return generateOnce(file, file.string(), ringSpec(), Kind::Alog);
 }
 

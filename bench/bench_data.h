@@ -13,8 +13,9 @@ namespace perwiz::bench {
 GeneratorSpec benchSpec(std::uint64_t events);
 
 // Issue #42's ring: 1024 ranks x 1000 steps of computation, a blocking MPI_Send of 1 KiB to the
-// next rank, an MPI_Recv from the previous one and an MPI_Allreduce (4,096,000 events;
-// `perwiz-cli generate ring.alog --ranks 1024 --steps 1000 --p2p send-recv --bytes 1024`).
+// next rank and an MPI_Recv from the previous one (3,072,000 events, 8,192,000 records; the
+// 4,096,000 events of LogGOPSim's schedule of it; `perwiz-cli generate ring.alog --ranks 1024
+// --steps 1000 --p2p send-recv --bytes 1024 --collective none`).
 GeneratorSpec ringSpec();
 // That ring as an ALOG file (made if missing).
 std::string alogRing();

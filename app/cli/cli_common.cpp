@@ -1,9 +1,12 @@
 #include "cli_common.h"
 
+#include "progress.h"
+
 #include "perwiz/output_file.h"
 #include "perwiz/trace_io.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
 
 namespace perwiz::cli {
@@ -11,11 +14,25 @@ namespace perwiz::cli {
 std::string humanDuration(TimeNs ns) { return formatDuration(ns, "us"); }
 
 void reportWarnings(const std::vector<Diagnostic>& warnings, const std::string& path) {
-  std::cerr << warningsReport(warnings, path, 3, "'perwiz-cli info " + path + "' lists them all") << std::flush;
+  TerminalProgress::get().print([&] {
+    std::cerr << warningsReport(warnings, path, 3, "'perwiz-cli info " + path + "' lists them all") << std::flush;
+  });
+}
+
+Trace loadShowingProgress(const std::string& path) {
+  TerminalProgress& progress = TerminalProgress::get();
+  const ProgressPhase phase("loading " + std::filesystem::path(path).filename().string(), 0);
+  LoadOptions o;
+  if (progress.on())
+    o.progress = [&progress](double f) {
+      progress.fraction(f);
+      return true;
+    };
+  return loadTrace(path, o);
 }
 
 Trace loadReported(const std::string& path) {
-  Trace t = loadTrace(path);
+  Trace t = loadShowingProgress(path);
   reportWarnings(t, path);
   return t;
 }
@@ -42,6 +59,7 @@ void writeOutput(const std::string& path, const std::function<void()>& write) {
   // No clean-up here: the writers build their output under a temporary name and remove it on
   // failure (output_file.h), and whatever is at `path` now was made by someone else — a second
   // perwiz-cli that won the race, another program — and must not be removed.
+  const ProgressPhase phase("writing " + std::filesystem::path(path).filename().string());
   write();
 }
 

@@ -55,7 +55,9 @@ inline CLI::Validator writablePath() {
 // it, so a prediction from a damaged file never looks clean.
 void reportWarnings(const std::vector<Diagnostic>& warnings, const std::string& path);
 inline void reportWarnings(const Trace& t, const std::string& path) { reportWarnings(t.warnings, path); }
-// loadTrace(path), then reportWarnings().
+// loadTrace(path) with its progress on a terminal (progress.h), warnings not reported.
+Trace loadShowingProgress(const std::string& path);
+// loadShowingProgress(path), then reportWarnings().
 Trace loadReported(const std::string& path);
 // The load's warnings for machines: every one as text (a JSON output's "warnings" key, as
 // info --json has it; the builder caps each kind, so the list is bounded).

@@ -2,6 +2,7 @@
 // domino paths, the best single wait zeroings, the longest-wait choice, the step table and the
 // lower bounds of every parallel region.
 #include "cli_common.h"
+#include "progress.h"
 #include "prediction_setup.h"
 
 #include "perwiz/advisor.h"
@@ -14,6 +15,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -57,12 +59,10 @@ Advice computeAdvice(const Replayer& base, const AdviseOptions& o) {
   // (0 keeps the pool's own choice: all cores, one for batches too small to gain.)
   ao.threads = o.threads == 0 && threads == std::max(1u, std::thread::hardware_concurrency()) ? 0 : threads;
   ao.maxStepPredictions = o.maxStepPredictions;
-  if (!o.json && !o.quiet && isatty(2))
-    ao.progress = [](double f, const std::string& stage) {
-      std::cerr << "\r" << stage << ": " << static_cast<int>(f * 100) << " %   " << std::flush;
-    };
+  TerminalProgress& progress = TerminalProgress::get();
+  if (progress.on()) ao.progress = [&progress](double f, const std::string& stage) { progress.phase(stage, f); };
   Advice a = advise(base, ao);
-  if (ao.progress) std::cerr << "\r" << std::string(40, ' ') << "\r";
+  progress.done();
   return a;
 }
 
@@ -247,7 +247,7 @@ Command addAdviseCommand(CLI::App& parent) {
   app->add_option("--max-step-predictions", o->maxStepPredictions,
                   "replay at most N steps for the step table, those whose balancing could gain the most "
                   "(default 1000; 0: every step)");
-  app->add_flag("--quiet", o->quiet, "no progress on stderr");
+  app->add_flag("--quiet", o->quiet, "no progress on stderr (also without a terminal or with --json)");
   app->add_flag("--json", o->json, "machine-readable output");
   return {app, [o] { return runAdvise(*o); }};
 }

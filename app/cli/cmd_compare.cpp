@@ -5,6 +5,7 @@
 // hypotheses, A is first predicted under them (A′) and every figure is also given for A′ against
 // B: did the fix deliver what was predicted, and where did the run differ from the prediction?
 #include "cli_common.h"
+#include "progress.h"
 #include "prediction_setup.h"
 
 #include "perwiz/compare.h"
@@ -14,6 +15,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace perwiz::cli {
@@ -313,6 +315,7 @@ int runCompare(const CompareCliOptions& o) {
   const Trace b = loadForReplay(o.pathB, o.replay);
   TraceAlignment al;
   try {
+    const ProgressPhase phase("aligning the runs");
     al = alignTraces(a, b, map);
   } catch (const std::invalid_argument& e) {
     throw UsageError(std::string("--rank-map: ") + e.what());
@@ -327,7 +330,9 @@ int runCompare(const CompareCliOptions& o) {
   }
   CompareOptions co;
   co.top = o.top;
+  std::optional<ProgressPhase> phase(std::in_place, "comparing");
   const Comparison c = compareTraces(a, b, al, predicted.get(), co);
+  phase.reset();
   const Scenario* used = replayer ? &replayer->scenario() : nullptr;
   if (o.json)
     std::cout << jsonText(comparisonJson(o, a, b, al, c, used)) << '\n';

@@ -3,10 +3,12 @@
 // waits that determines the execution time. --json lists every segment (it grows with the
 // trace); the text lists the first --limit.
 #include "cli_common.h"
+#include "progress.h"
 #include "prediction_setup.h"
 
 #include <iostream>
 #include <memory>
+#include <optional>
 
 namespace perwiz::cli {
 namespace {
@@ -24,8 +26,10 @@ int runCriticalPath(const CriticalPathOptions& o) {
   const Trace trace = loadForReplay(o.path, o.replay);
   const std::unique_ptr<Replayer> replayer = replayerFor(trace, std::move(scenario), o.path);
   const Replayer& rp = *replayer;
+  std::optional<ProgressPhase> phase(std::in_place, "critical path");
   if (o.json) {
     const CriticalPath cp = criticalPath(rp, CriticalPathListing::Full);
+    phase.reset();
     Json j{{"trace", o.path}, {"measured_ns", rp.measuredTime()}};
     Json cpj = criticalPathJson(trace, cp);
     for (auto& [k, v] : cpj.items()) j[k] = v;
@@ -37,6 +41,7 @@ int runCriticalPath(const CriticalPathOptions& o) {
     return kExitOk;
   }
   const CriticalPath cp = criticalPath(rp, CriticalPathListing::Segments, o.limit);
+  phase.reset();
   std::cout << "trace: " << o.path << " (" << trace.rankCount() << " ranks, measured T "
             << humanDuration(rp.measuredTime()) << ")\n";
   printCriticalPath(std::cout, trace, cp, o.limit);

@@ -161,7 +161,7 @@ Command addInfoCommand(CLI::App& parent) {
       ->required();
   app->add_flag("--json", opts->json, "print JSON instead of text");
   return {app, [opts] {
-            Trace trace = loadTrace(opts->path);
+            Trace trace = loadShowingProgress(opts->path);
             if (opts->json)
               std::cout << jsonText(infoJson(trace, opts->path)) << '\n';
             else

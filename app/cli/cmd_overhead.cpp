@@ -3,6 +3,7 @@
 // from a Poisson / exponential fit of the class's durations (or from a profile), per call
 // t_oh = max(t − t_max, 0), and the totals by call site, function and rank.
 #include "cli_common.h"
+#include "progress.h"
 
 #include "perwiz/overhead_detection.h"
 #include "perwiz/trace_io.h"
@@ -12,6 +13,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace perwiz::cli {
@@ -242,7 +244,9 @@ int runOverhead(const OverheadCliOptions& o) {
   OverheadOptions options;
   options.fit = o.fit;
   options.profile = profile ? &*profile : nullptr;
+  std::optional<ProgressPhase> phase(std::in_place, "fitting the durations");
   const OverheadAnalysis a = analyzeOverhead(trace, options);
+  phase.reset();
   if (o.json)
     std::cout << jsonText(overheadJson(trace, a, o, profile)) << '\n';
   else

@@ -3,6 +3,7 @@
 // what-if prediction (paper §4, F2). Prints measured and predicted execution time, the change
 // and the predicted critical path; -o writes the predicted trace L' (never overwriting).
 #include "cli_common.h"
+#include "progress.h"
 #include "prediction_setup.h"
 
 #include "perwiz/compensation.h"
@@ -14,6 +15,7 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -46,9 +48,11 @@ int runPredict(const PredictOptions& o) {
                              "cost; give --compensate-ns N instead)");
   const std::unique_ptr<Replayer> replayer = replayerFor(trace, std::move(scenario), o.path);
   const Replayer& rp = *replayer;
+  std::optional<ProgressPhase> phase(std::in_place, "critical path");
   const CriticalPath cp = criticalPath(rp, o.json && o.fullCriticalPath ? CriticalPathListing::Full
                                                                          : CriticalPathListing::Segments,
                                        o.json && o.fullCriticalPath ? static_cast<std::size_t>(-1) : 20);
+  phase.reset();
 
   if (!o.saveScenario.empty()) {
     // Every write and the final flush checked; nothing under the name until it is complete.

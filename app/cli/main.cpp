@@ -3,6 +3,7 @@
 // Exit status: 0 success, 1 bad input (the message names the file), 2 bad usage.
 // Everything that is not the requested output goes to stderr.
 #include "cli_common.h"
+#include "progress.h"
 
 #include "perwiz/trace_io.h"
 
@@ -42,6 +43,8 @@ int main(int argc, char** argv) {
       cli::addCompareCommand(app),
   };
 
+  for (const cli::Command& command : commands) cli::TerminalProgress::addOptions(*command.app);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -52,6 +55,7 @@ int main(int argc, char** argv) {
 
   for (const cli::Command& command : commands) {
     if (!command.app->parsed()) continue;
+    cli::TerminalProgress::get().configure(*command.app);
     try {
       return command.run();
     } catch (const cli::UsageError& e) {

@@ -1,5 +1,7 @@
 #include "prediction_setup.h"
 
+#include "progress.h"
+
 #include <iostream>
 
 #include "cli_common.h"
@@ -69,9 +71,16 @@ std::unique_ptr<Replayer> replayerFor(const Trace& trace, Scenario scenario, con
   requireMemory(path, estimateReplayMemory(trace, scenario.costs), "replay it (" + std::to_string(trace.mpiCallCount()) + " MPI calls)");
   auto hypotheses = std::move(scenario.hypotheses);
   scenario.hypotheses.clear();
-  auto rp = std::make_unique<Replayer>(trace, std::move(scenario));
+  std::unique_ptr<Replayer> rp;
+  {
+    const ProgressPhase phase("replaying", 0);
+    ReplayControl control;  // its progress on a terminal
+    TerminalProgress::get().follow(&control.permille);
+    rp = std::make_unique<Replayer>(trace, std::move(scenario), &control);
+  }
   std::string problem;
   // (Without hypotheses the constructor's replay is the prediction: no second full replay.)
+  const ProgressPhase phase("replaying with the hypotheses");
   if (!hypotheses.empty() && !rp->setHypotheses(std::move(hypotheses), &problem))
     throw UsageError(problem + " (in " + path + ")");
   // A prediction that left the int64 ns range is not a result (docs/model.md, "Limits").
