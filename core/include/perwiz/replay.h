@@ -99,6 +99,12 @@ class Replayer {
   // not present (remove). Results equal a full replay of the new scenario.
   bool add(const Hypothesis& h, std::string* error = nullptr);
   bool remove(const Hypothesis& h, std::string* error = nullptr);
+  // T with `h` added, the replayer left as it was: what add(h), predictedTime(), remove(h)
+  // give, at the cost of the add's recomputation up to the first clean cut only (the advisor's
+  // candidates): the items it overwrites are logged and put back, and the shift after the cut
+  // is not made (T is the cut's Δ added to the ends beyond it). -1 (and *error) for a
+  // hypothesis add() refuses; predictedTime() for one already in the scenario.
+  TimeNs predictWith(const Hypothesis& h, std::string* error = nullptr);
   // Replaces all hypotheses and replays in full.
   bool setHypotheses(std::vector<Hypothesis> hs, std::string* error = nullptr);
   void replayFull();

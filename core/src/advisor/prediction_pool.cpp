@@ -17,15 +17,19 @@ bool PredictionPool::cancelled() const { return options_.cancel && options_.canc
 
 TimeNs PredictionPool::predictOn(Replayer& r, const std::vector<Hypothesis>& job) {
   // Hypotheses already in the base scenario stay; only the job's own are added and withdrawn.
-  std::vector<Hypothesis> added;
+  // The last new one is evaluated without being kept (Replayer::predictWith: no shift after the
+  // clean cut, no second replay to withdraw it); the others are added and withdrawn.
+  std::vector<Hypothesis> fresh;
   const auto& present = base_.scenario().hypotheses;
   for (const Hypothesis& h : job) {
     if (std::binary_search(present.begin(), present.end(), h)) continue;
-    if (std::find(added.begin(), added.end(), h) != added.end()) continue;
-    if (r.add(h)) added.push_back(h);
+    if (std::find(fresh.begin(), fresh.end(), h) != fresh.end()) continue;
+    if (r.validate(h).empty()) fresh.push_back(h);
   }
-  const TimeNs t = r.predictedTime();
-  for (auto it = added.rbegin(); it != added.rend(); ++it) r.remove(*it);
+  if (fresh.empty()) return r.predictedTime();
+  for (std::size_t i = 0; i + 1 < fresh.size(); ++i) r.add(fresh[i]);
+  const TimeNs t = r.predictWith(fresh.back());
+  for (std::size_t i = fresh.size() - 1; i-- > 0;) r.remove(fresh[i]);
   return t;
 }
 

@@ -93,6 +93,52 @@ bool Replayer::add(const Hypothesis& hypothesis, std::string* error) {
   return true;
 }
 
+TimeNs Replayer::predictWith(const Hypothesis& hypothesis, std::string* error) {
+  const Hypothesis h = hypothesis.canonical();
+  if (const std::string problem = d->validate(h); !problem.empty()) {
+    if (error) *error = problem;
+    return -1;
+  }
+  auto& hs = d->scenario.hypotheses;
+  auto it = std::lower_bound(hs.begin(), hs.end(), h);
+  if (it != hs.end() && *it == h) return d->predictedT;
+  // A compensation replays in full (refreshAll): nothing to save by logging.
+  if (h.kind == HypothesisKind::Compensate) {
+    add(h);
+    const TimeNs t = d->predictedT;
+    remove(h);
+    return t;
+  }
+  const TimeNs before = d->predictedT;
+  const UpdateStats stats = d->stats;
+  Impl::Evaluation e;
+  // The log holds what the add recomputes (usually up to the next collective everybody
+  // joins); bounded so that a change that spreads everywhere costs no more memory than a
+  // second copy of the results: then the update and its undo are the ordinary ones.
+  e.cap = std::max<std::size_t>(std::size_t{1} << 16, d->p.items() / 2);
+  d->evaluation = &e;
+  hs.insert(it, h);
+  try {
+    d->update(h, true);
+  } catch (...) {
+    d->evaluation = nullptr;
+    throw;
+  }
+  const TimeNs t = d->predictedT;
+  if (e.overflow) {  // an ordinary add was made: an ordinary remove
+    d->evaluation = nullptr;
+    remove(h);
+    return t;
+  }
+  d->restoreLog();
+  d->evaluation = nullptr;
+  hs.erase(std::lower_bound(hs.begin(), hs.end(), h));
+  d->unapply(h);
+  d->predictedT = before;
+  d->stats = stats;
+  return t;
+}
+
 bool Replayer::remove(const Hypothesis& hypothesis, std::string* error) {
   const Hypothesis h = hypothesis.canonical();
   auto& hs = d->scenario.hypotheses;

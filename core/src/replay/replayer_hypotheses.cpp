@@ -259,6 +259,13 @@ void Replayer::Impl::refreshAll() {
 }
 
 // Incremental update after adding or withdrawing `h`.
+void Replayer::Impl::unapply(const Hypothesis& h) {
+  for (std::uint32_t u : apply(h, false)) {
+    refreshUnit(u);
+    refreshNoWait(u);
+  }
+}
+
 void Replayer::Impl::update(const Hypothesis& h, bool on) {
   auto touched = apply(h, on);
   if (h.kind == HypothesisKind::Compensate) {

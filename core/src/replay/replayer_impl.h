@@ -89,6 +89,28 @@ struct Replayer::Impl {
   std::vector<std::uint64_t> dirty;  // by schedule position
   // During construction (ReplayControl): the first full replay is the builder's last part.
   ReplayControl* control = nullptr;
+  // An evaluation (Replayer::predictWith): the incremental sweep logs every result it
+  // overwrites and stops at a clean cut without shifting; T comes from the cut's Δ.
+  struct Evaluation {
+    std::vector<std::pair<std::uint32_t, TimeNs>> log;  // item (unit, or units + node), old value
+    std::size_t cap = 0;                                // beyond this many entries: an ordinary update (overflow)
+    bool overflow = false;
+    bool cut = false;  // stopped at a clean cut: frontier, end, delta below
+    std::vector<std::uint32_t> frontier;
+    std::uint32_t end = 0;
+    TimeNs delta = 0;
+  };
+  Evaluation* evaluation = nullptr;
+  void logItem(std::uint32_t item) {
+    Evaluation& e = *evaluation;
+    if (e.overflow) return;
+    if (e.log.size() >= e.cap) {
+      e.overflow = true;
+      return;
+    }
+    e.log.emplace_back(item, item < p.units ? leave[item] : nodeVal[item - p.units]);
+  }
+  void restoreLog();
 
   Impl(const Trace& t, Scenario s) : trace(t), scenario(std::move(s)) {}
 
@@ -128,6 +150,7 @@ struct Replayer::Impl {
   void rebuildFromHypotheses();
   void refreshAll();
   void update(const Hypothesis& h, bool on);
+  void unapply(const Hypothesis& h);  // the effective values without h, no replay
 
   // ---- the values the sweeps read ----
   template <class V>

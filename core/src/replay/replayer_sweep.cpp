@@ -68,7 +68,25 @@ void Replayer::Impl::full() {
 
 void Replayer::Impl::finishT() {
   predictedT = 0;
-  for (std::uint32_t r = 0; r < p.ranks; ++r) predictedT = std::max(predictedT, leave[p.rankBegin[r + 1] - 1]);
+  const Evaluation* e = evaluation && evaluation->cut ? evaluation : nullptr;
+  for (std::uint32_t r = 0; r < p.ranks; ++r) {
+    const std::uint32_t last = p.rankBegin[r + 1] - 1;
+    TimeNs end = leave[last];
+    // An evaluation that stopped at a clean cut: the rank's last unit is where shiftAfterCut
+    // would have put it (beyond the member and not computed before `end`: moved by Δ).
+    if (e && last > e->frontier[r] && p.position[last] >= e->end) end = satAdd(end, e->delta);
+    predictedT = std::max(predictedT, end);
+  }
+}
+
+void Replayer::Impl::restoreLog() {
+  const auto& log = evaluation->log;
+  for (auto it = log.rbegin(); it != log.rend(); ++it) {
+    if (it->first < p.units)
+      leave[it->first] = it->second;
+    else
+      nodeVal[it->first - p.units] = it->second;
+  }
 }
 
 void Replayer::Impl::markItem(std::uint32_t item) {
@@ -87,6 +105,14 @@ bool Replayer::Impl::atCut(CutWatch& watch, std::uint32_t position, const Values
   while (position >= watch.end()) {
     TimeNs delta = 0;
     if (!watch.check(position, leave, &delta)) continue;  // now watching a later cut
+    if (evaluation && !evaluation->overflow) {            // T only: the shift is left to finishT's ends
+      evaluation->cut = true;
+      evaluation->frontier = watch.frontier();
+      evaluation->end = watch.end();
+      evaluation->delta = delta;
+      stats.shift = delta;
+      return true;
+    }
     stats.shifted = shiftAfterCut(p, watch.frontier(), watch.end(), delta, leave, nodeVal,
                                   [&](std::uint32_t n) { return computeNode(n, v); });
     stats.shift = delta;
@@ -108,6 +134,8 @@ std::uint64_t Replayer::Impl::denseFrom(std::size_t i, CutWatch& watch, const Va
   while (i < size) {
     if (i >= watch.end() && (*complete = atCut(watch, static_cast<std::uint32_t>(i), v))) break;
     const std::size_t to = std::min<std::size_t>(size, watch.end());
+    if (evaluation)
+      for (std::size_t k = i; k < to; ++k) logItem(p.schedule[k]);
     sweep(i, to);
     n += to - i;
     i = to;
@@ -190,6 +218,7 @@ void Replayer::Impl::incremental(const std::set<std::uint32_t>& changed) {
         const std::uint32_t u = item;
         const TimeNs l = computeLeave(u, v);
         if (l != leave[u]) {
+          if (evaluation) logItem(u);
           leave[u] = l;
           moved[p.rankOf(u)] = 1;
           if (!isLastOfRank(u)) {  // the next unit's enter moved
@@ -201,6 +230,7 @@ void Replayer::Impl::incremental(const std::set<std::uint32_t>& changed) {
         const std::uint32_t n = item - p.units;
         const TimeNs t = computeNode(n, v);
         if (t != nodeVal[n]) {
+          if (evaluation) logItem(item);
           nodeVal[n] = t;
           markAll(item);
         }
