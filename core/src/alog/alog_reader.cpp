@@ -93,11 +93,9 @@ class AlogReader {
       : path_(path), sink_(sink), opts_(opts), file_(path), text_(file_.bytes()) {
     if (text_.starts_with(kUtf8Bom)) text_.remove_prefix(kUtf8Bom.size());
     eol_ = lineEnd(text_);
-    hasCr_ = eol_ == '\n' && std::memchr(text_.data(), '\r', text_.size());
   }
 
   void run() {
-    rejectBinary();
     const unsigned threads = threadCount();
     scanHeaders(threads);
     beginTrace();
@@ -139,11 +137,8 @@ class AlogReader {
     return static_cast<unsigned>(std::clamp<std::size_t>(text_.size() / kBytesPerExtraThread, 1, cores));
   }
 
-  // Text never holds NUL bytes; one is the surest sign of a binary file. memchr over the whole
-  // file is far cheaper than checking every line.
-  void rejectBinary() {
-    const char* nul = static_cast<const char*>(std::memchr(text_.data(), '\0', text_.size()));
-    if (!nul) return;
+  // A NUL byte (alog_scan.h): the file is binary data, whatever else is wrong with it.
+  void rejectBinary(const char* nul) const {
     std::int64_t line = 1 + std::count(text_.data(), nul, eol_);
     fail("binary data (NUL byte), not ALOG text,", line);
   }
@@ -179,12 +174,14 @@ class AlogReader {
     const auto errors = runEach(
         chunks.size(),
         [&](std::size_t i) {
-          scans[i] = scanChunk(chunks[i], eol_, hasCr_, i + 1 == chunks.size(),
+          scans[i] = scanChunk(chunks[i], eol_, eol_ == '\n', i + 1 == chunks.size(),
                                i == 0 && opts_.progress ? std::function<void(std::size_t)>(tick) : nullptr, stop);
         },
         [&](std::size_t) { stop = true; });
     for (const auto& e : errors)
       if (e) std::rethrow_exception(e);
+    for (const ChunkScan& s : scans)
+      if (s.nul) rejectBinary(s.nul);
     std::int64_t base = 0;  // lines of the chunks before
     for (const ChunkScan& s : scans) {
       mergeScan(s, base);
@@ -647,7 +644,6 @@ class AlogReader {
   std::optional<std::pair<Record, std::int64_t>> endRecord_;
   std::int64_t cutLine_ = 0;  // the dropped last line without a line end, 0 if none
   char eol_ = '\n';
-  bool hasCr_ = false;  // line ends are LF, and some line holds a CR
   std::optional<TimeNs> rolloverNs_;
   std::map<std::int64_t, StampRange> stampsByCycle_;  // few cycles in practice: usually just 0
   std::unordered_map<std::int64_t, std::string_view> eventNames_;  // -9, view into the file

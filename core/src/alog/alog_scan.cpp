@@ -38,9 +38,14 @@ bool hasLoneCr(std::string_view line) {
   return p < end;
 }
 
-ChunkScan scanChunk(std::string_view chunk, char eol, bool hasCr, bool last,
-                    const std::function<void(std::size_t)>& tick, const std::atomic<bool>& stop) {
+ChunkScan scanChunk(std::string_view chunk, char eol, bool lf, bool last, const std::function<void(std::size_t)>& tick,
+                    const std::atomic<bool>& stop) {
   ChunkScan s;
+  // Text never holds NUL bytes; one is the surest sign of a binary file. memchr over the whole
+  // chunk is far cheaper than checking every line, and so is finding whether any line holds a CR.
+  s.nul = static_cast<const char*>(std::memchr(chunk.data(), '\0', chunk.size()));
+  if (s.nul) return s;
+  const bool hasCr = lf && std::memchr(chunk.data(), '\r', chunk.size());
   LineCursor cur(chunk, eol);
   std::string_view line;
   Record rec;

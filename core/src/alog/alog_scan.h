@@ -51,6 +51,7 @@ struct ScanEntry {
 };
 
 struct ChunkScan {
+  const char* nul = nullptr;       // the chunk's first NUL byte (then nothing else is scanned)
   std::int64_t lines = 0;          // lines scanned (all of the chunk unless it failed)
   std::vector<ScanEntry> entries;  // in line order
   std::uint64_t loneCrBeyond = 0;  // LoneCr lines after the first kMaxWarningsPerKind
@@ -77,10 +78,11 @@ struct ChunkScan {
 };
 
 // Scans `chunk` (whole lines; only the file's last chunk may end without a line end, `last`).
-// `tick` is called about every MiB with the bytes scanned so far and may throw to stop the
-// scan (a cancelled load); the scan also stops, with what it has, when `stop` becomes true.
-ChunkScan scanChunk(std::string_view chunk, char eol, bool hasCr, bool last,
-                    const std::function<void(std::size_t)>& tick, const std::atomic<bool>& stop);
+// `lf`: lines end with '\n' (a '\r' inside a line is then a lone CR, reported). A chunk with a
+// NUL byte is binary data: only `nul` is set. `tick` is called about every MiB with the bytes scanned so far and may
+// throw to stop the scan (a cancelled load); the scan also stops, with what it has, when `stop` becomes true.
+ChunkScan scanChunk(std::string_view chunk, char eol, bool lf, bool last, const std::function<void(std::size_t)>& tick,
+                    const std::atomic<bool>& stop);
 
 // Walks the lines of a buffer, counting them (1-based) for error messages. Lines end at
 // `eol`: '\n' (a CR before it is a blank to the parser, so CRLF files read the same), or '\r'

@@ -1,5 +1,7 @@
 #include "perwiz/trace_builder.h"
 
+#include "perwiz/rank_parallel.h"
+
 #include "perwiz/trace_io.h"
 
 #include "perwiz/internal/message_matching.h"
@@ -757,7 +759,8 @@ void TraceBuilder::Impl::finishRequests() {
 }
 
 void TraceBuilder::Impl::sortMessages() {
-  for (auto& rt : t.ranks) {
+  forEachRank(static_cast<std::uint32_t>(t.ranks.size()), t.eventCount(), [&](std::uint32_t r) {
+    RankTrace& rt = t.ranks[r];
     auto key = [&](const MessageEndpoint& m) {
       return std::make_tuple(rt.enter[m.postEvent], m.postEvent, m.time, !m.isSend, m.event,
                              m.peer, m.tag, m.comm, m.bytes, m.request);
@@ -769,15 +772,16 @@ void TraceBuilder::Impl::sortMessages() {
       std::stable_sort(sorted.begin(), sorted.end(), less);
       rt.messages = sorted;
     }
-  }
+  });
 }
 
 void TraceBuilder::Impl::indexMpiCalls() {
-  for (auto& rt : t.ranks) {
+  forEachRank(static_cast<std::uint32_t>(t.ranks.size()), t.eventCount(), [&](std::uint32_t r) {
+    RankTrace& rt = t.ranks[r];
     rt.mpiCalls.clear();
     for (std::uint32_t e = 0; e < rt.size(); ++e)
       if (t.functions[rt.function[e]].kind == EventKind::MpiCall) rt.mpiCalls.push_back(e);
-  }
+  });
 }
 
 void TraceBuilder::Impl::findParallelSteps() {
@@ -828,7 +832,8 @@ void TraceBuilder::end() {
     r.messages.seal();
     r.collectives.seal();
   };
-  for (auto& r : d->t.ranks) seal(r);
+  forEachRank(static_cast<std::uint32_t>(d->t.ranks.size()), d->t.eventCount(),
+              [&](std::uint32_t r) { seal(d->t.ranks[r]); });
   for (auto& th : d->t.threads) seal(th.events);
   d->t.startTime = 0;
   d->t.endTime = 0;
