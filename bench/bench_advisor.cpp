@@ -26,6 +26,9 @@
 #include "perwiz/trace_builder.h"
 
 #include <benchmark/benchmark.h>
+#include <chrono>
+#include <cstdlib>
+#include <stdexcept>
 #include <map>
 #include <memory>
 #include <set>
@@ -175,6 +178,30 @@ void BM_Advise(benchmark::State& state, Shape shape) {
   state.counters["paths"] = static_cast<double>(a.domino.paths.size());
 }
 
+// Issue #42: `perwiz-cli advise T` against `perwiz-cli predict T` on the bench shape's OTF2
+// archive (bench::otf2Archive), each the whole command as the user runs it (a child process,
+// wall time): target advise <= 5 x predict. 10^7 events; 10^8 with PERWIZ_BENCH_ADVISE_1E8=1
+// (about 3 minutes, 11 GB).
+double commandSeconds(const std::string& command) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (std::system((command + " > /dev/null").c_str()) != 0) throw std::runtime_error("failed: " + command);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+void BM_AdviseCommand(benchmark::State& state) {
+  const std::string archive = bench::otf2Archive(static_cast<std::uint64_t>(state.range(0)));
+  const std::string cli = PERWIZ_CLI;
+  double predict = 0, advise = 0;
+  for (auto _ : state) {
+    predict = commandSeconds(cli + " predict " + archive);
+    advise = commandSeconds(cli + " advise --quiet " + archive);
+    state.SetIterationTime(advise);
+  }
+  state.counters["predict_s"] = predict;
+  state.counters["advise_s"] = advise;
+  state.counters["advise_over_predict"] = advise / predict;
+}
+
 using benchmark::kMillisecond;
 
 BENCHMARK_CAPTURE(BM_BaseReplayer, solver, Shape::Solver)->Arg(kSmall)->Arg(kLarge)->Unit(kMillisecond);
@@ -208,6 +235,15 @@ BENCHMARK_CAPTURE(BM_StepTable, p2p, Shape::P2P)
 BENCHMARK_CAPTURE(BM_Advise, solver, Shape::Solver)
     ->ArgNames({"events", "threads"})->Args({kLarge, 0})->Args({kLarge, 1})
     ->Unit(kMillisecond)->Iterations(1);
+BENCHMARK(BM_AdviseCommand)
+    ->ArgName("events")
+    ->Apply([](benchmark::internal::Benchmark* b) {
+      b->Arg(10'000'000);
+      if (std::getenv("PERWIZ_BENCH_ADVISE_1E8")) b->Arg(100'000'000);
+    })
+    ->Iterations(1)
+    ->UseManualTime()
+    ->Unit(kMillisecond);
 BENCHMARK_CAPTURE(BM_Advise, p2p, Shape::P2P)
     ->ArgNames({"events", "threads"})->Args({kLarge, 0})->Args({kLarge, 1})
     ->Unit(kMillisecond)->Iterations(1);
