@@ -57,7 +57,9 @@ void expectSameRank(const PredictedRank& a, const PredictedRank& b, const std::s
   TimeNs m = std::numeric_limits<TimeNs>::min();
   for (std::size_t e = a.events(); e-- > 0;) {
     m = std::max(m, b.leave(e));
-    if (e % 7 == 0 || e + 1 == a.events()) ASSERT_EQ(a.maxLeaveFrom(e), m) << what << " from " << e;
+    if (e % 7 == 0 || e + 1 == a.events()) {
+      ASSERT_EQ(a.maxLeaveFrom(e), m) << what << " from " << e;
+    }
   }
 }
 
@@ -504,7 +506,9 @@ TEST(ReplayIncremental, PredictWithEqualsAddThenRemoveOnRandomTraces) {
       ASSERT_EQ(r.predictedLeaves(), twin->predictedLeaves()) << what;
       ASSERT_EQ(r.scenario().hypotheses, twin->scenario().hypotheses) << what;
       // Now and then keep one, so that evaluations start from scenarios with hypotheses too.
-      if (rng() % 3 == 0 && r.add(h)) ASSERT_TRUE(twin->add(h)) << what;
+      if (rng() % 3 == 0 && r.add(h)) {
+        ASSERT_TRUE(twin->add(h)) << what;
+      }
     }
     expectSameAsFull(r, t, test::simpleScenario(), "trial " + std::to_string(trial));
   }
