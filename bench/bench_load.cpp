@@ -231,10 +231,9 @@ void BM_Otf2LoadModel(benchmark::State& state) {
 }
 BENCHMARK(BM_Otf2LoadModel)->ArgName("threads")->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
-// ALOG on one thread (arg 1) and on one per core (arg 0: pass 1 over byte chunks, pass 2 over
-// ranges of processes; issue #42).
-void BM_AlogLoad(benchmark::State& state) {
-  const std::string file = bench::alogFile(kAlogEvents);
+// ALOG `file` loaded on state.range(0) threads (1: one; 0: one per core — pass 1 over byte
+// chunks, pass 2 over ranges of processes; issue #42), timed file to model.
+void alogLoad(benchmark::State& state, const std::string& file) {
   const auto bytes = std::filesystem::file_size(file);
   LoadOptions opts;
   opts.threads = static_cast<unsigned>(state.range(0));
@@ -253,27 +252,13 @@ void BM_AlogLoad(benchmark::State& state) {
   state.counters["events"] = static_cast<double>(events);
   state.counters["model_bytes_per_event"] = bytesPerEvent;
 }
+
+// The bench shape at 10^6 events.
+void BM_AlogLoad(benchmark::State& state) { alogLoad(state, bench::alogFile(kAlogEvents)); }
 BENCHMARK(BM_AlogLoad)->ArgName("threads")->Arg(1)->Arg(0)->Unit(benchmark::kMillisecond)->Iterations(3)->UseRealTime();
 
-// Issue #42's ring (bench::ringSpec, 3,072,000 events) as ALOG: the whole load, file to model
-// (target: >= 200 MB/s on 2 cores). threads as in BM_AlogLoad.
-void BM_AlogLoadRing(benchmark::State& state) {
-  const std::string file = bench::alogRing();
-  const auto bytes = std::filesystem::file_size(file);
-  LoadOptions opts;
-  opts.threads = static_cast<unsigned>(state.range(0));
-  std::uint64_t events = 0;
-  for (auto _ : state) {
-    Trace t = loadTrace(file, opts);
-    events = t.eventCount();
-    state.PauseTiming();
-    { Trace gone = std::move(t); }
-    state.ResumeTiming();
-  }
-  state.SetBytesProcessed(static_cast<std::int64_t>(bytes) * state.iterations());
-  state.counters["file_MB"] = static_cast<double>(bytes) / 1e6;
-  state.counters["events"] = static_cast<double>(events);
-}
+// Issue #42's ring (bench::ringSpec, 3,072,000 events; target: >= 200 MB/s on 2 cores).
+void BM_AlogLoadRing(benchmark::State& state) { alogLoad(state, bench::alogRing()); }
 BENCHMARK(BM_AlogLoadRing)
     ->ArgName("threads")
     ->Arg(1)

@@ -266,15 +266,8 @@ BENCHMARK_CAPTURE(BM_ReplayUpdate, BalanceVolumeMiddle, Which::BalanceVolumeMidd
 // totals, i.e. the replay part of `perwiz-cli predict` beyond loading the trace.
 void BM_RingReplay(benchmark::State& state) {
   static const Trace ring = [] {
-    GeneratorSpec s;
-    s.ranks = 1024;
-    s.steps = 1000;
-    s.pattern = P2PPattern::Ring;
-    s.blockingCalls = BlockingCalls::SendThenRecv;
-    s.messageBytes = 1024;
-    s.collective = MpiOp::None;
     TraceBuilder builder("ring", "generated");
-    generateTrace(s, builder);
+    generateTrace(bench::ringSpec(), builder);
     return builder.take();
   }();
   TimeNs t = 0;

@@ -63,6 +63,24 @@ void expectSameRank(const PredictedRank& a, const PredictedRank& b, const std::s
   }
 }
 
+// Three ranks: computation, Barrier 1, computation, Barrier 2, computation to the end.
+//   rank 0: B1 [1000, 3010], B2 [3110, 3230], end 3300
+//   rank 1: B1 [2000, 3020], B2 [3220, 3225], end 3400
+//   rank 2: B1 [3000, 3005], B2 [3055, 3240], end 3250
+Trace threeBarriers() {
+  test::Tb b(3);
+  b.barrier(0, 1000, 3010);
+  b.barrier(1, 2000, 3020);
+  b.barrier(2, 3000, 3005);
+  b.barrier(0, 3110, 3230);
+  b.barrier(1, 3220, 3225);
+  b.barrier(2, 3055, 3240);
+  b.state(0, 3240, 3300, "tail");
+  b.state(1, 3300, 3400, "tail");
+  b.state(2, 3245, 3250, "tail");
+  return b.take();
+}
+
 void expectSameAsFull(const Replayer& inc, const Trace& t, const Scenario& base, const std::string& what) {
   Scenario s = base;
   s.hypotheses = inc.scenario().hypotheses;
@@ -385,23 +403,10 @@ TEST(ReplayIncremental, ConstructionReportsProgressAndCanBeCancelled) {
 // A change that moves every rank alike at a Barrier shifts everything after it instead of
 // recomputing it (docs/model.md, "Uniform shifts").
 TEST(ReplayIncremental, AChangeThatMovesEveryRankAlikeShiftsTheRest) {
-  // Three ranks: computation, Barrier 1, computation, Barrier 2, computation to the end.
-  //   rank 0: B1 [1000, 3010], B2 [3110, 3230], end 3300
-  //   rank 1: B1 [2000, 3020], B2 [3220, 3225], end 3400
-  //   rank 2: B1 [3000, 3005], B2 [3055, 3240], end 3250
-  // B1's last member arrives at 3000 (rank 2): local costs 3010 - 3000 = 10, 20 and 5; B2's
-  // at 3220 (rank 1): local costs 3230 - 3220 = 10, 5 and 20. Gaps after B1: 100, 200, 50.
-  test::Tb b(3);
-  b.barrier(0, 1000, 3010);
-  b.barrier(1, 2000, 3020);
-  b.barrier(2, 3000, 3005);
-  b.barrier(0, 3110, 3230);
-  b.barrier(1, 3220, 3225);
-  b.barrier(2, 3055, 3240);
-  b.state(0, 3240, 3300, "tail");
-  b.state(1, 3300, 3400, "tail");
-  b.state(2, 3245, 3250, "tail");
-  const Trace t = b.take();
+  // The three ranks of threeBarriers(). B1's last member arrives at 3000 (rank 2): local
+  // costs 3010 - 3000 = 10, 20 and 5; B2's at 3220 (rank 1): local costs 3230 - 3220 = 10, 5
+  // and 20. Gaps after B1: 100, 200, 50.
+  const Trace t = threeBarriers();
   Replayer r(t, test::simpleScenario());
   ASSERT_EQ(r.predictedTime(), 3400);
   // Zeroing rank 2's computation before B1 (3000 ns): it arrives at 0, so B1 gathers at rank
@@ -448,20 +453,10 @@ TEST(ReplayIncremental, AChangeThatMovesEveryRankAlikeShiftsTheRest) {
 // predictWith (the advisor's evaluation): T of the scenario with one more hypothesis, the
 // replayer left as it was.
 TEST(ReplayIncremental, PredictWithGivesTheAddsTimeAndLeavesTheReplayerAsItWas) {
-  // The three ranks of AChangeThatMovesEveryRankAlikeShiftsTheRest: zeroing rank 2's
+  // The three ranks of threeBarriers(): zeroing rank 2's
   // computation before B1 moves every rank 1000 ns earlier at B1's clean cut, so T = 3400 -
   // 1000 = 2400 (rank 1's end, beyond the cut: not computed, its measured 3400 plus Δ).
-  test::Tb b(3);
-  b.barrier(0, 1000, 3010);
-  b.barrier(1, 2000, 3020);
-  b.barrier(2, 3000, 3005);
-  b.barrier(0, 3110, 3230);
-  b.barrier(1, 3220, 3225);
-  b.barrier(2, 3055, 3240);
-  b.state(0, 3240, 3300, "tail");
-  b.state(1, 3300, 3400, "tail");
-  b.state(2, 3245, 3250, "tail");
-  const Trace t = b.take();
+  const Trace t = threeBarriers();
   Replayer r(t, test::simpleScenario());
   const std::vector<TimeNs> leaves = r.predictedLeaves();
   const Hypothesis zero{HypothesisKind::ZeroEvent, {2, 0, true}, 0};
