@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <iostream>
 
 namespace perwiz::cli {
@@ -36,8 +35,7 @@ void TerminalProgress::configure(const CLI::App& command) {
     const CLI::Option* o = command.get_option_no_throw(flag);
     return o && o->count() > 0;
   };
-  on_ = given("--progress") || (!given("--quiet") && !given("--json") && isatty(2));
-  if (given("--quiet")) on_ = false;
+  on_ = !given("--quiet") && (given("--progress") || (!given("--json") && isatty(2)));
   // Tests see every phase, however short (tests/test_cli_progress.cpp).
   if (const char* d = std::getenv("PERWIZ_PROGRESS_DELAY_MS")) delay_ = std::chrono::milliseconds(std::atol(d));
 }
@@ -89,22 +87,6 @@ void TerminalProgress::print(const std::function<void()>& write) {
   write();
   std::cerr << std::flush;
   if (active_ && delay_.count() == 0) draw();
-}
-
-std::function<bool(double)> TerminalProgress::loading(const std::string& path) {
-  if (!on_) return {};
-  const std::string name = "loading " + std::filesystem::path(path).filename().string();
-  return [this, name](double f) {
-    std::lock_guard lock(m_);
-    if (!active_ || name_ != name) {
-      name_ = name;
-      active_ = true;
-      started_ = std::chrono::steady_clock::now();
-      if (!ticker_.joinable()) ticker_ = std::thread([this] { run(); });
-    }
-    fraction_ = f;
-    return true;
-  };
 }
 
 void TerminalProgress::run() {

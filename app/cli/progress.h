@@ -44,8 +44,6 @@ class TerminalProgress {
   void done();
   // Runs `write` (text for stderr) with the progress line erased first and redrawn after.
   void print(const std::function<void()>& write);
-  // LoadOptions::progress for loading `path`: the phase "loading NAME".
-  std::function<bool(double)> loading(const std::string& path);
 
  private:
   TerminalProgress() = default;
