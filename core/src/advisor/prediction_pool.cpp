@@ -8,9 +8,12 @@ namespace perwiz {
 
 PredictionPool::PredictionPool(const Replayer& base, const AdvisorOptions& options)
     : base_(base), options_(options) {
-  unsigned n = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
-  forks_.reserve(n);
-  for (unsigned i = 0; i < n; ++i) forks_.push_back(base.fork());
+  threads_ = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+}
+
+Replayer& PredictionPool::spareFork() {
+  if (forks_.empty()) forks_.push_back(base_.fork());
+  return *forks_[0];
 }
 
 bool PredictionPool::cancelled() const { return options_.cancel && options_.cancel->load(); }
@@ -47,7 +50,7 @@ bool PredictionPool::run(const std::vector<std::vector<Hypothesis>>& jobs, std::
       done.fetch_add(1);
     }
   };
-  std::size_t helpers = std::min(forks_.size(), jobs.size()) - 1;
+  std::size_t helpers = std::min(threads_, jobs.size()) - 1;
   if (options_.threads == 0) {
     // All cores, when worth it: a helper thread costs its start and, on a busy machine, the
     // wait until the scheduler runs it (up to 8 ms measured on 2 shared vCPUs, while the whole
@@ -56,6 +59,7 @@ bool PredictionPool::run(const std::vector<std::vector<Hypothesis>>& jobs, std::
     const std::uint64_t work = jobs.size() * std::max<std::uint64_t>(1, base_.callCount());
     helpers = static_cast<std::size_t>(std::min<std::uint64_t>(helpers, work >> 18));
   }
+  while (forks_.size() < helpers + 1) forks_.push_back(base_.fork());
   std::vector<std::thread> threads;
   for (std::size_t t = 0; t < helpers; ++t) threads.emplace_back(work, std::ref(*forks_[t + 1]));
   // The calling thread works too, and reports progress between its jobs.

@@ -17,14 +17,21 @@ class PredictionPool {
   bool run(const std::vector<std::vector<Hypothesis>>& jobs, std::vector<TimeNs>& out,
            const std::string& stage, double progressFrom = 0, double progressTo = 1);
   std::uint64_t predictions() const { return predictions_; }
-  std::size_t threads() const { return forks_.size(); }
+  std::size_t threads() const { return threads_; }
   const Replayer& base() const { return base_; }
   bool cancelled() const;
+  // A fork of the base for one more prediction of the caller's own, after the batches (it is
+  // the first thread's: no fork more when the pool has one). Run no batch after changing it.
+  Replayer& spareFork();
 
  private:
   TimeNs predictOn(Replayer& r, const std::vector<Hypothesis>& job);
   const Replayer& base_;
   const AdvisorOptions& options_;
+  std::size_t threads_ = 1;
+  // Made at the first batch that needs them, not before: the searches' own arrays (the
+  // critical path, zeroWaitTimes' passes over the program) are freed by then, so the command's
+  // peak holds one or the other, not both (issue #42's budget).
   std::vector<std::unique_ptr<Replayer>> forks_;
   std::uint64_t predictions_ = 0;
 };

@@ -81,23 +81,25 @@ std::vector<StepRow> stepTable(const Replayer& base, const AdvisorOptions& optio
   }
   std::vector<std::vector<Hypothesis>> jobs(chosen.size());
   for (std::size_t i = 0; i < chosen.size(); ++i) jobs[i] = {Hypothesis{HypothesisKind::BalanceCompute, {}, chosen[i]}};
+  // The all-steps replay reuses the pool's first fork (a fork of its own beside the pool's
+  // took advise's peak 25 B/event higher: issue #42).
   PredictionPool pool(base, options);
   std::vector<TimeNs> t;
   pool.run(jobs, t, "step ranking", 0, 1);
   for (std::size_t i = 0; i < chosen.size(); ++i) rows[chosen[i]].predictedNs = t[i];
+  if (predictions) *predictions += pool.predictions();
   if (allBalanced) {
     *allBalanced = base.predictedTime();
     if (n > 0 && !pool.cancelled()) {
       // One full replay with every step balanced (cheaper than n incremental additions).
-      auto all = base.fork();
+      Replayer& all = pool.spareFork();
       std::vector<Hypothesis> hs = base.scenario().hypotheses;
       for (std::uint32_t k = 0; k < n; ++k) hs.push_back({HypothesisKind::BalanceCompute, {}, k});
-      all->setHypotheses(std::move(hs));
-      *allBalanced = all->predictedTime();
+      all.setHypotheses(std::move(hs));
+      *allBalanced = all.predictedTime();
       if (predictions) ++*predictions;
     }
   }
-  if (predictions) *predictions += pool.predictions();
   return rows;
 }
 
