@@ -8,6 +8,7 @@
 
 #include "perwiz/generator.h"
 #include "perwiz/time_column.h"
+#include "perwiz/trace_builder.h"
 #include "perwiz/trace_io.h"
 
 #include <sys/resource.h>
@@ -414,5 +415,55 @@ void BM_TimeColumnDecode(benchmark::State& state) {
 BENCHMARK(BM_TimeColumnDecode)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
+
+// Issue #42: the model's bytes per event for every generator shape (64 ranks, 10^6 events; the
+// ratio does not depend on the size), built in memory by the generator, and where they go.
+// Argument: the shape (0 blocking Sendrecv ring, the default; 1 Send/Recv ring; 2 non-blocking
+// ring; 3 random; 4 pairs; 5 an Allreduce per step only). Budget: 32 B/event.
+void BM_ModelPerShape(benchmark::State& state) {
+  GeneratorSpec spec;
+  spec.ranks = 64;
+  switch (state.range(0)) {
+    case 1: spec.blockingCalls = BlockingCalls::SendThenRecv; break;
+    case 2: spec.nonBlocking = true; break;
+    case 3: spec.pattern = P2PPattern::Random; break;
+    case 4: spec.pattern = P2PPattern::Pairs; break;
+    case 5: spec.pattern = P2PPattern::None; break;
+    default: break;
+  }
+  spec = specForEventCount(spec, bench::targetEvents(1000000));
+  double events = 0, total = 0, messages = 0, collectives = 0, times = 0, functions = 0, other = 0;
+  for (auto _ : state) {
+    TraceBuilder b("shape", "generated");
+    generateTrace(spec, b);
+    Trace t = b.take();
+    events = static_cast<double>(t.eventCount());
+    total = static_cast<double>(t.residentBytes());
+    messages = collectives = times = functions = 0;
+    for (const RankTrace& r : t.ranks) {
+      messages += static_cast<double>(r.messages.residentBytes());
+      collectives += static_cast<double>(r.collectives.residentBytes());
+      times += static_cast<double>(r.enter.residentBytes() + r.leave.residentBytes());
+      functions += static_cast<double>(r.function.size() * sizeof(r.function[0]));
+    }
+    other = total - messages - collectives - times - functions;
+    state.PauseTiming();
+    { Trace gone = std::move(t); }
+    state.ResumeTiming();
+  }
+  state.counters["events"] = events;
+  state.counters["model_bytes_per_event"] = total / events;
+  state.counters["messages_B"] = messages / events;
+  state.counters["collectives_B"] = collectives / events;
+  state.counters["times_B"] = times / events;
+  state.counters["function_B"] = functions / events;
+  state.counters["other_B"] = other / events;
+}
+BENCHMARK(BM_ModelPerShape)
+    ->ArgName("shape")
+    ->DenseRange(0, 5)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(1)
+    ->UseRealTime();
 
 BENCHMARK_MAIN();

@@ -262,6 +262,7 @@ Trace keepRanks(Trace t, const LoadOptions& opts) {
       if (m.matched() && !opts.readsRank(m.matchRank, static_cast<std::uint32_t>(t.ranks.size())))
         rt.messages.setMatch(i, kNone32, kNone32);
     }
+    rt.messages.seal();  // packed again if a match was cleared
   }
   return t;
 }

@@ -264,6 +264,7 @@ class GhostImporter {
     for (RankTrace& rt : trace_.ranks)
       for (std::size_t i = 0; i < rt.messages.size(); ++i) rt.messages.setMatch(i, kNone32, kNone32);
     trace_.messageStats = matchMessages(trace_).stats;
+    for (RankTrace& rt : trace_.ranks) rt.messages.seal();
     return std::move(result_);
   }
 

@@ -104,6 +104,7 @@ void Replayer::predictedRankTrace(std::uint32_t r, RankTrace& out) const {
   std::uint32_t hint = 0;
   for (std::size_t i = 0; i < out.messages.size(); ++i)
     out.messages.setTime(i, mapTimeFrom(r, out.messages.row(i).time, hint));
+  out.messages.seal();
 }
 
 Trace Replayer::predictedTrace() const {

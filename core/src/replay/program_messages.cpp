@@ -33,7 +33,9 @@ void ProgramBuilder::buildMessages(bool sizes, bool steps) {
   std::vector<std::uint32_t> own(R + 1, 0);
   eachRank(R, [&](std::uint32_t r) {
     std::uint32_t n = 0;
-    for (const MessageEndpoint& m : trace_.ranks[r].messages) n += owns(m) ? 1 : 0;
+    const MessageTable& msgs = trace_.ranks[r].messages;
+    MessageTable::Reader read(msgs);
+    for (std::size_t j = 0; j < msgs.size(); ++j) n += owns(read[j]) ? 1 : 0;
     own[r + 1] = n;
   });
   std::partial_sum(own.begin(), own.end(), own.begin());
@@ -53,11 +55,12 @@ void ProgramBuilder::buildMessages(bool sizes, bool steps) {
   eachRank(R, [&](std::uint32_t r) {
     const RankTrace& rt = trace_.ranks[r];
     const auto& msgs = rt.messages;
+    MessageTable::Reader read(msgs);
     const auto& sp = spans[r];
     std::uint32_t postHint = 0, next = own[r];
     std::size_t span = 0;  // the last span whose first event is at or before the post
     for (std::uint32_t j = 0; j < msgs.size(); ++j) {
-      const MessageEndpoint& m = msgs[j];
+      const MessageEndpoint& m = read[j];
       const std::uint32_t post = m.postEvent == kNone32 ? kNone32 : findCall(rt.mpiCalls, m.postEvent, postHint);
       std::uint32_t doneHint = postHint;
       const std::uint32_t done = m.event == m.postEvent ? post : findCall(rt.mpiCalls, m.event, doneHint);
@@ -119,10 +122,11 @@ template <class OnRole, class OnDep>
 std::uint64_t ProgramBuilder::walkLinks(std::uint32_t r, Delays* delays, OnRole&& onRole, OnDep&& onDep) const {
   const std::uint32_t R = p_.ranks;
   const auto& msgs = trace_.ranks[r].messages;
+  MessageTable::Reader read(msgs);
   std::uint64_t unmatched = 0;
   const Delays::Entry none{};
   for (std::uint32_t j = 0; j < msgs.size(); ++j) {
-    const MessageEndpoint& m = msgs[j];
+    const MessageEndpoint& m = read[j];
     const bool matched =
         m.matched() && m.matchRank < R && m.matchIndex < msgBase_[m.matchRank + 1] - msgBase_[m.matchRank];
     const std::uint32_t id =
