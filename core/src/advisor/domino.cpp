@@ -230,8 +230,27 @@ class DominoSearch {
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return byWait(a, b); });
     minimum(order, std::max<std::size_t>(top, 1), nullptr);
     if (planning_) return {};  // the dry run only needs to know what minimum() replays
+    auto better = [](const WaitCandidate& a, const WaitCandidate& b) {
+      if (a.predictedNs != b.predictedNs) return a.predictedNs < b.predictedNs;
+      if (a.waitNs != b.waitNs) return a.waitNs > b.waitNs;
+      return a.event < b.event;
+    };
+    // The `top` best under a total order, kept in a heap whose top is the worst kept: the same
+    // head as sorting every candidate, without a list of every call with a wait (32 B per call:
+    // advise's peak at 10^7 events held 134 MB of it; issue #42).
     std::vector<WaitCandidate> out;
-    for (const auto& [i, t] : cache_) out.push_back({waits_[i].event, waits_[i].wait, t});
+    auto offer = [&](const WaitCandidate& c) {
+      if (top == 0) return;
+      if (out.size() < top) {
+        out.push_back(c);
+        std::push_heap(out.begin(), out.end(), better);
+      } else if (better(c, out.front())) {
+        std::pop_heap(out.begin(), out.end(), better);
+        out.back() = c;
+        std::push_heap(out.begin(), out.end(), better);
+      }
+    };
+    for (const auto& [i, t] : cache_) offer({waits_[i].event, waits_[i].wait, t});
     // Every other call with a wait: zeroing it leaves T unchanged (see the file comment).
     const Trace& tr = base_.trace();
     for (std::uint32_t r = 0; r < tr.rankCount(); ++r)
@@ -239,19 +258,9 @@ class DominoSearch {
         const TimeNs w = base_.predicted(r, i).wait;
         if (w <= 0) continue;
         const EventRef e{r, i, false};
-        if (!index_.count(e)) out.push_back({e, w, t0_});
+        if (!index_.count(e)) offer({e, w, t0_});
       }
-    auto better = [](const WaitCandidate& a, const WaitCandidate& b) {
-      if (a.predictedNs != b.predictedNs) return a.predictedNs < b.predictedNs;
-      if (a.waitNs != b.waitNs) return a.waitNs > b.waitNs;
-      return a.event < b.event;
-    };
-    if (out.size() > top) {  // a total order: the head is the same as after a full sort
-      std::partial_sort(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(top), out.end(), better);
-      out.resize(top);
-    } else {
-      std::sort(out.begin(), out.end(), better);
-    }
+    std::sort_heap(out.begin(), out.end(), better);
     return out;
   }
 
