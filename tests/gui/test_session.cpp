@@ -367,7 +367,10 @@ TEST_F(SessionTest, TheFirstResultComesBeforeThePreparationForChanges) {
   release = false;
   loaded.clear();
   s.openTrace(generatedTrace(dir_, QStringLiteral("second"), 5, 6));
-  ASSERT_TRUE(waitFor([&] { return reached.load() == 2; }));
+  // The worker reaches the preparation right after publishing the second trace's first result,
+  // which reaches the session through the event loop: wait for both (reading the result as soon
+  // as the hook was reached found none now and then on a loaded machine).
+  ASSERT_TRUE(waitFor([&] { return reached.load() == 2 && s.prediction() != nullptr; }));
   const quint64 second = s.prediction()->generation;
   loaded.clear();
   s.openTrace(generatedTrace(dir_, QStringLiteral("third"), 7, 8));
