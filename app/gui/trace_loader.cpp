@@ -20,7 +20,10 @@ TraceLoader::~TraceLoader() {
   }
 }
 
-bool TraceLoader::isLoading() const { return watcher_ && watcher_->isRunning(); }
+// Until its result is delivered (onFinished), not only while its thread runs: between the
+// two, the session still shows the trace before and a caller that saw "not loading" took it for
+// the new one (gui.docks failed so on a loaded machine).
+bool TraceLoader::isLoading() const { return watcher_ != nullptr; }
 
 void TraceLoader::cancel() {
   if (cancel_) *cancel_ = true;
