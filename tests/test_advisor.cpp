@@ -601,6 +601,49 @@ TEST(Advisor, LowerBoundsSplitByRoles) {
   EXPECT_EQ(bounds[0].rows[3].predictedNs, 5000);
 }
 
+// Half-recorded requests (docs/trace-model.md; OTF 1 and ALOG write them) count by the half the
+// trace holds: a non-blocking send posted and never completed is a sending role of its post
+// call, a receive completed in a Wait whose post is not in the trace a receiving role of the Wait.
+// Both ranks, PRGN [0, 2000], 8-byte eager message (λ = o + L = 1100):
+//   rank 0: Isend→1 q1 [0, 100] (no completion in the trace) | computation to 2000
+//   rank 1: computation [0, 50] | MPI_Wait [50, 1500] completing a receive from 0 (no Irecv) |
+//           computation to 2000
+// Nothing holds the half-recorded send (no dependency): Isend wait 0, local 100, its one role a
+// send → sending 100. The Wait's receive depends on the send's post: ready = 0 + 1100 = 1100,
+// wait 1100 − 50 = 1050, local 1500 − 1100 = 400, its one role a receive → receiving 400.
+// (Without the roles each call would count half and half: 50/50 and 200/200.)
+TEST(Advisor, LowerBoundsHalfRecordedRequestsCountTheirHalf) {
+  Tb b(2);
+  b.open(0, 0, "PRGN_step");
+  b.isend(0, 0, 100, 1, 8, 1);
+  b.close(0, 2000, "PRGN_step");
+  b.open(1, 0, "PRGN_step");
+  b.wait(1, 50, 1500, {{false, 9, 0, 8}}, "MPI_Wait");
+  b.close(1, 2000, "PRGN_step");
+  const Trace t = b.take();
+  ASSERT_EQ(t.ranks[0].messages.size(), 1u);
+  ASSERT_EQ(t.ranks[1].messages.size(), 1u);
+  ASSERT_TRUE(t.ranks[0].messages[0].halfRecorded());
+  ASSERT_TRUE(t.ranks[1].messages[0].halfRecorded());
+  ASSERT_TRUE(t.ranks[1].messages[0].matched());
+  Replayer base(t, simple());
+  ASSERT_EQ(base.predicted(0, 0).wait, 0);
+  ASSERT_EQ(base.predicted(1, 0).wait, 1050);
+  const auto bounds = lowerBounds(base);
+  ASSERT_EQ(bounds.size(), 1u);
+  const RegionBreakdown& r0 = bounds[0].perRank[0];
+  const RegionBreakdown& r1 = bounds[0].perRank[1];
+  EXPECT_EQ(r0.sending, 100);
+  EXPECT_EQ(r0.receiving, 0);
+  EXPECT_EQ(r0.waiting, 0);
+  EXPECT_EQ(r0.calculation, 1900);
+  EXPECT_EQ(r1.sending, 0);
+  EXPECT_EQ(r1.receiving, 400);
+  EXPECT_EQ(r1.waiting, 1050);
+  EXPECT_EQ(r1.calculation, 50 + 500);
+  EXPECT_EQ(r1.outside, 0);
+}
+
 // ---- cancellation, progress, threads ------------------------------------------------------
 
 namespace {
@@ -741,6 +784,40 @@ TEST(Advisor, OneThreadAndFourThreadsAgree) {
 }
 
 // ---- property test against fresh replays -------------------------------------------------
+
+// A base lent to the advisor (AdvisorOptions::lentBase: the calling thread predicts on it
+// instead of a fork) gives the same advice, with one thread and with several, and is left as it
+// was: the same scenario and every call's predicted times (a base scenario with a hypothesis
+// too, which every prediction starts from).
+TEST(Advisor, ALentBaseGivesTheSameAdviceAndIsLeftAsItWas) {
+  std::mt19937_64 rng(777);
+  for (int trial = 0; trial < 8; ++trial) {
+    const Trace t = trial == 0 ? mediumTrace() : randomTrace(rng);
+    Scenario sc{};
+    if (trial % 2 == 1 && !t.steps.empty()) sc.hypotheses.push_back(balanceCompute(0));
+    Replayer reference(t, sc), lent(t, sc);
+    const std::string what = "trial " + std::to_string(trial);
+    std::vector<PredictedCall> before;
+    for (Rank r = 0; r < t.rankCount(); ++r)
+      for (std::uint32_t i = 0; i < t.ranks[r].mpiCalls.size(); ++i) before.push_back(lent.predicted(r, i));
+    for (unsigned threads : {1u, 3u}) {
+      AdvisorOptions o = opts(threads, 6);
+      const Advice expected = advise(reference, o);
+      o.lentBase = &lent;
+      expectSameAdvice(advise(lent, o), expected, what + ", " + std::to_string(threads) + " threads");
+      EXPECT_EQ(lent.scenario().hypotheses, sc.hypotheses) << what;
+      EXPECT_EQ(lent.predictedTime(), reference.predictedTime()) << what;
+      std::size_t k = 0;
+      for (Rank r = 0; r < t.rankCount(); ++r)
+        for (std::uint32_t i = 0; i < t.ranks[r].mpiCalls.size(); ++i, ++k) {
+          const PredictedCall now = lent.predicted(r, i);
+          EXPECT_EQ(now.enter, before[k].enter) << what << " " << r << ":" << i;
+          EXPECT_EQ(now.leave, before[k].leave) << what << " " << r << ":" << i;
+          EXPECT_EQ(now.wait, before[k].wait) << what << " " << r << ":" << i;
+        }
+    }
+  }
+}
 
 TEST(Advisor, PropertyEveryPredictionIsAReplay) {
   std::mt19937_64 rng(20260404);

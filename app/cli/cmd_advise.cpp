@@ -45,9 +45,10 @@ Json ids(const std::vector<EventRef>& events) {
 }
 
 // The advisor's run with as many prediction threads as fit in memory.
-Advice computeAdvice(const Replayer& base, const AdviseOptions& o) {
+Advice computeAdvice(Replayer& base, const AdviseOptions& o) {
   AdvisorOptions ao;
   ao.topCandidates = o.top;
+  ao.lentBase = &base;  // nothing else reads it meanwhile: one fork fewer
   // Each prediction thread holds a fork of the replay: use fewer threads when all of them do
   // not fit, and refuse with the estimate when one does not (never killed part-way).
   unsigned threads = o.threads ? o.threads : std::max(1u, std::thread::hardware_concurrency());

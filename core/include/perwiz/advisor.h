@@ -41,6 +41,12 @@ struct AdvisorOptions {
   // Called from the calling thread with a fraction in [0, 1] and the stage's name.
   std::function<void(double, const std::string&)> progress;
   const std::atomic<bool>* cancel = nullptr;  // set to true to stop early (result.cancelled)
+  // The base itself (the same object as the `base` argument), lent for the run: the calling
+  // thread predicts on it as the helper threads do on their forks (each prediction withdraws
+  // what it added), so the run holds one fork fewer (a fork: ~11 B per call, issue #42's peak
+  // budget). The base is as before when the call returns; nothing else may read it meanwhile
+  // (the CLI lends its own; the GUI, whose views read the base, does not).
+  Replayer* lentBase = nullptr;
 };
 
 struct WaitCandidate {

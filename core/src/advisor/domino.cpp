@@ -37,13 +37,24 @@ class DominoSearch {
  public:
   DominoSearch(const Replayer& base, const AdvisorOptions& o, PredictionPool& pool)
       : base_(base), o_(o), pool_(pool), t0_(base.predictedTime()) {
-    const CriticalPath cp = criticalPath(base, CriticalPathListing::Segments);
+    collectWaits(criticalPath(base, CriticalPathListing::Segments));  // the path freed before the DAG's passes
+    std::vector<EventRef> events;
+    events.reserve(waits_.size());
+    for (const CpWait& w : waits_) events.push_back(w.event);
+    bound_ = zeroWaitTimes(base, events);
+    perRank_.resize(base.trace().rankCount());
+    for (std::size_t i = 0; i < waits_.size(); ++i) perRank_[waits_[i].event.rank].push_back(i);
+    for (auto& v : perRank_) std::sort(v.begin(), v.end(), [&](std::size_t a, std::size_t b) { return byWait(a, b); });
+  }
+
+  // The critical path's waits (message and skew segments with a positive wait), each once.
+  void collectWaits(const CriticalPath& cp) {
     for (const CriticalSegment& s : cp.segments) {
       // A skewed dependency still names a call and its partner; its wait decides below.
       if (s.kind != CriticalSegment::Kind::Message && s.kind != CriticalSegment::Kind::Skew) continue;
       CpWait w;
       w.event = EventRef{s.rank, s.index, false};
-      w.wait = base.predicted(s.rank, s.index).wait;
+      w.wait = base_.predicted(s.rank, s.index).wait;
       if (w.wait <= 0) continue;
       if (s.fromRank != kNone32) {
         w.partner = EventRef{s.fromRank, s.fromIndex, false};
@@ -51,14 +62,6 @@ class DominoSearch {
       }
       if (index_.emplace(w.event, waits_.size()).second) waits_.push_back(w);
     }
-    std::vector<EventRef> events;
-    events.reserve(waits_.size());
-    for (const CpWait& w : waits_) events.push_back(w.event);
-    bound_ = zeroWaitTimes(base, events);
-    perRank_.resize(base.trace().rankCount());
-    for (std::size_t i = 0; i < waits_.size(); ++i) perRank_[waits_[i].event.rank].push_back(i);
-    for (auto& v : perRank_)
-      std::sort(v.begin(), v.end(), [&](std::size_t a, std::size_t b) { return byWait(a, b); });
   }
 
   TimeNs baseT() const { return t0_; }

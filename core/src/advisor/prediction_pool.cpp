@@ -1,5 +1,7 @@
 #include "prediction_pool.h"
 
+#include "perwiz/release.h"
+
 #include <algorithm>
 #include <atomic>
 #include <thread>
@@ -7,12 +9,17 @@
 namespace perwiz {
 
 PredictionPool::PredictionPool(const Replayer& base, const AdvisorOptions& options)
-    : base_(base), options_(options) {
+    : base_(base), options_(options), present_(base.scenario().hypotheses) {
   threads_ = options.threads ? options.threads : std::max(1u, std::thread::hardware_concurrency());
+  if (options.lentBase == &base) lent_ = options.lentBase;
 }
 
 Replayer& PredictionPool::spareFork() {
-  if (forks_.empty()) forks_.push_back(base_.fork());
+  // Never the lent base: the caller keeps what it adds here.
+  if (forks_.empty()) {
+    releaseFreedHeap();  // (see run)
+    forks_.push_back(base_.fork());
+  }
   return *forks_[0];
 }
 
@@ -23,9 +30,8 @@ TimeNs PredictionPool::predictOn(Replayer& r, const std::vector<Hypothesis>& job
   // The last new one is evaluated without being kept (Replayer::predictWith: no shift after the
   // clean cut, no second replay to withdraw it); the others are added and withdrawn.
   std::vector<Hypothesis> fresh;
-  const auto& present = base_.scenario().hypotheses;
   for (const Hypothesis& h : job) {
-    if (std::binary_search(present.begin(), present.end(), h)) continue;
+    if (std::binary_search(present_.begin(), present_.end(), h)) continue;
     if (std::find(fresh.begin(), fresh.end(), h) != fresh.end()) continue;
     if (r.validate(h).empty()) fresh.push_back(h);
   }
@@ -59,15 +65,19 @@ bool PredictionPool::run(const std::vector<std::vector<Hypothesis>>& jobs, std::
     const std::uint64_t work = jobs.size() * std::max<std::uint64_t>(1, base_.callCount());
     helpers = static_cast<std::size_t>(std::min<std::uint64_t>(helpers, work >> 18));
   }
-  while (forks_.size() < helpers + 1) forks_.push_back(base_.fork());
+  const std::size_t needed = helpers + (lent_ ? 0 : 1);
+  // The searches before the first batch freed their arrays into the heap, where a fork's large
+  // ones cannot reuse them: give those pages back first (60 MB at 10^7 events, issue #42).
+  if (forks_.size() < needed) releaseFreedHeap();
+  while (forks_.size() < needed) forks_.push_back(base_.fork());
   std::vector<std::thread> threads;
-  for (std::size_t t = 0; t < helpers; ++t) threads.emplace_back(work, std::ref(*forks_[t + 1]));
+  for (std::size_t t = 0; t < helpers; ++t) threads.emplace_back(work, std::ref(worker(t + 1)));
   // The calling thread works too, and reports progress between its jobs.
   for (;;) {
     if (cancelled()) break;
     const std::size_t i = next.fetch_add(1);
     if (i >= jobs.size()) break;
-    out[i] = predictOn(*forks_[0], jobs[i]);
+    out[i] = predictOn(worker(0), jobs[i]);
     done.fetch_add(1);
     if (options_.progress)
       options_.progress(progressFrom + (progressTo - progressFrom) * static_cast<double>(done.load()) /

@@ -26,8 +26,13 @@ class PredictionPool {
 
  private:
   TimeNs predictOn(Replayer& r, const std::vector<Hypothesis>& job);
+  // Thread t's replayer: the lent base for the calling thread (t = 0) when there is one, else a fork.
+  Replayer& worker(std::size_t t) { return t == 0 && lent_ ? *lent_ : *forks_[lent_ ? t - 1 : t]; }
   const Replayer& base_;
   const AdvisorOptions& options_;
+  Replayer* lent_ = nullptr;  // AdvisorOptions::lentBase
+  // The base scenario's hypotheses, copied: the lent base's own change while helpers read these.
+  std::vector<Hypothesis> present_;
   std::size_t threads_ = 1;
   // Made at the first batch that needs them, not before: the searches' own arrays (the
   // critical path, zeroWaitTimes' passes over the program) are freed by then, so the command's

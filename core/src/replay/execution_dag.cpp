@@ -204,8 +204,8 @@ class ZeroWaitPaths {
 
   // T' = the longer of: through L(u) by its local cost only, and around L(u).
   TimeNs zeroWaitTime(std::uint32_t u) const {
-    const std::size_t q = below[posL[u]];  // u's place among the sorted queries
-    return std::max(satAdd(satAdd(enter(u), eff.local[u]), tailL[u]), table[0][q]);
+    const std::size_t q = below(posL[u]);  // u's place among the sorted queries
+    return std::max(satAdd(satAdd(enter(u), eff.local[u]), tailL(u)), table[0][q]);
   }
 
  private:
@@ -214,7 +214,23 @@ class ZeroWaitPaths {
   TimeNs enter(std::uint32_t u) const { return replayer_.predictedEnter(u); }  // derived on demand
   bool isLast(std::uint32_t u) const { return p.isSentinel(u); }               // a rank ends with its sentinel
   bool used(std::uint32_t k) const { return (eff.depFlags[k] & dep::kUse) == dep::kUse; }
-  std::uint32_t posOf(std::uint32_t src) const { return src < U ? posE[src] : posN[src - U]; }
+  // E(u) comes right after L(u − 1) (order()); a rank's first enter before every return (any
+  // position below the first return's serves: no query lies there).
+  std::uint32_t posE(std::uint32_t u) const { return p.isFirst(u) ? 0 : posL[u - 1] + 1; }
+  std::uint32_t posOf(std::uint32_t src) const { return src < U ? posE(src) : posN[src - U]; }
+  // The only edge out of L(u) is the gap edge to E(u + 1) (dependencies leave enters and nodes),
+  // so L(u)'s longest distance to the end follows from E(u + 1)'s (0 at a rank's end).
+  TimeNs tailL(std::uint32_t u) const {
+    if (isLast(u)) return 0;
+    return tailE[u + 1] == kNo ? kNo : satAdd(eff.gap[u + 1], tailE[u + 1]);
+  }
+  // Queries at positions before x: a rank query over one bit per position (the query bits,
+  // and per 64 positions the count before them; ~0.19 B per position).
+  std::size_t below(std::size_t x) const {
+    const std::size_t w = x >> 6;
+    const std::uint64_t mask = (std::uint64_t{1} << (x & 63)) - 1;
+    return queryBefore[w] + static_cast<std::size_t>(std::popcount(queryBits[w] & mask));
+  }
   // A queue node's member edges weigh what its root's link carries after each member
   // (Program::nodeMemberWeights); every other node's weigh 0.
   const std::vector<TimeNs>& memberWeights(std::uint32_t n) {
@@ -226,40 +242,38 @@ class ZeroWaitPaths {
   // A topological order of the DAG's vertices: the order in which a forward sweep fixes them
   // (first enters; then per schedule item a unit's return and its successor's enter, or a
   // node). The sweep only reads fixed values, so every edge points forward in it.
+  // Only the returns' and the nodes' positions are kept (posE derives an enter's).
   void order() {
-    posE.assign(U, 0);
     posL.assign(U, 0);
     posN.assign(N, 0);
-    next = 0;
-    for (std::uint32_t r = 0; r < p.ranks; ++r) posE[p.rankBegin[r]] = next++;
+    next = p.ranks;  // the ranks' first enters
     for (const std::uint32_t item : p.schedule) {
       if (item < U) {
         posL[item] = next++;
-        if (!isLast(item)) posE[item + 1] = next++;
+        if (!isLast(item)) ++next;  // E(item + 1)
       } else {
         posN[item - U] = next++;
       }
     }
   }
 
-  // Longest distances to the end (a rank's last return), in reverse of that order.
+  // Longest distances to the end (a rank's last return), in reverse of that order: E(u + 1)'s
+  // is final before L(u)'s is read (u + 1 comes after u in the schedule).
   void tails() {
     tailE.assign(U, kNo);
-    tailL.assign(U, kNo);
     tailN.assign(N, kNo);
-    for (std::uint32_t r = 0; r < p.ranks; ++r) tailL[p.rankBegin[r + 1] - 1] = 0;
     for (std::size_t i = p.schedule.size(); i-- > 0;) {
       const std::uint32_t item = p.schedule[i];
       if (item < U) {
         const std::uint32_t u = item;
-        if (!isLast(u) && tailE[u + 1] != kNo) relax(tailL[u], satAdd(eff.gap[u + 1], tailE[u + 1]));
-        if (tailL[u] == kNo) continue;
-        relax(tailE[u], satAdd(eff.local[u], tailL[u]));
+        const TimeNs tl = tailL(u);
+        if (tl == kNo) continue;
+        relax(tailE[u], satAdd(eff.local[u], tl));
         if (eff.noWait[u]) continue;
         for (std::uint32_t k = p.depBegin[u]; k < p.depBegin[u + 1]; ++k) {
           if (!used(k)) continue;
           const std::uint32_t s = p.depSrc[k];
-          relax(s < U ? tailE[s] : tailN[s - U], satAdd(satAdd(eff.depOff[k], eff.local[u]), tailL[u]));
+          relax(s < U ? tailE[s] : tailN[s - U], satAdd(satAdd(eff.depOff[k], eff.local[u]), tl));
         }
       } else {
         const std::uint32_t n = item - U;
@@ -273,33 +287,37 @@ class ZeroWaitPaths {
 
   // Longest path jumping over each query position: every edge (x, y) raises the maximum of the
   // queries strictly between x and y (a range update of a sparse table, pushed down at the end).
-  // below[x] = number of queries before position x.
+  // below(x) = number of queries before position x.
   void jumps(const std::vector<std::uint32_t>& units) {
     const std::size_t K = units.size();
-    below.assign(std::size_t{next} + 1, 0);
-    for (std::uint32_t u : units) below[posL[u] + 1] = 1;
-    for (std::size_t x = 1; x < below.size(); ++x) below[x] += below[x - 1];
+    const std::size_t words = (std::size_t{next} + 1) / 64 + 1;
+    queryBits.assign(words, 0);
+    for (std::uint32_t u : units) queryBits[posL[u] >> 6] |= std::uint64_t{1} << (posL[u] & 63);
+    queryBefore.assign(words, 0);
+    for (std::size_t w = 1; w < words; ++w)
+      queryBefore[w] = queryBefore[w - 1] + static_cast<std::uint32_t>(std::popcount(queryBits[w - 1]));
     std::size_t levels = 1;
     while ((std::size_t{1} << levels) <= K) ++levels;
     table.assign(levels, std::vector<TimeNs>(K, kNo));
     auto jump = [&](std::uint32_t from, std::uint32_t to, TimeNs length) {  // to == next: the end
-      const std::size_t lo = below[from + 1];
-      const std::size_t hi = to == next ? K : below[to];
+      const std::size_t lo = below(std::size_t{from} + 1);
+      const std::size_t hi = to == next ? K : below(to);
       if (lo >= hi) return;
       const std::size_t level = static_cast<std::size_t>(std::bit_width(hi - lo)) - 1;
       relax(table[level][lo], length);
       relax(table[level][hi - (std::size_t{1} << level)], length);
     };
     for (std::uint32_t u = 0; u < U; ++u) {
-      if (tailL[u] == kNo) continue;
+      const TimeNs tl = tailL(u);
+      if (tl == kNo) continue;
       // (The gap edge into E(u) joins neighbouring positions and jumps over nothing.)
-      jump(posE[u], posL[u], satAdd(satAdd(enter(u), eff.local[u]), tailL[u]));
+      jump(posE(u), posL[u], satAdd(satAdd(enter(u), eff.local[u]), tl));
       if (!eff.noWait[u])
         for (std::uint32_t k = p.depBegin[u]; k < p.depBegin[u + 1]; ++k) {
           if (!used(k)) continue;
           const std::uint32_t s = p.depSrc[k];
           const TimeNs from = s < U ? enter(s) : nodeDist[s - U];
-          jump(posOf(s), posL[u], satAdd(satAdd(satAdd(from, eff.depOff[k]), eff.local[u]), tailL[u]));
+          jump(posOf(s), posL[u], satAdd(satAdd(satAdd(from, eff.depOff[k]), eff.local[u]), tl));
         }
     }
     for (std::uint32_t n = 0; n < N; ++n) {
@@ -307,7 +325,7 @@ class ZeroWaitPaths {
       const std::vector<TimeNs>& w = memberWeights(n);
       for (std::uint32_t j = p.nodeBegin[n]; j < p.nodeBegin[n + 1]; ++j) {
         const std::uint32_t m = p.nodeMembers[j];
-        jump(posE[m], posN[n], satAdd(satAdd(enter(m), w[j - p.nodeBegin[n]]), tailN[n]));
+        jump(posE(m), posN[n], satAdd(satAdd(enter(m), w[j - p.nodeBegin[n]]), tailN[n]));
       }
     }
     const std::vector<TimeNs>& leave = replayer_.predictedLeaves();
@@ -329,10 +347,13 @@ class ZeroWaitPaths {
   const EffectiveProgram eff;
   const std::uint32_t U, N;
   std::vector<TimeNs> nodeDist, weight;
-  std::vector<std::uint32_t> posE, posL, posN;
+  // Per unit 12 B (its return's position and its enter's distance to the end): an enter's
+  // position and a return's distance are derived (posE, tailL).
+  std::vector<std::uint32_t> posL, posN;
   std::uint32_t next = 0;
-  std::vector<TimeNs> tailE, tailL, tailN;
-  std::vector<std::uint32_t> below;
+  std::vector<TimeNs> tailE, tailN;
+  std::vector<std::uint64_t> queryBits;
+  std::vector<std::uint32_t> queryBefore;
   std::vector<std::vector<TimeNs>> table;
 };
 

@@ -14,6 +14,7 @@
 #include <atomic>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <span>
 #include <utility>
 #include <vector>
@@ -38,6 +39,9 @@ class ProgramBuilder {
   // and each message's units and parallel step, from the same walk over the endpoints as the
   // dependencies themselves (so a unit's message dependencies come in the same order).
   void buildLinks();
+  // Rank r's communication roles from its endpoints, in the links' order, kept nowhere
+  // (ReplayProgram::forEachRole).
+  void rankRoles(std::uint32_t r, const std::function<void(std::uint32_t, CommRole)>& onRole) const;
 
  private:
   // ---- progress and cancel (ReplayControl): the construction counts as kPhases equal parts,

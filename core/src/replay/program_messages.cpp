@@ -5,6 +5,7 @@
 #include "perwiz/checked_time.h"
 #include "perwiz/release.h"
 
+#include <functional>
 #include <numeric>
 #include <stdexcept>
 #include <tuple>
@@ -114,6 +115,57 @@ class ProgramBuilder::Delays {
   Entry table_[kSize];
 };
 
+namespace {
+
+// The communication roles of endpoint m, posted by unit `post` and completed by unit `done`
+// (kNone32: not in the trace): onRole(unit, role, slot), slot 0/1 the send's post/completion,
+// 2/3 the receive's. A half-recorded request (docs/trace-model.md): a non-blocking send whose
+// completion the trace does not hold (OTF 1: the SendMsg in MPI_Isend) is its post alone, and
+// a non-blocking receive whose post it does not hold (the RecvMsg in MPI_Wait) its completion
+// alone.
+template <class OnRole>
+void endpointRoles(const MessageEndpoint& m, std::uint32_t post, std::uint32_t done, OnRole&& onRole) {
+  const int slot = m.isSend ? 0 : 2;
+  if (m.halfRecorded()) {
+    if (m.isSend && post != kNone32) onRole(post, CommRole::IsendPost, slot);
+    if (!m.isSend && done != kNone32) onRole(done, CommRole::IrecvComplete, slot + 1);
+  } else if (m.event == m.postEvent) {
+    if (done != kNone32) onRole(done, m.isSend ? CommRole::BlockingSend : CommRole::BlockingRecv, slot);
+  } else {
+    if (post != kNone32) onRole(post, m.isSend ? CommRole::IsendPost : CommRole::IrecvPost, slot);
+    if (done != kNone32) onRole(done, m.isSend ? CommRole::IsendComplete : CommRole::IrecvComplete, slot + 1);
+  }
+}
+
+}  // namespace
+
+// Rank r's communication roles straight from its endpoints, in the links' order (walkLinks
+// without the message numbering: an endpoint is skipped where the links skip it, a receive
+// matched to another receive), kept nowhere: onRole(unit, role).
+void ProgramBuilder::rankRoles(std::uint32_t r, const std::function<void(std::uint32_t, CommRole)>& onRole) const {
+  const std::uint32_t R = p_.ranks;
+  const RankTrace& rt = trace_.ranks[r];
+  const MessageTable& msgs = rt.messages;
+  MessageTable::Reader read(msgs);
+  auto validMatch = [&](const MessageEndpoint& m) {
+    return m.matched() && m.matchRank < R && m.matchIndex < trace_.ranks[m.matchRank].messages.size();
+  };
+  std::uint32_t postHint = 0;
+  for (std::uint32_t j = 0; j < msgs.size(); ++j) {
+    const MessageEndpoint& m = read[j];
+    if (!m.isSend && validMatch(m)) {
+      // The partner owns the message unless it is a receive matched in turn (buildMessages' owns).
+      const MessageTable& other = trace_.ranks[m.matchRank].messages;
+      if (!other.signatureOf(m.matchIndex).isSend && validMatch(other[m.matchIndex])) continue;
+    }
+    const std::uint32_t post = m.postEvent == kNone32 ? kNone32 : findCall(rt.mpiCalls, m.postEvent, postHint);
+    std::uint32_t doneHint = postHint;
+    const std::uint32_t done = m.event == m.postEvent ? post : findCall(rt.mpiCalls, m.event, doneHint);
+    endpointRoles(m, m.halfRecorded() && !m.isSend ? kNone32 : unitOfCall(r, post), unitOfCall(r, done),
+                  [&](std::uint32_t u, CommRole role, int) { onRole(u, role); });
+  }
+}
+
 // Walks rank r's endpoints in order and reports each communication role (unit, role,
 // message, slot) and each message dependency (unit, source, offset, flags, message): the
 // same walk counts them and then fills them in, so both agree by construction.
@@ -137,21 +189,8 @@ std::uint64_t ProgramBuilder::walkLinks(std::uint32_t r, Delays* delays, OnRole&
     }
     const std::uint32_t done = doneUnit_[msgBase_[r] + j];
     const std::uint32_t post = postUnit_[msgBase_[r] + j];
-    const int slot = m.isSend ? 0 : 2;
-    // A half-recorded request (docs/trace-model.md): a non-blocking send whose completion the
-    // trace does not hold (OTF 1: the SendMsg in MPI_Isend) is its post alone, and a
-    // non-blocking receive whose post it does not hold (the RecvMsg in MPI_Wait) its
-    // completion alone.
+    endpointRoles(m, post, done, [&](std::uint32_t u, CommRole role, int slot) { onRole(u, role, id, slot); });
     const bool half = m.halfRecorded();
-    if (half) {
-      if (m.isSend && post != kNone32) onRole(post, CommRole::IsendPost, id, slot);
-      if (!m.isSend && done != kNone32) onRole(done, CommRole::IrecvComplete, id, slot + 1);
-    } else if (m.event == m.postEvent) {
-      if (done != kNone32) onRole(done, m.isSend ? CommRole::BlockingSend : CommRole::BlockingRecv, id, slot);
-    } else {
-      if (post != kNone32) onRole(post, m.isSend ? CommRole::IsendPost : CommRole::IrecvPost, id, slot);
-      if (done != kNone32) onRole(done, m.isSend ? CommRole::IsendComplete : CommRole::IrecvComplete, id, slot + 1);
-    }
     if (!matched) {
       ++unmatched;
       continue;

@@ -149,6 +149,11 @@ void ReplayProgram::prepareLinks() const {
   });
 }
 
+void ReplayProgram::forEachRole(std::uint32_t rank, const std::function<void(std::uint32_t, CommRole)>& onRole) const {
+  // Reads only (the links-only builder writes nothing until buildLinks).
+  ProgramBuilder(*trace, const_cast<ReplayProgram&>(*this)).rankRoles(rank, onRole);
+}
+
 void buildReplayProgram(const Trace& trace, const NetworkModel& model, CostMode costs, ReplayProgram& program,
                         ReplayReport& report, std::vector<TimeNs>* leave, ReplayControl* control) {
   ProgramBuilder b(trace, model, costs, program, report, control);

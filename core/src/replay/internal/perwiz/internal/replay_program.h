@@ -19,6 +19,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <span>
@@ -199,6 +200,10 @@ struct ReplayProgram {
   mutable std::vector<std::uint32_t> depMsg;
   mutable std::vector<ReplayMessage> messages;  // per message: its parallel step and units
   mutable std::once_flag linksOnce_;
+  // The same roles for one rank without the links: read from the trace's endpoints on each
+  // call and kept nowhere (the lower bounds' send/receive split; thread-safe, one call per
+  // rank may run at once). onRole(unit, role), a unit's roles in the order roleKind holds them.
+  void forEachRole(std::uint32_t rank, const std::function<void(std::uint32_t, CommRole)>& onRole) const;
   // Per message: its size (the effective sizes' base), packed at the end of the build like the
   // durations (almost every trace sends a few sizes: a bit or two each).
   SmallTimes messageBytes;
