@@ -594,6 +594,59 @@ TEST(ReplayIncremental, AChangeHoldsTheChunksItTouchesAndEqualsAFullReplay) {
   EXPECT_EQ(inc.predictedLeaves(), base.predictedLeaves());
 }
 
+// A series of changes, each withdrawn (the advisor's step ranking: one balanced step after the
+// other, each added and removed, or evaluated by predictWith): releaseUnchangedCopies gives back
+// the chunks whose values are the program's own again, so the series ends holding nothing;
+// without it every chunk a change touched stays copied. Chunks of a change still in place stay.
+TEST(ReplayIncremental, ReleasingUnchangedCopiesKeepsOnlyTheCurrentChanges) {
+  GeneratorSpec spec;
+  spec.ranks = 4;
+  spec.steps = 20000;  // 4 calls per step and rank: 80,000 units per rank, 40 chunks
+  spec.imbalance = 0.5;
+  TraceBuilder b("release", "generated");
+  generateTrace(spec, b);
+  const Trace t = b.take();
+  Replayer kept(t, Scenario{}), released(t, Scenario{});
+  kept.prepareUpdates();
+  released.prepareUpdates();
+  const Hypothesis first{HypothesisKind::BalanceCompute, {}, 500};
+  ASSERT_TRUE(released.add(first));
+  const std::uint64_t oneStep = released.changedValueBytes();  // what one balanced step holds
+  ASSERT_GT(oneStep, 0u);
+  ASSERT_TRUE(released.remove(first));
+  // Steps 1,000 apart: each balance touches other chunks (80 units per step and rank).
+  for (std::uint32_t k = 500; k < spec.steps; k += 1000) {
+    const Hypothesis h{HypothesisKind::BalanceCompute, {}, k};
+    ASSERT_TRUE(kept.add(h));
+    ASSERT_TRUE(kept.remove(h));
+    ASSERT_TRUE(released.add(h));
+    ASSERT_TRUE(released.remove(h));
+    released.releaseUnchangedCopies();
+    EXPECT_EQ(released.changedValueBytes(), 0u) << "step " << k;
+    const TimeNs t0 = released.predictedTime();
+    ASSERT_GE(released.predictWith(h), 0);
+    EXPECT_EQ(released.predictedTime(), t0);
+    released.releaseUnchangedCopies();
+    EXPECT_EQ(released.changedValueBytes(), 0u) << "step " << k << ", evaluated";
+  }
+  // 20 steps in different chunks: without the release about 20 steps' worth stays.
+  EXPECT_GE(kept.changedValueBytes(), 15 * oneStep) << "without the release every touched chunk stays";
+  EXPECT_EQ(released.predictedLeaves(), kept.predictedLeaves());
+
+  // A change in place keeps its chunks; withdrawn, they go.
+  const Hypothesis h{HypothesisKind::BalanceCompute, {}, 10000};
+  ASSERT_TRUE(released.add(h));
+  released.releaseUnchangedCopies();
+  const std::uint64_t inPlace = released.changedValueBytes();
+  EXPECT_GT(inPlace, 0u);
+  expectSameAsFull(released, t, Scenario{}, "a step balanced after the releases");
+  ASSERT_TRUE(released.remove(h));
+  released.releaseUnchangedCopies();
+  EXPECT_EQ(released.changedValueBytes(), 0u);
+  const Replayer base(t, Scenario{});
+  EXPECT_EQ(released.predictedLeaves(), base.predictedLeaves());
+}
+
 TEST(PredictedRank, SharedTailAndBlockMaximaReadAsOwnValues) {
   // A rank of 10,000 events (three blocks of kMaxBlock and a short one) with random leaves, and
   // a second one that owns its first 5,000 values and reads the rest from the first plus a

@@ -1,6 +1,8 @@
 // The whole advisor in one call (advisor.h).
 #include "prediction_pool.h"
 
+#include "perwiz/release.h"
+
 #include <algorithm>
 #include <string>
 #include <thread>
@@ -32,14 +34,31 @@ Advice advise(const Replayer& base, const AdvisorOptions& options) {
         options.progress(from + (to - from) * f, stage);
       };
   };
+  auto cancelled = [&] { return options.cancel && options.cancel->load(); };
+  // On a lent base the all-steps-balanced replay comes first, on the base itself, which a
+  // second full replay then restores: no fork for it, and nothing of the searches' beside it
+  // (with an imbalance every unit's gap changes: the changed gaps and their deltas are 16 B per
+  // call; issue #42's peak budget).
+  const bool lent = options.lentBase == &base;
+  TimeNs allBalanced = a.baseNs;
+  if (withSteps && lent && !cancelled()) {
+    if (options.progress) options.progress(0, "all steps balanced");
+    releaseFreedHeap();
+    const std::vector<Hypothesis> original = base.scenario().hypotheses;
+    allBalanced = allStepsBalanced(*options.lentBase);
+    options.lentBase->setHypotheses(original);
+    ++a.predictions;
+  }
   range(0, split);
   WaitCandidate longest;
   a.domino = dominoPaths(base, part, &a.candidates, &longest, &a.predictions);
   a.hasLongestWait = longest.waitNs > 0;
   a.longestWait = longest;
-  auto cancelled = [&] { return options.cancel && options.cancel->load(); };
   range(split, 1);
-  if (options.steps && !cancelled()) a.steps = stepTable(base, part, &a.allStepsBalancedNs, &a.predictions);
+  if (options.steps && !cancelled()) {
+    a.steps = stepTable(base, part, lent ? nullptr : &a.allStepsBalancedNs, &a.predictions);
+    if (lent) a.allStepsBalancedNs = allBalanced;
+  }
   if (options.bounds && !cancelled()) a.bounds = lowerBounds(base);
   a.cancelled = cancelled();
   if (options.progress && !a.cancelled) options.progress(1.0, "done");

@@ -39,6 +39,9 @@ TimeNs PredictionPool::predictOn(Replayer& r, const std::vector<Hypothesis>& job
   for (std::size_t i = 0; i + 1 < fresh.size(); ++i) r.add(fresh[i]);
   const TimeNs t = r.predictWith(fresh.back());
   for (std::size_t i = fresh.size() - 1; i-- > 0;) r.remove(fresh[i]);
+  // The job's hypotheses are withdrawn: its copies of gaps and costs go (hundreds of jobs, each
+  // touching other chunks, would otherwise leave a copy of every one per thread).
+  r.releaseUnchangedCopies();
   return t;
 }
 

@@ -9,6 +9,10 @@
 
 namespace perwiz {
 
+// T with every parallel step balanced on top of r's scenario: one full replay on r, which
+// keeps those hypotheses.
+TimeNs allStepsBalanced(Replayer& r);
+
 class PredictionPool {
  public:
   PredictionPool(const Replayer& base, const AdvisorOptions& options);

@@ -37,6 +37,15 @@ ComputationSpread computationSpread(std::span<const TimeNs> perRank) {
   return out;
 }
 
+TimeNs allStepsBalanced(Replayer& r) {
+  // One full replay with every step balanced (cheaper than n incremental additions).
+  std::vector<Hypothesis> hs = r.scenario().hypotheses;
+  const std::uint32_t n = static_cast<std::uint32_t>(r.trace().steps.size());
+  for (std::uint32_t k = 0; k < n; ++k) hs.push_back({HypothesisKind::BalanceCompute, {}, k});
+  r.setHypotheses(std::move(hs));
+  return r.predictedTime();
+}
+
 std::vector<StepRow> stepTable(const Replayer& base, const AdvisorOptions& options, TimeNs* allBalanced,
                                std::uint64_t* predictions) {
   const std::uint32_t n = static_cast<std::uint32_t>(base.trace().steps.size());
@@ -91,12 +100,7 @@ std::vector<StepRow> stepTable(const Replayer& base, const AdvisorOptions& optio
   if (allBalanced) {
     *allBalanced = base.predictedTime();
     if (n > 0 && !pool.cancelled()) {
-      // One full replay with every step balanced (cheaper than n incremental additions).
-      Replayer& all = pool.spareFork();
-      std::vector<Hypothesis> hs = base.scenario().hypotheses;
-      for (std::uint32_t k = 0; k < n; ++k) hs.push_back({HypothesisKind::BalanceCompute, {}, k});
-      all.setHypotheses(std::move(hs));
-      *allBalanced = all.predictedTime();
+      *allBalanced = allStepsBalanced(pool.spareFork());
       if (predictions) ++*predictions;
     }
   }

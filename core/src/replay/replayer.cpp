@@ -183,6 +183,12 @@ void Replayer::prepareUpdates(ReplayControl* control) {
   prepareIndex(control);
 }
 
+void Replayer::releaseUnchangedCopies() {
+  d->gap.releaseUnchanged();
+  d->local.releaseUnchanged();
+  d->depOff.releaseUnchanged();
+}
+
 std::uint64_t Replayer::changedValueBytes() const {
   return d->gap.ownBytes() + d->local.ownBytes() + d->depOff.ownBytes();
 }

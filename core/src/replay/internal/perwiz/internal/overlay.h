@@ -109,6 +109,8 @@ class ChunkedOverlay {
   }
   void reset() {  // back to the base
     releaseMemory(chunks_);
+    releaseMemory(recent_);
+    releaseMemory(written_);
     owned_ = 0;
   }
   bool copied() const { return owned_ > 0; }
@@ -117,6 +119,28 @@ class ChunkedOverlay {
   std::size_t ownBytes() const { return owned_ * kChunk * sizeof(T); }
 
   T operator[](std::size_t i) const { return reader()[i]; }
+
+  // Frees the chunks written since the last call that hold the base's values again (values set
+  // back): only those are compared.
+  void releaseUnchanged() {
+    for (const std::uint32_t c : recent_) {
+      written_[c] = 0;
+      const T* own = chunks_[c].get();
+      if (!own) continue;
+      const std::size_t begin = std::size_t{c} << kShift;
+      bool same = true;
+      for (std::size_t k = 0; k < valuesIn(c) && same; ++k)
+        same = own[k] == (base_ ? static_cast<T>((*base_)[begin + k]) : T{});
+      if (!same) continue;
+      chunks_[c].reset();
+      --owned_;
+    }
+    recent_.clear();
+    if (owned_ == 0) {
+      releaseMemory(chunks_);
+      releaseMemory(written_);
+    }
+  }
 
   // A cheap copyable view for the sweeps (an overlay read through a Reader has a base or has
   // been written where it is read).
@@ -141,6 +165,7 @@ class ChunkedOverlay {
       for (std::size_t k = 0; k < valuesIn(c); ++k) out[k] = base_ ? static_cast<T>((*base_)[begin + k]) : T{};
     }
     chunks_[c][i & (kChunk - 1)] = v;
+    noteWritten(c);
   }
 
  private:
@@ -149,6 +174,7 @@ class ChunkedOverlay {
   T* fresh(std::size_t c) {
     if (chunks_.empty()) chunks_.resize((size_ + kChunk - 1) >> kShift);
     chunks_[c] = std::make_unique_for_overwrite<T[]>(kChunk);
+    noteWritten(c);
     ++owned_;
     return chunks_[c].get();
   }
@@ -157,6 +183,15 @@ class ChunkedOverlay {
   std::size_t size_ = 0;
   std::vector<std::unique_ptr<T[]>> chunks_;  // empty until the first copy
   std::size_t owned_ = 0;
+  // The chunks written since the last releaseUnchanged(): a flag per chunk and their list.
+  void noteWritten(std::size_t c) {
+    if (written_.empty()) written_.assign(chunks_.size(), 0);
+    if (written_[c]) return;
+    written_[c] = 1;
+    recent_.push_back(static_cast<std::uint32_t>(c));
+  }
+  std::vector<std::uint8_t> written_;
+  std::vector<std::uint32_t> recent_;
 };
 
 }  // namespace perwiz
