@@ -547,6 +547,18 @@ TEST(Advisor, LowerBoundsRankOutsideRegion) {
   EXPECT_EQ(bounds[0].rows[1].predictedNs, 3000);  // Q1: no wait anywhere
 }
 
+namespace {
+// One rank's breakdown of a region, every part (hand-derived values in the tests' comments).
+void expectBreakdown(const RegionBreakdown& b, TimeNs sending, TimeNs receiving, TimeNs waiting, TimeNs calculation,
+                     TimeNs outside, const char* what) {
+  EXPECT_EQ(b.sending, sending) << what;
+  EXPECT_EQ(b.receiving, receiving) << what;
+  EXPECT_EQ(b.waiting, waiting) << what;
+  EXPECT_EQ(b.calculation, calculation) << what;
+  EXPECT_EQ(b.outside, outside) << what;
+}
+}  // namespace
+
 // The local cost of a call is split by its message roles: a Sendrecv half and half, a Waitall
 // in proportion of the sends and receives it completes; posting calls by their own role.
 // Both ranks, PRGN [0, 5000], 8-byte eager messages:
@@ -582,20 +594,10 @@ TEST(Advisor, LowerBoundsSplitByRoles) {
   ASSERT_EQ(base.predicted(1, 4).wait, 1000);
   const auto bounds = lowerBounds(base);
   ASSERT_EQ(bounds.size(), 1u);
-  const RegionBreakdown& r0 = bounds[0].perRank[0];
-  const RegionBreakdown& r1 = bounds[0].perRank[1];
   // rank 0: sending 150 + Isend post 100 + 100 = 350; receiving 150 + two Irecv posts 200 + 200 = 550
-  EXPECT_EQ(r0.sending, 350);
-  EXPECT_EQ(r0.receiving, 550);
-  EXPECT_EQ(r0.waiting, 1100 + 1000);
-  EXPECT_EQ(r0.calculation, 2000);
-  EXPECT_EQ(r0.outside, 0);
+  expectBreakdown(bounds[0].perRank[0], 350, 550, 1100 + 1000, 2000, 0, "rank 0");
   // rank 1: sending 150 + two Isend posts 200 + 200 = 550; receiving 150 + Irecv post 100 + 100 = 350
-  EXPECT_EQ(r1.sending, 550);
-  EXPECT_EQ(r1.receiving, 350);
-  EXPECT_EQ(r1.waiting, 2100);
-  EXPECT_EQ(r1.calculation, 2000);
-  EXPECT_EQ(r1.outside, 0);
+  expectBreakdown(bounds[0].perRank[1], 550, 350, 2100, 2000, 0, "rank 1");
   // Q1: 2000 + 900 + 0 = 2900 on both ranks; Q3: mean(900, 900) = 900, unchanged: 5000.
   EXPECT_EQ(bounds[0].rows[1].predictedNs, 2900);
   EXPECT_EQ(bounds[0].rows[3].predictedNs, 5000);
@@ -631,17 +633,8 @@ TEST(Advisor, LowerBoundsHalfRecordedRequestsCountTheirHalf) {
   ASSERT_EQ(base.predicted(1, 0).wait, 1050);
   const auto bounds = lowerBounds(base);
   ASSERT_EQ(bounds.size(), 1u);
-  const RegionBreakdown& r0 = bounds[0].perRank[0];
-  const RegionBreakdown& r1 = bounds[0].perRank[1];
-  EXPECT_EQ(r0.sending, 100);
-  EXPECT_EQ(r0.receiving, 0);
-  EXPECT_EQ(r0.waiting, 0);
-  EXPECT_EQ(r0.calculation, 1900);
-  EXPECT_EQ(r1.sending, 0);
-  EXPECT_EQ(r1.receiving, 400);
-  EXPECT_EQ(r1.waiting, 1050);
-  EXPECT_EQ(r1.calculation, 50 + 500);
-  EXPECT_EQ(r1.outside, 0);
+  expectBreakdown(bounds[0].perRank[0], 100, 0, 0, 1900, 0, "rank 0");
+  expectBreakdown(bounds[0].perRank[1], 0, 400, 1050, 50 + 500, 0, "rank 1");
 }
 
 // ---- cancellation, progress, threads ------------------------------------------------------
