@@ -126,7 +126,7 @@ std::vector<RegionBounds> lowerBounds(const Replayer& base) {
     for (int m : masks) {
       BoundRow row{(m & 1) != 0, (m & 2) != 0, (m & 4) != 0, 0};
       TimeNs T = 0;
-      for (std::uint32_t r = 0; r < t.rankCount(); ++r) {
+      for (std::uint32_t r = 0; r < R; ++r) {
         const RegionBreakdown& b = rb.perRank[r];
         TimeNs tr = b.outside + b.calculation + b.sending + b.receiving + b.waiting;
         if (in[g * R + r])

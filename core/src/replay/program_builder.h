@@ -94,6 +94,25 @@ class ProgramBuilder {
     return index == kNone32 ? kNone32 : p_.unitOfCall(rank, index);
   }
 
+  // An endpoint's partner exists (the trace builder guarantees it; checked so that nothing
+  // indexes out of range if it did not). A send, or an endpoint without one, owns a message; a
+  // receive shares its partner's.
+  bool partnerExists(const MessageEndpoint& m) const {
+    return m.matched() && m.matchRank < p_.ranks && m.matchIndex < trace_.ranks[m.matchRank].messages.size();
+  }
+  bool ownsMessage(const MessageEndpoint& m) const { return m.isSend || !partnerExists(m); }
+  // The units that post and complete endpoint m of rank r (kNone32: not in the trace), the
+  // calls found from `postHint` on (advanced to the post's call). A half-recorded receive's post
+  // is not in the trace (trace.h): no unit posts it, so no rendezvous send waits for it.
+  std::pair<std::uint32_t, std::uint32_t> endpointUnits(std::uint32_t r, const MessageEndpoint& m,
+                                                        std::uint32_t& postHint) const {
+    const std::vector<std::uint32_t>& calls = trace_.ranks[r].mpiCalls;
+    const std::uint32_t post = m.postEvent == kNone32 ? kNone32 : findCall(calls, m.postEvent, postHint);
+    std::uint32_t doneHint = postHint;
+    const std::uint32_t done = m.event == m.postEvent ? post : findCall(calls, m.event, doneHint);
+    return {m.halfRecorded() && !m.isSend ? kNone32 : unitOfCall(r, post), unitOfCall(r, done)};
+  }
+
   // ---- units (program_units.cpp) ----
   void buildUnits();
   // Split every measured call into local cost and waiting time.

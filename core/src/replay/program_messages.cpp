@@ -26,17 +26,12 @@ void ProgramBuilder::buildMessages(bool sizes, bool steps) {
       throw std::length_error("the trace has more than 2^32 - 2 message endpoints: too many for one replay");
     base[r + 1] = static_cast<std::uint32_t>(next);
   }
-  // Matched: a partner that exists (the builder guarantees it; checked so that nothing here
-  // indexes out of range if it did not).
-  auto owns = [&](const MessageEndpoint& m) {
-    return m.isSend || !(m.matched() && m.matchRank < R && m.matchIndex < base[m.matchRank + 1] - base[m.matchRank]);
-  };
   std::vector<std::uint32_t> own(R + 1, 0);
   eachRank(R, [&](std::uint32_t r) {
     std::uint32_t n = 0;
     const MessageTable& msgs = trace_.ranks[r].messages;
     MessageTable::Reader read(msgs);
-    for (std::size_t j = 0; j < msgs.size(); ++j) n += owns(read[j]) ? 1 : 0;
+    for (std::size_t j = 0; j < msgs.size(); ++j) n += ownsMessage(read[j]) ? 1 : 0;
     own[r + 1] = n;
   });
   std::partial_sum(own.begin(), own.end(), own.begin());
@@ -54,22 +49,15 @@ void ProgramBuilder::buildMessages(bool sizes, bool steps) {
   // endpoints that own a message its id, size and parallel step (of the send's post call).
   std::vector<std::uint32_t> postUnit(base[R]), doneUnit(base[R]), msgId(base[R], kNone32);
   eachRank(R, [&](std::uint32_t r) {
-    const RankTrace& rt = trace_.ranks[r];
-    const auto& msgs = rt.messages;
+    const auto& msgs = trace_.ranks[r].messages;
     MessageTable::Reader read(msgs);
     const auto& sp = spans[r];
     std::uint32_t postHint = 0, next = own[r];
     std::size_t span = 0;  // the last span whose first event is at or before the post
     for (std::uint32_t j = 0; j < msgs.size(); ++j) {
       const MessageEndpoint& m = read[j];
-      const std::uint32_t post = m.postEvent == kNone32 ? kNone32 : findCall(rt.mpiCalls, m.postEvent, postHint);
-      std::uint32_t doneHint = postHint;
-      const std::uint32_t done = m.event == m.postEvent ? post : findCall(rt.mpiCalls, m.event, doneHint);
-      // A half-recorded receive's post is not in the trace (trace.h): no unit posts it, so
-      // no rendezvous send waits for it (walkLinks).
-      postUnit[base[r] + j] = m.halfRecorded() && !m.isSend ? kNone32 : unitOfCall(r, post);
-      doneUnit[base[r] + j] = unitOfCall(r, done);
-      if (!owns(m)) continue;
+      std::tie(postUnit[base[r] + j], doneUnit[base[r] + j]) = endpointUnits(r, m, postHint);
+      if (!ownsMessage(m)) continue;
       const std::uint32_t id = next++;
       msgId[base[r] + j] = id;
       if (sizes) p_.messageBytes.set(id, static_cast<TimeNs>(m.bytes));
@@ -143,26 +131,18 @@ void endpointRoles(const MessageEndpoint& m, std::uint32_t post, std::uint32_t d
 // without the message numbering: an endpoint is skipped where the links skip it, a receive
 // matched to another receive), kept nowhere: onRole(unit, role).
 void ProgramBuilder::rankRoles(std::uint32_t r, const std::function<void(std::uint32_t, CommRole)>& onRole) const {
-  const std::uint32_t R = p_.ranks;
-  const RankTrace& rt = trace_.ranks[r];
-  const MessageTable& msgs = rt.messages;
+  const MessageTable& msgs = trace_.ranks[r].messages;
   MessageTable::Reader read(msgs);
-  auto validMatch = [&](const MessageEndpoint& m) {
-    return m.matched() && m.matchRank < R && m.matchIndex < trace_.ranks[m.matchRank].messages.size();
-  };
   std::uint32_t postHint = 0;
   for (std::uint32_t j = 0; j < msgs.size(); ++j) {
     const MessageEndpoint& m = read[j];
-    if (!m.isSend && validMatch(m)) {
-      // The partner owns the message unless it is a receive matched in turn (buildMessages' owns).
+    if (!ownsMessage(m)) {
+      // The partner owns the message unless it is a receive matched in turn (no message).
       const MessageTable& other = trace_.ranks[m.matchRank].messages;
-      if (!other.signatureOf(m.matchIndex).isSend && validMatch(other[m.matchIndex])) continue;
+      if (!other.signatureOf(m.matchIndex).isSend && partnerExists(other[m.matchIndex])) continue;
     }
-    const std::uint32_t post = m.postEvent == kNone32 ? kNone32 : findCall(rt.mpiCalls, m.postEvent, postHint);
-    std::uint32_t doneHint = postHint;
-    const std::uint32_t done = m.event == m.postEvent ? post : findCall(rt.mpiCalls, m.event, doneHint);
-    endpointRoles(m, m.halfRecorded() && !m.isSend ? kNone32 : unitOfCall(r, post), unitOfCall(r, done),
-                  [&](std::uint32_t u, CommRole role, int) { onRole(u, role); });
+    const auto [post, done] = endpointUnits(r, m, postHint);
+    endpointRoles(m, post, done, [&](std::uint32_t u, CommRole role, int) { onRole(u, role); });
   }
 }
 

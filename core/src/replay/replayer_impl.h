@@ -92,13 +92,8 @@ struct Replayer::Impl {
   // An evaluation (Replayer::predictWith): the incremental sweep logs every result it
   // overwrites and stops at a clean cut without shifting; T comes from the cut's Δ.
   struct Evaluation {
-    // Item (unit, or units + node) and its old value, 12 B per entry in two arrays (a pair
-    // took 16). Reserved whole once past the first few thousand entries: untouched pages of a
-    // large block take no memory, and a vector's doubling held the old and the new block at once
-    // (an evaluation that spread over the trace: 100 MB at 10^7 events, issue #42's peak).
-    std::vector<std::uint32_t> logItem;
-    std::vector<TimeNs> logValue;
-    std::size_t cap = 0;  // beyond this many entries: an ordinary update (overflow)
+    std::vector<std::pair<std::uint32_t, TimeNs>> log;  // item (unit, or units + node), old value
+    std::size_t cap = 0;                                // beyond this many entries: an ordinary update (overflow)
     bool overflow = false;
     bool cut = false;  // stopped at a clean cut: frontier, end, delta below
     std::vector<std::uint32_t> frontier;
@@ -106,21 +101,14 @@ struct Replayer::Impl {
     TimeNs delta = 0;
   };
   Evaluation* evaluation = nullptr;
-  static constexpr std::size_t kLogReserveAfter = 4096;
   void logItem(std::uint32_t item) {
     Evaluation& e = *evaluation;
     if (e.overflow) return;
-    const std::size_t n = e.logItem.size();
-    if (n >= e.cap) {
+    if (e.log.size() >= e.cap) {
       e.overflow = true;
       return;
     }
-    if (n == kLogReserveAfter) {
-      e.logItem.reserve(e.cap);
-      e.logValue.reserve(e.cap);
-    }
-    e.logItem.push_back(item);
-    e.logValue.push_back(item < p.units ? leave[item] : nodeVal[item - p.units]);
+    e.log.emplace_back(item, item < p.units ? leave[item] : nodeVal[item - p.units]);
   }
   void restoreLog();
 

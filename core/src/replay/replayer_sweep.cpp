@@ -80,13 +80,12 @@ void Replayer::Impl::finishT() {
 }
 
 void Replayer::Impl::restoreLog() {
-  const Evaluation& e = *evaluation;
-  for (std::size_t i = e.logItem.size(); i-- > 0;) {
-    const std::uint32_t item = e.logItem[i];
-    if (item < p.units)
-      leave[item] = e.logValue[i];
+  const auto& log = evaluation->log;
+  for (auto it = log.rbegin(); it != log.rend(); ++it) {
+    if (it->first < p.units)
+      leave[it->first] = it->second;
     else
-      nodeVal[item - p.units] = e.logValue[i];
+      nodeVal[it->first - p.units] = it->second;
   }
 }
 
