@@ -110,6 +110,8 @@ class InternedTable {
     return sigs_[sig];
   }
   std::size_t signatures() const { return sigs_.size(); }
+  // Signature number s (< signatures()), as Codec::sigOf(row(i)) names it.
+  const Signature& signatureAt(std::uint32_t s) const { return sigs_[s]; }
   bool sealed() const { return isPacked_; }
 
   void reserve(std::size_t n) {

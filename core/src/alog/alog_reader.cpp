@@ -11,8 +11,10 @@
 // Both passes run on every core of a large file: pass 1 scans byte chunks of whole lines at
 // once (alog_scan.h) and handles what depends on order (the header records) in file order
 // after; pass 2 streams ranges of processes into parts of the sink (alog_stream.h), which the
-// sink joins in line order. Model, warnings and errors are those of one thread, byte for byte
+// sink joins in line order, each thread reading only its processes' lines by the line index
+// pass 1 left (4 B per line, freed after pass 2). Model, warnings and errors are those of one thread, byte for byte
 // (tests/test_alog_parallel.cpp).
+#include "perwiz/release.h"
 #include "perwiz/trace_io.h"
 
 #include "alog_extension.h"
@@ -174,8 +176,9 @@ class AlogReader {
     const auto errors = runEach(
         chunks.size(),
         [&](std::size_t i) {
-          scans[i] = scanChunk(chunks[i], eol_, eol_ == '\n', i + 1 == chunks.size(),
-                               i == 0 && opts_.progress ? std::function<void(std::size_t)>(tick) : nullptr, stop);
+          scans[i] =
+              scanChunk(chunks[i], eol_, eol_ == '\n', i + 1 == chunks.size(),
+                        i == 0 && opts_.progress ? std::function<void(std::size_t)>(tick) : nullptr, stop, threads > 1);
         },
         [&](std::size_t) { stop = true; });
     for (const auto& e : errors)
@@ -183,9 +186,10 @@ class AlogReader {
     for (const ChunkScan& s : scans)
       if (s.nul) rejectBinary(s.nul);
     std::int64_t base = 0;  // lines of the chunks before
-    for (const ChunkScan& s : scans) {
-      mergeScan(s, base);
-      base += s.lines;
+    for (std::size_t i = 0; i < scans.size(); ++i) {
+      mergeScan(scans[i], base);
+      if (threads > 1) indexed_.push_back({chunks[i].data(), base, std::move(scans[i].lineIndex)});
+      base += scans[i].lines;
     }
     if (!sawRecord_ && cutLine_ > 0)
       fail("no complete ALOG record: the only record has no line end (file cut short?)", cutLine_);
@@ -562,6 +566,7 @@ class AlogReader {
     };
     const auto tickFn = opts_.progress ? std::function<void(std::size_t)>(tick) : nullptr;
     if (parts.empty()) {
+      releaseMemory(indexed_);
       RecordStream(stream_, sink_, 0, ranks, true).run(text_, eol_, tickFn, stopLine);
       return;
     }
@@ -570,7 +575,13 @@ class AlogReader {
       streams.emplace_back(stream_, *parts[i], ranges[i].first, ranges[i].second, false);
     std::atomic<bool> cancelled{false};
     const auto errors = runEach(
-        streams.size(), [&](std::size_t i) { streams[i].run(text_, eol_, i == 0 ? tickFn : nullptr, stopLine); },
+        streams.size(),
+        [&](std::size_t i) {
+          if (indexed_.empty())
+            streams[i].run(text_, eol_, i == 0 ? tickFn : nullptr, stopLine);
+          else
+            streams[i].runIndexed(text_, indexed_, eol_, i == 0 ? tickFn : nullptr, stopLine);
+        },
         [&](std::size_t i) {
           // The streams of later lines stop; those of earlier lines go on, and may fail first.
           std::int64_t line = streams[i].line();
@@ -578,6 +589,7 @@ class AlogReader {
           std::int64_t seen = stopLine.load();
           while (line < seen && !stopLine.compare_exchange_weak(seen, line)) {}
         });
+    releaseMemory(indexed_);
     rethrowFirst(errors, streams, cancelled);
     sink_.joinPartsByLine(std::move(parts));
   }
@@ -664,6 +676,7 @@ class AlogReader {
 
   // Built between the passes: what every stream of pass 2 reads.
   StreamContext stream_;
+  std::vector<IndexedChunk> indexed_;  // pass 1's line index when pass 2 runs on several threads
 
   std::map<std::string, std::size_t> warningCounts_;
   std::vector<Diagnostic> pendingWarnings_;

@@ -39,7 +39,7 @@ bool hasLoneCr(std::string_view line) {
 }
 
 ChunkScan scanChunk(std::string_view chunk, char eol, bool lf, bool last, const std::function<void(std::size_t)>& tick,
-                    const std::atomic<bool>& stop) {
+                    const std::atomic<bool>& stop, bool index) {
   ChunkScan s;
   // Text never holds NUL bytes; one is the surest sign of a binary file. memchr over the whole
   // chunk is far cheaper than checking every line, and so is finding whether any line holds a CR.
@@ -50,7 +50,10 @@ ChunkScan scanChunk(std::string_view chunk, char eol, bool lf, bool last, const 
   std::string_view line;
   Record rec;
   const char* nextTick = chunk.data() + kTickBytes;
+  // Address space only until written: enough for lines of 16 bytes, so no copy on the way.
+  if (index) s.lineIndex.reserve(chunk.size() / 16);
   while (cur.next(line)) {
+    if (index) s.lineIndex.push_back(line_index::entry(line.size(), line_index::kNotStreamed));
     if (cur.position() >= nextTick) {
       nextTick = cur.position() + kTickBytes;
       if (tick) tick(static_cast<std::size_t>(cur.position() - chunk.data()));
@@ -81,6 +84,8 @@ ChunkScan scanChunk(std::string_view chunk, char eol, bool lf, bool last, const 
       s.entries.push_back({ScanEntry::Header, lineNo, line});
     else
       scanDataRecord(s, rec, lineNo);
+    if (index && !isHeaderType(rec.type) && rec.type != kConstDef)
+      s.lineIndex.back() = line_index::entry(line.size(), static_cast<std::uint32_t>(rec.process));
   }
   s.lines = cur.lineNo();
   s.loneCrBeyond = s.loneCrBeyond > kMaxWarningsPerKind ? s.loneCrBeyond - kMaxWarningsPerKind : 0;

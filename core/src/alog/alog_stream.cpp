@@ -4,6 +4,7 @@
 #include "perwiz/trace_io.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 
 namespace perwiz::alog {
@@ -42,6 +43,39 @@ void RecordStream::run(std::string_view text, char eol, const std::function<void
     if (!parseRecord(line, rec, problem)) fail(problem);  // pass 1 accepted it: the file changed
     if (isHeaderType(rec.type) || rec.type == kConstDef) continue;
     emit(rec);
+  }
+}
+
+void RecordStream::runIndexed(std::string_view text, const std::vector<IndexedChunk>& chunks, char eol,
+                              const std::function<void(std::size_t)>& tick, const std::atomic<std::int64_t>& stopLine) {
+  constexpr std::size_t kTickBytes = std::size_t{1} << 20;
+  const char* const end = text.data() + text.size();
+  Record rec;
+  std::string problem;
+  const char* nextTick = text.data() + kTickBytes;
+  for (const IndexedChunk& c : chunks) {
+    const char* p = c.begin;
+    for (std::size_t k = 0; k < c.lines.size(); ++k) {
+      const std::uint32_t e = c.lines[k];
+      const std::uint32_t length = line_index::length(e);
+      const char* lineEnd = p + length;
+      if (length == line_index::kLongLine) {
+        lineEnd = static_cast<const char*>(std::memchr(p, eol, static_cast<std::size_t>(end - p)));
+        if (!lineEnd) lineEnd = end;
+      }
+      const std::uint32_t process = line_index::process(e);
+      if (process >= first_ && process < last_) {  // never kNotStreamed: last_ <= kMaxProcessId + 1
+        line_ = c.lineBase + static_cast<std::int64_t>(k) + 1;
+        if (line_ > stopLine.load(std::memory_order_relaxed)) return;  // another stream failed before
+        if (p >= nextTick) {
+          nextTick = p + kTickBytes;
+          if (tick) tick(static_cast<std::size_t>(p - text.data()));
+        }
+        if (!parseRecord(std::string_view(p, static_cast<std::size_t>(lineEnd - p)), rec, problem)) fail(problem);
+        emit(rec);
+      }
+      p = lineEnd + 1;
+    }
   }
 }
 

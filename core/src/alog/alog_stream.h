@@ -1,7 +1,9 @@
 // Pass 2 of the ALOG reader: the data records of a range of processes, streamed into a sink in
-// file order (which is each process's execution order). Every stream walks the whole file and
-// skips the other processes' lines after reading their first two fields, so streams of disjoint
-// process ranges can fill parts of one sink on threads of their own (TraceSink::openPart).
+// file order (which is each process's execution order). Every stream goes through the whole
+// file and skips the other processes' lines — by pass 1's line index (their process and length,
+// alog_scan.h) when there is one, else after reading their first two fields — so streams of
+// disjoint process ranges can fill parts of one sink on threads of their own
+// (TraceSink::openPart).
 // Pass 1 has validated every line: what can still fail here is what depends on the header
 // (times beyond the range, undefined communicators, PerWiz tokens) and the sink's own checks.
 #pragma once
@@ -47,6 +49,13 @@ inline std::optional<TimeNs> absoluteNs(TimeNs stampNs, std::int64_t cycle, std:
 
 inline constexpr const char* kTimeOverflow = "time out of range (timestamp + cycle * rollover)";
 
+// One of pass 1's chunks with its line index (alog_scan.h, line_index), in file order.
+struct IndexedChunk {
+  const char* begin = nullptr;  // the chunk's first byte in the file
+  std::int64_t lineBase = 0;    // lines of the chunks before
+  std::vector<std::uint32_t> lines;
+};
+
 class RecordStream {
  public:
   // The records of processes [first, last) go to `sink`; `all`: every process's, unfiltered.
@@ -56,6 +65,10 @@ class RecordStream {
   // bytes read and may throw to cancel.
   void run(std::string_view text, char eol, const std::function<void(std::size_t)>& tick,
            const std::atomic<std::int64_t>& stopLine);
+  // The same over the lines pass 1 indexed (`chunks` cover `text`), for a stream of some
+  // processes only: the other processes' lines are skipped by their length.
+  void runIndexed(std::string_view text, const std::vector<IndexedChunk>& chunks, char eol,
+                  const std::function<void(std::size_t)>& tick, const std::atomic<std::int64_t>& stopLine);
   // The line being streamed: where an exception thrown by run() comes from.
   std::int64_t line() const { return line_; }
 
