@@ -183,6 +183,48 @@ TEST(AlogParallel, CorruptedFilesGiveTheSameErrorsAndWarnings) {
     }
 }
 
+// Pass 1's line index (alog_scan.h: each line's process and length, kLongLine and beyond found
+// again) under every kind of line: data records with comments around the index's length limit
+// (4094 to 4096 bytes and far beyond), blank and '#' lines, MPE constants, a state defined
+// half-way through the data, blanks before a CR, and a last line cut short; with LF, CRLF and
+// CR-only line ends. Several threads must read what one reads.
+TEST(AlogParallel, LinesOfAnyLengthAndKindReadTheSameOnAnyThreads) {
+  const fs::path dir = freshDir("AlogParallel_lines");
+  constexpr int kRanks = 12;
+  std::string text = "-3 0 0 12 0 0\n-13 0 1 2 0 0 : compute\n-9 0 0 50 0 0 marker\n";
+  const std::size_t lengths[] = {1, 4094 - 20, 4095 - 20, 4096 - 20, 4094, 4095, 4096, 9000};
+  for (int step = 0; step < 6; ++step) {
+    for (int r = 0; r < kRanks; ++r) {
+      const std::string p = " " + std::to_string(r) + " ";
+      const int t = 10 + step * 100 + r;
+      text += "1" + p + "0 0 0 " + std::to_string(t) + "   \n";
+      if ((r + step) % 3 == 0) text += "\n#  a comment line\n-201 0 0 -1 0 0 MPI_ANY_TAG\n";
+      const std::size_t n = lengths[(r + step) % 8];
+      text += "50" + p + "0 0 0 " + std::to_string(t + 5) + " " + std::string(n, static_cast<char>('a' + r)) + "\n";
+      text += "2" + p + "0 0 0 " + std::to_string(t + 10) + "\n";
+    }
+    if (step == 2) text += "-13 0 3 4 0 0 : later\n";
+    for (int r = 0; r < kRanks; r += 5)
+      text += "3 " + std::to_string(r) + " 0 0 0 " + std::to_string(step * 100 + 60) + "\n4 " + std::to_string(r) +
+              " 0 0 0 " + std::to_string(step * 100 + 70) + "\n";
+  }
+  text += "1 3 0 0 0 99";  // cut short: no line end
+  auto withEnds = [&](const std::string& eol) {
+    std::string out;
+    for (char c : text) out += c == '\n' ? eol : std::string(1, c);
+    return out;
+  };
+  for (const auto& [name, eol] : {std::pair<std::string, std::string>{"lf", "\n"}, {"crlf", "\r\n"}, {"cr", "\r"}}) {
+    const fs::path f = writeFile(dir / (name + ".alog"), withEnds(eol));
+    expectSameOnAnyThreads(f, name);
+    const Outcome one = loadOn(f, 1);
+    ASSERT_TRUE(one.loaded) << name << ": " << one.error;
+    // Every rank's six compute calls and six markers, the later state on ranks 0, 5 and 10.
+    EXPECT_EQ(one.trace.ranks[7].enter.size(), 12u) << name;
+    EXPECT_EQ(one.trace.ranks[5].enter.size(), 18u) << name;
+  }
+}
+
 // Many processes go wrong at once, over the cap of 20 diagnostics per kind, and the parts of
 // the builder see them in another order than the file: every process has a message record
 // outside any call (a zero-length synthetic call: even processes a receive first, odd ones a
