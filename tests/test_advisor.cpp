@@ -12,11 +12,13 @@
 #include "perwiz/critical_path.h"
 #include "perwiz/execution_dag.h"
 #include "perwiz/generator.h"
+#include "perwiz/process_group.h"
 #include "perwiz/replay.h"
 #include "perwiz/scenario.h"
 #include "perwiz/trace_builder.h"
 
 #include "test_traces.h"
+#include "thread_group.h"
 
 #include <gtest/gtest.h>
 
@@ -808,6 +810,39 @@ TEST(Advisor, ALentBaseGivesTheSameAdviceAndIsLeftAsItWas) {
           EXPECT_EQ(now.leave, before[k].leave) << what << " " << r << ":" << i;
           EXPECT_EQ(now.wait, before[k].wait) << what << " " << r << ":" << i;
         }
+    }
+  }
+}
+
+// perwiz-mpi advise's core (AdvisorOptions::group): P "processes" (threads of a ThreadGroup),
+// each with its own replay of the same trace (lent, as perwiz-mpi lends it), deal the
+// predictions among them; every one returns the advice of one process alone, the number of
+// predictions included, for P = 1..4.
+TEST(Advisor, AGroupOfProcessesGivesTheAdviceOfOne) {
+  std::mt19937_64 rng(4242);
+  for (int trial = 0; trial < 6; ++trial) {
+    const Trace t = trial == 0 ? mediumTrace() : randomTrace(rng);
+    Scenario sc{};
+    if (trial % 3 == 2) sc.costs = CostMode::Model;
+    Replayer reference(t, sc);
+    const AdvisorOptions o = opts(2, 6);
+    const Advice expected = advise(reference, o);
+    for (std::uint32_t P = 1; P <= 4; ++P) {
+      std::vector<Advice> got(P);
+      const auto errors = test::runGroup(P, [&](ProcessGroup& g) {
+        Replayer mine(t, sc);
+        AdvisorOptions mo = o;
+        mo.group = &g;
+        mo.lentBase = &mine;
+        got[g.rank()] = advise(mine, mo);
+      });
+      for (std::uint32_t q = 0; q < P; ++q) {
+        const std::string what =
+            "trial " + std::to_string(trial) + ", P = " + std::to_string(P) + ", process " + std::to_string(q);
+        ASSERT_FALSE(errors[q]) << what;
+        expectSameAdvice(got[q], expected, what);
+        EXPECT_EQ(got[q].predictions, expected.predictions) << what;
+      }
     }
   }
 }

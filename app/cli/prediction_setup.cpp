@@ -28,14 +28,14 @@ void addReplayOptions(CLI::App* app, ReplayOptions& o) {
                   "state whose instances are the parallel steps (default: states named PRGN*)");
 }
 
-Trace loadForReplay(const std::string& path, const ReplayOptions& o) {
-  Trace t = loadReported(path);
+Trace loadForReplay(const std::string& path, const ReplayOptions& o, bool report) {
+  Trace t = report ? loadReported(path) : loadTrace(path);
   // Threads (Trace::threads) are kept as measured; a trace of threads only has nothing to replay.
   if (t.rankCount() == 0 && !t.threads.empty())
     throw TraceError(path, "holds " + std::to_string(t.threads.size()) +
                                " threads and no MPI rank (a program without MPI): PerWiz predicts MPI ranks, so "
                                "there is nothing to predict; 'perwiz-cli info' and the GUI show the threads as measured");
-  if (!t.threads.empty())
+  if (!t.threads.empty() && report)
     std::cerr << path << ": " << t.threads.size() << " thread(s) kept as measured: the replay predicts the "
               << t.rankCount() << " MPI rank(s)\n";
   if (!o.region.empty() && !declareParallelRegion(t, o.region))

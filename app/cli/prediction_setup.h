@@ -39,7 +39,8 @@ void addHypothesisOptions(CLI::App* app, HypothesisFlags& h);
 void addHypotheses(Scenario& s, const HypothesisFlags& h);
 
 // Loads the trace named by `path` and applies --region (UsageError if no such state).
-Trace loadForReplay(const std::string& path, const ReplayOptions& o);
+// `report`: progress and warnings on stderr (perwiz-mpi: process 0's only).
+Trace loadForReplay(const std::string& path, const ReplayOptions& o, bool report = true);
 
 // Scenario from --scenario, then --model and --costs on top. Bad files raise TraceError.
 Scenario scenarioFromOptions(const ReplayOptions& o);

@@ -7,11 +7,16 @@
 //                                         [--json [--all-ranks] [--full-critical-path]]
 //   mpirun -np P perwiz-mpi critical-path TRACE [--model M] [--costs C] [--scenario F] [--region R]
 //                                               [--limit N] [--json]
+//   mpirun -np P perwiz-mpi advise TRACE [--top N] [--threads T] [--max-step-predictions N]
+//                                        [--model M] [--costs C] [--scenario F] [--region R] [--json]
 //
-// Every process reads its share of the ranks and replays them; process 0 prints the result, in
-// perwiz-cli predict's format. An error on any process is printed by every process, naming the
-// process and the problem (exit status 1; 2 for bad usage); a process that fails outside the
-// agreed checkpoints aborts the run after printing its problem (MPI_Abort).
+// predict and critical-path: every process reads its share of the ranks and replays them;
+// process 0 prints the result, in perwiz-cli predict's format. advise: every process loads the
+// whole trace (a first stage: the advisor's own passes are not distributed yet) and the
+// predictions are dealt among the processes; process 0 prints perwiz-cli advise's output. An error on any process is
+// printed by every process, naming the process and the problem (exit status 1; 2 for bad usage); a process that fails
+// outside the agreed checkpoints aborts the run after printing its problem (MPI_Abort).
+#include "advice_output.h"
 #include "cli_common.h"
 #include "prediction_setup.h"
 #include "mpi_group.h"
@@ -24,6 +29,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
+#include <memory>
 #include <sstream>
 
 using namespace perwiz;
@@ -128,6 +134,22 @@ int runCriticalPath(const Options& o, mpi::MpiGroup& group) {
   return kExitOk;
 }
 
+// perwiz-cli advise's output: every process holds the whole trace and runs the same searches;
+// their predictions are dealt among the processes (AdvisorOptions::group), process 0 prints.
+int runAdvise(const AdviseOptions& o, mpi::MpiGroup& group) {
+  const bool first = group.rank() == 0;
+  Scenario scenario = scenarioFromOptions(o.replay);
+  const Trace trace = loadForReplay(o.path, o.replay, first);
+  const std::unique_ptr<Replayer> replayer = replayerFor(trace, std::move(scenario), o.path);
+  const Advice a = computeAdvice(*replayer, o, &group, false);
+  if (!first) return kExitOk;
+  if (o.json)
+    std::cout << jsonText(adviceJson(a, trace, o.path)) << '\n';
+  else
+    printAdvice(a, trace, o.path);
+  return kExitOk;
+}
+
 int run(const Options& o, mpi::MpiGroup& group) {
   DistributedOptions d;
   d.output = o.out;
@@ -200,9 +222,15 @@ int main(int argc, char** argv) {
     addReplayOptions(path, o.replay);
     path->add_option("--limit", o.limit, "segments to print (text output)");
     path->add_flag("--json", o.json, "machine-readable output (perwiz-cli critical-path's keys without \"dag\")");
+    AdviseOptions advice;
+    CLI::App* adviseCommand = app.add_subcommand(
+        "advise", "perwiz-cli advise: every process loads the trace whole, the predictions are shared among them");
+    addAdviseOptions(adviseCommand, advice);
     try {
       app.parse(argc, argv);
-      status = path->parsed() ? runCriticalPath(o, group) : run(o, group);
+      status = path->parsed()            ? runCriticalPath(o, group)
+               : adviseCommand->parsed() ? runAdvise(advice, group)
+                                         : run(o, group);
     } catch (const CLI::ParseError& e) {
       // Every process parses the same arguments: process 0 speaks for all.
       if (group.rank() == 0) status = app.exit(e);

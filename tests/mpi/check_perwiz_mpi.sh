@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # perwiz-mpi under Open MPI against perwiz-cli predict (issue #21, acceptance 1 and 4):
 #   check_perwiz_mpi.sh equal  CLI MPI_BIN MPIRUN SAMPLES SHARED WORKDIR
+#   check_perwiz_mpi.sh advise CLI MPI_BIN MPIRUN SAMPLES SHARED WORKDIR
 #   check_perwiz_mpi.sh errors CLI MPI_BIN MPIRUN WORKDIR
 #   check_perwiz_mpi.sh smpi   CLI SMPI_BIN SMPIRUN PLATFORM WORKDIR
 # `equal`: for P processes (oversubscribed) every trace and scenario gives the serial
@@ -162,6 +163,62 @@ equal)
     fi
   done
   [ "$checked" -ge 80 ] || fail "only $checked comparisons ran"
+  echo "ok: $checked comparisons"
+  ;;
+advise)
+  # perwiz-mpi advise against perwiz-cli advise (issue #42): the whole --json output byte for
+  # byte (domino paths, candidates, longest wait, every step row, the lower bounds, the count of
+  # predictions, the load's warnings) for P = 1..4, the text for P = 3; a bad trace refused.
+  samples=${5:?samples}
+  shared=${6:?shared}
+  work=${7:?workdir}
+  rm -rf "$work" && mkdir -p "$work"
+  "$cli" generate "$work/ring7" --ranks 7 --steps 30 --imbalance 0.3 >/dev/null
+  "$cli" generate "$work/nb5" --ranks 5 --steps 20 --nonblocking --bytes 262144 --collective bcast --seed 7 --imbalance 0.2 >/dev/null
+  "$cli" generate "$work/random10.alog" --ranks 10 --steps 10 --pattern random --messages-per-step 3 --seed 3 --imbalance 0.5 >/dev/null
+  "$cli" generate "$work/sendrecv6.otf" --ranks 6 --steps 12 --p2p send-recv --imbalance 0.4 --seed 5 >/dev/null
+  traces=("$work/ring7" "$work/nb5" "$work/random10.alog" "$work/sendrecv6.otf")
+  for s in binary_swap_8 stencil_8 pipeline_8.alog ring4.alog; do traces+=("$samples/$s"); done
+  if [ -d "$shared/otf2" ]; then
+    for f in "$shared"/alog/*.alog "$shared"/alog/*.log; do traces+=("$f"); done
+    while IFS= read -r anchor; do traces+=("$anchor"); done < <(find "$shared/otf2" "$shared/otf1" -name '*.otf2' -o -name '*.otf' | sort)
+  else
+    echo "skip: $shared absent (the shared traces are checked where they are)"
+  fi
+  checked=0
+  for t in "${traces[@]}"; do
+    name=$(basename "$t")
+    # Two threads per process as in the serial run: the searches' batches are sized by them.
+    if ! "$cli" advise "$t" --json --threads 2 > "$work/serial.json" 2>/dev/null; then
+      if mpi 2 advise "$t" --json --threads 2 > /dev/null 2>&1; then fail "$name: perwiz-mpi advises where perwiz-cli refuses"; fi
+      echo "ok $name: refused by both"
+      continue
+    fi
+    for P in 1 2 3 4; do
+      mpi "$P" advise "$t" --json --threads 2 > "$work/mpi.json" 2>"$work/mpi.err" || fail "$name P=$P exited with $?: $(cat "$work/mpi.err")"
+      cmp -s "$work/serial.json" "$work/mpi.json" ||
+        fail "$name P=$P: the advice differs: $(diff <(python3 -m json.tool "$work/serial.json") <(python3 -m json.tool "$work/mpi.json") | head -8)"
+      checked=$((checked + 1))
+    done
+    "$cli" advise "$t" --threads 2 > "$work/serial.txt" 2>/dev/null
+    mpi 3 advise "$t" --threads 2 > "$work/mpi.txt" 2>/dev/null || fail "$name text P=3 exited with $?"
+    cmp -s "$work/serial.txt" "$work/mpi.txt" || fail "$name text P=3 differs: $(diff "$work/serial.txt" "$work/mpi.txt" | head -6)"
+    checked=$((checked + 1))
+    echo "ok $name: P = 1..4 give perwiz-cli advise's JSON, P = 3 its text"
+  done
+  # Options that change the searches: fewer candidates and step replays, the model's costs.
+  for args in "--top 3 --max-step-predictions 4" "--costs model"; do
+    # shellcheck disable=SC2086
+    "$cli" advise "$work/ring7" --json --threads 2 $args > "$work/serial.json" 2>/dev/null || fail "ring7 $args refused"
+    # shellcheck disable=SC2086
+    mpi 3 advise "$work/ring7" --json --threads 2 $args > "$work/mpi.json" || fail "ring7 $args P=3 exited with $?"
+    cmp -s "$work/serial.json" "$work/mpi.json" || fail "ring7 $args P=3: the advice differs"
+    checked=$((checked + 1))
+    echo "ok ring7 $args: P = 3 gives perwiz-cli advise's JSON"
+  done
+  out=$(mpi 2 advise "$work/none" 2>&1) && fail "advise on a missing trace succeeded"
+  grep -q "no such file" <<<"$out" || fail "advise on a missing trace: no clear error: $out"
+  [ "$checked" -ge 40 ] || fail "only $checked comparisons ran"
   echo "ok: $checked comparisons"
   ;;
 errors)

@@ -26,7 +26,8 @@
 
 namespace perwiz {
 
-class Replayer;  // perwiz/replay.h: the results below are plain data, readable without it
+class Replayer;      // perwiz/replay.h: the results below are plain data, readable without it
+class ProcessGroup;  // perwiz/process_group.h
 
 struct AdvisorOptions {
   std::size_t topCandidates = 10;
@@ -47,6 +48,12 @@ struct AdvisorOptions {
   // budget). The base is as before when the call returns; nothing else may read it meanwhile
   // (the CLI lends its own; the GUI, whose views read the base, does not).
   Replayer* lentBase = nullptr;
+  // Processes that share the predictions (perwiz-mpi advise): each holds the whole trace and the
+  // same base and calls advise() with the same options. Every batch's jobs are dealt round robin
+  // among the processes and every result exchanged, so the searches run in step and every
+  // process returns the advice one process alone gives. A collective operation; a cancel must
+  // reach all or none. nullptr (or a group of one): this process alone.
+  ProcessGroup* group = nullptr;
 };
 
 struct WaitCandidate {

@@ -1,9 +1,11 @@
 #include "prediction_pool.h"
 
+#include "perwiz/process_group.h"
 #include "perwiz/release.h"
 
 #include <algorithm>
 #include <atomic>
+#include <cstring>
 #include <thread>
 
 namespace perwiz {
@@ -47,6 +49,34 @@ TimeNs PredictionPool::predictOn(Replayer& r, const std::vector<Hypothesis>& job
 
 bool PredictionPool::run(const std::vector<std::vector<Hypothesis>>& jobs, std::vector<TimeNs>& out,
                          const std::string& stage, double progressFrom, double progressTo) {
+  ProcessGroup* group = options_.group;
+  if (!group || group->size() <= 1) return runHere(jobs, out, stage, progressFrom, progressTo);
+  const std::uint32_t P = group->size(), me = group->rank();
+  std::vector<std::vector<Hypothesis>> mine;
+  for (std::size_t i = me; i < jobs.size(); i += P) mine.push_back(jobs[i]);
+  std::vector<TimeNs> t;
+  const std::uint64_t before = predictions_;
+  runHere(mine, t, stage, progressFrom, progressTo);
+  // Every process's results (8 B each, in its jobs' order), to every process.
+  std::string bytes(t.size() * sizeof(TimeNs), '\0');
+  if (!t.empty()) std::memcpy(bytes.data(), t.data(), bytes.size());
+  const std::vector<std::string> all = group->allGather(bytes);
+  out.assign(jobs.size(), -1);
+  predictions_ = before;
+  for (std::uint32_t q = 0; q < P; ++q) {
+    const std::size_t n = all[q].size() / sizeof(TimeNs);
+    for (std::size_t k = 0; k < n; ++k) {
+      const std::size_t i = q + k * P;
+      if (i >= jobs.size()) throw GroupError("advise: process " + std::to_string(q) + " sent more results than jobs");
+      std::memcpy(&out[i], all[q].data() + k * sizeof(TimeNs), sizeof(TimeNs));
+      predictions_ += out[i] >= 0;  // as if this process had run them all
+    }
+  }
+  return !cancelled();
+}
+
+bool PredictionPool::runHere(const std::vector<std::vector<Hypothesis>>& jobs, std::vector<TimeNs>& out,
+                             const std::string& stage, double progressFrom, double progressTo) {
   out.assign(jobs.size(), -1);
   if (jobs.empty()) return !cancelled();
   std::atomic<std::size_t> next{0}, done{0};

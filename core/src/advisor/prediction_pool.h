@@ -17,7 +17,9 @@ class PredictionPool {
  public:
   PredictionPool(const Replayer& base, const AdvisorOptions& options);
   // T for each job: the base scenario plus the job's hypotheses (added incrementally, then
-  // withdrawn). Returns false if cancelled (unfinished jobs get -1).
+  // withdrawn). Returns false if cancelled (unfinished jobs get -1). With a group
+  // (AdvisorOptions::group) this process runs jobs rank, rank + P, ... and every process gets
+  // every result.
   bool run(const std::vector<std::vector<Hypothesis>>& jobs, std::vector<TimeNs>& out,
            const std::string& stage, double progressFrom = 0, double progressTo = 1);
   std::uint64_t predictions() const { return predictions_; }
@@ -30,6 +32,9 @@ class PredictionPool {
 
  private:
   TimeNs predictOn(Replayer& r, const std::vector<Hypothesis>& job);
+  // run() on this process's threads alone.
+  bool runHere(const std::vector<std::vector<Hypothesis>>& jobs, std::vector<TimeNs>& out, const std::string& stage,
+               double progressFrom, double progressTo);
   // Thread t's replayer: the lent base for the calling thread (t = 0) when there is one, else a fork.
   Replayer& worker(std::size_t t) { return t == 0 && lent_ ? *lent_ : *forks_[lent_ ? t - 1 : t]; }
   const Replayer& base_;
