@@ -15,6 +15,7 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <set>
 #include <mutex>
 
 namespace fs = std::filesystem;
@@ -300,6 +301,81 @@ TEST(DistributedReplay, HypothesesAndCostModeModel) {
   expectEqualToSerial(path, withHypotheses({b1, b3, zeroWait(2, 4)}), {1, 4, 5});
   expectEqualToSerial(path, withHypotheses({b3}, CostMode::Model), {3});
   expectEqualToSerial(path, withHypotheses({zeroWait(0, 5)}, CostMode::Model), {3});
+}
+
+// DistributedSession (the distributed advisor's engine): one share loaded, then prediction
+// after prediction, each T equal to a serial replay of the same scenario, on P = 1 to 4; the
+// base as predictDistributed gives it; a hypothesis the session cannot take refused on every
+// process.
+TEST(DistributedReplay, ASessionPredictsOneScenarioAfterTheOther) {
+  GeneratorSpec spec;
+  spec.ranks = 7;
+  spec.steps = 6;
+  spec.imbalance = 0.4;
+  spec.nonBlocking = true;
+  const fs::path path = generated("session", spec);
+  const Trace t = loadTrace(path.string());
+  // Each rank's longest wait in the serial base (zeroing it may move T).
+  auto longest = [&](std::uint32_t r) {
+    const Replayer rp(t, Scenario{});
+    std::uint32_t best = 0;
+    for (std::uint32_t i = 0; i < t.ranks[r].mpiCalls.size(); ++i)
+      if (rp.predicted(r, i).wait > rp.predicted(r, best).wait) best = i;
+    return zeroWait(r, best);
+  };
+  auto balance = [](std::uint32_t k) { return Hypothesis{HypothesisKind::BalanceCompute, {}, k}; };
+  const std::vector<std::vector<Hypothesis>> series = {{longest(1)},
+                                                       {balance(1)},
+                                                       {},
+                                                       {balance(2), longest(4), zeroEvent(2, 3, false)},
+                                                       {balance(4), longest(6)},
+                                                       {balance(1), balance(4)},
+                                                       {zeroEvent(5, 2, true)},
+                                                       {balance(3)}};
+  for (const CostMode costs : {CostMode::Measured, CostMode::Model}) {
+    Scenario base;
+    base.costs = costs;
+    std::vector<TimeNs> expected;
+    for (const auto& extra : series) {
+      Scenario s = base;
+      s.hypotheses = extra;
+      expected.push_back(Replayer(t, s).predictedTime());
+    }
+    const TimeNs baseT = Replayer(t, base).predictedTime();
+    // The series moves T: a session that kept its first prediction would fail.
+    ASSERT_GE(std::set<TimeNs>(expected.begin(), expected.end()).size(), 4u)
+        << ::testing::PrintToString(expected) << " base " << baseT;
+    for (std::uint32_t P = 1; P <= 4; ++P) {
+      std::vector<std::vector<TimeNs>> got(P);
+      std::vector<TimeNs> gotBase(P);
+      DistributedOptions o;
+      o.scenario = base;
+      const auto errors = runGroup(P, [&](ProcessGroup& g) {
+        DistributedSession session(path.string(), o, g);
+        gotBase[g.rank()] = session.base().predicted;
+        for (const auto& extra : series) got[g.rank()].push_back(session.predictWith(extra));
+      });
+      for (std::uint32_t q = 0; q < P; ++q) {
+        ASSERT_FALSE(errors[q]) << "P = " << P;
+        EXPECT_EQ(gotBase[q], baseT) << "P = " << P << ", process " << q;
+        EXPECT_EQ(got[q], expected) << "P = " << P << ", process " << q;
+      }
+    }
+  }
+  // A balance of message volumes needs the ghosts' steps, which the session did not bring.
+  DistributedOptions o;
+  const auto errors = runGroup(3, [&](ProcessGroup& g) {
+    DistributedSession session(path.string(), o, g);
+    session.predictWith({{HypothesisKind::BalanceVolume, {}, 1}});
+  });
+  for (const auto& e : errors) {
+    ASSERT_TRUE(e);
+    try {
+      std::rethrow_exception(e);
+    } catch (const GroupError& g) {
+      EXPECT_NE(std::string(g.what()).find("from the start"), std::string::npos) << g.what();
+    }
+  }
 }
 
 // A ring of blocking MPI_Send then MPI_Recv per parallel step whose message sizes differ per rank

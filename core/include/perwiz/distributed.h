@@ -14,6 +14,7 @@
 #include "perwiz/trace_io.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -79,6 +80,30 @@ std::vector<Diagnostic> mergeShareWarnings(const std::vector<std::vector<Diagnos
 // naming the process and the problem.
 DistributedPrediction predictDistributed(const std::string& path, const DistributedOptions& options,
                                          ProcessGroup& group);
+
+// A share loaded, its ghosts exchanged and its replay program built once, for one prediction
+// after the other (the distributed advisor's engine, issue #42): every process of `group`
+// constructs it with the same arguments (the options' scenario is the base: it is swept at
+// once, base() its result without the critical path or -o) and then calls predictWith() with the
+// same hypotheses, each time a full sweep of every process's ranks. The steps' table is kept for
+// balance-compute predictions.
+class DistributedSession {
+ public:
+  DistributedSession(const std::string& path, const DistributedOptions& options, ProcessGroup& group);
+  ~DistributedSession();
+  DistributedSession(const DistributedSession&) = delete;
+  DistributedSession& operator=(const DistributedSession&) = delete;
+  const DistributedPrediction& base() const;
+  // The predicted T of the base scenario plus `extra` (zero-wait, zero-event, balance-compute;
+  // balance-volume and compensation only when the base scenario holds them: GroupError
+  // otherwise). A collective operation; an error is raised on every process.
+  TimeNs predictWith(const std::vector<Hypothesis>& extra);
+
+  struct Impl;
+
+ private:
+  std::unique_ptr<Impl> d;
+};
 
 // replayer.predictedTrace() written as OTF2 at `path` (X.otf2, or a directory) rank by rank by the
 // processes' writer in a group of one: the same archive as saveTrace(predictedTrace(), path),

@@ -296,10 +296,33 @@ void gatherRankEnds(const Replayer& rp, RankRange own, const std::string& path, 
 
 }  // namespace
 
-DistributedPrediction predictDistributed(const std::string& path, const DistributedOptions& options,
-                                         ProcessGroup& group) {
-  const std::uint32_t me = group.rank(), P = group.size();
-  DistributedPrediction out;
+// The phases up to the sweep (1 to 6), kept for more predictions (DistributedSession).
+struct DistributedSession::Impl {
+  Impl(const std::string& path, const DistributedOptions& options, ProcessGroup& group, bool keepSteps);
+  // Balance hypotheses' means over every process (before the links, as the first prediction
+  // has them); then 6 and 7 for `hs` on the replay program built in the constructor.
+  void means(OwnedHypotheses& hs);
+  void sweep(const OwnedHypotheses& hs);
+  void schedule();
+  void apply(const std::vector<Hypothesis>& owned);
+
+  ProcessGroup& group;
+  const std::string path;
+  DistributedOptions options;
+  const std::uint32_t me, P;
+  DistributedPrediction out;  // what predictDistributed returns, up to the sweep's figures
+  Trace trace;
+  std::vector<Function> functions;  // as loaded (-o): the predicted trace's table follows it
+  RankRange own{0, 0};
+  bool volumeGhosts = false;  // the ghosts have their steps' spans (balance-volume)
+  ImportedGhosts imported;
+  std::unique_ptr<Replayer> rp;
+  SweepLinks links;
+  bool scheduled = false;
+};
+
+DistributedSession::Impl::Impl(const std::string& p, const DistributedOptions& o, ProcessGroup& g, bool keepSteps)
+    : group(g), path(p), options(o), me(g.rank()), P(g.size()) {
   out.scenario = options.scenario;
   if (!out.scenario.model) out.scenario.model = defaultNetworkModel();
   out.scenario.normalize();
@@ -307,13 +330,12 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
   if (!options.output.empty()) checkPredictedOutput(options.output, group);
 
   // 1. This process's share of the ranks, and the whole trace's warnings.
-  Trace trace = loadShare(path, options, group);
+  trace = loadShare(path, options, group);
   phaseLog(me, "loaded");
   out.warnings = gatherWarnings(trace, group);
-  std::vector<Function> functions;  // as loaded: the predicted trace's table follows it
   if (!options.output.empty()) functions = trace.functions;
   const std::uint32_t R = static_cast<std::uint32_t>(trace.rankCount());
-  const RankRange own = rankShare(R, me, P);
+  own = rankShare(R, me, P);
   out.format = trace.format;
   out.ranks = R;
   std::uint64_t calls = 0;
@@ -323,16 +345,18 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
 
   // The parallel steps' table holds a span per step for every rank of the trace, this
   // process's or not (8 B × steps × ranks: 267 MB on each process for the 10^8-event trace of
-  // docs/performance.md). Only balance hypotheses read it: without one it is freed here, and the
-  // heap it leaves is given back to the system before the replay program is built.
-  if (hs.balanced.empty() && hs.volumes.empty()) {
+  // docs/performance.md). Only balance hypotheses read it: without one (and no later prediction
+  // that may balance) it is freed here, and the heap it leaves is given back to the system
+  // before the replay program is built.
+  if (hs.balanced.empty() && hs.volumes.empty() && !keepSteps) {
     releaseMemory(trace.steps);
     releaseFreedHeap();
   }
 
   // 2. Ghost ranks.
   const bool everyMember = out.scenario.costs == CostMode::Model;
-  const ImportedGhosts imported = exchangeGhosts(trace, own, everyMember, !hs.volumes.empty(), group);
+  volumeGhosts = !hs.volumes.empty();
+  imported = exchangeGhosts(trace, own, everyMember, volumeGhosts, group);
   releaseFreedHeap();  // the buffers
   phaseLog(me, "ghosts");
   std::uint64_t ghostCalls = 0;
@@ -340,18 +364,16 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
     if (!own.contains(r)) ghostCalls += trace.ranks[r].mpiCalls.size();
   out.ghostCalls = sumOver(group, ghostCalls);
 
-  // 3. The replay program over own and ghost ranks, with this process's hypotheses.
-  std::unique_ptr<Replayer> rp;
+  // 3. The replay program over own and ghost ranks (the hypotheses come with the sweep).
   agree(group, attempt([&] {
           Scenario s = out.scenario;
           s.hypotheses.clear();
           rp = std::make_unique<Replayer>(trace, std::move(s));
           if (!hs.recorded.empty()) internal::ReplayerAccess::setRecordedOverhead(*rp, std::move(hs.recorded));
         }));
-  if (!hs.balanced.empty()) shareStepMeans(*rp, hs.balanced, own, group);
-  if (!hs.volumes.empty()) shareVolumeMeans(*rp, trace, hs.volumes, own, hs.owned, group);
+  means(hs);
   // 4. Which enters go where.
-  const SweepLinks links = agreeOnLinks(*rp, trace, everyMember, imported, group);
+  links = agreeOnLinks(*rp, trace, everyMember, imported, group);
   phaseLog(me, "links");
   // 5. The serial schedule's cuts of dependency cycles, decided together (scheduleDistributed).
   // Needed where they can differ from this program's own: where a process's program cut an
@@ -359,22 +381,32 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
   // stalling) where an active cycle runs across the processes. Otherwise every active
   // dependency is kept here as in the serial program, and the pass (a sweep's worth of rounds)
   // is spared.
-  bool scheduled = false;
-  auto schedule = [&] {
-    const SweepStats st = scheduleDistributed(*rp, trace, links, group);
-    out.brokenCycles = st.brokenCycles;
-    out.scheduleRounds = st.rounds;
-    scheduled = true;
-    phaseLog(me, "schedule");
-  };
-  if (!hs.volumes.empty() || sumOver(group, rp->report().brokenCycles) > 0) schedule();
-  auto hypotheses = [&] {
-    agree(group, attempt([&] {
-            std::string problem;
-            if (!rp->setHypotheses(hs.owned, &problem)) throw std::runtime_error(problem + " (in " + path + ")");
-          }));
-  };
-  hypotheses();
+  if (volumeGhosts || sumOver(group, rp->report().brokenCycles) > 0) schedule();
+  sweep(hs);
+}
+
+void DistributedSession::Impl::schedule() {
+  const SweepStats st = scheduleDistributed(*rp, trace, links, group);
+  out.brokenCycles = st.brokenCycles;
+  out.scheduleRounds = st.rounds;
+  scheduled = true;
+  phaseLog(me, "schedule");
+}
+
+void DistributedSession::Impl::apply(const std::vector<Hypothesis>& owned) {
+  agree(group, attempt([&] {
+          std::string problem;
+          if (!rp->setHypotheses(owned, &problem)) throw std::runtime_error(problem + " (in " + path + ")");
+        }));
+}
+
+void DistributedSession::Impl::means(OwnedHypotheses& hs) {
+  if (!hs.balanced.empty()) shareStepMeans(*rp, hs.balanced, own, group);
+  if (!hs.volumes.empty()) shareVolumeMeans(*rp, trace, hs.volumes, own, hs.owned, group);
+}
+
+void DistributedSession::Impl::sweep(const OwnedHypotheses& hs) {
+  apply(hs.owned);
   // 6. The sweep.
   SweepStats stats;
   try {
@@ -382,34 +414,66 @@ DistributedPrediction predictDistributed(const std::string& path, const Distribu
   } catch (const SweepCycle&) {  // raised on every process alike
     if (scheduled) throw;
     schedule();
-    hypotheses();
+    apply(hs.owned);
     stats = sweepDistributed(*rp, links, group);
   }
   phaseLog(me, "sweep");
   out.rounds = stats.rounds;
   out.enterSent = sumOver(group, stats.enterSent);
-
   // 7. Every rank's measured and predicted end, on every process.
+  out.measured = out.predicted = 0;
   gatherRankEnds(*rp, own, path, out, group);
+}
 
+DistributedSession::DistributedSession(const std::string& path, const DistributedOptions& options, ProcessGroup& group)
+    : d(std::make_unique<Impl>(path, options, group, true)) {}
+
+DistributedSession::~DistributedSession() = default;
+
+const DistributedPrediction& DistributedSession::base() const { return d->out; }
+
+TimeNs DistributedSession::predictWith(const std::vector<Hypothesis>& extra) {
+  // Hypotheses whose data the session did not bring at its start: refused on every process
+  // alike (each holds the same list).
+  for (const Hypothesis& h : extra)
+    if ((h.kind == HypothesisKind::BalanceVolume && !d->volumeGhosts) || h.kind == HypothesisKind::Compensate)
+      throw GroupError(h.toString() + ": a session predicts it only when its scenario holds it from the start");
+  Scenario s = d->out.scenario;
+  s.hypotheses.insert(s.hypotheses.end(), extra.begin(), extra.end());
+  s.normalize();
+  OwnedHypotheses hs = ownHypotheses(s, d->trace, d->own, d->path, d->group);
+  DistributedPrediction saved = d->out;
+  d->means(hs);
+  d->sweep(hs);
+  const TimeNs t = d->out.predicted;
+  // The base's figures stay what base() says; the replay holds the last prediction.
+  saved.rounds = d->out.rounds;
+  d->out = std::move(saved);
+  return t;
+}
+
+DistributedPrediction predictDistributed(const std::string& path, const DistributedOptions& options,
+                                         ProcessGroup& group) {
+  DistributedSession::Impl s(path, options, group, false);
+  DistributedPrediction& out = s.out;
   // 8. The critical path, walked backwards from the rank that ends last.
   if (options.criticalPath) {
-    DistributedCriticalPath cp = criticalPathDistributed(*rp, trace, links, imported, out.predictedEnd, group,
+    DistributedCriticalPath cp = criticalPathDistributed(*s.rp, s.trace, s.links, s.imported, out.predictedEnd, group,
                                                          options.pathListing, options.pathFirstSegments);
     out.criticalPath = std::move(cp.path);
     out.pathFunctions = std::move(cp.functions);
     out.segmentFunction = std::move(cp.callFunction);
     out.partnerFunction = std::move(cp.partnerFunction);
     out.pathRounds = cp.rounds;
-    phaseLog(me, "path");
+    phaseLog(s.me, "path");
   }
 
   // 9. The predicted trace: each process writes its ranks of L', one at a time.
   if (!options.output.empty()) {
-    writePredictedShare(*rp, out.scenario, R, functions, own, options.output, group);
-    phaseLog(me, "output");
+    writePredictedShare(*s.rp, out.scenario, out.ranks, s.functions, s.own, options.output, group);
+    phaseLog(s.me, "output");
   }
-  return out;
+  return std::move(out);
 }
 
 }  // namespace perwiz
