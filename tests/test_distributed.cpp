@@ -1,5 +1,6 @@
 // The distributed replay (perwiz/distributed.h) against the serial one: P "processes" as
 // threads (thread_group.h) must give every rank's predicted end and T to the nanosecond.
+#include "perwiz/advisor.h"
 #include "perwiz/distributed.h"
 #include "perwiz/generator.h"
 #include "perwiz/trace_builder.h"
@@ -376,6 +377,67 @@ TEST(DistributedReplay, ASessionPredictsOneScenarioAfterTheOther) {
       EXPECT_NE(std::string(g.what()).find("from the start"), std::string::npos) << g.what();
     }
   }
+}
+
+// The lower bounds per region (F3) over a session's shares: every process gets the rows and
+// every rank's breakdown that the serial lowerBounds() gives, P = 1 to 4, on generated traces
+// (blocking, non-blocking, imbalanced, with and without collectives) and the bundled samples;
+// P = 2 and 3 on the shared ALOG files and OTF2 archives where present.
+TEST(DistributedReplay, LowerBoundsOverSharesAreTheSerialOnes) {
+  std::vector<fs::path> traces;
+  GeneratorSpec a;
+  a.ranks = 7;
+  a.steps = 6;
+  a.imbalance = 0.4;
+  a.nonBlocking = true;
+  traces.push_back(generated("bounds_a", a));
+  GeneratorSpec b;
+  b.ranks = 5;
+  b.steps = 4;
+  b.imbalance = 0.7;
+  b.collective = MpiOp::None;
+  b.pattern = P2PPattern::Random;
+  traces.push_back(generated("bounds_b", b));
+  for (const char* name : {"binary_swap_8", "stencil_8", "pipeline_8.alog", "ring4.alog"})
+    traces.push_back(kSamples / name);
+  const std::size_t own = traces.size();
+  for (const fs::path& p : perwiz::test::sharedAlogFiles()) traces.push_back(p);  // none where absent
+  for (const fs::path& p : perwiz::test::sharedOtf2Archives()) traces.push_back(p);
+  std::size_t rows = 0;
+  for (std::size_t i = 0; i < traces.size(); ++i) {
+    const fs::path& path = traces[i];
+    const Trace t = loadTrace(path.string());
+    const std::vector<RegionBounds> expected = lowerBounds(Replayer(t, Scenario{}));
+    for (std::uint32_t P = i < own ? 1 : 2; P <= (i < own ? 4u : 3u); ++P) {
+      std::vector<std::vector<RegionBounds>> got(P);
+      const auto errors = runGroup(P, [&](ProcessGroup& g) {
+        DistributedSession session(path.string(), DistributedOptions{}, g);
+        got[g.rank()] = lowerBounds(session.replayer(), session.ownRanks(), g);
+      });
+      for (std::uint32_t q = 0; q < P; ++q) {
+        const std::string what =
+            path.filename().string() + ", P = " + std::to_string(P) + ", process " + std::to_string(q);
+        ASSERT_FALSE(errors[q]) << what;
+        ASSERT_EQ(got[q].size(), expected.size()) << what;
+        for (std::size_t g = 0; g < expected.size(); ++g) {
+          EXPECT_EQ(got[q][g].region, expected[g].region) << what;
+          ASSERT_EQ(got[q][g].rows.size(), expected[g].rows.size()) << what;
+          for (std::size_t k = 0; k < expected[g].rows.size(); ++k) {
+            EXPECT_EQ(got[q][g].rows[k].predictedNs, expected[g].rows[k].predictedNs) << what << " row " << k;
+            ++rows;
+          }
+          ASSERT_EQ(got[q][g].perRank.size(), expected[g].perRank.size()) << what;
+          for (std::size_t r = 0; r < expected[g].perRank.size(); ++r) {
+            const RegionBreakdown &x = got[q][g].perRank[r], &y = expected[g].perRank[r];
+            EXPECT_TRUE(x.outside == y.outside && x.calculation == y.calculation && x.sending == y.sending &&
+                        x.receiving == y.receiving && x.waiting == y.waiting)
+                << what << " rank " << r;
+          }
+        }
+      }
+    }
+  }
+  EXPECT_GT(rows, 100u);
 }
 
 // A ring of blocking MPI_Send then MPI_Recv per parallel step whose message sizes differ per rank

@@ -16,6 +16,7 @@
 
 #include "perwiz/scenario.h"
 #include "perwiz/trace.h"
+#include "perwiz/trace_io.h"
 
 #include <atomic>
 #include <cstdint>
@@ -140,6 +141,18 @@ DominoResult dominoPaths(const Replayer& base, const AdvisorOptions& options = {
 std::vector<StepRow> stepTable(const Replayer& base, const AdvisorOptions& options = {},
                                TimeNs* allBalanced = nullptr, std::uint64_t* predictions = nullptr);
 std::vector<RegionBounds> lowerBounds(const Replayer& base);
+// The same over the processes of `group` (a distributed advisor, issue #42): each computes its
+// ranks `own` of `share` (a replay over them, and maybe more: DistributedSession) and gets every
+// rank's breakdown and the rows lowerBounds() gives for the whole trace. A collective operation.
+std::vector<RegionBounds> lowerBounds(const Replayer& share, RankRange own, ProcessGroup& group);
+
+// lowerBounds()'s parts: the names of the regions the steps of `ranks` mark (sorted, each
+// once); the breakdown of `ranks` in each region of `names` (`R` ranks per region, the others
+// left zero; `in` [region × R]: the rank has a step there); the rows from every rank's.
+std::vector<std::string> boundRegionNames(const Trace& t, RankRange ranks);
+std::vector<RegionBounds> regionBreakdowns(const Replayer& base, const std::vector<std::string>& names, RankRange ranks,
+                                           std::uint32_t R, std::vector<std::uint8_t>& in);
+void boundRows(std::vector<RegionBounds>& regions, const std::vector<std::uint8_t>& in);
 
 // The spread of one step's per-rank computation (Replayer::stepComputations(), −1 where a rank
 // is not in the step): the one formula of σ(t_k) that the step table, the GUI's charts and the

@@ -98,6 +98,9 @@ class DistributedSession {
   // balance-volume and compensation only when the base scenario holds them: GroupError
   // otherwise). A collective operation; an error is raised on every process.
   TimeNs predictWith(const std::vector<Hypothesis>& extra);
+  // This process's replay (its ranks and their ghosts; the last prediction's results) and ranks.
+  const Replayer& replayer() const;
+  RankRange ownRanks() const;
 
   struct Impl;
 

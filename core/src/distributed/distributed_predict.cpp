@@ -431,6 +431,8 @@ DistributedSession::DistributedSession(const std::string& path, const Distribute
 DistributedSession::~DistributedSession() = default;
 
 const DistributedPrediction& DistributedSession::base() const { return d->out; }
+const Replayer& DistributedSession::replayer() const { return *d->rp; }
+RankRange DistributedSession::ownRanks() const { return d->own; }
 
 TimeNs DistributedSession::predictWith(const std::vector<Hypothesis>& extra) {
   // Hypotheses whose data the session did not bring at its start: refused on every process
