@@ -440,6 +440,54 @@ TEST(DistributedReplay, LowerBoundsOverSharesAreTheSerialOnes) {
   EXPECT_GT(rows, 100u);
 }
 
+// The step table's spread columns over a session's shares: every process gets stepTable()'s
+// step, ranks, mean, max, σ and gain bound for every step, P = 1 to 4 (imbalanced generated
+// traces with 7 and 5 ranks, the samples with parallel steps).
+TEST(DistributedReplay, StepSpreadsOverSharesAreTheSerialOnes) {
+  std::vector<fs::path> traces;
+  GeneratorSpec a;
+  a.ranks = 7;
+  a.steps = 9;
+  a.imbalance = 0.6;
+  a.nonBlocking = true;
+  traces.push_back(generated("spreads_a", a));
+  GeneratorSpec b;
+  b.ranks = 5;
+  b.steps = 4;
+  b.imbalance = 0.3;
+  b.collective = MpiOp::None;
+  traces.push_back(generated("spreads_b", b));
+  for (const char* name : {"stencil_8", "binary_swap_8", "ring4.alog"}) traces.push_back(kSamples / name);
+  std::size_t rows = 0, spread = 0;
+  for (const fs::path& path : traces) {
+    const Trace t = loadTrace(path.string());
+    const std::vector<StepRow> expected = stepTable(Replayer(t, Scenario{}));
+    for (std::uint32_t P = 1; P <= 4; ++P) {
+      std::vector<std::vector<StepRow>> got(P);
+      const auto errors = runGroup(P, [&](ProcessGroup& g) {
+        DistributedSession session(path.string(), DistributedOptions{}, g);
+        got[g.rank()] = stepSpreads(session.replayer(), session.ownRanks(), g);
+      });
+      for (std::uint32_t q = 0; q < P; ++q) {
+        const std::string what =
+            path.filename().string() + ", P = " + std::to_string(P) + ", process " + std::to_string(q);
+        ASSERT_FALSE(errors[q]) << what;
+        ASSERT_EQ(got[q].size(), expected.size()) << what;
+        for (std::size_t k = 0; k < expected.size(); ++k) {
+          const StepRow &x = got[q][k], &y = expected[k];
+          EXPECT_TRUE(x.step == y.step && x.ranks == y.ranks && x.meanNs == y.meanNs && x.maxNs == y.maxNs &&
+                      x.sigmaNs == y.sigmaNs && x.gainBoundNs == y.gainBoundNs)
+              << what << " step " << k << ": sigma " << x.sigmaNs << " / " << y.sigmaNs;
+          ++rows;
+          spread += y.sigmaNs > 0;
+        }
+      }
+    }
+  }
+  EXPECT_GT(rows, 100u);
+  EXPECT_GT(spread, 50u);  // the steps are imbalanced: σ is no zero everywhere
+}
+
 // A ring of blocking MPI_Send then MPI_Recv per parallel step whose message sizes differ per rank
 // and step (eager, 1 KB to 61 KB, so that no rendezvous cycle forms), with a per-rank
 // computation; an Allreduce closes every second step.

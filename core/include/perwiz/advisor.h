@@ -154,6 +154,15 @@ std::vector<RegionBounds> regionBreakdowns(const Replayer& base, const std::vect
                                            std::uint32_t R, std::vector<std::uint8_t>& in);
 void boundRows(std::vector<RegionBounds>& regions, const std::vector<std::uint8_t>& in);
 
+// The step table's spread columns (step, ranks, mean, max, σ, gain bound; nothing predicted)
+// over the processes of `group`, each giving its ranks `own` of `share`: every process gets
+// stepTable()'s columns for the whole trace. A collective operation.
+std::vector<StepRow> stepSpreads(const Replayer& share, RankRange own, ProcessGroup& group);
+// The same columns from every rank's computations ([step × R + rank], -1 where absent), and
+// each step's least computation (`least`).
+std::vector<StepRow> stepRows(const std::vector<TimeNs>& all, std::uint32_t n, std::size_t R,
+                              std::vector<TimeNs>& least);
+
 // The spread of one step's per-rank computation (Replayer::stepComputations(), −1 where a rank
 // is not in the step): the one formula of σ(t_k) that the step table, the GUI's charts and the
 // balance hypothesis's rounded mean share. Two passes in long double: mean = Σc / n, σ =

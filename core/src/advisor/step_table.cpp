@@ -2,8 +2,11 @@
 // step, and the predicted T if step k alone, or every step, were balanced (σ(t_k) = 0).
 #include "prediction_pool.h"
 
+#include "perwiz/process_group.h"
+
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <span>
 
@@ -46,13 +49,10 @@ TimeNs allStepsBalanced(Replayer& r) {
   return r.predictedTime();
 }
 
-std::vector<StepRow> stepTable(const Replayer& base, const AdvisorOptions& options, TimeNs* allBalanced,
-                               std::uint64_t* predictions) {
-  const std::uint32_t n = static_cast<std::uint32_t>(base.trace().steps.size());
+std::vector<StepRow> stepRows(const std::vector<TimeNs>& all, std::uint32_t n, std::size_t R,
+                              std::vector<TimeNs>& least) {
   std::vector<StepRow> rows(n);
-  std::vector<TimeNs> least(n, 0);  // the least per-rank computation of each step
-  const std::vector<TimeNs> all = base.stepComputations();  // one pass per rank, not a search per step
-  const std::size_t R = base.trace().rankCount();
+  least.assign(n, 0);
   for (std::uint32_t k = 0; k < n; ++k) {
     StepRow& row = rows[k];
     row.step = k;
@@ -66,6 +66,53 @@ std::vector<StepRow> stepTable(const Replayer& base, const AdvisorOptions& optio
     for (TimeNs c : comp)
       if (c > spread.balancedMeanNs) row.gainBoundNs += c - spread.balancedMeanNs;
   }
+  return rows;
+}
+
+std::vector<StepRow> stepSpreads(const Replayer& share, RankRange own, ProcessGroup& group) {
+  // The steps and ranks of the trace: the most any process has, the end of the last share.
+  std::string mine(8, '\0');
+  const auto steps = static_cast<std::uint32_t>(share.trace().steps.size());
+  std::memcpy(mine.data(), &steps, 4);
+  std::memcpy(mine.data() + 4, &own.last, 4);
+  std::uint32_t n = 0, R = 0;
+  for (const std::string& b : group.allGather(mine)) {
+    std::uint32_t k = 0, last = 0;
+    if (b.size() == 8) std::memcpy(&k, b.data(), 4), std::memcpy(&last, b.data() + 4, 4);
+    n = std::max(n, k), R = std::max(R, last);
+  }
+  // Every process's ranks' computation in every step (8 B per step and own rank), to every one.
+  const std::vector<TimeNs> here = share.stepComputations();
+  const std::size_t shareRanks = share.trace().rankCount();
+  std::string bytes;
+  bytes.reserve(std::size_t{n} * own.size() * sizeof(TimeNs));
+  for (std::uint32_t k = 0; k < n; ++k)
+    for (std::uint32_t r = own.first; r < own.last; ++r) {
+      const TimeNs c = k < steps ? here[std::size_t{k} * shareRanks + r] : -1;
+      bytes.append(reinterpret_cast<const char*>(&c), sizeof c);
+    }
+  std::vector<TimeNs> all(std::size_t{n} * R, -1);
+  const std::vector<std::string> in = group.allGather(bytes);
+  for (std::uint32_t q = 0; q < in.size(); ++q) {
+    const RankRange theirs = rankShare(R, q, static_cast<std::uint32_t>(in.size()));
+    if (in[q].size() != std::size_t{n} * theirs.size() * sizeof(TimeNs))
+      throw GroupError("step spreads: process " + std::to_string(q) + " sent " + std::to_string(in[q].size()) +
+                       " bytes");
+    const char* p = in[q].data();
+    for (std::uint32_t k = 0; k < n; ++k)
+      for (std::uint32_t r = theirs.first; r < theirs.last; ++r, p += sizeof(TimeNs))
+        std::memcpy(&all[std::size_t{k} * R + r], p, sizeof(TimeNs));
+  }
+  std::vector<TimeNs> least;
+  return stepRows(all, n, R, least);
+}
+
+std::vector<StepRow> stepTable(const Replayer& base, const AdvisorOptions& options, TimeNs* allBalanced,
+                               std::uint64_t* predictions) {
+  const std::uint32_t n = static_cast<std::uint32_t>(base.trace().steps.size());
+  std::vector<TimeNs> least;  // the least per-rank computation of each step
+  // One pass per rank, not a search per step.
+  std::vector<StepRow> rows = stepRows(base.stepComputations(), n, base.trace().rankCount(), least);
   // Which steps to replay: a step whose ranks all compute the same is unchanged by balancing
   // (T' = T, no replay); of the others, all, or the `maxStepPredictions` with the largest bound.
   std::vector<std::uint32_t> chosen;
