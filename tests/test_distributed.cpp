@@ -488,6 +488,53 @@ TEST(DistributedReplay, StepSpreadsOverSharesAreTheSerialOnes) {
   EXPECT_GT(spread, 50u);  // the steps are imbalanced: σ is no zero everywhere
 }
 
+// The longest wait over a session's shares, and the prediction of zeroing it on the session:
+// advise()'s longestWait (event, wait, predicted T) on every process, P = 1 to 4.
+TEST(DistributedReplay, TheLongestWaitOverSharesIsTheSerialOne) {
+  std::vector<fs::path> traces;
+  GeneratorSpec a;
+  a.ranks = 7;
+  a.steps = 6;
+  a.imbalance = 0.5;
+  traces.push_back(generated("longest_a", a));
+  GeneratorSpec b;
+  b.ranks = 6;
+  b.steps = 5;
+  b.imbalance = 0.8;
+  b.nonBlocking = true;
+  b.pattern = P2PPattern::Random;
+  traces.push_back(generated("longest_b", b));
+  for (const char* name : {"stencil_8", "pipeline_8.alog", "ring4.alog"}) traces.push_back(kSamples / name);
+  std::size_t waits = 0;
+  for (const fs::path& path : traces) {
+    const Trace t = loadTrace(path.string());
+    AdvisorOptions o;
+    o.steps = false;
+    o.bounds = false;
+    const Advice expected = advise(Replayer(t, Scenario{}), o);
+    for (std::uint32_t P = 1; P <= 4; ++P) {
+      std::vector<WaitCandidate> got(P);
+      const auto errors = runGroup(P, [&](ProcessGroup& g) {
+        DistributedSession session(path.string(), DistributedOptions{}, g);
+        WaitCandidate w = longestWait(session.replayer(), session.ownRanks(), g);
+        if (w.waitNs > 0) w.predictedNs = session.predictWith({{HypothesisKind::ZeroWait, w.event, 0}});
+        got[g.rank()] = w;
+      });
+      for (std::uint32_t q = 0; q < P; ++q) {
+        const std::string what =
+            path.filename().string() + ", P = " + std::to_string(P) + ", process " + std::to_string(q);
+        ASSERT_FALSE(errors[q]) << what;
+        EXPECT_EQ(got[q].waitNs > 0, expected.hasLongestWait) << what;
+        EXPECT_EQ(got[q].event, expected.longestWait.event) << what;
+        EXPECT_EQ(got[q].waitNs, expected.longestWait.waitNs) << what;
+        EXPECT_EQ(got[q].predictedNs, expected.longestWait.predictedNs) << what;
+        waits += got[q].waitNs > 0;
+      }
+    }
+  }
+  EXPECT_GT(waits, 30u);
+}
+
 // A ring of blocking MPI_Send then MPI_Recv per parallel step whose message sizes differ per rank
 // and step (eager, 1 KB to 61 KB, so that no rendezvous cycle forms), with a per-rank
 // computation; an Allreduce closes every second step.

@@ -154,6 +154,11 @@ std::vector<RegionBounds> regionBreakdowns(const Replayer& base, const std::vect
                                            std::uint32_t R, std::vector<std::uint8_t>& in);
 void boundRows(std::vector<RegionBounds>& regions, const std::vector<std::uint8_t>& in);
 
+// The longest predicted wait of the trace over the processes of `group`, each giving its ranks
+// `own` of `share` (the first in rank and call order among equals, as advise()'s longestWait;
+// predictedNs not set; waitNs 0 and no event when no call waits). A collective operation.
+WaitCandidate longestWait(const Replayer& share, RankRange own, ProcessGroup& group);
+
 // The step table's spread columns (step, ranks, mean, max, σ, gain bound; nothing predicted)
 // over the processes of `group`, each giving its ranks `own` of `share`: every process gets
 // stepTable()'s columns for the whole trace. A collective operation.

@@ -16,8 +16,10 @@
 
 #include "perwiz/critical_path.h"
 #include "perwiz/execution_dag.h"
+#include "perwiz/process_group.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <map>
 #include <queue>
@@ -340,7 +342,42 @@ class DominoSearch {
   std::vector<std::size_t> planned_;  // candidates the dry run needed
 };
 
+// The longest predicted wait of `ranks`, the first in rank and call order among equals (-1:
+// no call).
+WaitCandidate longestWaitIn(const Replayer& base, RankRange ranks) {
+  const Trace& tr = base.trace();
+  WaitCandidate best;
+  best.waitNs = -1;
+  for (std::uint32_t r = ranks.first; r < ranks.last; ++r)
+    for (std::uint32_t i = 0; i < tr.ranks[r].mpiCalls.size(); ++i) {
+      const TimeNs w = base.predicted(r, i).wait;
+      if (w > best.waitNs) best = {EventRef{r, i, false}, w, 0};
+    }
+  return best;
+}
+
 }  // namespace
+
+WaitCandidate longestWait(const Replayer& share, RankRange own, ProcessGroup& group) {
+  const WaitCandidate mine = longestWaitIn(share, own);
+  std::string bytes(sizeof(TimeNs) + 8, '\0');
+  std::memcpy(bytes.data(), &mine.waitNs, sizeof(TimeNs));
+  std::memcpy(bytes.data() + sizeof(TimeNs), &mine.event.rank, 4);
+  std::memcpy(bytes.data() + sizeof(TimeNs) + 4, &mine.event.index, 4);
+  // Processes hold ranks in increasing order: the first of the longest is the serial one.
+  WaitCandidate best;
+  best.waitNs = -1;
+  for (const std::string& b : group.allGather(bytes)) {
+    if (b.size() != bytes.size())
+      throw GroupError("longest wait: a process sent " + std::to_string(b.size()) + " bytes");
+    WaitCandidate c;
+    std::memcpy(&c.waitNs, b.data(), sizeof(TimeNs));
+    std::memcpy(&c.event.rank, b.data() + sizeof(TimeNs), 4);
+    std::memcpy(&c.event.index, b.data() + sizeof(TimeNs) + 4, 4);
+    if (c.waitNs > best.waitNs) best = c;
+  }
+  return best.waitNs > 0 ? best : WaitCandidate{};
+}
 
 DominoResult dominoPaths(const Replayer& base, const AdvisorOptions& options,
                          std::vector<WaitCandidate>* candidates, WaitCandidate* longestWait,
@@ -351,14 +388,7 @@ DominoResult dominoPaths(const Replayer& base, const AdvisorOptions& options,
   DominoResult result = search.run();
   if (candidates) *candidates = search.ranking(options.topCandidates);
   if (longestWait) {
-    const Trace& tr = base.trace();
-    WaitCandidate best;
-    best.waitNs = -1;
-    for (std::uint32_t r = 0; r < tr.rankCount(); ++r)
-      for (std::uint32_t i = 0; i < tr.ranks[r].mpiCalls.size(); ++i) {
-        const TimeNs w = base.predicted(r, i).wait;
-        if (w > best.waitNs) best = {EventRef{r, i, false}, w, 0};
-      }
+    WaitCandidate best = longestWaitIn(base, RankRange{0, base.trace().rankCount()});
     if (best.waitNs > 0) {
       // Simulated outright (not through the pruning) so the comparison rests on a replay.
       std::vector<TimeNs> t;
