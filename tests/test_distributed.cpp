@@ -535,6 +535,54 @@ TEST(DistributedReplay, TheLongestWaitOverSharesIsTheSerialOne) {
   EXPECT_GT(waits, 30u);
 }
 
+// The waits of the base's critical path over a session's shares (the domino search's
+// candidates): the serial list, in order, with each wait and partner, on every process, P = 1
+// to 4; and again after a prediction when the base is swept once more.
+TEST(DistributedReplay, TheCriticalPathsWaitsOverSharesAreTheSerialOnes) {
+  std::vector<fs::path> traces;
+  GeneratorSpec a;
+  a.ranks = 7;
+  a.steps = 8;
+  a.imbalance = 0.6;
+  traces.push_back(generated("waits_a", a));
+  GeneratorSpec b;
+  b.ranks = 6;
+  b.steps = 6;
+  b.imbalance = 0.8;
+  b.nonBlocking = true;
+  b.pattern = P2PPattern::Random;
+  b.collective = MpiOp::None;
+  traces.push_back(generated("waits_b", b));
+  for (const char* name : {"stencil_8", "binary_swap_8", "pipeline_8.alog", "ring4.alog"})
+    traces.push_back(kSamples / name);
+  std::size_t waits = 0;
+  for (const fs::path& path : traces) {
+    const Trace t = loadTrace(path.string());
+    const Replayer serial(t, Scenario{});
+    const std::vector<CriticalWait> expected =
+        criticalWaits(criticalPath(serial, CriticalPathListing::Segments), serial);
+    for (std::uint32_t P = 1; P <= 4; ++P) {
+      std::vector<std::vector<CriticalWait>> got(P), again(P);
+      const auto errors = runGroup(P, [&](ProcessGroup& g) {
+        DistributedSession session(path.string(), DistributedOptions{}, g);
+        got[g.rank()] = session.criticalWaits();
+        if (!got[g.rank()].empty()) session.predictWith({{HypothesisKind::ZeroWait, got[g.rank()][0].event, 0}});
+        session.predictWith({});
+        again[g.rank()] = session.criticalWaits();
+      });
+      for (std::uint32_t q = 0; q < P; ++q) {
+        const std::string what =
+            path.filename().string() + ", P = " + std::to_string(P) + ", process " + std::to_string(q);
+        ASSERT_FALSE(errors[q]) << what;
+        EXPECT_EQ(got[q], expected) << what;
+        EXPECT_EQ(again[q], expected) << what;
+        waits += got[q].size();
+      }
+    }
+  }
+  EXPECT_GT(waits, 100u);
+}
+
 // A ring of blocking MPI_Send then MPI_Recv per parallel step whose message sizes differ per rank
 // and step (eager, 1 KB to 61 KB, so that no rendezvous cycle forms), with a per-rank
 // computation; an Allreduce closes every second step.

@@ -14,6 +14,7 @@
 // forks of it in parallel. Long runs report progress and can be cancelled.
 #pragma once
 
+#include "perwiz/critical_path.h"
 #include "perwiz/scenario.h"
 #include "perwiz/trace.h"
 #include "perwiz/trace_io.h"
@@ -153,6 +154,18 @@ std::vector<std::string> boundRegionNames(const Trace& t, RankRange ranks);
 std::vector<RegionBounds> regionBreakdowns(const Replayer& base, const std::vector<std::string>& names, RankRange ranks,
                                            std::uint32_t R, std::vector<std::uint8_t>& in);
 void boundRows(std::vector<RegionBounds>& regions, const std::vector<std::uint8_t>& in);
+
+// A wait on the critical path (a message or skew segment whose call waits): the domino search's
+// candidates, each call once, in the path's order.
+struct CriticalWait {
+  EventRef event;
+  TimeNs wait = 0;
+  EventRef partner;  // the call it waited for (its binding dependency's source)
+  bool hasPartner = false;
+  bool operator==(const CriticalWait&) const = default;
+};
+// The waits of `cp` (a critical path of `base` with its segments listed).
+std::vector<CriticalWait> criticalWaits(const CriticalPath& cp, const Replayer& base);
 
 // The longest predicted wait of the trace over the processes of `group`, each giving its ranks
 // `own` of `share` (the first in rank and call order among equals, as advise()'s longestWait;

@@ -7,6 +7,7 @@
 // nanosecond.
 #pragma once
 
+#include "perwiz/advisor.h"
 #include "perwiz/critical_path.h"
 #include "perwiz/process_group.h"
 #include "perwiz/replay.h"
@@ -98,6 +99,11 @@ class DistributedSession {
   // balance-volume and compensation only when the base scenario holds them: GroupError
   // otherwise). A collective operation; an error is raised on every process.
   TimeNs predictWith(const std::vector<Hypothesis>& extra);
+  // The waits of the base's critical path (criticalWaits() of the serial replay), on every
+  // process: the path walked across the processes, its message and skew segments' calls sent
+  // from process 0, each wait from its owner. Reads the replay's results: call it before
+  // predictWith() (or after predictWith({}), which sweeps the base again).
+  std::vector<CriticalWait> criticalWaits();
   // This process's replay (its ranks and their ghosts; the last prediction's results) and ranks.
   const Replayer& replayer() const;
   RankRange ownRanks() const;

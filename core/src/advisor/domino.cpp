@@ -28,12 +28,7 @@
 namespace perwiz {
 namespace {
 
-struct CpWait {
-  EventRef event;
-  TimeNs wait = 0;
-  EventRef partner;  // the call it waited for (its binding dependency's source)
-  bool hasPartner = false;
-};
+using CpWait = CriticalWait;
 
 class DominoSearch {
  public:
@@ -51,19 +46,8 @@ class DominoSearch {
 
   // The critical path's waits (message and skew segments with a positive wait), each once.
   void collectWaits(const CriticalPath& cp) {
-    for (const CriticalSegment& s : cp.segments) {
-      // A skewed dependency still names a call and its partner; its wait decides below.
-      if (s.kind != CriticalSegment::Kind::Message && s.kind != CriticalSegment::Kind::Skew) continue;
-      CpWait w;
-      w.event = EventRef{s.rank, s.index, false};
-      w.wait = base_.predicted(s.rank, s.index).wait;
-      if (w.wait <= 0) continue;
-      if (s.fromRank != kNone32) {
-        w.partner = EventRef{s.fromRank, s.fromIndex, false};
-        w.hasPartner = true;
-      }
-      if (index_.emplace(w.event, waits_.size()).second) waits_.push_back(w);
-    }
+    waits_ = criticalWaits(cp, base_);
+    for (std::size_t i = 0; i < waits_.size(); ++i) index_.emplace(waits_[i].event, i);
   }
 
   TimeNs baseT() const { return t0_; }
@@ -341,6 +325,29 @@ class DominoSearch {
   bool planning_ = false;
   std::vector<std::size_t> planned_;  // candidates the dry run needed
 };
+
+}  // namespace
+
+std::vector<CriticalWait> criticalWaits(const CriticalPath& cp, const Replayer& base) {
+  std::vector<CriticalWait> out;
+  std::set<EventRef> seen;
+  for (const CriticalSegment& s : cp.segments) {
+    // A skewed dependency still names a call and its partner; its wait decides below.
+    if (s.kind != CriticalSegment::Kind::Message && s.kind != CriticalSegment::Kind::Skew) continue;
+    CriticalWait w;
+    w.event = EventRef{s.rank, s.index, false};
+    w.wait = base.predicted(s.rank, s.index).wait;
+    if (w.wait <= 0) continue;
+    if (s.fromRank != kNone32) {
+      w.partner = EventRef{s.fromRank, s.fromIndex, false};
+      w.hasPartner = true;
+    }
+    if (seen.insert(w.event).second) out.push_back(w);
+  }
+  return out;
+}
+
+namespace {
 
 // The longest predicted wait of `ranks`, the first in rank and call order among equals (-1:
 // no call).

@@ -84,8 +84,8 @@ std::vector<StepRow> stepSpreads(const Replayer& share, RankRange own, ProcessGr
   // Every process's ranks' computation in every step (8 B per step and own rank), to every one.
   const std::vector<TimeNs> here = share.stepComputations();
   const std::size_t shareRanks = share.trace().rankCount();
-  std::string bytes;
-  bytes.reserve(std::size_t{n} * own.size() * sizeof(TimeNs));
+  std::string bytes(reinterpret_cast<const char*>(&own.first), 4);  // then per step its ranks'
+  bytes.reserve(4 + std::size_t{n} * own.size() * sizeof(TimeNs));
   for (std::uint32_t k = 0; k < n; ++k)
     for (std::uint32_t r = own.first; r < own.last; ++r) {
       const TimeNs c = k < steps ? here[std::size_t{k} * shareRanks + r] : -1;
@@ -94,11 +94,14 @@ std::vector<StepRow> stepSpreads(const Replayer& share, RankRange own, ProcessGr
   std::vector<TimeNs> all(std::size_t{n} * R, -1);
   const std::vector<std::string> in = group.allGather(bytes);
   for (std::uint32_t q = 0; q < in.size(); ++q) {
-    const RankRange theirs = rankShare(R, q, static_cast<std::uint32_t>(in.size()));
-    if (in[q].size() != std::size_t{n} * theirs.size() * sizeof(TimeNs))
+    std::uint32_t first = 0;
+    if (in[q].size() >= 4) std::memcpy(&first, in[q].data(), 4);
+    const std::size_t count = in[q].size() < 4 || n == 0 ? 0 : (in[q].size() - 4) / sizeof(TimeNs) / n;
+    const RankRange theirs{first, static_cast<std::uint32_t>(first + count)};
+    if (in[q].size() < 4 || in[q].size() != 4 + std::size_t{n} * count * sizeof(TimeNs) || theirs.last > R)
       throw GroupError("step spreads: process " + std::to_string(q) + " sent " + std::to_string(in[q].size()) +
                        " bytes");
-    const char* p = in[q].data();
+    const char* p = in[q].data() + 4;
     for (std::uint32_t k = 0; k < n; ++k)
       for (std::uint32_t r = theirs.first; r < theirs.last; ++r, p += sizeof(TimeNs))
         std::memcpy(&all[std::size_t{k} * R + r], p, sizeof(TimeNs));

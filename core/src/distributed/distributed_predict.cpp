@@ -431,6 +431,52 @@ DistributedSession::DistributedSession(const std::string& path, const Distribute
 DistributedSession::~DistributedSession() = default;
 
 const DistributedPrediction& DistributedSession::base() const { return d->out; }
+std::vector<CriticalWait> DistributedSession::criticalWaits() {
+  ProcessGroup& group = d->group;
+  const DistributedCriticalPath cp = criticalPathDistributed(*d->rp, d->trace, d->links, d->imported,
+                                                             d->out.predictedEnd, group, CriticalPathListing::Segments);
+  // Process 0 holds the listing: its message and skew segments (call, partner) to every process.
+  wire::Writer w;
+  if (group.rank() == 0)
+    for (const CriticalSegment& s : cp.path.segments)
+      if (s.kind == CriticalSegment::Kind::Message || s.kind == CriticalSegment::Kind::Skew) {
+        w.u32(s.rank);
+        w.u32(s.index);
+        w.u32(s.fromRank);
+        w.u32(s.fromIndex);
+      }
+  const std::string listed = group.broadcast(0, group.rank() == 0 ? w.take() : std::string());
+  std::vector<CriticalWait> all;
+  wire::Reader r(listed, "critical waits");
+  while (!r.done()) {
+    CriticalWait c;
+    c.event = EventRef{r.u32(), r.u32(), false};
+    const std::uint32_t fromRank = r.u32(), fromIndex = r.u32();
+    if (fromRank != kNone32) c.partner = EventRef{fromRank, fromIndex, false}, c.hasPartner = true;
+    all.push_back(c);
+  }
+  // Each wait from the process that owns its rank.
+  wire::Writer mine;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (d->own.contains(all[i].event.rank)) {
+      mine.u32(static_cast<std::uint32_t>(i));
+      mine.i64(d->rp->predicted(all[i].event.rank, all[i].event.index).wait);
+    }
+  for (const std::string& b : group.allGather(mine.take())) {
+    wire::Reader rd(b, "critical waits");
+    while (!rd.done()) {
+      const std::uint32_t i = rd.u32();
+      if (i >= all.size()) throw GroupError("critical waits: segment " + std::to_string(i) + " out of range");
+      all[i].wait = rd.i64();
+    }
+  }
+  std::vector<CriticalWait> out;
+  std::set<EventRef> seen;
+  for (const CriticalWait& c : all)
+    if (c.wait > 0 && seen.insert(c.event).second) out.push_back(c);
+  return out;
+}
+
 const Replayer& DistributedSession::replayer() const { return *d->rp; }
 RankRange DistributedSession::ownRanks() const { return d->own; }
 
