@@ -395,7 +395,7 @@ DominoResult dominoPaths(const Replayer& base, const AdvisorOptions& options,
   DominoResult result = search.run();
   if (candidates) *candidates = search.ranking(options.topCandidates);
   if (longestWait) {
-    WaitCandidate best = longestWaitIn(base, RankRange{0, base.trace().rankCount()});
+    WaitCandidate best = longestWaitIn(base, RankRange{0, static_cast<std::uint32_t>(base.trace().rankCount())});
     if (best.waitNs > 0) {
       // Simulated outright (not through the pruning) so the comparison rests on a replay.
       std::vector<TimeNs> t;

@@ -167,7 +167,7 @@ void boundRows(std::vector<RegionBounds>& regions, const std::vector<std::uint8_
 }
 
 std::vector<RegionBounds> lowerBounds(const Replayer& base) {
-  const RankRange all{0, base.trace().rankCount()};
+  const RankRange all{0, static_cast<std::uint32_t>(base.trace().rankCount())};
   std::vector<std::uint8_t> in;
   std::vector<RegionBounds> out = regionBreakdowns(base, boundRegionNames(base.trace(), all), all, all.last, in);
   boundRows(out, in);
