@@ -583,6 +583,68 @@ TEST(DistributedReplay, TheCriticalPathsWaitsOverSharesAreTheSerialOnes) {
   EXPECT_GT(waits, 100u);
 }
 
+// The ranking's calls off the critical path over a session's shares: the `top` longest waits
+// but the critical path's (the test sorts every waiting call of the serial replay itself: by
+// wait, longest first, then by call), at the base's T, P = 1 to 4.
+TEST(DistributedReplay, TheRankingsOtherWaitsOverSharesAreTheSerialOnes) {
+  std::vector<fs::path> traces;
+  GeneratorSpec a;
+  a.ranks = 7;
+  a.steps = 8;
+  a.imbalance = 0.6;
+  traces.push_back(generated("others_a", a));
+  GeneratorSpec b;
+  b.ranks = 6;
+  b.steps = 6;
+  b.imbalance = 0.8;
+  b.nonBlocking = true;
+  b.pattern = P2PPattern::Random;
+  traces.push_back(generated("others_b", b));
+  for (const char* name : {"stencil_8", "pipeline_8.alog"}) traces.push_back(kSamples / name);
+  std::size_t listed = 0;
+  for (const fs::path& path : traces) {
+    const Trace t = loadTrace(path.string());
+    const Replayer serial(t, Scenario{});
+    const std::vector<CriticalWait> cp = criticalWaits(criticalPath(serial, CriticalPathListing::Segments), serial);
+    std::set<EventRef> onPath;
+    for (const CriticalWait& w : cp) onPath.insert(w.event);
+    std::vector<WaitCandidate> all;
+    for (std::uint32_t r = 0; r < t.rankCount(); ++r)
+      for (std::uint32_t i = 0; i < t.ranks[r].mpiCalls.size(); ++i) {
+        const EventRef e{r, i, false};
+        if (serial.predicted(r, i).wait > 0 && !onPath.count(e))
+          all.push_back({e, serial.predicted(r, i).wait, serial.predictedTime()});
+      }
+    std::sort(all.begin(), all.end(), [](const WaitCandidate& x, const WaitCandidate& y) {
+      return x.waitNs != y.waitNs ? x.waitNs > y.waitNs : x.event < y.event;
+    });
+    for (const std::size_t top : {std::size_t{1}, std::size_t{10}, all.size() + 3}) {
+      const std::vector<WaitCandidate> expected(all.begin(),
+                                                all.begin() + static_cast<std::ptrdiff_t>(std::min(top, all.size())));
+      for (std::uint32_t P = 1; P <= 4; ++P) {
+        std::vector<std::vector<WaitCandidate>> got(P);
+        const auto errors = runGroup(P, [&](ProcessGroup& g) {
+          DistributedSession session(path.string(), DistributedOptions{}, g);
+          got[g.rank()] = otherWaits(session.replayer(), session.ownRanks(), g, top, session.criticalWaits(),
+                                     session.base().predicted);
+        });
+        for (std::uint32_t q = 0; q < P; ++q) {
+          const std::string what = path.filename().string() + ", top " + std::to_string(top) +
+                                   ", P = " + std::to_string(P) + ", process " + std::to_string(q);
+          ASSERT_FALSE(errors[q]) << what;
+          ASSERT_EQ(got[q].size(), expected.size()) << what;
+          for (std::size_t k = 0; k < expected.size(); ++k)
+            EXPECT_TRUE(got[q][k].event == expected[k].event && got[q][k].waitNs == expected[k].waitNs &&
+                        got[q][k].predictedNs == expected[k].predictedNs)
+                << what << " place " << k;
+          listed += got[q].size();
+        }
+      }
+    }
+  }
+  EXPECT_GT(listed, 200u);
+}
+
 // A ring of blocking MPI_Send then MPI_Recv per parallel step whose message sizes differ per rank
 // and step (eager, 1 KB to 61 KB, so that no rendezvous cycle forms), with a per-rank
 // computation; an Allreduce closes every second step.

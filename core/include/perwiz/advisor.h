@@ -167,6 +167,14 @@ struct CriticalWait {
 // The waits of `cp` (a critical path of `base` with its segments listed).
 std::vector<CriticalWait> criticalWaits(const CriticalPath& cp, const Replayer& base);
 
+// The ranking's calls off the critical path over the processes of `group`, each giving its ranks
+// `own` of `share`: the `top` best (the lower T, the longer wait, the earlier call) of every call
+// that waits but those `excluded` (the critical path's waits), each at T = t0 (zeroing a wait
+// off the critical path leaves T). advise()'s candidates are the best of these and the critical
+// path's waits with their predictions. A collective operation.
+std::vector<WaitCandidate> otherWaits(const Replayer& share, RankRange own, ProcessGroup& group, std::size_t top,
+                                      const std::vector<CriticalWait>& excluded, TimeNs t0);
+
 // The longest predicted wait of the trace over the processes of `group`, each giving its ranks
 // `own` of `share` (the first in rank and call order among equals, as advise()'s longestWait;
 // predictedNs not set; waitNs 0 and no event when no call waits). A collective operation.

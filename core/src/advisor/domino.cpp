@@ -19,6 +19,7 @@
 #include "perwiz/process_group.h"
 
 #include <algorithm>
+#include <functional>
 #include <cstring>
 #include <limits>
 #include <map>
@@ -29,6 +30,55 @@ namespace perwiz {
 namespace {
 
 using CpWait = CriticalWait;
+
+// The `top` best candidates under a total order (the lower T, then the longer wait, then the
+// earlier call), kept in a heap whose top is the worst kept: the same head as sorting every
+// candidate, without a list of every call with a wait (32 B per call: advise's peak at 10^7
+// events held 134 MB of it; issue #42). The best of a union is the best of its parts' best.
+class TopCandidates {
+ public:
+  explicit TopCandidates(std::size_t top) : top_(top) {}
+  static bool better(const WaitCandidate& a, const WaitCandidate& b) {
+    if (a.predictedNs != b.predictedNs) return a.predictedNs < b.predictedNs;
+    if (a.waitNs != b.waitNs) return a.waitNs > b.waitNs;
+    return a.event < b.event;
+  }
+  void offer(const WaitCandidate& c) {
+    if (top_ == 0) return;
+    if (out_.size() < top_) {
+      out_.push_back(c);
+      std::push_heap(out_.begin(), out_.end(), better);
+    } else if (better(c, out_.front())) {
+      std::pop_heap(out_.begin(), out_.end(), better);
+      out_.back() = c;
+      std::push_heap(out_.begin(), out_.end(), better);
+    }
+  }
+  std::vector<WaitCandidate> take() {  // best first
+    std::sort_heap(out_.begin(), out_.end(), better);
+    return std::move(out_);
+  }
+
+ private:
+  std::size_t top_;
+  std::vector<WaitCandidate> out_;
+};
+
+// The `top` best calls of `ranks` that wait (TopCandidates' order), but those `excluded`, each
+// at T = t0.
+std::vector<WaitCandidate> otherWaitsIn(const Replayer& base, RankRange ranks, std::size_t top,
+                                        const std::function<bool(const EventRef&)>& excluded, TimeNs t0) {
+  const Trace& tr = base.trace();
+  TopCandidates best(top);
+  for (std::uint32_t r = ranks.first; r < ranks.last; ++r)
+    for (std::uint32_t i = 0; i < tr.ranks[r].mpiCalls.size(); ++i) {
+      const TimeNs w = base.predicted(r, i).wait;
+      if (w <= 0) continue;
+      const EventRef e{r, i, false};
+      if (!excluded(e)) best.offer({e, w, t0});
+    }
+  return best.take();
+}
 
 class DominoSearch {
  public:
@@ -219,38 +269,14 @@ class DominoSearch {
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return byWait(a, b); });
     minimum(order, std::max<std::size_t>(top, 1), nullptr);
     if (planning_) return {};  // the dry run only needs to know what minimum() replays
-    auto better = [](const WaitCandidate& a, const WaitCandidate& b) {
-      if (a.predictedNs != b.predictedNs) return a.predictedNs < b.predictedNs;
-      if (a.waitNs != b.waitNs) return a.waitNs > b.waitNs;
-      return a.event < b.event;
-    };
-    // The `top` best under a total order, kept in a heap whose top is the worst kept: the same
-    // head as sorting every candidate, without a list of every call with a wait (32 B per call:
-    // advise's peak at 10^7 events held 134 MB of it; issue #42).
-    std::vector<WaitCandidate> out;
-    auto offer = [&](const WaitCandidate& c) {
-      if (top == 0) return;
-      if (out.size() < top) {
-        out.push_back(c);
-        std::push_heap(out.begin(), out.end(), better);
-      } else if (better(c, out.front())) {
-        std::pop_heap(out.begin(), out.end(), better);
-        out.back() = c;
-        std::push_heap(out.begin(), out.end(), better);
-      }
-    };
-    for (const auto& [i, t] : cache_) offer({waits_[i].event, waits_[i].wait, t});
+    TopCandidates best(top);
+    for (const auto& [i, t] : cache_) best.offer({waits_[i].event, waits_[i].wait, t});
     // Every other call with a wait: zeroing it leaves T unchanged (see the file comment).
-    const Trace& tr = base_.trace();
-    for (std::uint32_t r = 0; r < tr.rankCount(); ++r)
-      for (std::uint32_t i = 0; i < tr.ranks[r].mpiCalls.size(); ++i) {
-        const TimeNs w = base_.predicted(r, i).wait;
-        if (w <= 0) continue;
-        const EventRef e{r, i, false};
-        if (!index_.count(e)) offer({e, w, t0_});
-      }
-    std::sort_heap(out.begin(), out.end(), better);
-    return out;
+    for (const WaitCandidate& c : otherWaitsIn(
+             base_, RankRange{0, static_cast<std::uint32_t>(base_.trace().rankCount())}, top,
+             [&](const EventRef& e) { return index_.count(e) > 0; }, t0_))
+      best.offer(c);
+    return best.take();
   }
 
  private:
@@ -384,6 +410,35 @@ WaitCandidate longestWait(const Replayer& share, RankRange own, ProcessGroup& gr
     if (c.waitNs > best.waitNs) best = c;
   }
   return best.waitNs > 0 ? best : WaitCandidate{};
+}
+
+std::vector<WaitCandidate> otherWaits(const Replayer& share, RankRange own, ProcessGroup& group, std::size_t top,
+                                      const std::vector<CriticalWait>& excluded, TimeNs t0) {
+  std::set<EventRef> skip;
+  for (const CriticalWait& w : excluded) skip.insert(w.event);
+  const std::vector<WaitCandidate> mine = otherWaitsIn(
+      share, own, top, [&](const EventRef& e) { return skip.count(e) > 0; }, t0);
+  std::string bytes(mine.size() * (8 + sizeof(TimeNs)), '\0');
+  for (std::size_t k = 0; k < mine.size(); ++k) {
+    char* w = bytes.data() + k * (8 + sizeof(TimeNs));
+    std::memcpy(w, &mine[k].event.rank, 4);
+    std::memcpy(w + 4, &mine[k].event.index, 4);
+    std::memcpy(w + 8, &mine[k].waitNs, sizeof(TimeNs));
+  }
+  TopCandidates best(top);
+  for (const std::string& b : group.allGather(bytes)) {
+    if (b.size() % (8 + sizeof(TimeNs)) != 0)
+      throw GroupError("other waits: a process sent " + std::to_string(b.size()) + " bytes");
+    for (std::size_t at = 0; at < b.size(); at += 8 + sizeof(TimeNs)) {
+      WaitCandidate c;
+      std::memcpy(&c.event.rank, b.data() + at, 4);
+      std::memcpy(&c.event.index, b.data() + at + 4, 4);
+      std::memcpy(&c.waitNs, b.data() + at + 8, sizeof(TimeNs));
+      c.predictedNs = t0;
+      best.offer(c);
+    }
+  }
+  return best.take();
 }
 
 DominoResult dominoPaths(const Replayer& base, const AdvisorOptions& options,
