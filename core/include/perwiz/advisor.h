@@ -14,7 +14,6 @@
 // forks of it in parallel. Long runs report progress and can be cancelled.
 #pragma once
 
-#include "perwiz/critical_path.h"
 #include "perwiz/scenario.h"
 #include "perwiz/trace.h"
 #include "perwiz/trace_io.h"
@@ -30,6 +29,7 @@ namespace perwiz {
 
 class Replayer;      // perwiz/replay.h: the results below are plain data, readable without it
 class ProcessGroup;  // perwiz/process_group.h
+struct CriticalPath;  // perwiz/critical_path.h (the replay engine's: the GUI's views include this header)
 
 struct AdvisorOptions {
   std::size_t topCandidates = 10;
