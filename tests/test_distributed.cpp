@@ -379,27 +379,33 @@ TEST(DistributedReplay, ASessionPredictsOneScenarioAfterTheOther) {
   }
 }
 
+// The traces the distributed advisor's parts are checked on: an imbalanced blocking ring with
+// an Allreduce per step (7 ranks), imbalanced random non-blocking messages without collectives
+// (6 ranks), and the samples with parallel steps, as ALOG and OTF2.
+static std::vector<fs::path> advisorTraces(const std::string& tag) {
+  GeneratorSpec a;
+  a.ranks = 7;
+  a.steps = 8;
+  a.imbalance = 0.6;
+  GeneratorSpec b;
+  b.ranks = 6;
+  b.steps = 6;
+  b.imbalance = 0.8;
+  b.nonBlocking = true;
+  b.pattern = P2PPattern::Random;
+  b.collective = MpiOp::None;
+  std::vector<fs::path> traces{generated(tag + "_a", a), generated(tag + "_b", b)};
+  for (const char* name : {"stencil_8", "binary_swap_8", "pipeline_8.alog", "ring4.alog"})
+    traces.push_back(kSamples / name);
+  return traces;
+}
+
 // The lower bounds per region (F3) over a session's shares: every process gets the rows and
 // every rank's breakdown that the serial lowerBounds() gives, P = 1 to 4, on generated traces
 // (blocking, non-blocking, imbalanced, with and without collectives) and the bundled samples;
 // P = 2 and 3 on the shared ALOG files and OTF2 archives where present.
 TEST(DistributedReplay, LowerBoundsOverSharesAreTheSerialOnes) {
-  std::vector<fs::path> traces;
-  GeneratorSpec a;
-  a.ranks = 7;
-  a.steps = 6;
-  a.imbalance = 0.4;
-  a.nonBlocking = true;
-  traces.push_back(generated("bounds_a", a));
-  GeneratorSpec b;
-  b.ranks = 5;
-  b.steps = 4;
-  b.imbalance = 0.7;
-  b.collective = MpiOp::None;
-  b.pattern = P2PPattern::Random;
-  traces.push_back(generated("bounds_b", b));
-  for (const char* name : {"binary_swap_8", "stencil_8", "pipeline_8.alog", "ring4.alog"})
-    traces.push_back(kSamples / name);
+  std::vector<fs::path> traces = advisorTraces("bounds");
   const std::size_t own = traces.size();
   for (const fs::path& p : perwiz::test::sharedAlogFiles()) traces.push_back(p);  // none where absent
   for (const fs::path& p : perwiz::test::sharedOtf2Archives()) traces.push_back(p);
@@ -441,23 +447,9 @@ TEST(DistributedReplay, LowerBoundsOverSharesAreTheSerialOnes) {
 }
 
 // The step table's spread columns over a session's shares: every process gets stepTable()'s
-// step, ranks, mean, max, σ and gain bound for every step, P = 1 to 4 (imbalanced generated
-// traces with 7 and 5 ranks, the samples with parallel steps).
+// step, ranks, mean, max, σ and gain bound for every step, P = 1 to 4 (advisorTraces()).
 TEST(DistributedReplay, StepSpreadsOverSharesAreTheSerialOnes) {
-  std::vector<fs::path> traces;
-  GeneratorSpec a;
-  a.ranks = 7;
-  a.steps = 9;
-  a.imbalance = 0.6;
-  a.nonBlocking = true;
-  traces.push_back(generated("spreads_a", a));
-  GeneratorSpec b;
-  b.ranks = 5;
-  b.steps = 4;
-  b.imbalance = 0.3;
-  b.collective = MpiOp::None;
-  traces.push_back(generated("spreads_b", b));
-  for (const char* name : {"stencil_8", "binary_swap_8", "ring4.alog"}) traces.push_back(kSamples / name);
+  std::vector<fs::path> traces = advisorTraces("spreads");
   std::size_t rows = 0, spread = 0;
   for (const fs::path& path : traces) {
     const Trace t = loadTrace(path.string());
@@ -491,20 +483,7 @@ TEST(DistributedReplay, StepSpreadsOverSharesAreTheSerialOnes) {
 // The longest wait over a session's shares, and the prediction of zeroing it on the session:
 // advise()'s longestWait (event, wait, predicted T) on every process, P = 1 to 4.
 TEST(DistributedReplay, TheLongestWaitOverSharesIsTheSerialOne) {
-  std::vector<fs::path> traces;
-  GeneratorSpec a;
-  a.ranks = 7;
-  a.steps = 6;
-  a.imbalance = 0.5;
-  traces.push_back(generated("longest_a", a));
-  GeneratorSpec b;
-  b.ranks = 6;
-  b.steps = 5;
-  b.imbalance = 0.8;
-  b.nonBlocking = true;
-  b.pattern = P2PPattern::Random;
-  traces.push_back(generated("longest_b", b));
-  for (const char* name : {"stencil_8", "pipeline_8.alog", "ring4.alog"}) traces.push_back(kSamples / name);
+  std::vector<fs::path> traces = advisorTraces("longest");
   std::size_t waits = 0;
   for (const fs::path& path : traces) {
     const Trace t = loadTrace(path.string());
@@ -539,22 +518,7 @@ TEST(DistributedReplay, TheLongestWaitOverSharesIsTheSerialOne) {
 // candidates): the serial list, in order, with each wait and partner, on every process, P = 1
 // to 4; and again after a prediction when the base is swept once more.
 TEST(DistributedReplay, TheCriticalPathsWaitsOverSharesAreTheSerialOnes) {
-  std::vector<fs::path> traces;
-  GeneratorSpec a;
-  a.ranks = 7;
-  a.steps = 8;
-  a.imbalance = 0.6;
-  traces.push_back(generated("waits_a", a));
-  GeneratorSpec b;
-  b.ranks = 6;
-  b.steps = 6;
-  b.imbalance = 0.8;
-  b.nonBlocking = true;
-  b.pattern = P2PPattern::Random;
-  b.collective = MpiOp::None;
-  traces.push_back(generated("waits_b", b));
-  for (const char* name : {"stencil_8", "binary_swap_8", "pipeline_8.alog", "ring4.alog"})
-    traces.push_back(kSamples / name);
+  std::vector<fs::path> traces = advisorTraces("waits");
   std::size_t waits = 0;
   for (const fs::path& path : traces) {
     const Trace t = loadTrace(path.string());
@@ -587,20 +551,7 @@ TEST(DistributedReplay, TheCriticalPathsWaitsOverSharesAreTheSerialOnes) {
 // but the critical path's (the test sorts every waiting call of the serial replay itself: by
 // wait, longest first, then by call), at the base's T, P = 1 to 4.
 TEST(DistributedReplay, TheRankingsOtherWaitsOverSharesAreTheSerialOnes) {
-  std::vector<fs::path> traces;
-  GeneratorSpec a;
-  a.ranks = 7;
-  a.steps = 8;
-  a.imbalance = 0.6;
-  traces.push_back(generated("others_a", a));
-  GeneratorSpec b;
-  b.ranks = 6;
-  b.steps = 6;
-  b.imbalance = 0.8;
-  b.nonBlocking = true;
-  b.pattern = P2PPattern::Random;
-  traces.push_back(generated("others_b", b));
-  for (const char* name : {"stencil_8", "pipeline_8.alog"}) traces.push_back(kSamples / name);
+  std::vector<fs::path> traces = advisorTraces("others");
   std::size_t listed = 0;
   for (const fs::path& path : traces) {
     const Trace t = loadTrace(path.string());
