@@ -2,6 +2,7 @@
 // threads (thread_group.h) must give every rank's predicted end and T to the nanosecond.
 #include "perwiz/advisor.h"
 #include "perwiz/distributed.h"
+#include "perwiz/execution_dag.h"
 #include "perwiz/generator.h"
 #include "perwiz/trace_builder.h"
 #include "perwiz/trace_io.h"
@@ -545,6 +546,62 @@ TEST(DistributedReplay, TheCriticalPathsWaitsOverSharesAreTheSerialOnes) {
     }
   }
   EXPECT_GT(waits, 100u);
+}
+
+// The domino search's exact bounds over a session's shares: zeroWaitTimes() for every MPI call
+// of the trace (and a computation, a call out of range: T) equal the serial ones on every
+// process, P = 1 to 4, in both cost modes (model: every collective member a ghost; measured:
+// proxies) and with a hypothesis in the base; P = 2 and 3 on the shared ALOG and OTF2 traces.
+TEST(DistributedReplay, ZeroWaitTimesOverSharesAreTheSerialOnes) {
+  std::vector<fs::path> traces = advisorTraces("zerowait");
+  const std::size_t own = traces.size();
+  for (const fs::path& p : perwiz::test::sharedAlogFiles()) traces.push_back(p);  // none where absent
+  for (const fs::path& p : perwiz::test::sharedOtf2Archives()) traces.push_back(p);
+  std::size_t lower = 0, compared = 0;
+  for (std::size_t i = 0; i < traces.size(); ++i) {
+    const fs::path& path = traces[i];
+    const Trace t = loadTrace(path.string());
+    for (int mode = 0; mode < (i < own ? 3 : 1); ++mode) {
+      // mode 0: measured costs; 1: model costs; 2: a call of rank 0 zeroed in the base.
+      const Scenario base =
+          withHypotheses(mode == 2 ? std::vector<Hypothesis>{zeroEvent(0, 1, false)} : std::vector<Hypothesis>{},
+                         mode == 1 ? CostMode::Model : CostMode::Measured);
+      const Replayer serial(t, base);
+      std::vector<EventRef> calls;
+      for (std::uint32_t r = 0; r < t.rankCount(); ++r)
+        for (std::uint32_t k = 0; k < t.ranks[r].mpiCalls.size(); ++k) calls.push_back({r, k, false});
+      calls.push_back({0, 0, true});
+      calls.push_back({static_cast<std::uint32_t>(t.rankCount()), 0, false});
+      const std::vector<TimeNs> expected = zeroWaitTimes(serial, calls);
+      for (std::uint32_t P = i < own ? 1 : 2; P <= (i < own ? 4u : 3u); ++P) {
+        std::vector<std::vector<TimeNs>> got(P);
+        const auto errors = runGroup(P, [&](ProcessGroup& g) {
+          DistributedOptions o;
+          o.scenario = base;
+          DistributedSession session(path.string(), o, g);
+          got[g.rank()] = session.zeroWaitTimes(calls);
+        });
+        for (std::uint32_t q = 0; q < P; ++q) {
+          const std::string what = path.filename().string() + ", mode " + std::to_string(mode) +
+                                   ", P = " + std::to_string(P) + ", process " + std::to_string(q);
+          if (errors[q]) {
+            try {
+              std::rethrow_exception(errors[q]);
+            } catch (const std::exception& e) {
+              FAIL() << what << ": " << e.what();
+            }
+          }
+          ASSERT_EQ(got[q].size(), calls.size()) << what;
+          for (std::size_t k = 0; k < calls.size(); ++k)
+            EXPECT_EQ(got[q][k], expected[k]) << what << ", call " << calls[k].rank << ":" << calls[k].index;
+          compared += calls.size();
+        }
+      }
+      for (TimeNs x : expected) lower += x < serial.predictedTime();
+    }
+  }
+  EXPECT_GT(compared, 10000u);
+  EXPECT_GT(lower, 20u);  // zeroings that shorten the run: the bounds are not all T
 }
 
 // The ranking's calls off the critical path over a session's shares: the `top` longest waits

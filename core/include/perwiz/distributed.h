@@ -104,6 +104,10 @@ class DistributedSession {
   // from process 0, each wait from its owner. Reads the replay's results: call it before
   // predictWith() (or after predictWith({}), which sweeps the base again).
   std::vector<CriticalWait> criticalWaits();
+  // zeroWaitTimes() (execution_dag.h) of the base over the processes' shares: per call, T with
+  // its wait zeroed (the domino search's exact bounds), on every process; every process passes
+  // the same calls. Sweeps the base again (the replay then holds its results).
+  std::vector<TimeNs> zeroWaitTimes(const std::vector<EventRef>& calls);
   // This process's replay (its ranks and their ghosts; the last prediction's results) and ranks.
   const Replayer& replayer() const;
   RankRange ownRanks() const;

@@ -5,6 +5,7 @@
 
 #include "distributed_critical_path.h"
 #include "distributed_sweep.h"
+#include "distributed_zero_wait.h"
 #include "perwiz/internal/replay_program.h"
 #include "perwiz/internal/agree.h"
 #include "ghosts.h"
@@ -302,7 +303,7 @@ struct DistributedSession::Impl {
   // Balance hypotheses' means over every process (before the links, as the first prediction
   // has them); then 6 and 7 for `hs` on the replay program built in the constructor.
   void means(OwnedHypotheses& hs);
-  void sweep(const OwnedHypotheses& hs);
+  void sweep(const OwnedHypotheses& hs, SweepOrder* order = nullptr);
   void schedule();
   void apply(const std::vector<Hypothesis>& owned);
 
@@ -405,17 +406,17 @@ void DistributedSession::Impl::means(OwnedHypotheses& hs) {
   if (!hs.volumes.empty()) shareVolumeMeans(*rp, trace, hs.volumes, own, hs.owned, group);
 }
 
-void DistributedSession::Impl::sweep(const OwnedHypotheses& hs) {
+void DistributedSession::Impl::sweep(const OwnedHypotheses& hs, SweepOrder* order) {
   apply(hs.owned);
   // 6. The sweep.
   SweepStats stats;
   try {
-    stats = sweepDistributed(*rp, links, group);
+    stats = sweepDistributed(*rp, links, group, order);
   } catch (const SweepCycle&) {  // raised on every process alike
     if (scheduled) throw;
     schedule();
     apply(hs.owned);
-    stats = sweepDistributed(*rp, links, group);
+    stats = sweepDistributed(*rp, links, group, order);
   }
   phaseLog(me, "sweep");
   out.rounds = stats.rounds;
@@ -475,6 +476,19 @@ std::vector<CriticalWait> DistributedSession::criticalWaits() {
   for (const CriticalWait& c : all)
     if (c.wait > 0 && seen.insert(c.event).second) out.push_back(c);
   return out;
+}
+
+std::vector<TimeNs> DistributedSession::zeroWaitTimes(const std::vector<EventRef>& calls) {
+  // The base swept again, recording the order in which every process fixed its vertices.
+  OwnedHypotheses hs = ownHypotheses(d->out.scenario, d->trace, d->own, d->path, d->group);
+  DistributedPrediction saved = d->out;
+  SweepOrder order;
+  d->means(hs);
+  d->sweep(hs, &order);
+  const TimeNs t = d->out.predicted;
+  saved.rounds = d->out.rounds;
+  d->out = std::move(saved);
+  return zeroWaitTimesDistributed(*d->rp, d->out.ranks, d->links, order, t, calls, d->group);
 }
 
 const Replayer& DistributedSession::replayer() const { return *d->rp; }

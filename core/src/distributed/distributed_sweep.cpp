@@ -78,10 +78,11 @@ class Sweep {
  public:
   // `schedule`: decide which dependencies the schedule keeps (the serial buildSchedule's
   // cuts), not values; `trace` names the collectives in a stall's exchange.
-  Sweep(Replayer& rp, const SweepLinks& links, ProcessGroup& group, const Trace* trace = nullptr)
+  Sweep(Replayer& rp, const SweepLinks& links, ProcessGroup& group, const Trace* trace = nullptr,
+        SweepOrder* order = nullptr)
       : p_(internal::ReplayerAccess::program(rp)), v_(internal::ReplayerAccess::effective(rp)),
         res_(internal::ReplayerAccess::resultsForWriting(rp)), links_(links), group_(group),
-        schedule_(trace != nullptr), trace_(trace),
+        schedule_(trace != nullptr), trace_(trace), order_(order),
         flags0_(trace ? internal::ReplayerAccess::dependencyFlagsForWriting(rp).data() : nullptr),
         collectives_(p_, trace ? *trace : rp.trace(), links.own,
                      links.proxyRank != kNone32 ? links.proxyRank : p_.ranks) {
@@ -108,6 +109,12 @@ class Sweep {
     for (const auto& d : links.proxyDests) ++proxyDestBegin_[d.proxy + 1];
     for (std::uint32_t x = 0; x < links.proxies(); ++x) proxyDestBegin_[x + 1] += proxyDestBegin_[x];
     out_.assign(group.size(), {});
+    if (order_) {
+      if (p_.units >= SweepOrder::kEnter || p_.nodes() >= SweepOrder::kEnter)
+        throw GroupError("distributed sweep: more than 2^30 units or gather nodes on one process");
+      order_->items.clear();
+      order_->roundStart.assign(1, 0);
+    }
   }
 
   SweepStats run() {
@@ -141,6 +148,7 @@ class Sweep {
       for (std::uint32_t q = 0; q < P; ++q) out[q] = out_[q].take();
       const std::vector<std::string> in = group_.exchange(std::move(out));
       ++stats_.rounds;
+      if (order_) order_->roundStart.push_back(static_cast<std::uint32_t>(order_->items.size()));
       bool allDone = true, anyDid = false;
       for (std::uint32_t q = 0; q < P; ++q) {
         wire::Reader rd(in[q], "distributed sweep");
@@ -160,6 +168,7 @@ class Sweep {
             if (--proxyPending_[c] > 0) continue;
             const std::uint32_t g = p_.rankBegin[links_.proxyRank] + c;
             if (!schedule_) res_.leave[g] = proxyValue_[c];
+            if (order_) order_->items.push_back(SweepOrder::kEnter | g);  // fixed at the next round's start
             setKnown(g);
             continue;
           }
@@ -212,6 +221,7 @@ class Sweep {
       return false;
     }
     if (!schedule_) res_.nodeVal[n] = p_.nodeValue(n, [&](std::uint32_t u) { return enterOf(u); });
+    if (order_) order_->items.push_back(SweepOrder::kNode | n);
     nodeDone_[n] = 1;
     return true;
   }
@@ -433,6 +443,7 @@ class Sweep {
           return;
         }
       if (!schedule_) res_.leave[u] = leaveRule(p_, u, enterOf(u), noWait, v_, src);
+      if (order_) order_->items.push_back(u);
       ++computed_;
       ++u;
       d = p_.depBegin[u];
@@ -454,6 +465,7 @@ class Sweep {
   ProcessGroup& group_;
   const bool schedule_;
   const Trace* trace_;
+  SweepOrder* order_;
   std::uint8_t* flags0_;
   OwnCollectives collectives_;
   std::uint32_t rf_ = 0, rl_ = 0, U0_ = 0, U1_ = 0;
@@ -504,8 +516,8 @@ std::uint32_t OwnCollectives::find(std::uint32_t comm, std::uint32_t sequence) {
   return at != instances_.end() && (*at)[0] == comm && (*at)[1] == sequence ? (*at)[2] : kNone32;
 }
 
-SweepStats sweepDistributed(Replayer& replayer, const SweepLinks& links, ProcessGroup& group) {
-  return Sweep(replayer, links, group).run();
+SweepStats sweepDistributed(Replayer& replayer, const SweepLinks& links, ProcessGroup& group, SweepOrder* order) {
+  return Sweep(replayer, links, group, nullptr, order).run();
 }
 
 SweepStats scheduleDistributed(Replayer& replayer, const Trace& trace, const SweepLinks& links, ProcessGroup& group) {

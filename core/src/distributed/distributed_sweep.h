@@ -108,9 +108,22 @@ struct SweepCycle : GroupError {
   using GroupError::GroupError;
 };
 
+// The order in which a sweep fixed this process's vertices of the execution DAG, round by round
+// (the distributed zeroWaitTimes' topological order, distributed_zero_wait.cpp): an own unit's
+// return L(u) (and with it E(u + 1)), `kNode | n` a gather node's value computed here, `kEnter | g`
+// a proxy-rank unit's enter completed by the round's exchange. A value from another process
+// arrives only after a round, so ordered by (round, process, item) every edge points forward.
+struct SweepOrder {
+  static constexpr std::uint32_t kNode = 0x80000000u, kEnter = 0x40000000u;
+  std::vector<std::uint32_t> items;
+  std::vector<std::uint32_t> roundStart;  // per round its first item, and one past the last
+};
+
 // Computes every unit of this process's ranks into internal::ReplayerAccess::resultsForWriting(replayer); every process
 // of `group` calls it (a collective operation). Throws SweepCycle on a dependency cycle.
-SweepStats sweepDistributed(Replayer& replayer, const SweepLinks& links, ProcessGroup& group);
+// With `order`, records the order of the sweep (4 B per own unit).
+SweepStats sweepDistributed(Replayer& replayer, const SweepLinks& links, ProcessGroup& group,
+                            SweepOrder* order = nullptr);
 
 // The serial schedule's cuts (replay_program.cpp, buildSchedule): every process of `group`
 // calls it before sweepDistributed(), on a replayer without hypotheses. The same rounds, on
