@@ -383,6 +383,76 @@ TEST(DistributedReplay, ASessionPredictsOneScenarioAfterTheOther) {
 // The traces the distributed advisor's parts are checked on: an imbalanced blocking ring with
 // an Allreduce per step (7 ranks), imbalanced random non-blocking messages without collectives
 // (6 ranks), and the samples with parallel steps, as ALOG and OTF2.
+// Messages across collectives of every rank: in even steps each rank's Isend (a late message)
+// before an Allreduce is received after it (a read across the cut: the Allreduce is no clean
+// cut; the last step is one); in odd steps rank 0 sends to ranks 2 and 1 after a Bcast it
+// roots, which they receive before their own Bcast (the Bcast's B_k reads times after it: no
+// closed cut). Per-rank computations vary by step.
+fs::path crossingTrace(const std::string& tag, std::uint32_t R, std::uint32_t steps) {
+  const fs::path dir = freshDir("Distributed_crossing_" + tag) / "trace";
+  auto w = makeOtf2Writer(dir.string());
+  TraceSink& s = *w;
+  s.begin(TraceHeader{R, {}});
+  auto fn = [&](const char* name, EventKind k, MpiOp op) { return s.defineFunction(Function{name, k, op, ""}); };
+  const std::uint32_t step = fn("PRGN_step", EventKind::UserState, MpiOp::None);
+  const std::uint32_t isend = fn("MPI_Isend", EventKind::MpiCall, MpiOp::Isend);
+  const std::uint32_t send = fn("MPI_Send", EventKind::MpiCall, MpiOp::Send);
+  const std::uint32_t recv = fn("MPI_Recv", EventKind::MpiCall, MpiOp::Recv);
+  const std::uint32_t wait = fn("MPI_Wait", EventKind::MpiCall, MpiOp::Wait);
+  const std::uint32_t allreduce = fn("MPI_Allreduce", EventKind::MpiCall, MpiOp::Allreduce);
+  const std::uint32_t bcast = fn("MPI_Bcast", EventKind::MpiCall, MpiOp::Bcast);
+  auto compute = [](std::uint32_t r, std::uint32_t k) -> TimeNs { return 100000 + 20000 * ((r * 5 + k * 3) % 7); };
+  std::uint64_t request = 1;
+  for (std::uint32_t k = 0; k < steps; ++k) {
+    const TimeNs t0 = TimeNs{k} * 1000000;
+    for (std::uint32_t r = 0; r < R; ++r) {
+      s.enter(r, t0, step);
+      const TimeNs c = t0 + compute(r, k);
+      if (k % 2 == 0) {
+        const std::uint32_t from = (r + R - 1) % R, to = (r + 1) % R;
+        const std::uint64_t q = request++;
+        s.enter(r, c, isend);
+        s.send(r, c + 100, static_cast<std::int32_t>(to), 0, 0, 512, q);
+        s.leave(r, c + 2000, isend);
+        s.enter(r, t0 + 400000, allreduce);
+        s.collective(r, t0 + 400001, MpiOp::Allreduce, 0, -1, 8, 8);
+        s.leave(r, t0 + 450000, allreduce);
+        const TimeNs arrived = t0 + compute(from, k) + 100 + 420000;  // after the receive is posted
+        s.enter(r, t0 + 460000, recv);
+        s.recv(r, arrived, static_cast<std::int32_t>(from), 0, 0, 512, 0);
+        s.leave(r, arrived + 100, recv);
+        s.enter(r, arrived + 200, wait);
+        s.isendComplete(r, arrived + 300, q);
+        s.leave(r, arrived + 400, wait);
+      } else {
+        if (r == 0) {
+          s.enter(r, t0 + 300000, bcast);
+          s.collective(r, t0 + 300001, MpiOp::Bcast, 0, 0, 64, 0);
+          s.leave(r, t0 + 300100, bcast);
+          for (std::uint32_t to : {2u, 1u}) {  // rank 1 reads a time two calls after the Bcast
+            const TimeNs at = t0 + 300200 + (to == 1 ? 1000 : 0);
+            s.enter(r, at, send);
+            s.send(r, at + 100, static_cast<std::int32_t>(to), 0, 1, 256, 0);
+            s.leave(r, at + 800, send);
+          }
+        } else {
+          if (r <= 2) {
+            s.enter(r, c, recv);
+            s.recv(r, t0 + 320000 + 1000 * r, 0, 0, 1, 256, 0);
+            s.leave(r, t0 + 320100 + 1000 * r, recv);
+          }
+          s.enter(r, t0 + 330000, bcast);
+          s.collective(r, t0 + 330001, MpiOp::Bcast, 0, 0, 0, 64);
+          s.leave(r, t0 + 340000, bcast);
+        }
+      }
+      s.leave(r, t0 + 900000, step);
+    }
+  }
+  s.end();
+  return dir;
+}
+
 static std::vector<fs::path> advisorTraces(const std::string& tag) {
   GeneratorSpec a;
   a.ranks = 7;
@@ -395,7 +465,7 @@ static std::vector<fs::path> advisorTraces(const std::string& tag) {
   b.nonBlocking = true;
   b.pattern = P2PPattern::Random;
   b.collective = MpiOp::None;
-  std::vector<fs::path> traces{generated(tag + "_a", a), generated(tag + "_b", b)};
+  std::vector<fs::path> traces{generated(tag + "_a", a), generated(tag + "_b", b), crossingTrace(tag, 6, 7)};
   for (const char* name : {"stencil_8", "binary_swap_8", "pipeline_8.alog", "ring4.alog"})
     traces.push_back(kSamples / name);
   return traces;
@@ -602,6 +672,85 @@ TEST(DistributedReplay, ZeroWaitTimesOverSharesAreTheSerialOnes) {
   }
   EXPECT_GT(compared, 10000u);
   EXPECT_GT(lower, 20u);  // zeroings that shorten the run: the bounds are not all T
+}
+
+// A session's evaluations (the distributed advisor's predictions, each recomputing what its
+// job changes and stopping at a cut where every rank moved alike) are the serial predictions:
+// every critical wait zeroed, every third call's wait zeroed, every computation and every fourth
+// call zeroed,
+// every step balanced, pairs; P = 1 to 4, both cost modes and a hypothesis in the base. The
+// base's results are back afterwards (its critical waits), and some evaluations end at a cut.
+TEST(DistributedReplay, ASessionsEvaluationsAreTheSerialPredictions) {
+  const std::vector<fs::path> traces = advisorTraces("evaluate");
+  std::uint64_t compared = 0, atCut = 0, changed = 0;
+  for (const fs::path& path : traces) {
+    const Trace t = loadTrace(path.string());
+    for (int mode = 0; mode < 3; ++mode) {
+      const Scenario base =
+          withHypotheses(mode == 2 ? std::vector<Hypothesis>{zeroEvent(1, 2, true)} : std::vector<Hypothesis>{},
+                         mode == 1 ? CostMode::Model : CostMode::Measured);
+      Replayer serial(t, base);
+      const std::vector<CriticalWait> waits =
+          criticalWaits(criticalPath(serial, CriticalPathListing::Segments), serial);
+      std::vector<std::vector<Hypothesis>> jobs;
+      for (const CriticalWait& w : waits) jobs.push_back({{HypothesisKind::ZeroWait, w.event, 0}});
+      for (std::uint32_t r = 0; r < t.rankCount(); ++r)
+        for (std::uint32_t k = 0; k < t.ranks[r].mpiCalls.size(); ++k) {
+          if (k % 3 == r % 3) jobs.push_back({zeroWait(r, k)});
+          jobs.push_back({zeroEvent(r, k, true)});  // the computation before the call
+          if (k % 4 == r % 4) jobs.push_back({zeroEvent(r, k, false)});
+        }
+      for (std::uint32_t k = 0; k < t.steps.size(); ++k) jobs.push_back({{HypothesisKind::BalanceCompute, {}, k}});
+      if (!t.steps.empty() && !waits.empty())
+        jobs.push_back({{HypothesisKind::BalanceCompute, {}, 0}, {HypothesisKind::ZeroWait, waits.back().event, 0}});
+      std::vector<TimeNs> expected;
+      for (const auto& job : jobs) {
+        Scenario s = base;
+        s.hypotheses.insert(s.hypotheses.end(), job.begin(), job.end());
+        s.normalize();
+        expected.push_back(Replayer(t, s).predictedTime());  // a full replay of each (not predictWith's path)
+        changed += expected.back() != serial.predictedTime();
+      }
+      for (std::uint32_t P = 1; P <= 4; ++P) {
+        std::vector<std::vector<TimeNs>> got(P);
+        std::vector<std::vector<CriticalWait>> after(P);
+        std::vector<EvaluationStats> stats(P);
+        const auto errors = runGroup(P, [&](ProcessGroup& g) {
+          DistributedOptions o;
+          o.scenario = base;
+          DistributedSession session(path.string(), o, g);
+          got[g.rank()] = session.evaluate(jobs);
+          after[g.rank()] = session.criticalWaits();
+          stats[g.rank()] = session.evaluationStats();
+        });
+        for (std::uint32_t q = 0; q < P; ++q) {
+          const std::string what = path.filename().string() + ", mode " + std::to_string(mode) +
+                                   ", P = " + std::to_string(P) + ", process " + std::to_string(q);
+          if (errors[q]) {
+            try {
+              std::rethrow_exception(errors[q]);
+            } catch (const std::exception& e) {
+              FAIL() << what << ": " << e.what();
+            }
+          }
+          ASSERT_EQ(got[q].size(), jobs.size()) << what;
+          for (std::size_t k = 0; k < jobs.size(); ++k)
+            EXPECT_EQ(got[q][k], expected[k]) << what << ", job " << k << ": " << jobs[k][0].toString();
+          EXPECT_EQ(after[q], waits) << what;
+          compared += jobs.size();
+        }
+        atCut += stats[0].atCut;
+        // The generated ring's Allreduce closes each of its 8 steps, no message crosses one: 8
+        // cuts. The crossing trace's Allreduces are crossed by messages, its Bcasts read later
+        // times: none.
+        if (path == traces[0]) EXPECT_EQ(stats[0].cuts, 8u) << "P = " << P;
+        if (path == traces[2]) EXPECT_EQ(stats[0].cuts, 0u) << "P = " << P;
+      }
+    }
+  }
+  EXPECT_GT(compared, 5000u);
+  EXPECT_GT(changed, 100u);  // jobs that move T
+  EXPECT_GT(atCut, 100u);    // the cuts are used
 }
 
 // The ranking's calls off the critical path over a session's shares: the `top` longest waits

@@ -82,6 +82,15 @@ std::vector<Diagnostic> mergeShareWarnings(const std::vector<std::vector<Diagnos
 DistributedPrediction predictDistributed(const std::string& path, const DistributedOptions& options,
                                          ProcessGroup& group);
 
+// What a session's evaluate() did, on this process (DistributedSession::evaluationStats).
+struct EvaluationStats {
+  std::uint64_t evaluations = 0;
+  std::uint64_t recomputed = 0;  // own units recomputed (a unit may be recomputed more than once)
+  std::uint64_t rounds = 0;      // exchanges
+  std::uint64_t atCut = 0;       // evaluations that ended at a cut where every rank moved alike
+  std::uint32_t cuts = 0;        // cuts usable (core/src/distributed/distributed_cuts.h)
+};
+
 // A share loaded, its ghosts exchanged and its replay program built once, for one prediction
 // after the other (the distributed advisor's engine, issue #42): every process of `group`
 // constructs it with the same arguments (the options' scenario is the base: it is swept at
@@ -104,6 +113,12 @@ class DistributedSession {
   // from process 0, each wait from its owner. Reads the replay's results: call it before
   // predictWith() (or after predictWith({}), which sweeps the base again).
   std::vector<CriticalWait> criticalWaits();
+  // T of the base plus each job's hypotheses (zero-wait, zero-event, balance-compute; GroupError
+  // for another kind), each recomputing from the base's results only what the job changes, on
+  // every process (the serial advisor's predictions: PredictionPool). The replay holds the base's
+  // results afterwards. Every process passes the same jobs.
+  std::vector<TimeNs> evaluate(const std::vector<std::vector<Hypothesis>>& jobs);
+  EvaluationStats evaluationStats() const;
   // zeroWaitTimes() (execution_dag.h) of the base over the processes' shares: per call, T with
   // its wait zeroed (the domino search's exact bounds), on every process; every process passes
   // the same calls. Sweeps the base again (the replay then holds its results).

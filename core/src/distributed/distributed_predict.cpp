@@ -6,6 +6,7 @@
 #include "distributed_critical_path.h"
 #include "distributed_sweep.h"
 #include "distributed_zero_wait.h"
+#include "distributed_evaluate.h"
 #include "perwiz/internal/replay_program.h"
 #include "perwiz/internal/agree.h"
 #include "ghosts.h"
@@ -320,6 +321,12 @@ struct DistributedSession::Impl {
   std::unique_ptr<Replayer> rp;
   SweepLinks links;
   bool scheduled = false;
+  bool holdsBase = true;                              // the replay's results are the base's (not another prediction's)
+  std::unique_ptr<DistributedEvaluation> evaluation;  // made at the first evaluate()
+  void sweepBase(SweepOrder* order = nullptr);
+  // Applies `job`'s hypotheses on this process without a replay: those applied, and the units
+  // they changed (ascending).
+  std::vector<Hypothesis> applyJob(const std::vector<Hypothesis>& job, std::vector<std::uint32_t>& touched);
 };
 
 DistributedSession::Impl::Impl(const std::string& p, const DistributedOptions& o, ProcessGroup& g, bool keepSteps)
@@ -478,17 +485,85 @@ std::vector<CriticalWait> DistributedSession::criticalWaits() {
   return out;
 }
 
+// The base swept again (its figures stay what base() says), recording the sweep's order if asked.
+void DistributedSession::Impl::sweepBase(SweepOrder* order) {
+  OwnedHypotheses hs = ownHypotheses(out.scenario, trace, own, path, group);
+  DistributedPrediction saved = out;
+  means(hs);
+  sweep(hs, order);
+  saved.rounds = out.rounds;
+  out = std::move(saved);
+  holdsBase = true;
+}
+
 std::vector<TimeNs> DistributedSession::zeroWaitTimes(const std::vector<EventRef>& calls) {
-  // The base swept again, recording the order in which every process fixed its vertices.
-  OwnedHypotheses hs = ownHypotheses(d->out.scenario, d->trace, d->own, d->path, d->group);
-  DistributedPrediction saved = d->out;
-  SweepOrder order;
-  d->means(hs);
-  d->sweep(hs, &order);
-  const TimeNs t = d->out.predicted;
-  saved.rounds = d->out.rounds;
-  d->out = std::move(saved);
-  return zeroWaitTimesDistributed(*d->rp, d->out.ranks, d->links, order, t, calls, d->group);
+  SweepOrder order;  // the order in which every process fixed its vertices
+  d->sweepBase(&order);
+  return zeroWaitTimesDistributed(*d->rp, d->out.ranks, d->links, order, d->out.predicted, calls, d->group);
+}
+
+std::vector<Hypothesis> DistributedSession::Impl::applyJob(const std::vector<Hypothesis>& job,
+                                                           std::vector<std::uint32_t>& touched) {
+  std::vector<Hypothesis> applied;
+  touched.clear();
+  try {
+    agree(group, attempt([&] {
+            for (const Hypothesis& given : job) {
+              const Hypothesis h = given.canonical();
+              if (h.kind == HypothesisKind::BalanceVolume || h.kind == HypothesisKind::Compensate)
+                throw std::runtime_error(h.toString() +
+                                         ": a session evaluates zero-wait, zero-event and balance-compute");
+              if (h.targetsEvent() && !own.contains(h.event.rank)) continue;  // its owner's
+              if (h.kind == HypothesisKind::BalanceCompute && h.step >= trace.steps.size()) continue;
+              const auto& present = rp->scenario().hypotheses;
+              if (std::binary_search(present.begin(), present.end(), h)) continue;
+              std::vector<std::uint32_t> t;
+              try {
+                t = internal::ReplayerAccess::changeWithoutReplay(*rp, h, true);
+              } catch (const std::invalid_argument& e) {
+                throw std::runtime_error(std::string(e.what()) + " (in " + path + ")");
+              }
+              applied.push_back(h);
+              touched.insert(touched.end(), t.begin(), t.end());
+            }
+          }));
+  } catch (...) {
+    for (auto it = applied.rbegin(); it != applied.rend(); ++it)
+      internal::ReplayerAccess::changeWithoutReplay(*rp, *it, false);
+    throw;
+  }
+  std::sort(touched.begin(), touched.end());
+  touched.erase(std::unique(touched.begin(), touched.end()), touched.end());
+  return applied;
+}
+
+std::vector<TimeNs> DistributedSession::evaluate(const std::vector<std::vector<Hypothesis>>& jobs) {
+  Impl& s = *d;
+  if (!s.holdsBase) s.sweepBase();
+  if (!s.evaluation)
+    s.evaluation = std::make_unique<DistributedEvaluation>(*s.rp, s.trace, s.links, s.group, s.out.predicted);
+  // Every balanced step's mean over every process, at once.
+  std::vector<std::uint32_t> steps;
+  for (const auto& job : jobs)
+    for (const Hypothesis& h : job)
+      if (h.kind == HypothesisKind::BalanceCompute && h.step < s.trace.steps.size()) steps.push_back(h.step);
+  std::sort(steps.begin(), steps.end());
+  steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
+  if (!steps.empty()) shareStepMeans(*s.rp, steps, s.own, s.group);
+  std::vector<TimeNs> out;
+  out.reserve(jobs.size());
+  std::vector<std::uint32_t> touched;
+  for (const auto& job : jobs) {
+    const std::vector<Hypothesis> applied = s.applyJob(job, touched);
+    out.push_back(s.evaluation->evaluate(touched));
+    for (auto it = applied.rbegin(); it != applied.rend(); ++it)
+      internal::ReplayerAccess::changeWithoutReplay(*s.rp, *it, false);
+  }
+  return out;
+}
+
+EvaluationStats DistributedSession::evaluationStats() const {
+  return d->evaluation ? d->evaluation->stats() : EvaluationStats{};
 }
 
 const Replayer& DistributedSession::replayer() const { return *d->rp; }
@@ -511,6 +586,7 @@ TimeNs DistributedSession::predictWith(const std::vector<Hypothesis>& extra) {
   // The base's figures stay what base() says; the replay holds the last prediction.
   saved.rounds = d->out.rounds;
   d->out = std::move(saved);
+  d->holdsBase = extra.empty();
   return t;
 }
 

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <set>
+#include <stdexcept>
 
 namespace perwiz {
 
@@ -479,6 +481,28 @@ std::uint32_t Replayer::predictedRankShifted(std::uint32_t r, const std::shared_
 
 const std::vector<TimeNs>& Replayer::predictedLeaves() const { return d->leave; }
 ReplayResults internal::ReplayerAccess::resultsForWriting(Replayer& r) { return {r.d->leave, r.d->nodeVal}; }
+
+std::vector<std::uint32_t> internal::ReplayerAccess::changeWithoutReplay(Replayer& r, const Hypothesis& hypothesis,
+                                                                         bool on) {
+  const Hypothesis h = hypothesis.canonical();
+  if (h.kind == HypothesisKind::Compensate || h.kind == HypothesisKind::BalanceVolume)
+    throw std::invalid_argument(h.toString() + ": not changed without a replay");
+  if (const std::string problem = r.d->validate(h); !problem.empty()) throw std::invalid_argument(problem);
+  auto& hs = r.d->scenario.hypotheses;
+  const auto it = std::lower_bound(hs.begin(), hs.end(), h);
+  const bool present = it != hs.end() && *it == h;
+  if (present == on) return {};
+  if (on)
+    hs.insert(it, h);
+  else
+    hs.erase(it);
+  const std::set<std::uint32_t> touched = r.d->apply(h, on);
+  for (std::uint32_t u : touched) {
+    r.d->refreshUnit(u);
+    r.d->refreshNoWait(u);
+  }
+  return {touched.begin(), touched.end()};
+}
 std::vector<std::uint8_t>& internal::ReplayerAccess::dependencyFlagsForWriting(Replayer& r) { return r.d->p.depFlags0; }
 
 }  // namespace perwiz

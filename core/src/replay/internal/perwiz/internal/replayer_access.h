@@ -48,6 +48,11 @@ struct ReplayerAccess {
   // process from its own ranks (the others' records are not there). Takes effect for
   // hypotheses applied after it.
   static void setRecordedOverhead(Replayer& r, std::vector<TimeNs> perRank);
+  // Adds (`on`) or withdraws hypothesis `h` (zero-wait, zero-event, balance-compute) in the
+  // scenario and the effective values only, replaying nothing (the distributed evaluation
+  // recomputes what it changed itself): the units whose values it changed, ascending. Throws
+  // std::invalid_argument naming the problem where `h` does not fit.
+  static std::vector<std::uint32_t> changeWithoutReplay(Replayer& r, const Hypothesis& h, bool on);
 };
 
 }  // namespace internal
