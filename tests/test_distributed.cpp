@@ -743,14 +743,107 @@ TEST(DistributedReplay, ASessionsEvaluationsAreTheSerialPredictions) {
         // The generated ring's Allreduce closes each of its 8 steps, no message crosses one: 8
         // cuts. The crossing trace's Allreduces are crossed by messages, its Bcasts read later
         // times: none.
-        if (path == traces[0]) EXPECT_EQ(stats[0].cuts, 8u) << "P = " << P;
-        if (path == traces[2]) EXPECT_EQ(stats[0].cuts, 0u) << "P = " << P;
+        if (path == traces[0]) {
+          EXPECT_EQ(stats[0].cuts, 8u) << "P = " << P;
+        }
+        if (path == traces[2]) {
+          EXPECT_EQ(stats[0].cuts, 0u) << "P = " << P;
+        }
       }
     }
   }
   EXPECT_GT(compared, 5000u);
   EXPECT_GT(changed, 100u);  // jobs that move T
   EXPECT_GT(atCut, 100u);    // the cuts are used
+}
+
+// The whole advice over a session's shares equals the serial advise()'s, field by field: domino
+// paths, candidates, the longest wait, the step table (every step; and 3 by their bound), all
+// steps balanced, the lower bounds, the number of predictions; P = 1 to 4, both cost modes;
+// P = 2 on the shared ALOG and OTF2 traces.
+void expectSameAdvice(const Advice& x, const Advice& y, const std::string& what) {
+  EXPECT_EQ(x.measuredNs, y.measuredNs) << what;
+  EXPECT_EQ(x.baseNs, y.baseNs) << what;
+  EXPECT_EQ(x.domino.predictedNs, y.domino.predictedNs) << what;
+  EXPECT_EQ(x.domino.truncated, y.domino.truncated) << what;
+  ASSERT_EQ(x.domino.paths.size(), y.domino.paths.size()) << what;
+  for (std::size_t i = 0; i < x.domino.paths.size(); ++i) {
+    const DominoPath &p = x.domino.paths[i], &q = y.domino.paths[i];
+    EXPECT_TRUE(p.events == q.events && p.zeroed == q.zeroed && p.predictedNs == q.predictedNs &&
+                p.fromRank == q.fromRank)
+        << what << ", path " << i;
+  }
+  ASSERT_EQ(x.candidates.size(), y.candidates.size()) << what;
+  for (std::size_t i = 0; i < x.candidates.size(); ++i)
+    EXPECT_TRUE(x.candidates[i].event == y.candidates[i].event && x.candidates[i].waitNs == y.candidates[i].waitNs &&
+                x.candidates[i].predictedNs == y.candidates[i].predictedNs)
+        << what << ", candidate " << i << ": " << x.candidates[i].event.toString() << " " << x.candidates[i].predictedNs
+        << " / " << y.candidates[i].event.toString() << " " << y.candidates[i].predictedNs;
+  EXPECT_EQ(x.hasLongestWait, y.hasLongestWait) << what;
+  EXPECT_TRUE(x.longestWait.event == y.longestWait.event && x.longestWait.waitNs == y.longestWait.waitNs &&
+              x.longestWait.predictedNs == y.longestWait.predictedNs)
+      << what;
+  ASSERT_EQ(x.steps.size(), y.steps.size()) << what;
+  for (std::size_t k = 0; k < x.steps.size(); ++k) {
+    const StepRow &a = x.steps[k], &b = y.steps[k];
+    EXPECT_TRUE(a.step == b.step && a.ranks == b.ranks && a.meanNs == b.meanNs && a.maxNs == b.maxNs &&
+                a.sigmaNs == b.sigmaNs && a.predictedNs == b.predictedNs && a.gainBoundNs == b.gainBoundNs &&
+                a.evaluated == b.evaluated)
+        << what << ", step " << k << ": " << a.predictedNs << " / " << b.predictedNs;
+  }
+  EXPECT_EQ(x.allStepsBalancedNs, y.allStepsBalancedNs) << what;
+  ASSERT_EQ(x.bounds.size(), y.bounds.size()) << what;
+  for (std::size_t g = 0; g < x.bounds.size(); ++g) {
+    ASSERT_EQ(x.bounds[g].rows.size(), y.bounds[g].rows.size()) << what;
+    for (std::size_t k = 0; k < x.bounds[g].rows.size(); ++k)
+      EXPECT_EQ(x.bounds[g].rows[k].predictedNs, y.bounds[g].rows[k].predictedNs) << what << ", bound " << k;
+  }
+  EXPECT_EQ(x.predictions, y.predictions) << what;
+}
+
+TEST(DistributedReplay, TheAdviceOverSharesIsTheSerialOne) {
+  std::vector<fs::path> traces = advisorTraces("advice");
+  const std::size_t own = traces.size();
+  for (const fs::path& p : perwiz::test::sharedAlogFiles()) traces.push_back(p);  // none where absent
+  for (const fs::path& p : perwiz::test::sharedOtf2Archives()) traces.push_back(p);
+  std::size_t paths = 0, steps = 0;
+  for (std::size_t i = 0; i < traces.size(); ++i) {
+    const fs::path& path = traces[i];
+    const Trace t = loadTrace(path.string());
+    for (int mode = 0; mode < (i < own ? 3 : 1); ++mode) {
+      const Scenario base = withHypotheses({}, mode == 1 ? CostMode::Model : CostMode::Measured);
+      AdvisorOptions o;
+      o.threads = 2;
+      o.topCandidates = 6;
+      o.maxStepPredictions = mode == 2 ? 3 : 0;
+      const Advice expected = advise(Replayer(t, base), o);
+      paths += expected.domino.paths.size();
+      steps += expected.steps.size();
+      for (std::uint32_t P = i < own ? 1 : 2; P <= (i < own ? 4u : 2u); ++P) {
+        std::vector<Advice> got(P);
+        const auto errors = runGroup(P, [&](ProcessGroup& g) {
+          DistributedOptions d;
+          d.scenario = base;
+          DistributedSession session(path.string(), d, g);
+          got[g.rank()] = adviseOverShares(session, o);
+        });
+        for (std::uint32_t q = 0; q < P; ++q) {
+          const std::string what = path.filename().string() + ", mode " + std::to_string(mode) +
+                                   ", P = " + std::to_string(P) + ", process " + std::to_string(q);
+          if (errors[q]) {
+            try {
+              std::rethrow_exception(errors[q]);
+            } catch (const std::exception& e) {
+              FAIL() << what << ": " << e.what();
+            }
+          }
+          expectSameAdvice(got[q], expected, what);
+        }
+      }
+    }
+  }
+  EXPECT_GT(paths, 10u);
+  EXPECT_GT(steps, 50u);
 }
 
 // The ranking's calls off the critical path over a session's shares: the `top` longest waits

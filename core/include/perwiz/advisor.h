@@ -167,6 +167,43 @@ struct CriticalWait {
 // The waits of `cp` (a critical path of `base` with its segments listed).
 std::vector<CriticalWait> criticalWaits(const CriticalPath& cp, const Replayer& base);
 
+// The base the searches read (dominoPaths, the ranking, stepTable): a Replayer on this process
+// (advise()), or the shares of a group of processes (adviseOverShares, perwiz/distributed.h),
+// where every call is a collective operation each process makes in the same order with the same
+// arguments, and gets the same answer.
+class AdvisorBase {
+ public:
+  struct Times {
+    TimeNs enter = 0, leave = 0;  // predicted
+  };
+  virtual ~AdvisorBase() = default;
+  virtual std::uint32_t rankCount() const = 0;
+  virtual std::uint32_t callCount(std::uint32_t rank) const = 0;  // MPI calls of the rank
+  virtual TimeNs predictedTime() const = 0;
+  virtual std::vector<CriticalWait> criticalWaits() = 0;                              // of the base's critical path
+  virtual std::vector<TimeNs> zeroWaitTimes(const std::vector<EventRef>& calls) = 0;  // execution_dag.h
+  virtual std::vector<Times> times(const std::vector<EventRef>& calls) = 0;
+  virtual WaitCandidate longestWait() = 0;  // as longestWait() below (waitNs <= 0: none)
+  // The ranking's calls that wait but those `excluded`, each at the base's T (otherWaits below).
+  virtual std::vector<WaitCandidate> otherWaits(std::size_t top, const std::vector<CriticalWait>& excluded) = 0;
+  // The step table's columns and each step's least computation (stepRows below).
+  virtual std::vector<StepRow> stepRows(std::vector<TimeNs>& least) = 0;
+  // T of the base plus each job's hypotheses; false if cancelled (unfinished jobs -1). `stage`
+  // and [from, to] for AdvisorOptions::progress.
+  virtual bool predict(const std::vector<std::vector<Hypothesis>>& jobs, std::vector<TimeNs>& out,
+                       const std::string& stage, double from, double to) = 0;
+  virtual TimeNs allStepsBalanced() = 0;  // T with every step balanced
+  virtual std::size_t batch() const = 0;  // how many predictions the searches ask for at once
+  virtual bool cancelled() const = 0;
+  virtual std::uint64_t predictions() const = 0;  // made so far
+};
+
+// dominoPaths() and stepTable() over a base of either kind.
+DominoResult dominoPaths(AdvisorBase& base, const AdvisorOptions& options, std::vector<WaitCandidate>* candidates,
+                         WaitCandidate* longestWait, std::uint64_t* predictions);
+std::vector<StepRow> stepTable(AdvisorBase& base, const AdvisorOptions& options, TimeNs* allBalanced,
+                               std::uint64_t* predictions);
+
 // The ranking's calls off the critical path over the processes of `group`, each giving its ranks
 // `own` of `share`: the `top` best (the lower T, the longer wait, the earlier call) of every call
 // that waits but those `excluded` (the critical path's waits), each at T = t0 (zeroing a wait
@@ -183,7 +220,9 @@ WaitCandidate longestWait(const Replayer& share, RankRange own, ProcessGroup& gr
 // The step table's spread columns (step, ranks, mean, max, σ, gain bound; nothing predicted)
 // over the processes of `group`, each giving its ranks `own` of `share`: every process gets
 // stepTable()'s columns for the whole trace. A collective operation.
-std::vector<StepRow> stepSpreads(const Replayer& share, RankRange own, ProcessGroup& group);
+// With `least`, each step's least computation (stepRows()').
+std::vector<StepRow> stepSpreads(const Replayer& share, RankRange own, ProcessGroup& group,
+                                 std::vector<TimeNs>* least = nullptr);
 // The same columns from every rank's computations ([step × R + rank], -1 where absent), and
 // each step's least computation (`least`).
 std::vector<StepRow> stepRows(const std::vector<TimeNs>& all, std::uint32_t n, std::size_t R,

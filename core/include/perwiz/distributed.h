@@ -110,8 +110,8 @@ class DistributedSession {
   TimeNs predictWith(const std::vector<Hypothesis>& extra);
   // The waits of the base's critical path (criticalWaits() of the serial replay), on every
   // process: the path walked across the processes, its message and skew segments' calls sent
-  // from process 0, each wait from its owner. Reads the replay's results: call it before
-  // predictWith() (or after predictWith({}), which sweeps the base again).
+  // from process 0, each wait from its owner (the base swept again first if the replay holds
+  // another prediction).
   std::vector<CriticalWait> criticalWaits();
   // T of the base plus each job's hypotheses (zero-wait, zero-event, balance-compute; GroupError
   // for another kind), each recomputing from the base's results only what the job changes, on
@@ -126,12 +126,23 @@ class DistributedSession {
   // This process's replay (its ranks and their ghosts; the last prediction's results) and ranks.
   const Replayer& replayer() const;
   RankRange ownRanks() const;
+  ProcessGroup& group() const;
+  // Sweeps the base again if the replay holds another prediction's results (predictWith()).
+  void holdBase();
 
   struct Impl;
 
  private:
   std::unique_ptr<Impl> d;
 };
+
+// advise() over the processes' shares of a session (perwiz-mpi advise, issue #42): every process
+// calls it with the same options and gets the Advice the serial advise() gives for the whole trace
+// with those options, to the nanosecond (the searches' batches are options.threads predictions,
+// as the serial pool's: give the same number). Predictions are the session's evaluate() (the
+// all-steps-balanced one a full sweep); the domino search's bounds its zeroWaitTimes().
+// options.lentBase, group and cancel are not read. A collective operation.
+Advice adviseOverShares(DistributedSession& session, const AdvisorOptions& options);
 
 // replayer.predictedTrace() written as OTF2 at `path` (X.otf2, or a directory) rank by rank by the
 // processes' writer in a group of one: the same archive as saveTrace(predictedTrace(), path),

@@ -82,21 +82,20 @@ std::vector<WaitCandidate> otherWaitsIn(const Replayer& base, RankRange ranks, s
 
 class DominoSearch {
  public:
-  DominoSearch(const Replayer& base, const AdvisorOptions& o, PredictionPool& pool)
-      : base_(base), o_(o), pool_(pool), t0_(base.predictedTime()) {
-    collectWaits(criticalPath(base, CriticalPathListing::Segments));  // the path freed before the DAG's passes
+  DominoSearch(AdvisorBase& base, const AdvisorOptions& o) : base_(base), o_(o), t0_(base.predictedTime()) {
+    collectWaits();  // the path freed before the DAG's passes
     std::vector<EventRef> events;
     events.reserve(waits_.size());
     for (const CpWait& w : waits_) events.push_back(w.event);
-    bound_ = zeroWaitTimes(base, events);
-    perRank_.resize(base.trace().rankCount());
+    bound_ = base.zeroWaitTimes(events);
+    perRank_.resize(base.rankCount());
     for (std::size_t i = 0; i < waits_.size(); ++i) perRank_[waits_[i].event.rank].push_back(i);
     for (auto& v : perRank_) std::sort(v.begin(), v.end(), [&](std::size_t a, std::size_t b) { return byWait(a, b); });
   }
 
   // The critical path's waits (message and skew segments with a positive wait), each once.
-  void collectWaits(const CriticalPath& cp) {
-    waits_ = criticalWaits(cp, base_);
+  void collectWaits() {
+    waits_ = base_.criticalWaits();
     for (std::size_t i = 0; i < waits_.size(); ++i) index_.emplace(waits_[i].event, i);
   }
 
@@ -150,7 +149,7 @@ class DominoSearch {
       return true;
     }
     std::vector<TimeNs> t;
-    const bool ok = pool_.run(jobs, t, "domino paths", progressFrom, progressTo);
+    const bool ok = base_.predict(jobs, t, "domino paths", progressFrom, progressTo);
     for (std::size_t k = 0; k < todo.size(); ++k)
       if (t[k] >= 0) cache_[todo[k]] = t[k];
     return ok;
@@ -175,11 +174,10 @@ class DominoSearch {
     // A candidate whose bound exceeds the keepBest-th best found cannot make the result.
     auto bar = [&] { return kept.size() < keepBest ? t0_ : kept.top(); };
     for (std::size_t i = 0; i < byBound.size();) {
-      if (pool_.cancelled()) break;
+      if (base_.cancelled()) break;
       // A batch for every thread, or for all of the keepBest still missing; known values
       // (cached, or T' = T from the bound) are taken on the way and lower the bar at once.
-      const std::size_t want =
-          planning_ ? 1 : std::max(pool_.threads(), keepBest > found ? keepBest - found : 0);
+      const std::size_t want = planning_ ? 1 : std::max(base_.batch(), keepBest > found ? keepBest - found : 0);
       std::vector<std::size_t> chunk;
       for (; i < byBound.size(); ++i) {
         const std::size_t c = byBound[i];
@@ -210,11 +208,11 @@ class DominoSearch {
 
   DominoResult run() {
     DominoResult out;
-    const std::uint32_t R = static_cast<std::uint32_t>(base_.trace().rankCount());
-    for (std::uint32_t p = 0; p < R && !pool_.cancelled(); ++p) {
+    const std::uint32_t R = base_.rankCount();
+    for (std::uint32_t p = 0; p < R && !base_.cancelled(); ++p) {
       progress_ = kPlanShare + (1 - kPlanShare) * (R ? static_cast<double>(p) / R : 0);
       if (o_.progress && !planning_) o_.progress(progress_, "domino paths");
-      const std::uint32_t calls = static_cast<std::uint32_t>(base_.trace().ranks[p].mpiCalls.size());
+      const std::uint32_t calls = base_.callCount(p);
       Path path;
       path.fromRank = p;
       search(p, calls, kInfinite, path, out.truncated);
@@ -226,7 +224,20 @@ class DominoSearch {
     // One path per starting rank (the paper's D_p): among its leaves of minimum weight, the
     // fullest domino (most events), then the one whose zeroed event comes first.
     std::vector<const Leaf*> chosen(R, nullptr);
-    auto zeroedTime = [&](const Leaf& l) { return base_.predicted(l.path.zeroed.rank, l.path.zeroed.index).enter; };
+    // The predicted times of the chosen paths' events, at once (a collective over shares).
+    std::vector<EventRef> asked;
+    for (const Leaf& l : leaves_)
+      if (l.weight == best) {
+        asked.push_back(l.path.zeroed);
+        asked.insert(asked.end(), l.path.events.begin(), l.path.events.end());
+      }
+    std::sort(asked.begin(), asked.end());
+    asked.erase(std::unique(asked.begin(), asked.end()), asked.end());
+    const std::vector<AdvisorBase::Times> times = base_.times(asked);
+    auto timesOf = [&](const EventRef& e) {
+      return times[static_cast<std::size_t>(std::lower_bound(asked.begin(), asked.end(), e) - asked.begin())];
+    };
+    auto zeroedTime = [&](const Leaf& l) { return timesOf(l.path.zeroed).enter; };
     for (const Leaf& l : leaves_) {
       if (l.weight != best) continue;
       const Leaf*& c = chosen[l.path.fromRank];
@@ -242,7 +253,7 @@ class DominoSearch {
       // Cause before effect: by return time (a receive returns after the send it waited for,
       // even when it was posted long before), then by call time.
       std::sort(d.events.begin(), d.events.end(), [&](const EventRef& a, const EventRef& b) {
-        const PredictedCall pa = base_.predicted(a.rank, a.index), pb = base_.predicted(b.rank, b.index);
+        const AdvisorBase::Times pa = timesOf(a), pb = timesOf(b);
         if (pa.leave != pb.leave) return pa.leave < pb.leave;
         if (pa.enter != pb.enter) return pa.enter < pb.enter;
         return a < b;
@@ -272,10 +283,7 @@ class DominoSearch {
     TopCandidates best(top);
     for (const auto& [i, t] : cache_) best.offer({waits_[i].event, waits_[i].wait, t});
     // Every other call with a wait: zeroing it leaves T unchanged (see the file comment).
-    for (const WaitCandidate& c : otherWaitsIn(
-             base_, RankRange{0, static_cast<std::uint32_t>(base_.trace().rankCount())}, top,
-             [&](const EventRef& e) { return index_.count(e) > 0; }, t0_))
-      best.offer(c);
+    for (const WaitCandidate& c : base_.otherWaits(top, waits_)) best.offer(c);
     return best.take();
   }
 
@@ -303,7 +311,7 @@ class DominoSearch {
 
   // ComputingForEachProcs(G, e_{p,i}, T_p) of Fig. 3, with round robin over every minimum.
   void search(std::uint32_t p, std::uint32_t i, TimeNs tp, const Path& path, bool& truncated) {
-    if (pool_.cancelled()) return;
+    if (base_.cancelled()) return;
     if (leaves_.size() >= o_.maxDominoPaths) {
       truncated = true;
       return;
@@ -337,9 +345,8 @@ class DominoSearch {
     }
   }
 
-  const Replayer& base_;
+  AdvisorBase& base_;
   const AdvisorOptions& o_;
-  PredictionPool& pool_;
   TimeNs t0_;
   std::vector<CpWait> waits_;
   std::vector<TimeNs> bound_;  // per wait: T' from the DAG (zeroWaitTimes), T' >= bound_ (equal in fact)
@@ -441,28 +448,63 @@ std::vector<WaitCandidate> otherWaits(const Replayer& share, RankRange own, Proc
   return best.take();
 }
 
-DominoResult dominoPaths(const Replayer& base, const AdvisorOptions& options,
-                         std::vector<WaitCandidate>* candidates, WaitCandidate* longestWait,
-                         std::uint64_t* predictions) {
-  PredictionPool pool(base, options);
-  DominoSearch search(base, options, pool);
+DominoResult dominoPaths(AdvisorBase& base, const AdvisorOptions& options, std::vector<WaitCandidate>* candidates,
+                         WaitCandidate* longestWait, std::uint64_t* predictions) {
+  const std::uint64_t before = base.predictions();
+  DominoSearch search(base, options);
   search.prefetch(candidates != nullptr, options.topCandidates);
   DominoResult result = search.run();
   if (candidates) *candidates = search.ranking(options.topCandidates);
   if (longestWait) {
-    WaitCandidate best = longestWaitIn(base, RankRange{0, static_cast<std::uint32_t>(base.trace().rankCount())});
+    WaitCandidate best = base.longestWait();
     if (best.waitNs > 0) {
       // Simulated outright (not through the pruning) so the comparison rests on a replay.
       std::vector<TimeNs> t;
-      pool.run({{Hypothesis{HypothesisKind::ZeroWait, best.event, 0}}}, t, "longest wait");
+      base.predict({{Hypothesis{HypothesisKind::ZeroWait, best.event, 0}}}, t, "longest wait", 0, 1);
       best.predictedNs = t.empty() || t[0] < 0 ? base.predictedTime() : t[0];
       *longestWait = best;
     } else {
       *longestWait = WaitCandidate{};
     }
   }
-  if (predictions) *predictions += pool.predictions();
+  if (predictions) *predictions += base.predictions() - before;
   return result;
+}
+
+DominoResult dominoPaths(const Replayer& base, const AdvisorOptions& options, std::vector<WaitCandidate>* candidates,
+                         WaitCandidate* longestWait, std::uint64_t* predictions) {
+  ReplayerBase b(base, options);
+  return dominoPaths(b, options, candidates, longestWait, predictions);
+}
+
+// ---- the base of one process's Replayer ----
+
+std::vector<CriticalWait> ReplayerBase::criticalWaits() {
+  return perwiz::criticalWaits(criticalPath(base_, CriticalPathListing::Segments), base_);
+}
+
+std::vector<TimeNs> ReplayerBase::zeroWaitTimes(const std::vector<EventRef>& calls) {
+  return perwiz::zeroWaitTimes(base_, calls);
+}
+
+std::vector<AdvisorBase::Times> ReplayerBase::times(const std::vector<EventRef>& calls) {
+  std::vector<Times> out;
+  out.reserve(calls.size());
+  for (const EventRef& e : calls) {
+    const PredictedCall c = base_.predicted(e.rank, e.index);
+    out.push_back({c.enter, c.leave});
+  }
+  return out;
+}
+
+WaitCandidate ReplayerBase::longestWait() { return longestWaitIn(base_, RankRange{0, rankCount()}); }
+
+std::vector<WaitCandidate> ReplayerBase::otherWaits(std::size_t top, const std::vector<CriticalWait>& excluded) {
+  std::set<EventRef> skip;
+  for (const CriticalWait& w : excluded) skip.insert(w.event);
+  return otherWaitsIn(
+      base_, RankRange{0, rankCount()}, top, [&](const EventRef& e) { return skip.count(e) > 0; },
+      base_.predictedTime());
 }
 
 }  // namespace perwiz

@@ -50,4 +50,36 @@ class PredictionPool {
   std::uint64_t predictions_ = 0;
 };
 
+// The advisor's base on this process: a Replayer, its predictions on a PredictionPool.
+class ReplayerBase final : public AdvisorBase {
+ public:
+  ReplayerBase(const Replayer& base, const AdvisorOptions& options) : base_(base), pool_(base, options) {}
+  std::uint32_t rankCount() const override { return static_cast<std::uint32_t>(base_.trace().rankCount()); }
+  std::uint32_t callCount(std::uint32_t rank) const override {
+    return static_cast<std::uint32_t>(base_.trace().ranks[rank].mpiCalls.size());
+  }
+  TimeNs predictedTime() const override { return base_.predictedTime(); }
+  std::vector<CriticalWait> criticalWaits() override;
+  std::vector<TimeNs> zeroWaitTimes(const std::vector<EventRef>& calls) override;
+  std::vector<Times> times(const std::vector<EventRef>& calls) override;
+  WaitCandidate longestWait() override;
+  std::vector<WaitCandidate> otherWaits(std::size_t top, const std::vector<CriticalWait>& excluded) override;
+  std::vector<StepRow> stepRows(std::vector<TimeNs>& least) override {
+    return perwiz::stepRows(base_.stepComputations(), static_cast<std::uint32_t>(base_.trace().steps.size()),
+                            base_.trace().rankCount(), least);
+  }
+  bool predict(const std::vector<std::vector<Hypothesis>>& jobs, std::vector<TimeNs>& out, const std::string& stage,
+               double from, double to) override {
+    return pool_.run(jobs, out, stage, from, to);
+  }
+  TimeNs allStepsBalanced() override { return perwiz::allStepsBalanced(pool_.spareFork()); }
+  std::size_t batch() const override { return pool_.threads(); }
+  bool cancelled() const override { return pool_.cancelled(); }
+  std::uint64_t predictions() const override { return pool_.predictions(); }
+
+ private:
+  const Replayer& base_;
+  PredictionPool pool_;
+};
+
 }  // namespace perwiz

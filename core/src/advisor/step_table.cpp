@@ -69,7 +69,8 @@ std::vector<StepRow> stepRows(const std::vector<TimeNs>& all, std::uint32_t n, s
   return rows;
 }
 
-std::vector<StepRow> stepSpreads(const Replayer& share, RankRange own, ProcessGroup& group) {
+std::vector<StepRow> stepSpreads(const Replayer& share, RankRange own, ProcessGroup& group,
+                                 std::vector<TimeNs>* least) {
   // The steps and ranks of the trace: the most any process has, the end of the last share.
   std::string mine(8, '\0');
   const auto steps = static_cast<std::uint32_t>(share.trace().steps.size());
@@ -106,16 +107,16 @@ std::vector<StepRow> stepSpreads(const Replayer& share, RankRange own, ProcessGr
       for (std::uint32_t r = theirs.first; r < theirs.last; ++r, p += sizeof(TimeNs))
         std::memcpy(&all[std::size_t{k} * R + r], p, sizeof(TimeNs));
   }
-  std::vector<TimeNs> least;
-  return stepRows(all, n, R, least);
+  std::vector<TimeNs> ignored;
+  return stepRows(all, n, R, least ? *least : ignored);
 }
 
-std::vector<StepRow> stepTable(const Replayer& base, const AdvisorOptions& options, TimeNs* allBalanced,
+std::vector<StepRow> stepTable(AdvisorBase& base, const AdvisorOptions& options, TimeNs* allBalanced,
                                std::uint64_t* predictions) {
-  const std::uint32_t n = static_cast<std::uint32_t>(base.trace().steps.size());
   std::vector<TimeNs> least;  // the least per-rank computation of each step
   // One pass per rank, not a search per step.
-  std::vector<StepRow> rows = stepRows(base.stepComputations(), n, base.trace().rankCount(), least);
+  std::vector<StepRow> rows = base.stepRows(least);
+  const auto n = static_cast<std::uint32_t>(rows.size());
   // Which steps to replay: a step whose ranks all compute the same is unchanged by balancing
   // (T' = T, no replay); of the others, all, or the `maxStepPredictions` with the largest bound.
   std::vector<std::uint32_t> chosen;
@@ -140,21 +141,27 @@ std::vector<StepRow> stepTable(const Replayer& base, const AdvisorOptions& optio
   }
   std::vector<std::vector<Hypothesis>> jobs(chosen.size());
   for (std::size_t i = 0; i < chosen.size(); ++i) jobs[i] = {Hypothesis{HypothesisKind::BalanceCompute, {}, chosen[i]}};
-  // The all-steps replay reuses the pool's first fork (a fork of its own beside the pool's
-  // took advise's peak 25 B/event higher: issue #42).
-  PredictionPool pool(base, options);
+  const std::uint64_t before = base.predictions();
   std::vector<TimeNs> t;
-  pool.run(jobs, t, "step ranking", 0, 1);
+  base.predict(jobs, t, "step ranking", 0, 1);
   for (std::size_t i = 0; i < chosen.size(); ++i) rows[chosen[i]].predictedNs = t[i];
-  if (predictions) *predictions += pool.predictions();
+  if (predictions) *predictions += base.predictions() - before;
   if (allBalanced) {
     *allBalanced = base.predictedTime();
-    if (n > 0 && !pool.cancelled()) {
-      *allBalanced = allStepsBalanced(pool.spareFork());
+    if (n > 0 && !base.cancelled()) {
+      *allBalanced = base.allStepsBalanced();
       if (predictions) ++*predictions;
     }
   }
   return rows;
+}
+
+std::vector<StepRow> stepTable(const Replayer& base, const AdvisorOptions& options, TimeNs* allBalanced,
+                               std::uint64_t* predictions) {
+  // The all-steps replay reuses the pool's first fork (a fork of its own beside the pool's
+  // took advise's peak 25 B/event higher: issue #42).
+  ReplayerBase b(base, options);
+  return stepTable(b, options, allBalanced, predictions);
 }
 
 }  // namespace perwiz

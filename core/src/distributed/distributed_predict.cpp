@@ -440,6 +440,7 @@ DistributedSession::~DistributedSession() = default;
 
 const DistributedPrediction& DistributedSession::base() const { return d->out; }
 std::vector<CriticalWait> DistributedSession::criticalWaits() {
+  holdBase();
   ProcessGroup& group = d->group;
   const DistributedCriticalPath cp = criticalPathDistributed(*d->rp, d->trace, d->links, d->imported,
                                                              d->out.predictedEnd, group, CriticalPathListing::Segments);
@@ -567,6 +568,10 @@ EvaluationStats DistributedSession::evaluationStats() const {
 }
 
 const Replayer& DistributedSession::replayer() const { return *d->rp; }
+ProcessGroup& DistributedSession::group() const { return d->group; }
+void DistributedSession::holdBase() {
+  if (!d->holdsBase) d->sweepBase();
+}
 RankRange DistributedSession::ownRanks() const { return d->own; }
 
 TimeNs DistributedSession::predictWith(const std::vector<Hypothesis>& extra) {
