@@ -52,7 +52,30 @@ Advice computeAdvice(Replayer& base, const AdviseOptions& o, ProcessGroup* group
   return a;
 }
 
-Json adviceJson(const Advice& a, const Trace& trace, const std::string& path) {
+std::vector<EventRef> namedCalls(const Advice& a) {
+  std::vector<EventRef> out;
+  for (const WaitCandidate& c : a.candidates) out.push_back(c.event);
+  if (a.hasLongestWait) out.push_back(a.longestWait.event);
+  return out;
+}
+
+AdviceFacts adviceFacts(const Advice& a, const Trace& trace) {
+  AdviceFacts f;
+  f.ranks = trace.rankCount();
+  f.mpiCalls = trace.mpiCallCount();
+  f.warnings = trace.warnings;
+  for (const EventRef& e : namedCalls(a)) f.functions[e] = callName(trace, e.rank, e.index);
+  return f;
+}
+
+namespace {
+std::string functionOf(const AdviceFacts& f, const EventRef& e) {
+  const auto it = f.functions.find(e);
+  return it == f.functions.end() ? std::string() : it->second;
+}
+}  // namespace
+
+Json adviceJson(const Advice& a, const AdviceFacts& facts, const std::string& path) {
   Json paths = Json::array();
   Json pathDetail = Json::array();
   for (const DominoPath& d : a.domino.paths) {
@@ -65,7 +88,7 @@ Json adviceJson(const Advice& a, const Trace& trace, const std::string& path) {
   Json cands = Json::array();
   for (const WaitCandidate& c : a.candidates)
     cands.push_back({{"event", c.event.toString()},
-                     {"function", callName(trace, c.event.rank, c.event.index)},
+                     {"function", functionOf(facts, c.event)},
                      {"predicted_ns", c.predictedNs},
                      {"wait_ns", c.waitNs}});
   // Every evaluated step (all of them unless --max-step-predictions left some out; those are
@@ -118,12 +141,11 @@ Json adviceJson(const Advice& a, const Trace& trace, const std::string& path) {
            {"detail", pathDetail},
            {"truncated", a.domino.truncated}}},
          {"candidates", cands},
-         {"longest_wait", a.hasLongestWait
-                              ? Json{{"event", a.longestWait.event.toString()},
-                                     {"function", callName(trace, a.longestWait.event.rank, a.longestWait.event.index)},
-                                     {"predicted_ns", a.longestWait.predictedNs},
-                                     {"wait_ns", a.longestWait.waitNs}}
-                              : Json(nullptr)},
+         {"longest_wait", a.hasLongestWait ? Json{{"event", a.longestWait.event.toString()},
+                                                  {"function", functionOf(facts, a.longestWait.event)},
+                                                  {"predicted_ns", a.longestWait.predictedNs},
+                                                  {"wait_ns", a.longestWait.waitNs}}
+                                           : Json(nullptr)},
          {"steps", steps},
          {"steps_total", a.steps.size()},
          {"steps_not_evaluated", skipped},
@@ -132,7 +154,7 @@ Json adviceJson(const Advice& a, const Trace& trace, const std::string& path) {
          {"bounds", regions.empty() ? Json::array() : regions[0]["bounds"]},
          {"regions", regions},
          {"predictions", a.predictions}};
-  j["warnings"] = warningsJson(trace);
+  j["warnings"] = warningsJson(facts.warnings);
   return j;
 }
 
@@ -178,9 +200,9 @@ void printSteps(const Advice& a) {
 
 }  // namespace
 
-void printAdvice(const Advice& a, const Trace& trace, const std::string& path) {
-  std::cout << "trace: " << path << " (" << trace.rankCount() << " ranks, " << trace.mpiCallCount()
-            << " MPI calls), measured T " << humanDuration(a.measuredNs) << '\n';
+void printAdvice(const Advice& a, const AdviceFacts& facts, const std::string& path) {
+  std::cout << "trace: " << path << " (" << facts.ranks << " ranks, " << facts.mpiCalls << " MPI calls), measured T "
+            << humanDuration(a.measuredNs) << '\n';
   if (a.baseNs != a.measuredNs) std::cout << "base scenario T " << humanDuration(a.baseNs) << '\n';
   std::cout << "\nDomino paths (zero the first wait of a path; Fig. 3):\n";
   if (a.domino.paths.empty()) std::cout << "  none: no single wait zeroing shortens the run\n";
@@ -192,14 +214,12 @@ void printAdvice(const Advice& a, const Trace& trace, const std::string& path) {
   }
   std::cout << "\nBest single wait zeroings:\n";
   for (const WaitCandidate& c : a.candidates)
-    std::cout << "  " << std::left << std::setw(10) << c.event.toString() << std::setw(16)
-              << callName(trace, c.event.rank, c.event.index) << std::right << " wait " << std::setw(12)
-              << humanDuration(c.waitNs) << "  T " << humanDuration(c.predictedNs) << " ("
-              << delta(c.predictedNs, a.baseNs) << ")\n";
+    std::cout << "  " << std::left << std::setw(10) << c.event.toString() << std::setw(16) << functionOf(facts, c.event)
+              << std::right << " wait " << std::setw(12) << humanDuration(c.waitNs) << "  T "
+              << humanDuration(c.predictedNs) << " (" << delta(c.predictedNs, a.baseNs) << ")\n";
   if (a.hasLongestWait)
-    std::cout << "\nLongest wait: " << a.longestWait.event.toString() << ' '
-              << callName(trace, a.longestWait.event.rank, a.longestWait.event.index) << " waits "
-              << humanDuration(a.longestWait.waitNs) << "; zeroing it gives T "
+    std::cout << "\nLongest wait: " << a.longestWait.event.toString() << ' ' << functionOf(facts, a.longestWait.event)
+              << " waits " << humanDuration(a.longestWait.waitNs) << "; zeroing it gives T "
               << humanDuration(a.longestWait.predictedNs) << " (" << delta(a.longestWait.predictedNs, a.baseNs)
               << ")\n";
   if (!a.steps.empty()) printSteps(a);

@@ -8,7 +8,9 @@
 #include "perwiz/advisor.h"
 #include "perwiz/replay.h"
 
+#include <map>
 #include <string>
+#include <vector>
 
 namespace perwiz {
 class ProcessGroup;
@@ -34,9 +36,27 @@ void addAdviseOptions(CLI::App* app, AdviseOptions& o);
 // processes (AdvisorOptions::group), each holding the same base.
 Advice computeAdvice(Replayer& base, const AdviseOptions& o, ProcessGroup* group = nullptr, bool showProgress = true);
 
+// What advise's output says of the trace besides the advice: its size, the load's warnings and
+// the functions of the calls it lists (perwiz-mpi gathers them from the processes' shares).
+struct AdviceFacts {
+  std::size_t ranks = 0;
+  std::uint64_t mpiCalls = 0;
+  std::vector<Diagnostic> warnings;
+  std::map<EventRef, std::string> functions;  // of the candidates and the longest wait
+};
+// The calls whose function advise's output names.
+std::vector<EventRef> namedCalls(const Advice& a);
+AdviceFacts adviceFacts(const Advice& a, const Trace& trace);
+
 // advise --json.
-Json adviceJson(const Advice& a, const Trace& trace, const std::string& path);
+Json adviceJson(const Advice& a, const AdviceFacts& facts, const std::string& path);
+inline Json adviceJson(const Advice& a, const Trace& trace, const std::string& path) {
+  return adviceJson(a, adviceFacts(a, trace), path);
+}
 // advise's text.
-void printAdvice(const Advice& a, const Trace& trace, const std::string& path);
+void printAdvice(const Advice& a, const AdviceFacts& facts, const std::string& path);
+inline void printAdvice(const Advice& a, const Trace& trace, const std::string& path) {
+  printAdvice(a, adviceFacts(a, trace), path);
+}
 
 }  // namespace perwiz::cli

@@ -10,10 +10,10 @@
 //   mpirun -np P perwiz-mpi advise TRACE [--top N] [--threads T] [--max-step-predictions N]
 //                                        [--model M] [--costs C] [--scenario F] [--region R] [--json]
 //
-// predict and critical-path: every process reads its share of the ranks and replays them;
-// process 0 prints the result, in perwiz-cli predict's format. advise: every process loads the
-// whole trace (a first stage: the advisor's own passes are not distributed yet) and the
-// predictions are dealt among the processes; process 0 prints perwiz-cli advise's output. An error on any process is
+// Every process reads its share of the ranks and replays them; process 0 prints the result, in
+// perwiz-cli predict's (advise's) format. advise runs the advisor's searches in step on every
+// process over the shares (adviseOverShares); give --threads as to perwiz-cli advise (the
+// searches' batches) for the same output. An error on any process is
 // printed by every process, naming the process and the problem (exit status 1; 2 for bad usage); a process that fails
 // outside the agreed checkpoints aborts the run after printing its problem (MPI_Abort).
 #include "advice_output.h"
@@ -29,6 +29,7 @@
 #include <algorithm>
 #include <iomanip>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <sstream>
 
@@ -134,19 +135,46 @@ int runCriticalPath(const Options& o, mpi::MpiGroup& group) {
   return kExitOk;
 }
 
-// perwiz-cli advise's output: every process holds the whole trace and runs the same searches;
-// their predictions are dealt among the processes (AdvisorOptions::group), process 0 prints.
+// The functions of the calls advise's output names, each from the process holding its rank.
+std::map<EventRef, std::string> gatherFunctions(const std::vector<EventRef>& calls, const DistributedSession& session) {
+  const Trace& t = session.replayer().trace();
+  std::ostringstream mine;
+  for (std::size_t i = 0; i < calls.size(); ++i)
+    if (session.ownRanks().contains(calls[i].rank))
+      mine << i << ' ' << callName(t, calls[i].rank, calls[i].index) << '\n';
+  std::map<EventRef, std::string> out;
+  for (const std::string& b : session.group().allGather(mine.str())) {
+    std::istringstream in(b);
+    std::size_t i = 0;
+    std::string name;
+    while (in >> i && std::getline(in >> std::ws, name))
+      if (i < calls.size()) out[calls[i]] = name;
+  }
+  return out;
+}
+
+// perwiz-cli advise's output from the processes' shares (adviseOverShares): each process loads
+// its ranks, the searches run in step on every process, process 0 prints.
 int runAdvise(const AdviseOptions& o, mpi::MpiGroup& group) {
-  const bool first = group.rank() == 0;
-  Scenario scenario = scenarioFromOptions(o.replay);
-  const Trace trace = loadForReplay(o.path, o.replay, first);
-  const std::unique_ptr<Replayer> replayer = replayerFor(trace, std::move(scenario), o.path);
-  const Advice a = computeAdvice(*replayer, o, &group, false);
-  if (!first) return kExitOk;
+  DistributedOptions d;
+  d.scenario = scenarioFromOptions(o.replay);
+  d.region = o.replay.region;
+  DistributedSession session(o.path, d, group);
+  AdvisorOptions ao;
+  ao.topCandidates = o.top;
+  ao.threads = o.threads;  // the searches' batches: the serial pool's with the same --threads
+  ao.maxStepPredictions = o.maxStepPredictions;
+  const Advice a = adviseOverShares(session, ao);
+  AdviceFacts facts;
+  facts.ranks = session.base().ranks;
+  facts.mpiCalls = session.base().mpiCalls;
+  facts.warnings = session.base().warnings;
+  facts.functions = gatherFunctions(namedCalls(a), session);
+  if (group.rank() != 0) return kExitOk;
   if (o.json)
-    std::cout << jsonText(adviceJson(a, trace, o.path)) << '\n';
+    std::cout << jsonText(adviceJson(a, facts, o.path)) << '\n';
   else
-    printAdvice(a, trace, o.path);
+    printAdvice(a, facts, o.path);
   return kExitOk;
 }
 
@@ -223,8 +251,8 @@ int main(int argc, char** argv) {
     path->add_option("--limit", o.limit, "segments to print (text output)");
     path->add_flag("--json", o.json, "machine-readable output (perwiz-cli critical-path's keys without \"dag\")");
     AdviseOptions advice;
-    CLI::App* adviseCommand = app.add_subcommand(
-        "advise", "perwiz-cli advise: every process loads the trace whole, the predictions are shared among them");
+    CLI::App* adviseCommand =
+        app.add_subcommand("advise", "perwiz-cli advise, every process holding its share of the ranks");
     addAdviseOptions(adviseCommand, advice);
     try {
       app.parse(argc, argv);
