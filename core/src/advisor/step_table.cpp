@@ -3,6 +3,7 @@
 #include "prediction_pool.h"
 
 #include "perwiz/process_group.h"
+#include "perwiz/release.h"
 
 #include <algorithm>
 #include <cmath>
@@ -82,33 +83,75 @@ std::vector<StepRow> stepSpreads(const Replayer& share, RankRange own, ProcessGr
     if (b.size() == 8) std::memcpy(&k, b.data(), 4), std::memcpy(&last, b.data() + 4, 4);
     n = std::max(n, k), R = std::max(R, last);
   }
-  // Every process's ranks' computation in every step (8 B per step and own rank), to every one.
-  const std::vector<TimeNs> here = share.stepComputations();
-  const std::size_t shareRanks = share.trace().rankCount();
-  std::string bytes(reinterpret_cast<const char*>(&own.first), 4);  // then per step its ranks'
-  bytes.reserve(4 + std::size_t{n} * own.size() * sizeof(TimeNs));
-  for (std::uint32_t k = 0; k < n; ++k)
-    for (std::uint32_t r = own.first; r < own.last; ++r) {
-      const TimeNs c = k < steps ? here[std::size_t{k} * shareRanks + r] : -1;
-      bytes.append(reinterpret_cast<const char*>(&c), sizeof c);
+  // Each process's ranks' computations in the steps of block q (steps [n q / P, n (q + 1) / P))
+  // to process q, which computes the rows of its block from every rank's; then every block's
+  // rows to every process (a step's σ sums its ranks in rank order: the serial long doubles).
+  const std::uint32_t P = group.size(), me = group.rank();
+  auto block = [&](std::uint32_t q) { return std::make_pair(n * std::uint64_t{q} / P, n * std::uint64_t{q + 1} / P); };
+  std::vector<std::string> out(P);
+  {
+    const std::vector<TimeNs> here = share.stepComputations();
+    const std::size_t shareRanks = share.trace().rankCount();
+    for (std::uint32_t q = 0; q < P; ++q) {
+      const auto [k0, k1] = block(q);
+      std::string& bytes = out[q];
+      bytes.assign(reinterpret_cast<const char*>(&own.first), 4);
+      bytes.reserve(4 + (k1 - k0) * own.size() * sizeof(TimeNs));
+      for (std::uint64_t k = k0; k < k1; ++k)
+        for (std::uint32_t r = own.first; r < own.last; ++r) {
+          const TimeNs c = k < steps ? here[k * shareRanks + r] : -1;
+          bytes.append(reinterpret_cast<const char*>(&c), sizeof c);
+        }
     }
-  std::vector<TimeNs> all(std::size_t{n} * R, -1);
-  const std::vector<std::string> in = group.allGather(bytes);
-  for (std::uint32_t q = 0; q < in.size(); ++q) {
-    std::uint32_t first = 0;
-    if (in[q].size() >= 4) std::memcpy(&first, in[q].data(), 4);
-    const std::size_t count = in[q].size() < 4 || n == 0 ? 0 : (in[q].size() - 4) / sizeof(TimeNs) / n;
-    const RankRange theirs{first, static_cast<std::uint32_t>(first + count)};
-    if (in[q].size() < 4 || in[q].size() != 4 + std::size_t{n} * count * sizeof(TimeNs) || theirs.last > R)
-      throw GroupError("step spreads: process " + std::to_string(q) + " sent " + std::to_string(in[q].size()) +
-                       " bytes");
-    const char* p = in[q].data() + 4;
-    for (std::uint32_t k = 0; k < n; ++k)
-      for (std::uint32_t r = theirs.first; r < theirs.last; ++r, p += sizeof(TimeNs))
-        std::memcpy(&all[std::size_t{k} * R + r], p, sizeof(TimeNs));
   }
-  std::vector<TimeNs> ignored;
-  return stepRows(all, n, R, least ? *least : ignored);
+  const auto [k0, k1] = block(me);
+  const std::size_t m = k1 - k0;
+  std::vector<TimeNs> all(m * R, -1);
+  {
+    const std::vector<std::string> in = group.exchange(std::move(out));
+    for (std::uint32_t q = 0; q < in.size(); ++q) {
+      std::uint32_t first = 0;
+      if (in[q].size() >= 4) std::memcpy(&first, in[q].data(), 4);
+      const std::size_t count = in[q].size() < 4 || m == 0 ? 0 : (in[q].size() - 4) / sizeof(TimeNs) / m;
+      const RankRange theirs{first, static_cast<std::uint32_t>(first + count)};
+      if (in[q].size() < 4 || in[q].size() != 4 + m * count * sizeof(TimeNs) || theirs.last > R)
+        throw GroupError("step spreads: process " + std::to_string(q) + " sent " + std::to_string(in[q].size()) +
+                         " bytes");
+      const char* p = in[q].data() + 4;
+      for (std::size_t k = 0; k < m; ++k)
+        for (std::uint32_t r = theirs.first; r < theirs.last; ++r, p += sizeof(TimeNs))
+          std::memcpy(&all[k * R + r], p, sizeof(TimeNs));
+    }
+  }
+  std::vector<TimeNs> blockLeast;
+  const std::vector<StepRow> ours = stepRows(all, static_cast<std::uint32_t>(m), R, blockLeast);
+  releaseMemory(all);
+  std::string rowBytes;
+  for (std::size_t i = 0; i < m; ++i) {
+    const StepRow& row = ours[i];
+    const TimeNs fields[6] = {row.ranks, row.meanNs, row.maxNs, row.sigmaNs, row.gainBoundNs, blockLeast[i]};
+    rowBytes.append(reinterpret_cast<const char*>(fields), sizeof fields);
+  }
+  std::vector<StepRow> rows(n);
+  std::vector<TimeNs> leastAll(n, 0);
+  const std::vector<std::string> blocks = group.allGather(rowBytes);
+  for (std::uint32_t q = 0; q < P; ++q) {
+    const auto [b0, b1] = block(q);
+    if (blocks[q].size() != (b1 - b0) * 6 * sizeof(TimeNs))
+      throw GroupError("step spreads: process " + std::to_string(q) + " sent " + std::to_string(blocks[q].size()) +
+                       " bytes of rows");
+    for (std::uint64_t k = b0; k < b1; ++k) {
+      TimeNs f[6];
+      std::memcpy(f, blocks[q].data() + (k - b0) * sizeof f, sizeof f);
+      StepRow& row = rows[k];
+      row.step = static_cast<std::uint32_t>(k);
+      row.ranks = static_cast<std::uint32_t>(f[0]);
+      row.meanNs = f[1], row.maxNs = f[2], row.sigmaNs = f[3], row.gainBoundNs = f[4];
+      leastAll[k] = f[5];
+    }
+  }
+  if (least) *least = std::move(leastAll);
+  return rows;
 }
 
 std::vector<StepRow> stepTable(AdvisorBase& base, const AdvisorOptions& options, TimeNs* allBalanced,

@@ -261,13 +261,17 @@ class ZeroWaitOverShares {
     wire::Writer w;
     for (std::uint32_t u : unit)
       if (u != kNone32) w.u64(pos_[u]);
-    query_.clear();
-    for (const std::string& b : group_.allGather(w.take())) {
-      wire::Reader rd(b, "zero-wait queries");
-      while (!rd.done()) query_.push_back(rd.u64());
+    std::vector<std::pair<std::uint64_t, std::uint32_t>> all;  // (position, owner)
+    const std::vector<std::string> in = group_.allGather(w.take());
+    for (std::uint32_t q = 0; q < in.size(); ++q) {
+      wire::Reader rd(in[q], "zero-wait queries");
+      while (!rd.done()) all.emplace_back(rd.u64(), q);
     }
-    std::sort(query_.begin(), query_.end());
-    query_.erase(std::unique(query_.begin(), query_.end()), query_.end());
+    std::sort(all.begin(), all.end());
+    all.erase(std::unique(all.begin(), all.end()), all.end());
+    query_.resize(all.size());
+    owner_.resize(all.size());
+    for (std::size_t i = 0; i < all.size(); ++i) query_[i] = all[i].first, owner_[i] = all[i].second;
   }
   std::size_t below(std::uint64_t x) const {
     return static_cast<std::size_t>(std::lower_bound(query_.begin(), query_.end(), x) - query_.begin());
@@ -320,22 +324,31 @@ class ZeroWaitOverShares {
   }
 
   // The processes' tables max-combined, then pushed down to level 0 (the serial jumps()' end).
+  // Each process's table pushed down to level 0 (the serial jumps()' end; pushing down and the
+  // maximum over the processes commute), then each query's entry to its owner, which takes the
+  // maximum: 8 B per query sent by each process, not its table.
   void combineTables() {
     if (K_ == 0) return;
-    wire::Writer w;
-    for (TimeNs x : table_) w.i64(x);
-    const std::vector<std::string> all = group_.allGather(w.take());
-    for (std::uint32_t q = 0; q < group_.size(); ++q) {
-      if (q == group_.rank()) continue;
-      wire::Reader rd(all[q], "zero-wait tables");
-      for (TimeNs& x : table_) relax(x, rd.i64());
-    }
     for (std::size_t level = levels_ - 1; level > 0; --level) {
       const std::size_t half = std::size_t{1} << (level - 1);
       for (std::size_t i = 0; i + (std::size_t{1} << level) <= K_; ++i) {
         relax(table_[(level - 1) * K_ + i], table_[level * K_ + i]);
         relax(table_[(level - 1) * K_ + i + half], table_[level * K_ + i]);
       }
+    }
+    table_.resize(K_);
+    const std::uint32_t P = group_.size();
+    std::vector<wire::Writer> out(P);
+    for (std::size_t i = 0; i < K_; ++i)
+      if (owner_[i] != group_.rank()) out[owner_[i]].i64(table_[i]);
+    std::vector<std::string> bufs(P);
+    for (std::uint32_t q = 0; q < P; ++q) bufs[q] = out[q].take();
+    const std::vector<std::string> in = group_.exchange(std::move(bufs));
+    for (std::uint32_t q = 0; q < P; ++q) {
+      if (q == group_.rank()) continue;
+      wire::Reader rd(in[q], "zero-wait tables");
+      for (std::size_t i = 0; i < K_; ++i)
+        if (owner_[i] == group_.rank()) relax(table_[i], rd.i64());
     }
   }
 
@@ -382,6 +395,7 @@ class ZeroWaitOverShares {
   std::vector<std::uint8_t> touched_;
   std::vector<std::uint32_t> touchedList_;
   std::vector<std::uint64_t> query_;
+  std::vector<std::uint32_t> owner_;  // per query: the process holding its unit
   std::size_t K_ = 0, levels_ = 1;
   std::vector<TimeNs> table_;
 };
