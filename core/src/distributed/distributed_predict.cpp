@@ -580,6 +580,9 @@ TimeNs DistributedSession::predictWith(const std::vector<Hypothesis>& extra) {
   for (const Hypothesis& h : extra)
     if ((h.kind == HypothesisKind::BalanceVolume && !d->volumeGhosts) || h.kind == HypothesisKind::Compensate)
       throw GroupError(h.toString() + ": a session predicts it only when its scenario holds it from the start");
+  // The evaluations' arrays are made again when needed: not kept beside a full sweep's copies
+  // of the effective values (every unit's gap with every step balanced).
+  d->evaluation.reset();
   Scenario s = d->out.scenario;
   s.hypotheses.insert(s.hypotheses.end(), extra.begin(), extra.end());
   s.normalize();

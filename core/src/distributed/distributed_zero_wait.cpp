@@ -4,6 +4,7 @@
 #include "perwiz/checked_time.h"
 #include "perwiz/internal/replay_program.h"
 #include "perwiz/internal/wire.h"
+#include "perwiz/release.h"
 #include "perwiz/trace_io.h"
 
 #include <algorithm>
@@ -61,9 +62,18 @@ class ZeroWaitOverShares {
     if (!own(u)) return res_.leave[u];
     return p_.isFirst(u) ? v_.gap[u] : satAdd(res_.leave[u - 1], v_.gap[u]);
   }
+  // Arrays over the local units that are no own ones (ghosts, the proxy rank): index of u.
+  std::uint32_t other(std::uint32_t u) const { return u < U0_ ? u : u - (U1_ - U0_); }
+  // An own unit's return's position from its place in the sweep's order (4 B per own unit).
+  std::uint64_t posL(std::uint32_t u) const {
+    const std::uint32_t j = seq_[u - U0_];
+    const auto b =
+        std::upper_bound(order_.roundStart.begin(), order_.roundStart.end(), j) - order_.roundStart.begin() - 1;
+    return 1 + 2 * (blockOff_[static_cast<std::size_t>(b)] + j);
+  }
   std::uint64_t posE(std::uint32_t u) const {  // E(u): right after L(u − 1); a first enter before all
-    if (!own(u)) return pos_[u];
-    return p_.isFirst(u) ? 0 : pos_[u - 1] + 1;
+    if (!own(u)) return posOther_[other(u)];
+    return p_.isFirst(u) ? 0 : posL(u - 1) + 1;
   }
   std::uint64_t posOf(std::uint32_t src) const { return src < U_ ? posE(src) : posN_[src - U_]; }
   TimeNs tailL(std::uint32_t u) const {
@@ -93,17 +103,22 @@ class ZeroWaitOverShares {
         if (q == group_.rank()) base[b] = total;
         total += rd[q].u32();
       }
-    pos_.assign(U_, kUnplaced);
+    seq_.assign(U1_ - U0_, 0);
+    posOther_.assign(U_ - (U1_ - U0_), kUnplaced);
     posN_.assign(N_, kUnplaced);
-    for (std::size_t b = 0; b < B; ++b)
+    blockOff_.assign(B + 1, 0);
+    for (std::size_t b = 0; b < B; ++b) {
+      blockOff_[b] = base[b] - order_.roundStart[b];
       for (std::uint32_t j = order_.roundStart[b]; j < order_.roundStart[b + 1]; ++j) {
-        const std::uint64_t at = 1 + 2 * (base[b] + (j - order_.roundStart[b]));
         const std::uint32_t item = order_.items[j];
         if (item & SweepOrder::kNode)
-          posN_[item & ~SweepOrder::kNode] = at;
+          posN_[item & ~SweepOrder::kNode] = 1 + 2 * (blockOff_[b] + j);
+        else if (item & SweepOrder::kEnter)
+          posOther_[other(item & ~SweepOrder::kEnter)] = 1 + 2 * (blockOff_[b] + j);
         else
-          pos_[item & ~SweepOrder::kEnter] = at;
+          seq_[item - U0_] = j;
       }
+    }
     end_ = 1 + 2 * total;
   }
 
@@ -126,7 +141,7 @@ class ZeroWaitOverShares {
     std::vector<std::string> bufs(P);
     for (std::uint32_t q = 0; q < P; ++q) bufs[q] = out[q].take();
     const std::vector<std::string> in = group_.exchange(std::move(bufs));
-    importAt_.assign(U_, kNone32);
+    importAt_.assign(U_ - (U1_ - U0_), kNone32);
     proxySources_.assign(links_.proxySenders.size(), {});
     for (std::uint32_t q = 0; q < P; ++q) {
       if (q == group_.rank()) continue;
@@ -135,7 +150,7 @@ class ZeroWaitOverShares {
         if (entry & SweepLinks::kProxy)
           proxySources_[entry & ~SweepLinks::kProxy].emplace_back(q, i);
         else
-          importAt_[entry] = i;
+          importAt_[other(entry)] = i;
       }
       wire::Reader rd(in[q], "zero-wait ghost positions");
       while (!rd.done()) {
@@ -143,7 +158,7 @@ class ZeroWaitOverShares {
         const std::uint64_t at = rd.u64();
         if (i >= links_.imports[q].size() || (links_.imports[q][i] & SweepLinks::kProxy))
           throw GroupError("zero-wait times: process " + std::to_string(q) + " placed an unknown ghost");
-        pos_[links_.imports[q][i]] = at;
+        posOther_[other(links_.imports[q][i])] = at;
       }
     }
     // The own members of each proxy this process sends.
@@ -158,8 +173,8 @@ class ZeroWaitOverShares {
   }
 
   void touch(std::uint32_t u) {
-    if (!own(u) && !isProxy(u) && !touched_[u]) {
-      touched_[u] = 1;
+    if (!own(u) && !isProxy(u) && !touched_[other(u)]) {
+      touched_[other(u)] = 1;
       touchedList_.push_back(u);
     }
   }
@@ -202,7 +217,7 @@ class ZeroWaitOverShares {
     const std::uint32_t P = group_.size();
     tailE_.assign(U_, kNo);
     tailN_.assign(N_, kNo);
-    touched_.assign(U_, 0);
+    touched_.assign(U_ - (U1_ - U0_), 0);
     proxyTail_.assign(links_.proxyDests.size(), kNo);
     proxyPos_.assign(links_.proxyDests.size(), kUnplaced);
     for (std::size_t b = blocks(); b-- > 0;) {
@@ -216,14 +231,14 @@ class ZeroWaitOverShares {
         for (const auto& [q, i] : proxySources_[g - p_.rankBegin[links_.proxyRank]]) {
           out[q].u32(i);
           out[q].i64(tailE_[g]);
-          out[q].u64(pos_[g]);
+          out[q].u64(posOther_[other(g)]);
         }
       }
       for (std::uint32_t u : touchedList_) {
-        touched_[u] = 0;
-        if (tailE_[u] == kNo || importAt_[u] == kNone32) continue;
+        touched_[other(u)] = 0;
+        if (tailE_[u] == kNo || importAt_[other(u)] == kNone32) continue;
         wire::Writer& w = out[ownerOf_[p_.rankOf(u)]];
-        w.u32(importAt_[u]);
+        w.u32(importAt_[other(u)]);
         w.i64(tailE_[u]);
         w.u64(0);
       }
@@ -260,7 +275,7 @@ class ZeroWaitOverShares {
   void gatherQueries(const std::vector<std::uint32_t>& unit) {
     wire::Writer w;
     for (std::uint32_t u : unit)
-      if (u != kNone32) w.u64(pos_[u]);
+      if (u != kNone32) w.u64(posL(u));
     std::vector<std::pair<std::uint64_t, std::uint32_t>> all;  // (position, owner)
     const std::vector<std::string> in = group_.allGather(w.take());
     for (std::uint32_t q = 0; q < in.size(); ++q) {
@@ -276,31 +291,33 @@ class ZeroWaitOverShares {
   std::size_t below(std::uint64_t x) const {
     return static_cast<std::size_t>(std::lower_bound(query_.begin(), query_.end(), x) - query_.begin());
   }
+  // Raises the queries strictly between `from` and `to` to `length`: a range maximum over a
+  // segment tree of 2K entries (the serial sparse table's K log K would be 99 MB on each process
+  // for the 620,079 queries at 10^8 events).
   void jump(std::uint64_t from, std::uint64_t to, TimeNs length) {
-    const std::size_t lo = below(from + 1), hi = below(to);
-    if (lo >= hi) return;
-    const std::size_t level = static_cast<std::size_t>(std::bit_width(hi - lo)) - 1;
-    relax(table_[level * K_ + lo], length);
-    relax(table_[level * K_ + hi - (std::size_t{1} << level)], length);
+    std::size_t lo = below(from + 1) + K_, hi = below(to) + K_;
+    for (; lo < hi; lo >>= 1, hi >>= 1) {
+      if (lo & 1) relax(tree_[lo++], length);
+      if (hi & 1) relax(tree_[--hi], length);
+    }
   }
 
   // Every edge into this process's vertices, and its members' edges into proxies elsewhere.
   void jumps() {
     K_ = query_.size();
-    levels_ = 1;
-    while ((std::size_t{1} << levels_) <= K_) ++levels_;
-    table_.assign(levels_ * K_, kNo);
+    tree_.assign(2 * K_, kNo);
     if (K_ == 0) return;
     for (std::uint32_t u = U0_; u < U1_; ++u) {
       const TimeNs tl = tailL(u);
       if (tl == kNo) continue;
-      jump(posE(u), pos_[u], satAdd(satAdd(enterOf(u), v_.local[u]), tl));
+      const std::uint64_t at = posL(u);
+      jump(posE(u), at, satAdd(satAdd(enterOf(u), v_.local[u]), tl));
       if (v_.noWait[u]) continue;
       for (std::uint32_t k = p_.depBegin[u]; k < p_.depBegin[u + 1]; ++k) {
         if (!used(k)) continue;
         const std::uint32_t s = p_.depSrc[k];
         const TimeNs from = s < U_ ? enterOf(s) : res_.nodeVal[s - U_];
-        jump(posOf(s), pos_[u], satAdd(satAdd(satAdd(from, v_.depOff[k]), v_.local[u]), tl));
+        jump(posOf(s), at, satAdd(satAdd(satAdd(from, v_.depOff[k]), v_.local[u]), tl));
       }
     }
     for (std::uint32_t n = 0; n < N_; ++n) {
@@ -319,24 +336,22 @@ class ZeroWaitOverShares {
     }
     for (std::uint32_t r = rf_; r < rl_; ++r) {
       const std::uint32_t last = p_.rankBegin[r + 1] - 1;
-      jump(pos_[last], end_, res_.leave[last]);
+      jump(posL(last), end_, res_.leave[last]);
     }
   }
 
   // The processes' tables max-combined, then pushed down to level 0 (the serial jumps()' end).
-  // Each process's table pushed down to level 0 (the serial jumps()' end; pushing down and the
-  // maximum over the processes commute), then each query's entry to its owner, which takes the
-  // maximum: 8 B per query sent by each process, not its table.
+  // Each process's tree pushed down to its leaves (pushing down and the maximum over the
+  // processes commute), then each query's entry to its owner, which takes the maximum: 8 B per
+  // query sent by each process, not its tree.
   void combineTables() {
     if (K_ == 0) return;
-    for (std::size_t level = levels_ - 1; level > 0; --level) {
-      const std::size_t half = std::size_t{1} << (level - 1);
-      for (std::size_t i = 0; i + (std::size_t{1} << level) <= K_; ++i) {
-        relax(table_[(level - 1) * K_ + i], table_[level * K_ + i]);
-        relax(table_[(level - 1) * K_ + i + half], table_[level * K_ + i]);
-      }
+    for (std::size_t i = 1; i < K_; ++i) {
+      relax(tree_[2 * i], tree_[i]);
+      relax(tree_[2 * i + 1], tree_[i]);
     }
-    table_.resize(K_);
+    table_.assign(tree_.begin() + static_cast<std::ptrdiff_t>(K_), tree_.end());
+    releaseMemory(tree_);
     const std::uint32_t P = group_.size();
     std::vector<wire::Writer> out(P);
     for (std::size_t i = 0; i < K_; ++i)
@@ -360,7 +375,7 @@ class ZeroWaitOverShares {
       const std::uint32_t u = unit[i];
       if (u == kNone32) continue;
       w.u32(static_cast<std::uint32_t>(i));
-      w.i64(std::max(satAdd(satAdd(enterOf(u), v_.local[u]), tailL(u)), table_[below(pos_[u])]));
+      w.i64(std::max(satAdd(satAdd(enterOf(u), v_.local[u]), tailL(u)), table_[below(posL(u))]));
     }
     std::vector<TimeNs> out(unit.size(), t);
     for (const std::string& b : group_.allGather(w.take())) {
@@ -383,11 +398,13 @@ class ZeroWaitOverShares {
   const std::uint32_t R_, U_, N_;
   std::uint32_t rf_ = 0, rl_ = 0, U0_ = 0, U1_ = 0;
   std::vector<std::uint32_t> ownerOf_;  // per rank of the trace
-  // Per local unit: an own unit's return's position, a ghost's or proxy's enter's; per node copy.
-  std::vector<std::uint64_t> pos_, posN_;
+  // Positions: per own unit its place in the order (posL), per other local unit its enter's,
+  // per node copy, per block (round, this process) what its places add.
+  std::vector<std::uint32_t> seq_;
+  std::vector<std::uint64_t> posOther_, posN_, blockOff_;
   std::uint64_t end_ = 0;
   std::vector<std::vector<std::uint32_t>> exportAt_;  // per process, per index: unit or kProxy | dest
-  std::vector<std::uint32_t> importAt_;               // per ghost unit: its index from its owner
+  std::vector<std::uint32_t> importAt_;               // per other unit: a ghost's index from its owner
   std::vector<std::vector<std::pair<std::uint32_t, std::uint32_t>>> proxySources_;  // per proxy-rank call
   std::vector<std::uint32_t> memberBegin_, members_;                                // per proxy sent: its own members
   std::vector<TimeNs> tailE_, tailN_, proxyTail_, weight_;
@@ -396,8 +413,8 @@ class ZeroWaitOverShares {
   std::vector<std::uint32_t> touchedList_;
   std::vector<std::uint64_t> query_;
   std::vector<std::uint32_t> owner_;  // per query: the process holding its unit
-  std::size_t K_ = 0, levels_ = 1;
-  std::vector<TimeNs> table_;
+  std::size_t K_ = 0;
+  std::vector<TimeNs> tree_, table_;  // the jumps' segment tree; its leaves, combined
 };
 
 }  // namespace
