@@ -166,6 +166,9 @@ struct CriticalWait {
 };
 // The waits of `cp` (a critical path of `base` with its segments listed).
 std::vector<CriticalWait> criticalWaits(const CriticalPath& cp, const Replayer& base);
+// Of the calls of a critical path's message and skew segments (in the path's order, each with
+// its wait), those that wait, each once: criticalWaits()' list (also over shares).
+std::vector<CriticalWait> keepWaiting(const std::vector<CriticalWait>& segments);
 
 // The base the searches read (dominoPaths, the ranking, stepTable): a Replayer on this process
 // (advise()), or the shares of a group of processes (adviseOverShares, perwiz/distributed.h),

@@ -361,23 +361,30 @@ class DominoSearch {
 
 }  // namespace
 
-std::vector<CriticalWait> criticalWaits(const CriticalPath& cp, const Replayer& base) {
+std::vector<CriticalWait> keepWaiting(const std::vector<CriticalWait>& segments) {
   std::vector<CriticalWait> out;
   std::set<EventRef> seen;
+  for (const CriticalWait& w : segments)
+    if (w.wait > 0 && seen.insert(w.event).second) out.push_back(w);
+  return out;
+}
+
+std::vector<CriticalWait> criticalWaits(const CriticalPath& cp, const Replayer& base) {
+  std::vector<CriticalWait> all;
   for (const CriticalSegment& s : cp.segments) {
-    // A skewed dependency still names a call and its partner; its wait decides below.
+    // A skewed dependency still names a call and its partner; its wait decides (keepWaiting).
     if (s.kind != CriticalSegment::Kind::Message && s.kind != CriticalSegment::Kind::Skew) continue;
     CriticalWait w;
     w.event = EventRef{s.rank, s.index, false};
     w.wait = base.predicted(s.rank, s.index).wait;
-    if (w.wait <= 0) continue;
+    if (w.wait <= 0) continue;  // (keepWaiting drops it too: not kept meanwhile)
     if (s.fromRank != kNone32) {
       w.partner = EventRef{s.fromRank, s.fromIndex, false};
       w.hasPartner = true;
     }
-    if (seen.insert(w.event).second) out.push_back(w);
+    all.push_back(w);
   }
-  return out;
+  return keepWaiting(all);
 }
 
 namespace {

@@ -479,11 +479,7 @@ std::vector<CriticalWait> DistributedSession::criticalWaits() {
       all[i].wait = rd.i64();
     }
   }
-  std::vector<CriticalWait> out;
-  std::set<EventRef> seen;
-  for (const CriticalWait& c : all)
-    if (c.wait > 0 && seen.insert(c.event).second) out.push_back(c);
-  return out;
+  return keepWaiting(all);
 }
 
 // The base swept again (its figures stay what base() says), recording the sweep's order if asked.
