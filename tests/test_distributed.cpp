@@ -453,6 +453,16 @@ fs::path crossingTrace(const std::string& tag, std::uint32_t R, std::uint32_t st
   return dir;
 }
 
+// The message of a process's exception (a failed runGroup), "" for none.
+std::string errorText(const std::exception_ptr& e) {
+  try {
+    if (e) std::rethrow_exception(e);
+  } catch (const std::exception& x) {
+    return x.what();
+  }
+  return "";
+}
+
 static std::vector<fs::path> advisorTraces(const std::string& tag) {
   GeneratorSpec a;
   a.ranks = 7;
@@ -654,13 +664,7 @@ TEST(DistributedReplay, ZeroWaitTimesOverSharesAreTheSerialOnes) {
         for (std::uint32_t q = 0; q < P; ++q) {
           const std::string what = path.filename().string() + ", mode " + std::to_string(mode) +
                                    ", P = " + std::to_string(P) + ", process " + std::to_string(q);
-          if (errors[q]) {
-            try {
-              std::rethrow_exception(errors[q]);
-            } catch (const std::exception& e) {
-              FAIL() << what << ": " << e.what();
-            }
-          }
+          ASSERT_FALSE(errors[q]) << what << ": " << errorText(errors[q]);
           ASSERT_EQ(got[q].size(), calls.size()) << what;
           for (std::size_t k = 0; k < calls.size(); ++k)
             EXPECT_EQ(got[q][k], expected[k]) << what << ", call " << calls[k].rank << ":" << calls[k].index;
@@ -726,13 +730,7 @@ TEST(DistributedReplay, ASessionsEvaluationsAreTheSerialPredictions) {
         for (std::uint32_t q = 0; q < P; ++q) {
           const std::string what = path.filename().string() + ", mode " + std::to_string(mode) +
                                    ", P = " + std::to_string(P) + ", process " + std::to_string(q);
-          if (errors[q]) {
-            try {
-              std::rethrow_exception(errors[q]);
-            } catch (const std::exception& e) {
-              FAIL() << what << ": " << e.what();
-            }
-          }
+          ASSERT_FALSE(errors[q]) << what << ": " << errorText(errors[q]);
           ASSERT_EQ(got[q].size(), jobs.size()) << what;
           for (std::size_t k = 0; k < jobs.size(); ++k)
             EXPECT_EQ(got[q][k], expected[k]) << what << ", job " << k << ": " << jobs[k][0].toString();
@@ -830,13 +828,7 @@ TEST(DistributedReplay, TheAdviceOverSharesIsTheSerialOne) {
         for (std::uint32_t q = 0; q < P; ++q) {
           const std::string what = path.filename().string() + ", mode " + std::to_string(mode) +
                                    ", P = " + std::to_string(P) + ", process " + std::to_string(q);
-          if (errors[q]) {
-            try {
-              std::rethrow_exception(errors[q]);
-            } catch (const std::exception& e) {
-              FAIL() << what << ": " << e.what();
-            }
-          }
+          ASSERT_FALSE(errors[q]) << what << ": " << errorText(errors[q]);
           expectSameAdvice(got[q], expected, what);
         }
       }

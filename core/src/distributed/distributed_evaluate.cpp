@@ -60,14 +60,7 @@ void DistributedEvaluation::buildReaders() {
 // left them, the latest each other process sent for the proxies it receives.
 void DistributedEvaluation::baseProxies() {
   const std::uint32_t P = group_.size();
-  memberBegin_.assign(links_.proxies() + 1, 0);
-  for (const auto& list : links_.memberships)
-    for (const auto& m : list) ++memberBegin_[m.second + 1];
-  for (std::uint32_t x = 0; x < links_.proxies(); ++x) memberBegin_[x + 1] += memberBegin_[x];
-  members_.assign(memberBegin_.back(), 0);
-  std::vector<std::uint32_t> fill(memberBegin_.begin(), memberBegin_.end() - 1);
-  for (const auto& list : links_.memberships)
-    for (const auto& m : list) members_[fill[m.second]++] = m.first;
+  links_.proxyMemberLists(memberBegin_, members_);
   proxyDestBegin_.assign(links_.proxies() + 1, 0);
   for (const auto& d : links_.proxyDests) ++proxyDestBegin_[d.proxy + 1];
   for (std::uint32_t x = 0; x < links_.proxies(); ++x) proxyDestBegin_[x + 1] += proxyDestBegin_[x];

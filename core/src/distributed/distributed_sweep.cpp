@@ -72,6 +72,17 @@ SweepLinks sweepLinks(const Replayer& replayer, const Trace& trace, std::uint32_
   return links;
 }
 
+void SweepLinks::proxyMemberLists(std::vector<std::uint32_t>& begin, std::vector<std::uint32_t>& members) const {
+  begin.assign(proxies() + 1, 0);
+  for (const auto& list : memberships)
+    for (const auto& m : list) ++begin[m.second + 1];
+  for (std::uint32_t x = 0; x < proxies(); ++x) begin[x + 1] += begin[x];
+  members.assign(begin.back(), 0);
+  std::vector<std::uint32_t> fill(begin.begin(), begin.end() - 1);
+  for (const auto& list : memberships)
+    for (const auto& m : list) members[fill[m.second]++] = m.first;
+}
+
 namespace {
 
 class Sweep {

@@ -51,6 +51,9 @@ struct SweepLinks {
   std::uint32_t proxyRank = kNone32;        // importGhosts' proxy rank
   std::vector<std::uint32_t> proxySenders;  // per proxy-rank call: the processes that send it
   std::uint32_t proxies() const { return static_cast<std::uint32_t>(proxyMembers.size()); }
+  // The own members of each proxy, from `memberships`: proxy x's units are
+  // members[begin[x] .. begin[x + 1]).
+  void proxyMemberLists(std::vector<std::uint32_t>& begin, std::vector<std::uint32_t>& members) const;
 };
 
 // The links of `replayer` (built over `trace`: this process's share `own` of the ranks plus
