@@ -120,15 +120,7 @@ Advice adviseOverShares(DistributedSession& session, const AdvisorOptions& optio
   a.measuredNs = session.base().measured;
   a.baseNs = session.base().predicted;
   // The parts' progress on consecutive ranges, as advise() maps them.
-  // (Steps on any process's trace: a share's table may name fewer.)
-  wire::Writer w;
-  w.u32(static_cast<std::uint32_t>(session.replayer().trace().steps.size()));
-  bool anySteps = false;
-  for (const std::string& b : session.group().allGather(w.take())) {
-    wire::Reader rd(b, "advisor steps");
-    anySteps = anySteps || rd.u32() > 0;
-  }
-  const bool withSteps = options.steps && anySteps;
+  const bool withSteps = options.steps && !session.replayer().trace().steps.empty();
   const double split = withSteps ? 0.8 : 1.0;
   AdvisorOptions part = options;
   part.lentBase = nullptr;
@@ -139,14 +131,6 @@ Advice adviseOverShares(DistributedSession& session, const AdvisorOptions& optio
         options.progress(from + (to - from) * f, stage);
       };
   };
-  // Every step balanced first, as advise() does on a lent base: its full sweep's copies of the
-  // effective gaps then sit beside the base alone, not beside the searches' arrays.
-  TimeNs allBalanced = a.baseNs;
-  if (withSteps) {
-    SessionBase base(session, part);
-    allBalanced = base.allStepsBalanced();
-    ++a.predictions;
-  }
   range(0, split);
   {
     SessionBase base(session, part);
@@ -158,8 +142,7 @@ Advice adviseOverShares(DistributedSession& session, const AdvisorOptions& optio
   range(split, 1);
   if (options.steps) {
     SessionBase base(session, part);
-    a.steps = stepTable(base, part, nullptr, &a.predictions);
-    a.allStepsBalancedNs = allBalanced;
+    a.steps = stepTable(base, part, &a.allStepsBalancedNs, &a.predictions);
   }
   if (options.bounds) {
     session.holdBase();
